@@ -1,0 +1,105 @@
+/**
+ * The typed shapes of loadable units (execution modules for now) and their `define*` helpers.
+ * A unit file default-exports one `define*` call; the loader reads only the default export.
+ */
+import type { z } from 'zod';
+
+/** A module's answer to `virtual()`: load it, refuse it with a reason, or load it under another name. */
+export type VirtualResult = true | { ok: false; reason: string } | { name: string };
+
+/** Structured logger handed to units (a pino child logger fits). */
+export interface UnitLogger {
+  trace(obj: object | string, msg?: string): void;
+  debug(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+}
+
+/** Grains: what a minion knows about itself. */
+export type Grains = Readonly<Record<string, unknown>>;
+
+/** What every execution-module function receives first, in place of Salt's injected globals. */
+export interface ExecContext {
+  /** The minion's resolved configuration (read-only). */
+  readonly opts: Readonly<Record<string, unknown>>;
+  readonly grains: Grains;
+  /** The minion id. */
+  readonly id: string;
+  /** The job id, or `'req'` for a locally started job. */
+  readonly jid: string;
+  /** Calls another execution-module function: Salt's `__salt__['mod.fun'](...)`. */
+  call(fun: string, args?: readonly unknown[], kwargs?: Readonly<Record<string, unknown>>): Promise<unknown>;
+  readonly log: UnitLogger;
+  /** Aborted when the job is killed or times out. */
+  readonly signal: AbortSignal;
+  /** Per-loader scratch space, Salt's `__context__`. */
+  readonly cache: Map<string, unknown>;
+}
+
+/** Extra positionals and keywords a function accepts when it declares `varargs`/`varkw`. */
+export interface ExtraArgs {
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+}
+
+/**
+ * One execution-module function. Positional arguments fill the keys of `args` in order,
+ * keywords fill them by name; the zod schema then validates and types the bound record.
+ * Arguments that fit no key are an invocation error unless `varargs`/`varkw` collect them.
+ */
+export interface FunctionSpec<S extends z.ZodObject = z.ZodObject, R = unknown> {
+  args?: S;
+  /** Collect positionals beyond `args` into `extra.args` (Python's `*args`). */
+  varargs?: boolean;
+  /** Collect keywords that name no key of `args` into `extra.kwargs` (Python's `**kwargs`). */
+  varkw?: boolean;
+  /** First line: summary; the rest: details. Shown by `sys.doc`. */
+  doc?: string;
+  /** Outputter the CLI should use for this function's return. */
+  outputter?: string;
+  run(ctx: ExecContext, args: z.output<S>, extra: ExtraArgs): R | Promise<R>;
+}
+
+/** Identity helper that types a function spec. */
+export function defineFunction<S extends z.ZodObject, R>(
+  spec: FunctionSpec<S, R> & { args: S },
+): FunctionSpec<S, R>;
+export function defineFunction<R>(
+  spec: Omit<FunctionSpec<z.ZodObject, R>, 'args'>,
+): FunctionSpec<z.ZodObject, R>;
+export function defineFunction(spec: FunctionSpec): FunctionSpec {
+  return spec;
+}
+
+/** Context handed to `virtual()`. */
+export interface VirtualContext {
+  readonly opts: Readonly<Record<string, unknown>>;
+  readonly grains: Grains;
+}
+
+/** An execution module: Salt's `salt/modules/<name>.py`. */
+export interface ModuleDef {
+  /** The name callers use: `test` in `test.ping`. */
+  name: string;
+  /** Module doc for `sys.doc`. */
+  doc?: string;
+  /** Other names the module answers to. */
+  aliases?: readonly string[];
+  /** Salt's `__virtual__`: decides once at load time whether (and under which name) the module loads. */
+  virtual?(ctx: VirtualContext): VirtualResult | Promise<VirtualResult>;
+  /** The functions, by name. `run` is a method, so specs with narrower schemas fit here. */
+  functions: Readonly<Record<string, FunctionSpec>>;
+}
+
+/**
+ * Types an execution module. The loader reads only the default export of a module file.
+ * @example
+ * export default defineModule({
+ *   name: 'hello',
+ *   functions: { world: defineFunction({ run: () => 'hello world' }) },
+ * });
+ */
+export function defineModule<M extends ModuleDef>(def: M): M {
+  return def;
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'kernel/**/*.test.ts',
+      'modules/**/*.test.ts',
+      'returners/**/*.test.ts',
+      'plugins/**/*.test.ts',
+      'cli/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
