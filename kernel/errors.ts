@@ -122,6 +122,10 @@ export const SALT_ERR_BUS_DECODE = createError(
   'SALT_ERR_BUS_DECODE',
   (what: string) => `could not decode ${what}`,
 );
+export const SALT_ERR_BUS_ENCODE = createError(
+  'SALT_ERR_BUS_ENCODE',
+  (what: string) => `could not encode ${what}`,
+);
 export const SALT_ERR_BUS_BAD_LOAD = createError(
   'SALT_ERR_BUS_BAD_LOAD',
   (why: string) => `bad load: ${why}`,
@@ -148,6 +152,10 @@ export const SALT_ERR_CRYPT_KEY = createError(
 export const SALT_ERR_CRYPT_ALGO = createError(
   'SALT_ERR_CRYPT_ALGO',
   (algo: string) => `unsupported algorithm ${algo}`,
+);
+export const SALT_ERR_CRYPT_DECRYPT = createError(
+  'SALT_ERR_CRYPT_DECRYPT',
+  (what: string) => `could not decrypt ${what}`,
 );
 
 // ── AUTH ────────────────────────────────────────────────────────────────────────────────
@@ -177,6 +185,30 @@ export const SALT_ERR_PROCESS_RUNNING = createError(
   'SALT_ERR_PROCESS_RUNNING',
   (pid: number, pidfile: string) => `another daemon is running with pid ${pid} (pidfile ${pidfile})`,
 );
+export const SALT_ERR_PROCESS_CHILD_START = createError(
+  'SALT_ERR_PROCESS_CHILD_START',
+  (name: string, why: string) => `process "${name}" failed to start: ${why}`,
+);
+export const SALT_ERR_PROCESS_DUPLICATE = createError(
+  'SALT_ERR_PROCESS_DUPLICATE',
+  (name: string) => `a process named "${name}" is already managed`,
+);
+export const SALT_ERR_PROCESS_UNKNOWN = createError(
+  'SALT_ERR_PROCESS_UNKNOWN',
+  (name: string) => `no managed process is named "${name}"`,
+);
+export const SALT_ERR_PROCESS_STOPPED = createError(
+  'SALT_ERR_PROCESS_STOPPED',
+  () => 'the process manager has been stopped',
+);
+export const SALT_ERR_PROCESS_PORT = createError(
+  'SALT_ERR_PROCESS_PORT',
+  (address: string, why: string) => `cannot bind ${address}: ${why}`,
+);
+export const SALT_ERR_PROCESS_DAEMONIZE = createError(
+  'SALT_ERR_PROCESS_DAEMONIZE',
+  (why: string) => `could not start the daemon in the background: ${why}`,
+);
 
 // ── EXEC ────────────────────────────────────────────────────────────────────────────────
 export const SALT_ERR_INVOCATION = createError('SALT_ERR_INVOCATION', (message: string) => message);
@@ -192,6 +224,13 @@ export const SALT_ERR_EXEC_CRASHED = createError(
 export const SALT_ERR_EXEC_INTERNAL = createError(
   'SALT_ERR_EXEC_INTERNAL',
   (fun: string) => `an unexpected error occurred in ${fun}; see the minion log`,
+);
+
+// ── JOB ─────────────────────────────────────────────────────────────────────────────────
+export const SALT_ERR_JOB_DUPLICATE_RETURN = createError(
+  'SALT_ERR_JOB_DUPLICATE_RETURN',
+  (id: string, jid: string) =>
+    `an extra return was detected from minion ${id} for job ${jid}: possible replay`,
 );
 
 // ── CLI ─────────────────────────────────────────────────────────────────────────────────
