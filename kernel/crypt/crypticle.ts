@@ -1,0 +1,183 @@
+/**
+ * Salt's symmetric envelope (`salt.crypt.Crypticle`): AES-192-CBC with PKCS#7 padding and a
+ * random IV, authenticated with HMAC-SHA256 (encrypt-then-MAC), plus the `pickle::` msgpack
+ * framing, the optional 32-char nonce and the publish serial (replay) check of `dumps`/`loads`.
+ *
+ * Wire layout: `IV(16) || AES-192-CBC(key[0:24], IV, plain + pad) || HMAC-SHA256(key[24:56], IV || ct)`.
+ * The AES and HMAC keys are imported once per instance; each message then costs one cipher and
+ * one HMAC context.
+ */
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
+import { SALT_ERR_CRYPT_AUTH_FAILED, SALT_ERR_CRYPT_KEY, SALT_ERR_CRYPT_NONCE } from '../errors.js';
+import { packNetwork, unpackNetwork } from '../serial/index.js';
+
+const AES_KEY_BYTES = 24;
+const HMAC_KEY_BYTES = 32;
+const KEY_BYTES = AES_KEY_BYTES + HMAC_KEY_BYTES;
+const BLOCK = 16;
+const SIG = 32;
+const NONCE_CHARS = 32;
+const PICKLE_PAD = Buffer.from('pickle::', 'ascii');
+const CIPHER = 'aes-192-cbc';
+/** Standard base64 with optional padding (whitespace, as in key files, is removed first). */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A serial as it may come off the wire: msgpack ints decode to number or, past 2^53, bigint. */
+type Serial = number | bigint;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * One Crypticle per key string. Instances are cheap to use but keep state: the last accepted
+ * publish `serial` (see {@link Crypticle.loads}).
+ * @example
+ * const c = new Crypticle(Crypticle.generateKeyString());
+ * c.loads(c.dumps({ fun: 'test.ping' })); // { fun: 'test.ping' }
+ */
+export class Crypticle {
+  readonly #keyString: string;
+  readonly #aesKey: KeyObject;
+  readonly #hmacKey: KeyObject;
+  #serial: Serial;
+
+  /**
+   * @param keyString base64 of 56 bytes (AES-192 key + HMAC-SHA256 key), as {@link Crypticle.generateKeyString} makes.
+   * @param serial the last serial already seen (Salt's `Crypticle(..., serial=)`); default 0.
+   * @throws SALT_ERR_CRYPT_KEY when the key string does not decode to 56 bytes.
+   */
+  constructor(keyString: string, serial: Serial = 0) {
+    const b64 = typeof keyString === 'string' ? keyString.replace(/\s+/g, '') : '';
+    const raw = BASE64.test(b64) ? Buffer.from(b64, 'base64') : Buffer.alloc(0);
+    if (raw.length !== KEY_BYTES) {
+      throw new SALT_ERR_CRYPT_KEY(`a Crypticle key string must hold ${KEY_BYTES} bytes, got ${raw.length}`);
+    }
+    this.#keyString = keyString;
+    this.#aesKey = createSecretKey(raw.subarray(0, AES_KEY_BYTES));
+    this.#hmacKey = createSecretKey(raw.subarray(AES_KEY_BYTES));
+    raw.fill(0);
+    this.#serial = serial;
+  }
+
+  /** A fresh key string: standard base64 of 56 random bytes (76 characters). */
+  static generateKeyString(): string {
+    return randomBytes(KEY_BYTES).toString('base64');
+  }
+
+  /** The key string this instance was made with (e.g. to hand it to a minion under OAEP). */
+  get keyString(): string {
+    return this.#keyString;
+  }
+
+  /** The last publish serial this instance accepted (0 at first). */
+  get serial(): number {
+    return Number(this.#serial);
+  }
+
+  /**
+   * Encrypts and authenticates raw bytes. `iv` (16 bytes) is for reproducing vectors only;
+   * by default a random IV is drawn.
+   */
+  encrypt(plain: Buffer, iv?: Buffer): Buffer {
+    if (iv !== undefined && iv.length !== BLOCK) {
+      throw new SALT_ERR_CRYPT_KEY(`the AES-CBC IV must be ${BLOCK} bytes, got ${iv.length}`);
+    }
+    const ivBytes = iv ?? randomBytes(BLOCK);
+    const cipher = createCipheriv(CIPHER, this.#aesKey, ivBytes);
+    const ctLen = (Math.floor(plain.length / BLOCK) + 1) * BLOCK;
+    const out = Buffer.allocUnsafe(BLOCK + ctLen + SIG);
+    ivBytes.copy(out, 0);
+    let at = BLOCK;
+    at += cipher.update(plain).copy(out, at);
+    at += cipher.final().copy(out, at);
+    const body = out.subarray(0, at);
+    createHmac('sha256', this.#hmacKey).update(body).digest().copy(out, at);
+    return out;
+  }
+
+  /**
+   * Checks the HMAC (constant time) and decrypts. Throws `SALT_ERR_CRYPT_AUTH_FAILED` on a bad
+   * MAC, a length that cannot be IV + whole blocks + MAC, or bad padding.
+   */
+  decrypt(data: Buffer): Buffer {
+    if (data.length < BLOCK + BLOCK + SIG || (data.length - BLOCK - SIG) % BLOCK !== 0) {
+      throw new SALT_ERR_CRYPT_AUTH_FAILED();
+    }
+    const bodyEnd = data.length - SIG;
+    const body = data.subarray(0, bodyEnd);
+    const mac = createHmac('sha256', this.#hmacKey).update(body).digest();
+    if (!timingSafeEqual(mac, data.subarray(bodyEnd))) throw new SALT_ERR_CRYPT_AUTH_FAILED();
+    const decipher = createDecipheriv(CIPHER, this.#aesKey, data.subarray(0, BLOCK));
+    try {
+      const head = decipher.update(data.subarray(BLOCK, bodyEnd));
+      const tail = decipher.final();
+      return tail.length === 0 ? head : Buffer.concat([head, tail]);
+    } catch (cause) {
+      throw new SALT_ERR_CRYPT_AUTH_FAILED({ cause });
+    }
+  }
+
+  /**
+   * Serializes (`pickle::` + nonce + msgpack network form) and encrypts. A nonce is included
+   * only when non-empty, as in Salt; request loads carry none, replies carry the request's.
+   */
+  dumps(obj: unknown, nonce?: string, iv?: Buffer): Buffer {
+    const packed = packNetwork(obj);
+    const parts = nonce ? [PICKLE_PAD, Buffer.from(nonce, 'utf8'), packed] : [PICKLE_PAD, packed];
+    return this.encrypt(Buffer.concat(parts), iv);
+  }
+
+  /**
+   * Decrypts and deserializes, following Salt's rules:
+   * - plaintext without the `pickle::` prefix → `{}`;
+   * - with a (non-empty) `nonce`, the next 32 bytes must equal it, else `SALT_ERR_CRYPT_NONCE`;
+   * - a map carrying `serial` has it removed, and is accepted only if the serial is greater than
+   *   the last one this instance accepted (which it then becomes); otherwise `{}` (replay).
+   *   A serial that is not a number counts as a replay.
+   */
+  loads(data: Buffer, nonce?: string): unknown {
+    const plain = this.decrypt(data);
+    if (plain.length < PICKLE_PAD.length || !plain.subarray(0, PICKLE_PAD.length).equals(PICKLE_PAD)) {
+      return {};
+    }
+    let offset = PICKLE_PAD.length;
+    if (nonce) {
+      const got = plain.subarray(offset, offset + NONCE_CHARS);
+      if (!got.equals(Buffer.from(nonce, 'utf8'))) throw new SALT_ERR_CRYPT_NONCE();
+      offset += NONCE_CHARS;
+    }
+    const payload = unpackNetwork(plain.subarray(offset));
+    return this.#checkSerial(payload);
+  }
+
+  #checkSerial(payload: unknown): unknown {
+    let serial: unknown;
+    if (payload instanceof Map) {
+      if (!payload.has('serial')) return payload;
+      serial = payload.get('serial');
+      payload.delete('serial');
+    } else if (isPlainObject(payload)) {
+      if (!Object.hasOwn(payload, 'serial')) return payload;
+      serial = payload.serial;
+      delete payload.serial;
+    } else {
+      return payload;
+    }
+    if (typeof serial === 'boolean') serial = Number(serial);
+    if ((typeof serial !== 'number' && typeof serial !== 'bigint') || Number.isNaN(serial)) return {};
+    if (serial <= this.#serial) return {};
+    this.#serial = serial;
+    return payload;
+  }
+}

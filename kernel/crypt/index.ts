@@ -1,0 +1,38 @@
+export { Crypticle } from './crypticle.js';
+export { pemFinger, pemFingerBytes, pemFingerOfFile, pemFingerOfString } from './fingerprint.js';
+export {
+  cleanKey,
+  type LoadedKeyPair,
+  loadOrCreateKeyPair,
+  PRIVATE_KEY_MODE,
+  PUBLIC_KEY_MODE,
+  publicPemFromPrivate,
+  readKeyString,
+  readKeyStringSync,
+  SECRET_FILE_MODE,
+  writeKeyPair,
+  writeKeyString,
+  writeKeyStringSync,
+} from './keys.js';
+export {
+  clearRsaKeyCache,
+  DEFAULT_ENC_ALGO,
+  DEFAULT_SIG_ALGO,
+  type EncAlgo,
+  generateRsaKeyPair,
+  generateRsaKeyPairAsync,
+  isEncAlgo,
+  isSigAlgo,
+  modulusOf,
+  oaepDecrypt,
+  oaepEncrypt,
+  privateKeyOf,
+  publicKeyOf,
+  type RsaKeyInput,
+  type RsaKeyPair,
+  rsaSign,
+  rsaVerify,
+  type SigAlgo,
+  x931Recover,
+  x931Sign,
+} from './rsa.js';
