@@ -1,0 +1,78 @@
+/**
+ * The life of a daemon's main process: parse options, daemonize with `-d`, load and check the
+ * config, start, and stop cleanly on SIGTERM/SIGINT. Only this file installs signal handlers.
+ */
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { loadConfig, type ResolvedMasterConfig, type ResolvedMinionConfig } from '../kernel/config/index.js';
+import { createLogger } from '../kernel/log.js';
+import { daemonize } from '../kernel/process/daemonize.js';
+import { type DaemonOptions, daemonCommand, overridesFrom } from './daemon-options.js';
+import { fail } from './usage-error.js';
+
+export type DaemonStart<C> = (
+  config: C,
+  boot: { configDir: string; overrides: Record<string, unknown> },
+  log: Logger,
+) => Promise<{ stop(): Promise<void> }>;
+
+type ConfigOf<K> = K extends 'master' ? ResolvedMasterConfig : ResolvedMinionConfig;
+
+export async function runDaemon<K extends 'master' | 'minion'>(
+  kind: K,
+  prog: string,
+  description: string,
+  start: DaemonStart<ConfigOf<K>>,
+): Promise<void> {
+  const cmd = daemonCommand(prog, description);
+  cmd.parse(process.argv);
+  const opts = cmd.opts<DaemonOptions>();
+  if (opts.daemon) {
+    await daemonize(process.argv, opts.logFile);
+    process.exit(0);
+  }
+  const configDir = resolve(opts.configDir);
+  const overrides = overridesFrom(opts);
+  let loaded: { config: ConfigOf<K>; warnings: string[] };
+  try {
+    loaded = (kind === 'master'
+      ? await loadConfig('master', configDir, overrides)
+      : await loadConfig('minion', configDir, overrides)) as unknown as typeof loaded;
+  } catch (err) {
+    fail(prog, err, 1);
+  }
+  const c = loaded.config as unknown as {
+    log_level: string;
+    log_file?: string | null;
+    log_level_logfile?: string | null;
+  };
+  const log = createLogger({
+    name: prog,
+    level: c.log_level,
+    file: c.log_file,
+    fileLevel: c.log_level_logfile ?? c.log_level,
+  });
+  for (const w of loaded.warnings) log.warn(w);
+  let handle: { stop(): Promise<void> };
+  try {
+    handle = await start(loaded.config, { configDir, overrides }, log);
+  } catch (err) {
+    log.error({ code: (err as { code?: string }).code }, (err as Error).message);
+    fail(prog, err, 1);
+  }
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, `${prog} is shutting down`);
+    handle.stop().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,12 @@
+import { handleVersionFlag } from './version.js';
+
+handleVersionFlag('salt-minion', process.argv);
+const { runDaemon } = await import('./run-daemon.js');
+const { startMinion } = await import('../kernel/minion/daemon.js');
+const { resolveMinionId } = await import('../kernel/config/index.js');
+await runDaemon(
+  'minion',
+  'salt-minion',
+  'The Salt minion daemon: runs the jobs its master publishes.',
+  (config, boot, log) => startMinion(config, resolveMinionId(config), boot, log),
+);

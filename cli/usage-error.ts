@@ -1,0 +1,18 @@
+/**
+ * Command-line errors, printed as Salt's optparse does (`Usage: ...` then `<prog>: error: ...`)
+ * with exit code 2.
+ */
+import { SALT_ERR_CLI_USAGE } from '../kernel/errors.js';
+
+export function usageError(prog: string, usage: string, message: string): never {
+  process.stderr.write(`Usage: ${usage}\n\n${prog}: error: ${message}\n`);
+  process.exit(2);
+}
+
+/** Prints a failure with its code and exits with `code`. */
+export function fail(prog: string, err: unknown, exitCode = 2): never {
+  const e = err as { code?: string; message?: string };
+  const tag = e.code && e.code !== SALT_ERR_CLI_USAGE.code ? ` [${e.code}]` : '';
+  process.stderr.write(`${prog}: error: ${e.message ?? String(err)}${tag}\n`);
+  process.exit(exitCode);
+}

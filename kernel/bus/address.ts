@@ -1,0 +1,37 @@
+/**
+ * ZeroMQ endpoint helpers: Salt's `tcp://<interface>:<port>` and `ipc://<sock_dir>/<name>.ipc`.
+ */
+import { join } from 'node:path';
+import { SALT_ERR_BUS_ADDRESS_IN_USE } from '../errors.js';
+
+/** `tcp://host:port`, bracketing IPv6 literals. */
+export function tcpAddress(host: string, port: number): string {
+  return host.includes(':') && !host.startsWith('[') ? `tcp://[${host}]:${port}` : `tcp://${host}:${port}`;
+}
+
+/** The address a local client should use to reach a master bound to `iface`. */
+export function connectHost(iface: string): string {
+  if (iface === '0.0.0.0' || iface === '') return '127.0.0.1';
+  if (iface === '::' || iface === '[::]') return '::1';
+  return iface;
+}
+
+/** `ipc://<sockDir>/<name>`. */
+export function ipcAddress(sockDir: string, name: string): string {
+  return `ipc://${join(sockDir, name)}`;
+}
+
+/** Binds a socket, turning EADDRINUSE into SALT_ERR_BUS_ADDRESS_IN_USE that names the address. */
+export async function bindOrFail(
+  sock: { bind(address: string): Promise<void> },
+  address: string,
+): Promise<void> {
+  try {
+    await sock.bind(address);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE')
+      throw new SALT_ERR_BUS_ADDRESS_IN_USE(address.replace(/^tcp:\/\//, ''), { cause: err });
+    throw err;
+  }
+}

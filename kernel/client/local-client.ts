@@ -1,0 +1,205 @@
+/**
+ * LocalClient: what the `salt` CLI (and later salt-api) uses on the master host. It listens on
+ * the master event bus, sends a clear `publish` with the local user key, and collects returns
+ * until every expected minion answered or the `saltutil.find_job` check says nobody is still
+ * running the job (PROTOCOL.md §9).
+ */
+import { readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { connectHost, tcpAddress } from '../bus/address.js';
+import { EventListener, masterEventAddresses } from '../bus/event-bus.js';
+import { ReqClient } from '../bus/req-client.js';
+import type { ResolvedMasterConfig } from '../config/index.js';
+import { SaltError } from '../errors.js';
+import type { JobReturn, SaltEvent } from '../jobs/types.js';
+import { userKeyPath } from '../master/secrets.js';
+import { packNetwork, unpackNetwork } from '../serial/index.js';
+
+export interface PublishOptions {
+  tgt: string | string[];
+  fun: string | string[];
+  arg: unknown[];
+  tgtType?: string;
+  ret?: string;
+  jid?: string;
+  kwargs?: Record<string, unknown>;
+  delimiter?: string;
+}
+
+export interface PublishReply {
+  jid: string;
+  minions: string[];
+  missing: string[];
+}
+
+export type NoReturnReason = 'No response' | 'Not connected';
+
+/** What the collector yields: a return, or a minion given up on. */
+export type CollectedReturn = { id: string; ret: JobReturn } | { id: string; noReturn: NoReturnReason };
+
+export const SALT_ERR_CLIENT_PUBLISH = 'SALT_ERR_CLIENT_PUBLISH';
+
+export class LocalClient {
+  readonly #config: ResolvedMasterConfig;
+  readonly #req: ReqClient;
+  #listener: EventListener | undefined;
+  #events: AsyncIterator<SaltEvent> | undefined;
+  #buffer: SaltEvent[] = [];
+
+  constructor(config: ResolvedMasterConfig) {
+    this.#config = config;
+    this.#req = new ReqClient(tcpAddress(connectHost(config.interface), config.ret_port), {
+      timeoutMs: Math.max(5000, config.timeout * 1000),
+      tries: 1,
+    });
+  }
+
+  /** Subscribes to job events; resolves when the subscription is live. */
+  async listen(): Promise<void> {
+    if (this.#listener) return;
+    this.#listener = new EventListener(masterEventAddresses(this.#config.sock_dir), ['salt/job/']);
+    await this.#listener.ready(5000).catch((err: Error) => {
+      throw new SaltError(
+        SALT_ERR_CLIENT_PUBLISH,
+        `the salt master is not running or not reachable: ${err.message}`,
+      );
+    });
+    this.#events = this.#listener[Symbol.asyncIterator]();
+  }
+
+  async #userKey(): Promise<string> {
+    const user = userInfo().username;
+    try {
+      return (await readFile(userKeyPath(this.#config.cachedir, user), 'utf8')).trim();
+    } catch {
+      throw new SaltError(
+        SALT_ERR_CLIENT_PUBLISH,
+        `cannot read the master's key for user ${user} in ${this.#config.cachedir}: is the salt master running, and may this user publish?`,
+      );
+    }
+  }
+
+  /** Sends a publish request; resolves with the master's answer. */
+  async publish(opts: PublishOptions): Promise<PublishReply> {
+    const load: Record<string, unknown> = {
+      cmd: 'publish',
+      tgt: opts.tgt,
+      fun: opts.fun,
+      arg: opts.arg,
+      key: await this.#userKey(),
+      tgt_type: opts.tgtType ?? 'glob',
+      ret: opts.ret ?? '',
+      jid: opts.jid ?? '',
+      kwargs: { show_timeout: true, show_jid: false, delimiter: opts.delimiter ?? ':', ...opts.kwargs },
+      user: userInfo().username,
+    };
+    let replyFrame: Buffer;
+    try {
+      replyFrame = await this.#req.request(packNetwork({ enc: 'clear', load, version: 3 }));
+    } catch {
+      throw new SaltError(SALT_ERR_CLIENT_PUBLISH, 'Salt request timed out. The master is not responding.');
+    }
+    const reply = unpackNetwork(replyFrame) as Record<string, unknown> | string;
+    if (typeof reply === 'string')
+      throw new SaltError(SALT_ERR_CLIENT_PUBLISH, `the master refused the publish: ${reply}`);
+    const body = (reply.load ?? reply) as Record<string, unknown>;
+    if (body.error) {
+      const e = body.error as { name?: string; message?: string } | string;
+      throw new SaltError(SALT_ERR_CLIENT_PUBLISH, typeof e === 'string' ? e : `${e.name}: ${e.message}`);
+    }
+    if (!body.jid)
+      throw new SaltError(
+        SALT_ERR_CLIENT_PUBLISH,
+        'No minions matched the target. No command was sent, no jid was assigned.',
+      );
+    return {
+      jid: String(body.jid),
+      minions: (body.minions as string[]) ?? [],
+      missing: (body.missing as string[]) ?? [],
+    };
+  }
+
+  /** Next event from the bus, or undefined when `deadline` passes first. */
+  async #nextEvent(deadline: number): Promise<SaltEvent | undefined> {
+    const buffered = this.#buffer.shift();
+    if (buffered) return buffered;
+    const events = this.#events;
+    if (!events) throw new Error('listen() first');
+    const wait = deadline - Date.now();
+    if (wait <= 0) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((r) => {
+      timer = setTimeout(() => r(undefined), wait);
+    });
+    const pending = events.next().then((r) => (r.done ? undefined : r.value));
+    const winner = await Promise.race([pending, timeout]);
+    clearTimeout(timer);
+    if (winner === undefined) {
+      // keep the event the losing next() may still deliver
+      void pending.then((ev) => {
+        if (ev) this.#buffer.push(ev);
+      });
+    }
+    return winner;
+  }
+
+  /**
+   * Collects the returns of `jid` from `expected` minions, yielding each as it arrives, then
+   * each minion given up on. `timeout`/`gatherJobTimeout` are seconds.
+   */
+  async *collect(
+    pub: PublishReply,
+    opts: { timeout: number; gatherJobTimeout: number },
+  ): AsyncGenerator<CollectedReturn> {
+    const outstanding = new Set(pub.minions);
+    const prefix = `salt/job/${pub.jid}/ret/`;
+    let deadline = Date.now() + opts.timeout * 1000;
+    let findJob: { jid: string; until: number } | undefined;
+    const running = new Set<string>();
+    while (outstanding.size > 0) {
+      const until = findJob ? Math.min(deadline, findJob.until) : deadline;
+      const ev = await this.#nextEvent(Math.max(until, Date.now() + 1));
+      if (ev?.tag.startsWith(prefix)) {
+        const id = ev.tag.slice(prefix.length);
+        if (outstanding.delete(id)) yield { id, ret: ev.data as unknown as JobReturn };
+        continue;
+      }
+      if (ev && findJob && ev.tag.startsWith(`salt/job/${findJob.jid}/ret/`)) {
+        const data = ev.data as unknown as JobReturn;
+        if (data.return && typeof data.return === 'object' && Object.keys(data.return).length > 0)
+          running.add(String(data.id));
+        continue;
+      }
+      if (ev) continue;
+      const now = Date.now();
+      if (findJob && now >= findJob.until) {
+        const stillRunning = [...outstanding].filter((id) => running.has(id));
+        findJob = undefined;
+        if (stillRunning.length === 0) break;
+        deadline = now + opts.timeout * 1000;
+        running.clear();
+        continue;
+      }
+      if (now >= deadline && !findJob) {
+        try {
+          const fj = await this.publish({
+            tgt: [...outstanding],
+            fun: 'saltutil.find_job',
+            arg: [pub.jid],
+            tgtType: 'list',
+          });
+          findJob = { jid: fj.jid, until: Date.now() + opts.gatherJobTimeout * 1000 };
+        } catch {
+          break;
+        }
+      }
+    }
+    for (const id of pub.missing) yield { id, noReturn: 'Not connected' };
+    for (const id of outstanding) yield { id, noReturn: 'No response' };
+  }
+
+  close(): void {
+    this.#listener?.close();
+    this.#req.close();
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * tsalt configuration: `-c DIR` loading, the master and minion schemas (Salt's option names and
+ * defaults), `defineConfig`, and the resolved, frozen config types.
+ */
+export { type ConfigKind, searchPlaces } from './constants.js';
+export {
+  type ConfigEnv,
+  type ConfigExport,
+  type ConfigFn,
+  defineConfig,
+  defineMinionConfig,
+} from './define-config.js';
+export type { DeepReadonly } from './freeze.js';
+export { findConfigFiles, type LoadedConfig, loadConfig } from './load.js';
+export { type MinionIdOptions, resolveMinionId } from './minion-id.js';
+export { hasUrlScheme, prependRootDir } from './paths.js';
+export type { ConfigIssue } from './report.js';
+export {
+  type ResolveContext,
+  type ResolvedMasterConfig,
+  type ResolvedMinionConfig,
+  type ResolveResult,
+  resolveConfig,
+} from './resolve.js';
+export type { KernelPluginLike } from './schema-common.js';
+export { type MasterSchemaOutput, masterSchema, type UserMasterConfig } from './schema-master.js';
+export { type MinionSchemaOutput, minionSchema, type UserMinionConfig } from './schema-minion.js';

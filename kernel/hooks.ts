@@ -1,0 +1,42 @@
+/**
+ * The kernel's hooks: one typed, frozen object per daemon. Only the kernel calls hooks;
+ * plugins receive a tap-only view ({@link TapOnly}).
+ */
+import { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+import type { JobReturn, PublishLoad, SaltEvent, StoredJob } from './jobs/types.js';
+
+/** Creates the hooks of one daemon (master or minion). */
+export function createKernelHooks() {
+  return Object.freeze({
+    /** After the config is resolved and plugins are applied, before any socket opens. Sync. @since 0.1 */
+    configResolved: new SyncHook<[Readonly<Record<string, unknown>>]>(['config'], 'configResolved'),
+    /**
+     * Master: a job is about to be published. Waterfall: a tap may return a changed load.
+     * Throwing aborts the publish and the error reaches the caller. @since 0.1
+     */
+    beforePublish: new AsyncSeriesWaterfallHook<[PublishLoad]>(['load'], 'beforePublish'),
+    /** Master: a job was published and its load stored. Notification. @since 0.1 */
+    jobPublished: new AsyncSeriesHook<[StoredJob]>(['job'], 'jobPublished'),
+    /**
+     * Master: a minion's return arrived and was verified. The job cache taps this at
+     * `STAGE_JOB_CACHE`; a throwing tap is logged and does not stop later taps' returns
+     * from being stored elsewhere. @since 0.1
+     */
+    returnReceived: new AsyncSeriesHook<[JobReturn]>(['ret'], 'returnReceived'),
+    /** An event was fired on this daemon's bus. Notification. @since 0.1 */
+    eventFired: new SyncHook<[SaltEvent]>(['event'], 'eventFired'),
+    /** The daemon is stopping: release resources. Runs in reverse apply order. @since 0.1 */
+    shutdown: new AsyncSeriesHook<[]>([], 'shutdown'),
+  });
+}
+
+/** The hooks object of a daemon. */
+export type KernelHooks = ReturnType<typeof createKernelHooks>;
+
+type CallMethods = 'call' | 'callAsync' | 'promise';
+
+/** A hook with its call methods removed: what plugins get. */
+export type TapOnlyHook<H> = Omit<H, CallMethods>;
+
+/** The tap-only view of all hooks. */
+export type TapOnly<T> = { readonly [K in keyof T]: TapOnlyHook<T[K]> };

@@ -1,0 +1,148 @@
+/**
+ * The kernel of one daemon: hooks, registries and applied plugins. It only wires; features
+ * live in plugins.
+ */
+import type { Logger } from 'pino';
+import {
+  SALT_ERR_HOOK_FAILED,
+  SALT_ERR_PLUGIN_DEPENDENCY,
+  SALT_ERR_PLUGIN_DUPLICATE,
+  SaltError,
+} from './errors.js';
+import { createKernelHooks, type KernelHooks, type TapOnly } from './hooks.js';
+import type { ReturnerDef } from './jobs/returner.js';
+import type { DaemonKind, KernelPlugin, PluginApi, PluginOption } from './plugin.js';
+import { type ClosableRegistry, createRegistry } from './registry.js';
+import { VERSION } from './version.js';
+
+export interface Kernel {
+  readonly daemon: DaemonKind;
+  readonly hooks: KernelHooks;
+  readonly returners: ClosableRegistry<ReturnerDef>;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly log: Logger;
+  /** Names of the applied plugins, in apply order. */
+  readonly plugins: readonly string[];
+  /** Runs the `shutdown` hook once. */
+  shutdown(): Promise<void>;
+}
+
+export interface CreateKernelOptions {
+  daemon: DaemonKind;
+  config: Readonly<Record<string, unknown>>;
+  log: Logger;
+  /** Built-in plugins, applied between `pre` and normal user plugins. */
+  builtins?: readonly KernelPlugin[];
+  /** User plugins (config `plugins`). */
+  plugins?: readonly PluginOption[];
+}
+
+function flatten(options: readonly PluginOption[] | undefined, out: KernelPlugin[] = []): KernelPlugin[] {
+  for (const o of options ?? []) {
+    if (!o) continue;
+    if (Array.isArray(o)) flatten(o as readonly PluginOption[], out);
+    else out.push(o as KernelPlugin);
+  }
+  return out;
+}
+
+/** Orders plugins: `pre` → built-ins → normal → `post`, keeping registration order in each tier. */
+export function sortPlugins(
+  builtins: readonly KernelPlugin[],
+  user: readonly KernelPlugin[],
+): KernelPlugin[] {
+  return [
+    ...user.filter((p) => p.enforce === 'pre'),
+    ...builtins,
+    ...user.filter((p) => !p.enforce),
+    ...user.filter((p) => p.enforce === 'post'),
+  ];
+}
+
+/**
+ * Wraps every tap so errors name the hook and the plugin, and makes `shutdown` taps run in
+ * reverse registration order (a plugin releases after the plugins it was applied after).
+ */
+function installErrorInterceptor(hooks: KernelHooks): void {
+  let shutdownTaps = 0;
+  for (const [hookName, hook] of Object.entries(hooks)) {
+    hook.intercept({
+      register(tap) {
+        if (hookName === 'shutdown' && tap.stage === undefined) tap.stage = -++shutdownTaps;
+        const fn = tap.fn as (...args: unknown[]) => unknown;
+        const wrap = (err: unknown): never => {
+          if (err instanceof SaltError) throw err;
+          const message = err instanceof Error ? err.message : String(err);
+          throw new SALT_ERR_HOOK_FAILED(hookName, tap.name, message, { cause: err });
+        };
+        if (tap.type === 'promise') {
+          tap.fn = (...args: unknown[]) => {
+            try {
+              return Promise.resolve(fn(...args)).catch(wrap);
+            } catch (err) {
+              return wrap(err);
+            }
+          };
+        } else if (tap.type === 'sync') {
+          tap.fn = (...args: unknown[]) => {
+            try {
+              return fn(...args);
+            } catch (err) {
+              return wrap(err);
+            }
+          };
+        }
+        return tap;
+      },
+    });
+  }
+}
+
+/** Creates a kernel and applies its plugins in order. */
+export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
+  const hooks = createKernelHooks();
+  installErrorInterceptor(hooks);
+  const returners = createRegistry<ReturnerDef>('returner');
+  const ordered = sortPlugins(opts.builtins ?? [], flatten(opts.plugins)).filter(
+    (p) => !p.daemons || p.daemons.includes(opts.daemon),
+  );
+  const applied: string[] = [];
+  for (const plugin of ordered) {
+    if (applied.includes(plugin.name)) throw new SALT_ERR_PLUGIN_DUPLICATE(plugin.name);
+    for (const dep of plugin.dependencies ?? []) {
+      if (!applied.includes(dep)) throw new SALT_ERR_PLUGIN_DEPENDENCY(plugin.name, dep);
+    }
+    const api: PluginApi = {
+      daemon: opts.daemon,
+      hooks: hooks as TapOnly<KernelHooks>,
+      returners,
+      config: opts.config,
+      log: opts.log.child({ plugin: plugin.name }),
+      kernelVersion: VERSION,
+    };
+    try {
+      await plugin.apply(api);
+    } catch (err) {
+      if (err instanceof SaltError) throw err;
+      throw new SALT_ERR_HOOK_FAILED('apply', plugin.name, err instanceof Error ? err.message : String(err), {
+        cause: err,
+      });
+    }
+    applied.push(plugin.name);
+  }
+  returners.close();
+  hooks.configResolved.call(opts.config);
+  let stopped: Promise<void> | undefined;
+  return {
+    daemon: opts.daemon,
+    hooks,
+    returners,
+    config: opts.config,
+    log: opts.log,
+    plugins: applied,
+    shutdown() {
+      stopped ??= hooks.shutdown.promise();
+      return stopped;
+    },
+  };
+}

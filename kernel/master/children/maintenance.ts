@@ -1,0 +1,54 @@
+/**
+ * The maintenance child (Salt's `Maintenance`): every `loop_interval` it removes jobs older
+ * than `keep_jobs_seconds` and asks the master to rotate the AES key when a key was deleted or
+ * rejected (the `.dfn` drop file) or `publish_session` has passed.
+ */
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import localCache from '../../../returners/local-cache.js';
+import type { ResolvedMasterConfig } from '../../config/index.js';
+import { runChild } from '../../daemon/child-runtime.js';
+import type { ReturnerContext } from '../../jobs/returner.js';
+import { readAesKey } from '../secrets.js';
+
+/** Path of Salt's AES rotation drop file. */
+export function dropFilePath(cachedir: string): string {
+  return join(cachedir, '.dfn');
+}
+
+await runChild<ResolvedMasterConfig>('maintenance', async ({ config, log }) => {
+  const ctx: ReturnerContext = { opts: config as unknown as Record<string, unknown>, log };
+  const tick = async (): Promise<void> => {
+    if (config.job_cache && config.master_job_cache === 'local_cache') {
+      const removed = await localCache.cleanOld!(config.keep_jobs_seconds, ctx);
+      if (removed > 0) log.info({ removed }, 'old jobs removed from the job cache');
+    }
+    const dfn = dropFilePath(config.cachedir);
+    const dropped = await stat(dfn).then(
+      () => true,
+      () => false,
+    );
+    const aes = await readAesKey(config.cachedir).catch(() => undefined);
+    const expired = aes !== undefined && Date.now() - aes.created > config.publish_session * 1000;
+    if ((dropped && config.rotate_aes_key) || expired) {
+      await rm(dfn, { force: true });
+      process.send?.({ type: 'rotate-aes' });
+    } else if (dropped) {
+      await rm(dfn, { force: true });
+    }
+  };
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    tick()
+      .catch((err) => log.error({ err }, 'maintenance tick failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, Math.max(1, config.loop_interval) * 1000);
+  void tick().catch((err) => log.error({ err }, 'maintenance tick failed'));
+  return async () => {
+    clearInterval(timer);
+  };
+});

@@ -1,0 +1,88 @@
+/**
+ * The publisher child (Salt's `PubServerChannel._publish_daemon`): PULL publish loads from the
+ * request server on `publish_pull.ipc`, add the serial, encrypt with the master AES key, sign,
+ * and send one frame to every subscriber on PUB `publish_port` (PROTOCOL.md §6).
+ */
+import { chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Publisher, Pull } from 'zeromq';
+import { bindOrFail, ipcAddress, tcpAddress } from '../../bus/address.js';
+import { SendQueue } from '../../bus/send-queue.js';
+import type { ResolvedMasterConfig } from '../../config/index.js';
+import { Crypticle } from '../../crypt/crypticle.js';
+import { rsaSign } from '../../crypt/rsa.js';
+import { runChild } from '../../daemon/child-runtime.js';
+import { onParentMessage } from '../../process/child.js';
+import { packNetwork, unpackIpc } from '../../serial/index.js';
+import { readMasterKeys } from '../master-keys.js';
+import { readAesKey, SerialReservation } from '../secrets.js';
+
+await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
+  const keys = await readMasterKeys(config.pki_dir);
+  const serials = new SerialReservation(config.cachedir);
+  const loadKey = async (): Promise<Crypticle> => {
+    const aes = await readAesKey(config.cachedir);
+    await serials.reset(aes.generation);
+    return new Crypticle(aes.key);
+  };
+  let crypticle = await loadKey();
+
+  const pub = new Publisher({ sendHighWaterMark: config.pub_hwm, linger: 0, backlog: config.zmq_backlog });
+  const pull = new Pull();
+  await bindOrFail(pub, tcpAddress(config.interface, config.publish_port));
+  const pullAddr = ipcAddress(config.sock_dir, 'publish_pull.ipc');
+  await bindOrFail(pull, pullAddr);
+  await chmod(join(config.sock_dir, 'publish_pull.ipc'), 0o600).catch(() => undefined);
+  const queue = new SendQueue(pub, { onError: (err) => log.warn({ err }, 'publish send failed') });
+  let rotating: Promise<void> | undefined;
+  onParentMessage((msg) => {
+    if ((msg as { type?: string }).type === 'aes-rotated') {
+      rotating = loadKey().then(
+        (next) => {
+          crypticle = next;
+          log.info('AES key rotated');
+        },
+        (err) => log.error({ err }, 'could not load the rotated AES key'),
+      );
+    }
+  });
+
+  let running = true;
+  const loop = (async () => {
+    try {
+      for await (const [frame] of pull) {
+        if (!frame) continue;
+        if (rotating) {
+          await rotating;
+          rotating = undefined;
+        }
+        let load: Record<string, unknown>;
+        try {
+          load = unpackIpc(frame) as Record<string, unknown>;
+        } catch {
+          log.warn('undecodable publish load dropped');
+          continue;
+        }
+        load.serial = await serials.next();
+        const enc = crypticle.dumps(load);
+        const envelope: Record<string, unknown> = { enc: 'aes', load: enc };
+        if (config.sign_pub_messages) {
+          envelope.sig_algo = 'PKCS1v15-SHA1';
+          envelope.sig = rsaSign(keys.privatePem, enc);
+        }
+        queue.push(packNetwork(envelope));
+        log.debug({ jid: load.jid, fun: load.fun }, 'published');
+      }
+    } catch (err) {
+      if (running) log.error({ err }, 'publisher loop failed');
+    }
+  })();
+  log.info({ address: tcpAddress(config.interface, config.publish_port) }, 'publisher listening');
+  return async () => {
+    running = false;
+    await queue.drain(1000);
+    pull.close();
+    pub.close();
+    await loop;
+  };
+});

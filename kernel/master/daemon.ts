@@ -1,0 +1,110 @@
+/**
+ * The salt-master main process: checks and prepares its directories, keys and ports, then
+ * starts its children under a ProcessManager (event bus, publisher, request server,
+ * maintenance) and rotates the AES key when maintenance asks.
+ */
+import { mkdir } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import { ensurePkiDirs } from '../auth/pki.js';
+import { EventFirer, masterEventAddresses } from '../bus/event-bus.js';
+import type { ResolvedMasterConfig } from '../config/index.js';
+import { bootEnv } from '../daemon/boot.js';
+import { ensureDirs } from '../process/dirs.js';
+import { removePidfile, writePidfile } from '../process/pidfile.js';
+import { assertPortFree } from '../process/ports.js';
+import { ProcessManager } from '../process/process-manager.js';
+import { ensureMasterKeys } from './master-keys.js';
+import { rotateAesKey, writeUserKey } from './secrets.js';
+
+export interface MasterHandle {
+  readonly pm: ProcessManager;
+  stop(): Promise<void>;
+}
+
+const CHILDREN = ['event-publisher', 'publisher', 'request-server', 'maintenance'] as const;
+
+function childPath(name: string): string {
+  return fileURLToPath(new URL(`./children/${name}.js`, import.meta.url));
+}
+
+/** Starts a master; resolves once every child is ready. */
+export async function startMaster(
+  config: ResolvedMasterConfig,
+  boot: { configDir: string; overrides: Record<string, unknown> },
+  log: Logger,
+): Promise<MasterHandle> {
+  await ensureDirs([
+    { path: config.pki_dir, mode: 0o700 },
+    { path: config.cachedir, mode: 0o755 },
+    { path: config.sock_dir, mode: 0o750 },
+    { path: dirname(config.pidfile) },
+  ]);
+  for (const sub of ['jobs', 'sessions', 'proc', 'minions']) {
+    await mkdir(`${config.cachedir}/${sub}`, { recursive: true });
+  }
+  await writePidfile(config.pidfile);
+  try {
+    await assertPortFree(config.interface, config.publish_port);
+    await assertPortFree(config.interface, config.ret_port);
+    await ensurePkiDirs(config.pki_dir);
+    await ensureMasterKeys(config.pki_dir, config.keysize);
+    await rotateAesKey(config.cachedir);
+    await writeUserKey(config.cachedir, config.user ?? userInfo().username);
+    if ((config.user ?? userInfo().username) !== userInfo().username) {
+      await writeUserKey(config.cachedir, userInfo().username);
+    }
+  } catch (err) {
+    await removePidfile(config.pidfile);
+    throw err;
+  }
+
+  const pm = new ProcessManager({ log, killTimeoutMs: config.process_kill_timeout_ms });
+  const env = bootEnv({ kind: 'master', configDir: boot.configDir, overrides: boot.overrides });
+  for (const name of CHILDREN) pm.add({ name, modulePath: childPath(name), env, restart: 'always' });
+
+  pm.on('message', (proc, msg) => {
+    if (proc.name === 'maintenance' && (msg as { type?: string }).type === 'rotate-aes') {
+      void rotateAes();
+    }
+  });
+  pm.on('restart', (proc, info) =>
+    log.warn({ process: proc.name, restarts: proc.restarts, exit: info.exit }, 'child restarted'),
+  );
+
+  async function rotateAes(): Promise<void> {
+    try {
+      await rotateAesKey(config.cachedir);
+      await pm.send('publisher', { type: 'aes-rotated' });
+      await pm.send('request-server', { type: 'aes-rotated' });
+      const firer = new EventFirer(masterEventAddresses(config.sock_dir));
+      firer.fire('key', { rotate_aes_key: true });
+      await firer.close();
+      log.info('AES key rotated');
+    } catch (err) {
+      log.error({ err }, 'AES key rotation failed');
+    }
+  }
+
+  try {
+    await pm.start();
+  } catch (err) {
+    await removePidfile(config.pidfile);
+    throw err;
+  }
+  log.info({ publish_port: config.publish_port, ret_port: config.ret_port }, 'salt-master started');
+  let stopping: Promise<void> | undefined;
+  return {
+    pm,
+    stop() {
+      stopping ??= (async () => {
+        await pm.stop();
+        await removePidfile(config.pidfile);
+        log.info('salt-master stopped');
+      })();
+      return stopping;
+    },
+  };
+}

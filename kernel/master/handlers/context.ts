@@ -1,0 +1,39 @@
+/**
+ * What a request handler needs from the request server worker it runs in, and the effects it
+ * hands back (publishes and events are sent by the worker's host thread, which owns the sockets).
+ */
+
+import type { ResolvedMasterConfig } from '../../config/index.js';
+import type { ReturnerDef } from '../../jobs/returner.js';
+import type { PublishLoad } from '../../jobs/types.js';
+import type { Kernel } from '../../kernel.js';
+import type { KeyCache } from '../key-cache.js';
+
+export interface MasterKeys {
+  privatePem: string;
+  /** `master.pub`, cleaned (trimmed), as sent to minions. */
+  publicPem: string;
+}
+
+export interface HandlerEnv {
+  readonly config: ResolvedMasterConfig;
+  readonly kernel: Kernel;
+  readonly keys: MasterKeys;
+  readonly cache: KeyCache;
+  /** The master job cache returner. */
+  readonly jobCache: ReturnerDef;
+  /** The current AES key string (re-read after a rotation). */
+  aesKey(): string;
+  /** Valid user keys (`.<user>_key` contents) that may publish. */
+  userKeys(): readonly string[];
+}
+
+/** Side effects a handler asks its host to perform, in order, after it returns. */
+export interface Effects {
+  publishes: PublishLoad[];
+  events: { tag: string; data: Record<string, unknown> }[];
+}
+
+export function newEffects(): Effects {
+  return { publishes: [], events: [] };
+}

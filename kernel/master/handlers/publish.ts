@@ -1,0 +1,113 @@
+/**
+ * A client's clear `publish` request (PROTOCOL.md §6): check the user key, resolve the
+ * expected minions, allocate the jid, store the load, fire the job events, hand the publish
+ * load to the publisher.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { listKeys } from '../../auth/pki.js';
+import { SaltError } from '../../errors.js';
+import type { PublishLoad, PublishRequest } from '../../jobs/types.js';
+import { checkMinions } from '../../targeting/check-minions.js';
+import type { Effects, HandlerEnv } from './context.js';
+
+function keyMatches(given: unknown, valid: readonly string[]): boolean {
+  if (typeof given !== 'string') return false;
+  const g = Buffer.from(given);
+  return valid.some((k) => {
+    const v = Buffer.from(k);
+    return v.length === g.length && timingSafeEqual(v, g);
+  });
+}
+
+function authError(name: string, message: string): unknown {
+  return { error: { name, message } };
+}
+
+/** Copies the publish-relevant fields of a request into the load minions receive. */
+function publishLoad(req: PublishRequest, jid: string): PublishLoad {
+  const load: PublishLoad = {
+    fun: req.fun,
+    arg: req.arg,
+    tgt: req.tgt,
+    jid,
+    ret: req.ret,
+    tgt_type: req.tgt_type,
+    user: req.user ?? 'root',
+  };
+  if (req.delimiter && req.delimiter !== ':') load.delimiter = req.delimiter;
+  for (const k of ['metadata', 'to', 'ret_config', 'ret_kwargs', 'module_executors', 'executor_opts']) {
+    if (req[k] !== undefined) load[k] = req[k];
+  }
+  return load;
+}
+
+export async function handlePublish(
+  env: HandlerEnv,
+  req: PublishRequest,
+  effects: Effects,
+): Promise<unknown> {
+  if (!keyMatches(req.key, env.userKeys())) {
+    env.kernel.log.warn({ user: req.user }, 'publish refused: bad user key');
+    if (typeof req.jid === 'string' && req.jid) {
+      effects.events.push({
+        tag: `salt/job/${req.jid}/error`,
+        data: { ...req, key: undefined, error: 'Authentication error occurred.' },
+      });
+    }
+    return authError('AuthenticationError', 'Authentication error occurred.');
+  }
+  if (typeof req.fun !== 'string' && !Array.isArray(req.fun))
+    return authError('SaltInvocationError', 'fun is required');
+  if (!Array.isArray(req.arg)) req.arg = req.arg === undefined ? [] : [req.arg];
+  const tgtType = typeof req.tgt_type === 'string' && req.tgt_type ? req.tgt_type : 'glob';
+  req.tgt_type = tgtType;
+  req.ret = typeof req.ret === 'string' ? req.ret : '';
+
+  let minions: string[];
+  let missing: string[];
+  try {
+    const { minions: accepted } = await listKeys(env.config.pki_dir);
+    ({ minions, missing } = checkMinions(req.tgt, tgtType, accepted));
+  } catch (err) {
+    const message = err instanceof SaltError ? err.message : String(err);
+    return { enc: 'clear', load: { jid: null, minions: [], error: message } };
+  }
+  if (minions.length === 0 && missing.length === 0) {
+    return {
+      enc: 'clear',
+      load: {
+        jid: null,
+        minions: [],
+        error: `Master could not resolve minions for target ${String(req.tgt)}`,
+      },
+    };
+  }
+
+  const ctx = { opts: env.config, log: env.kernel.log };
+  const jid = typeof req.jid === 'string' && req.jid ? req.jid : await env.jobCache.prepJid!(ctx);
+  req.jid = jid;
+  const stored = { ...req };
+  delete stored.key;
+  let load = publishLoad(req, jid);
+  load = await env.kernel.hooks.beforePublish.promise(load);
+  // The user key is a secret: unlike Salt, tsalt does not keep it in the job cache.
+  await env.jobCache.saveLoad?.(jid, stored as PublishRequest, minions, ctx);
+
+  effects.events.push({ tag: jid, data: { minions } });
+  effects.events.push({
+    tag: `salt/job/${jid}/new`,
+    data: {
+      jid,
+      tgt_type: tgtType,
+      tgt: req.tgt,
+      user: load.user,
+      fun: req.fun,
+      arg: req.arg,
+      minions,
+      missing,
+    },
+  });
+  effects.publishes.push(load);
+  await env.kernel.hooks.jobPublished.promise({ jid, load: stored as PublishRequest, minions, missing });
+  return { enc: 'clear', load: { jid, minions, missing } };
+}

@@ -1,0 +1,59 @@
+/**
+ * A minion's `_return` (PROTOCOL.md §7): fire `salt/job/<jid>/ret/<id>`, then let the job
+ * cache and returners store it through the `returnReceived` hook.
+ */
+import { isJid } from '../../jid.js';
+import type { JobReturn } from '../../jobs/types.js';
+import type { Effects, HandlerEnv } from './context.js';
+
+export async function handleReturn(
+  env: HandlerEnv,
+  load: Record<string, unknown>,
+  effects: Effects,
+): Promise<unknown> {
+  if (!('return' in load) || typeof load.jid !== 'string' || typeof load.id !== 'string') {
+    env.kernel.log.warn({ id: load.id, jid: load.jid }, 'return without return, jid or id: dropped');
+    return false;
+  }
+  const ctx = { opts: env.config, log: env.kernel.log };
+  if (load.jid === 'req') {
+    const jid = await env.jobCache.prepJid!(ctx);
+    load.jid = jid;
+    await env.jobCache.saveLoad?.(
+      jid,
+      {
+        cmd: 'publish',
+        tgt: load.id,
+        tgt_type: 'glob',
+        fun: load.fun as string,
+        arg: (load.fun_args as unknown[]) ?? [],
+        ret: '',
+        jid,
+        user: (load.user as string) ?? 'root',
+      },
+      [load.id],
+      ctx,
+    );
+  } else if (!isJid(load.jid)) {
+    env.kernel.log.warn({ id: load.id, jid: load.jid }, 'return with an invalid jid: dropped');
+    return false;
+  }
+  const ret = load as JobReturn;
+  delete ret.cmd;
+  ret.cmd = '_return';
+  try {
+    await env.kernel.hooks.returnReceived.promise(ret);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause;
+    if (
+      (err as { code?: string }).code === 'SALT_ERR_JOB_DUPLICATE_RETURN' ||
+      cause?.code === 'SALT_ERR_JOB_DUPLICATE_RETURN'
+    ) {
+      env.kernel.log.warn({ id: ret.id, jid: ret.jid }, (err as Error).message);
+      return null;
+    }
+    env.kernel.log.error({ id: ret.id, jid: ret.jid, err }, 'storing a return failed');
+  }
+  effects.events.push({ tag: `salt/job/${ret.jid}/ret/${ret.id}`, data: ret });
+  return null;
+}

@@ -1,0 +1,165 @@
+/**
+ * One request on the request server (port 4506): decode the envelope, decrypt and verify
+ * aes loads, dispatch by `cmd`, encrypt the reply (PROTOCOL.md §3). Malformed or hostile
+ * input gets Salt's bare-string refusals and never throws out of `handle`.
+ */
+import { isValidMinionId } from '../auth/minion-id.js';
+import { x931Recover } from '../crypt/rsa.js';
+import type { PublishRequest } from '../jobs/types.js';
+import { packNetwork, unpackNetwork } from '../serial/index.js';
+import { type AuthLoad, handleAuth } from './handlers/auth.js';
+import { type Effects, type HandlerEnv, newEffects } from './handlers/context.js';
+import { handleMinionEvent } from './handlers/minion-event.js';
+import { privateReply } from './handlers/pillar.js';
+import { handlePublish } from './handlers/publish.js';
+import { handleReturn } from './handlers/return.js';
+
+export interface HandledRequest {
+  reply: Buffer;
+  effects: Effects;
+}
+
+const BAD_LOAD = 'bad load';
+
+/** AES commands a stock Salt minion may send that tsalt answers without a subsystem yet. */
+const AES_DEFAULTS: Record<string, unknown> = {
+  _mine: true,
+  _mine_delete: true,
+  _mine_flush: true,
+  _mine_get: {},
+  _master_tops: {},
+  _master_opts: {},
+  _file_envs: ['base'],
+  _file_list: [],
+  _file_list_emptydirs: [],
+  _dir_list: [],
+  _symlink_list: {},
+  _file_hash: '',
+  _file_hash_and_stat: '',
+  _file_find: {},
+  _serve_file: { data: '', dest: '' },
+  verify_minion: true,
+  revoke_auth: false,
+  _syndic_return: false,
+};
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof Uint8Array) &&
+    !(v instanceof Map)
+  );
+}
+
+export class RequestHandler {
+  readonly #env: HandlerEnv;
+
+  constructor(env: HandlerEnv) {
+    this.#env = env;
+  }
+
+  async handle(frame: Uint8Array): Promise<HandledRequest> {
+    const effects = newEffects();
+    try {
+      const reply = await this.#handle(frame, effects);
+      return { reply, effects };
+    } catch (err) {
+      this.#env.kernel.log.error({ err }, 'server-side exception handling payload');
+      return { reply: packNetwork('Server-side exception handling payload'), effects: newEffects() };
+    }
+  }
+
+  async #handle(frame: Uint8Array, effects: Effects): Promise<Buffer> {
+    let payload: unknown;
+    try {
+      payload = unpackNetwork(frame);
+    } catch {
+      this.#env.kernel.log.warn({ bytes: frame.length }, 'undecodable request');
+      return packNetwork(BAD_LOAD);
+    }
+    if (!isMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
+    const version = typeof payload.version === 'number' ? payload.version : 0;
+    if (version < this.#env.config.minimum_auth_version) {
+      this.#env.kernel.log.warn({ version }, 'request below minimum_auth_version refused');
+      return packNetwork(BAD_LOAD);
+    }
+    if (payload.enc === 'clear') {
+      if (!isMap(payload.load)) return packNetwork('payload and load must be a dict');
+      return packNetwork(await this.#clear(payload.load, version, effects));
+    }
+    if (payload.enc === 'aes') return this.#aes(payload, effects);
+    return packNetwork(BAD_LOAD);
+  }
+
+  async #clear(load: Record<string, unknown>, version: number, effects: Effects): Promise<unknown> {
+    switch (load.cmd) {
+      case '_auth':
+        return handleAuth(this.#env, load as unknown as AuthLoad, version, effects);
+      case 'publish':
+        return handlePublish(this.#env, load as unknown as PublishRequest, effects);
+      case 'ping':
+        return load;
+      default:
+        this.#env.kernel.log.warn({ cmd: String(load.cmd) }, 'unknown or unavailable clear command');
+        return {};
+    }
+  }
+
+  async #aes(payload: Record<string, unknown>, effects: Effects): Promise<Buffer> {
+    const env = this.#env;
+    const id = payload.id;
+    if (typeof id === 'string' && id.includes('\0')) return packNetwork('bad load: id contains a null byte');
+    if (!isValidMinionId(id)) return packNetwork(BAD_LOAD);
+    const pub = env.cache.acceptedKey(id);
+    const session = env.cache.session(id);
+    if (!pub || !session || !(payload.load instanceof Uint8Array)) {
+      env.kernel.log.warn({ id }, 'aes request from a minion without an accepted key or session');
+      return packNetwork(BAD_LOAD);
+    }
+    let load: unknown;
+    try {
+      load = session.loads(Buffer.from(payload.load));
+    } catch {
+      env.kernel.log.warn({ id }, 'aes request failed to decrypt');
+      return packNetwork('Some exception handling minion payload');
+    }
+    if (!isMap(load)) return packNetwork(BAD_LOAD);
+    const nonce = load.nonce;
+    delete load.nonce;
+    if (load.id !== id) {
+      env.kernel.log.warn({ id, inner: String(load.id) }, 'aes request id mismatch');
+      return packNetwork(BAD_LOAD);
+    }
+    const tok = load.tok;
+    delete load.tok;
+    let tokOk = false;
+    try {
+      tokOk = tok instanceof Uint8Array && x931Recover(pub, Buffer.from(tok)).toString('latin1') === 'salt';
+    } catch {
+      tokOk = false;
+    }
+    if (!tokOk) {
+      env.kernel.log.warn({ id }, 'aes request with an invalid token');
+      return packNetwork(BAD_LOAD);
+    }
+    const cmd = String(load.cmd);
+    let ret: unknown;
+    switch (cmd) {
+      case '_return':
+        ret = await handleReturn(env, load, effects);
+        break;
+      case '_minion_event':
+        ret = handleMinionEvent(load, effects);
+        break;
+      case '_pillar':
+        if (typeof nonce !== 'string') return packNetwork(BAD_LOAD);
+        return packNetwork(privateReply(env, pub, {}, nonce));
+      default:
+        ret = cmd in AES_DEFAULTS ? AES_DEFAULTS[cmd] : {};
+        if (!(cmd in AES_DEFAULTS)) env.kernel.log.warn({ id, cmd }, 'unknown aes command');
+    }
+    return packNetwork(session.dumps(ret, typeof nonce === 'string' ? nonce : undefined));
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * A request-server worker thread (Salt's `MWorker`): runs request handlers, including the RSA
+ * work of sign-ins, off the router thread so both cores serve requests.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { stampedEventBody } from '../bus/event-body.js';
+import type { ResolvedMasterConfig } from '../config/index.js';
+import { loadConfig } from '../config/index.js';
+import { createLogger } from '../log.js';
+import { packIpc } from '../serial/index.js';
+import { createHandlerEnv } from './handler-env.js';
+import { RequestHandler } from './request-handler.js';
+import type { FromWorker, ToWorker } from './worker-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('worker-thread.ts must run as a worker thread');
+const { configDir, overrides, index } = workerData as {
+  configDir: string;
+  overrides: Record<string, unknown>;
+  index: number;
+};
+const post = (msg: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(msg, transfer);
+
+try {
+  const { config } = await loadConfig('master', configDir, overrides);
+  const c = config as ResolvedMasterConfig;
+  const log = createLogger({
+    name: `salt-master/MWorker-${index}`,
+    level: c.log_level,
+    file: c.log_file,
+    fileLevel: c.log_level_logfile ?? c.log_level,
+  });
+  const env = await createHandlerEnv(c, log);
+  const handler = new RequestHandler(env);
+  port.on('message', (msg: ToWorker) => {
+    if (msg.type === 'reload') {
+      env.reload().catch((err) => log.error({ err }, 'reload failed'));
+      return;
+    }
+    void handler.handle(msg.frame).then(({ reply, effects }) => {
+      const publishes = effects.publishes.map((p) => packIpc(p));
+      const events = effects.events.map((e) => stampedEventBody(e.tag, e.data));
+      post({ type: 'reply', seq: msg.seq, reply, publishes, events });
+    });
+  });
+  post({ type: 'ready' });
+} catch (err) {
+  const e = err as { code?: string; message?: string };
+  post({ type: 'fatal', code: e.code ?? 'SALT_ERR_PROCESS_START', message: e.message ?? String(err) });
+}

@@ -1,0 +1,88 @@
+/**
+ * The minion's encrypted request channel (PROTOCOL.md §3): each load gets `nonce`, `ts`,
+ * `tok` and `id`, is encrypted with the session key, and the reply is decrypted with the
+ * nonce check. A reply that is not decryptable means the session is stale: the caller
+ * re-authenticates.
+ */
+import { randomUUID } from 'node:crypto';
+import { ReqClient } from '../bus/req-client.js';
+import { Crypticle } from '../crypt/crypticle.js';
+import { type EncAlgo, type SigAlgo, x931Sign } from '../crypt/rsa.js';
+import { SaltError } from '../errors.js';
+import { packNetwork, unpackNetwork } from '../serial/index.js';
+
+export class StaleSessionError extends SaltError {
+  constructor(why: string) {
+    super('SALT_ERR_AUTH_SESSION', `the master refused this minion's session: ${why}`);
+  }
+}
+
+export class AesChannel {
+  readonly #client: ReqClient;
+  readonly #id: string;
+  readonly #tok: Buffer;
+  readonly #encAlgo: EncAlgo;
+  readonly #sigAlgo: SigAlgo;
+  #session: Crypticle;
+
+  constructor(opts: {
+    masterUri: string;
+    id: string;
+    privatePem: string;
+    session: string;
+    encAlgo: EncAlgo;
+    sigAlgo: SigAlgo;
+    timeoutMs: number;
+    tries: number;
+  }) {
+    this.#client = new ReqClient(opts.masterUri, { timeoutMs: opts.timeoutMs, tries: opts.tries });
+    this.#id = opts.id;
+    this.#tok = x931Sign(opts.privatePem, Buffer.from('salt'));
+    this.#encAlgo = opts.encAlgo;
+    this.#sigAlgo = opts.sigAlgo;
+    this.#session = new Crypticle(opts.session);
+  }
+
+  setSession(session: string): void {
+    this.#session = new Crypticle(session);
+  }
+
+  /** Sends a load and resolves with the decrypted reply. */
+  async send(
+    load: Record<string, unknown>,
+    opts: { timeoutMs?: number; tries?: number } = {},
+  ): Promise<unknown> {
+    const nonce = randomUUID().replace(/-/g, '');
+    const full = { ...load, nonce, ts: Math.floor(Date.now() / 1000), tok: this.#tok, id: this.#id };
+    const session = this.#session;
+    const frame = packNetwork({
+      enc: 'aes',
+      load: session.dumps(full),
+      version: 3,
+      id: this.#id,
+      enc_algo: this.#encAlgo,
+      sig_algo: this.#sigAlgo,
+    });
+    const replyFrame = await this.#client.request(frame, opts);
+    const reply = unpackNetwork(replyFrame);
+    // Network decoding turns bytes that happen to be valid UTF-8 into text; UTF-8 round-trips.
+    const bytes =
+      reply instanceof Uint8Array
+        ? Buffer.from(reply)
+        : typeof reply === 'string'
+          ? Buffer.from(reply)
+          : undefined;
+    if (!bytes) throw new StaleSessionError('unexpected reply');
+    try {
+      return session.loads(bytes, nonce);
+    } catch (err) {
+      throw new StaleSessionError(
+        typeof reply === 'string' && reply.length < 64 ? reply : (err as Error).message,
+      );
+    }
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+}

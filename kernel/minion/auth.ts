@@ -1,0 +1,167 @@
+/**
+ * The minion side of the sign-in (`_auth`, PROTOCOL.md §5): send the public key (and, once
+ * the master's key is known, an encrypted token), verify the signed reply, trust the master
+ * key on first use, and recover the AES and session keys.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ReqClient } from '../bus/req-client.js';
+import { Crypticle } from '../crypt/crypticle.js';
+import { cleanKey } from '../crypt/keys.js';
+import {
+  type EncAlgo,
+  oaepDecrypt,
+  oaepEncrypt,
+  rsaVerify,
+  type SigAlgo,
+  x931Recover,
+} from '../crypt/rsa.js';
+import { SALT_ERR_AUTH_MASTER_KEY } from '../errors.js';
+import { packNetwork, unpackNetwork } from '../serial/index.js';
+
+export interface MinionKeys {
+  privatePem: string;
+  publicPem: string;
+}
+
+export interface AuthParams {
+  id: string;
+  pkiDir: string;
+  keys: MinionKeys;
+  masterUri: string;
+  encAlgo: EncAlgo;
+  sigAlgo: SigAlgo;
+  timeoutMs: number;
+  /** The token this minion process made once (a key string). */
+  token: string;
+}
+
+export interface Credentials {
+  aes: string;
+  session: string;
+  publishPort: number;
+  masterPub: string;
+}
+
+export type AuthOutcome =
+  | { status: 'accepted'; creds: Credentials }
+  | { status: 'pending' }
+  | { status: 'rejected' }
+  | { status: 'full' }
+  | { status: 'error'; message: string };
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+}
+
+function masterPubPath(pkiDir: string): string {
+  return join(pkiDir, 'minion_master.pub');
+}
+
+async function readMasterPub(pkiDir: string): Promise<string | undefined> {
+  try {
+    return cleanKey(await readFile(masterPubPath(pkiDir), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fresh token, made once per minion process (Salt: once per AsyncAuth). */
+export function newAuthToken(): string {
+  return Crypticle.generateKeyString();
+}
+
+/** One sign-in attempt. */
+export async function signIn(p: AuthParams): Promise<AuthOutcome> {
+  const knownMaster = await readMasterPub(p.pkiDir);
+  const nonce = randomUUID().replace(/-/g, '');
+  const load: Record<string, unknown> = {
+    cmd: '_auth',
+    id: p.id,
+    nonce,
+    enc_algo: p.encAlgo,
+    sig_algo: p.sigAlgo,
+  };
+  if (knownMaster) load.token = oaepEncrypt(knownMaster, Buffer.from(p.token), p.encAlgo);
+  load.pub = cleanKey(p.keys.publicPem);
+  const client = new ReqClient(p.masterUri, { timeoutMs: p.timeoutMs, tries: 1 });
+  let replyFrame: Buffer;
+  try {
+    replyFrame = await client.request(packNetwork({ enc: 'clear', load, version: 3 }));
+  } catch (err) {
+    return { status: 'error', message: (err as Error).message };
+  } finally {
+    client.close();
+  }
+  let reply: unknown;
+  try {
+    reply = unpackNetwork(replyFrame);
+  } catch {
+    return { status: 'error', message: 'undecodable auth reply' };
+  }
+  if (!isMap(reply)) return { status: 'error', message: `unexpected auth reply ${JSON.stringify(reply)}` };
+  let inner: Record<string, unknown>;
+  let signedBytes: Buffer | undefined;
+  if (reply.load instanceof Uint8Array) {
+    signedBytes = Buffer.from(reply.load);
+    const decoded = unpackNetwork(signedBytes);
+    if (!isMap(decoded)) return { status: 'error', message: 'auth reply load is not a map' };
+    inner = decoded;
+  } else if (isMap(reply.load)) {
+    inner = reply.load;
+  } else return { status: 'error', message: 'auth reply without load' };
+
+  if (!('pub_key' in inner)) {
+    const verifyKey = knownMaster;
+    if (
+      signedBytes &&
+      verifyKey &&
+      !(
+        reply.sig instanceof Uint8Array &&
+        rsaVerify(verifyKey, signedBytes, Buffer.from(reply.sig), p.sigAlgo)
+      )
+    ) {
+      return { status: 'error', message: 'auth reply signature did not verify' };
+    }
+    if (inner.ret === 'full') return { status: 'full' };
+    if (inner.ret === true) return { status: 'pending' };
+    if (inner.ret === false) return { status: 'rejected' };
+    return { status: 'error', message: `master answered ${String(inner.ret)}` };
+  }
+
+  const masterPub = cleanKey(String(inner.pub_key));
+  if (knownMaster && knownMaster !== masterPub) {
+    throw new SALT_ERR_AUTH_MASTER_KEY(
+      'the master public key changed; remove minion_master.pub if this is expected',
+    );
+  }
+  if (
+    !signedBytes ||
+    !(reply.sig instanceof Uint8Array) ||
+    !rsaVerify(masterPub, signedBytes, Buffer.from(reply.sig), p.sigAlgo)
+  ) {
+    return { status: 'error', message: 'auth reply signature did not verify' };
+  }
+  if (inner.nonce !== nonce) return { status: 'error', message: 'auth reply nonce mismatch' };
+  if (
+    !(inner.aes instanceof Uint8Array) ||
+    !(inner.session instanceof Uint8Array) ||
+    !(inner.sig instanceof Uint8Array)
+  ) {
+    return { status: 'error', message: 'auth reply is missing keys' };
+  }
+  const aes = oaepDecrypt(p.keys.privatePem, Buffer.from(inner.aes), p.encAlgo).toString('latin1');
+  const digest = createHash('sha256').update(aes).digest('hex');
+  if (x931Recover(masterPub, Buffer.from(inner.sig)).toString('latin1') !== digest) {
+    return { status: 'error', message: 'AES key signature did not verify' };
+  }
+  if (knownMaster && load.token) {
+    if (!(inner.token instanceof Uint8Array)) return { status: 'error', message: 'auth reply without token' };
+    const echoed = oaepDecrypt(p.keys.privatePem, Buffer.from(inner.token), p.encAlgo).toString('latin1');
+    if (echoed !== p.token) return { status: 'error', message: 'auth reply token mismatch' };
+  }
+  const session = oaepDecrypt(p.keys.privatePem, Buffer.from(inner.session), p.encAlgo).toString('latin1');
+  if (!knownMaster) await writeFile(masterPubPath(p.pkiDir), `${masterPub}\n`, { mode: 0o644 });
+  return { status: 'accepted', creds: { aes, session, publishPort: Number(inner.publish_port), masterPub } };
+}

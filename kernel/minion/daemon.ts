@@ -1,0 +1,286 @@
+/**
+ * The salt-minion main process: sign in (waiting while pending), subscribe to publishes,
+ * decrypt and drop replays, match targets, run jobs through the executor and send the
+ * returns, re-authenticating by itself after an AES rotation or a master restart.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { Subscriber } from 'zeromq';
+import { tcpAddress } from '../bus/address.js';
+import type { ResolvedMinionConfig } from '../config/index.js';
+import { Crypticle } from '../crypt/crypticle.js';
+import { loadOrCreateKeyPair } from '../crypt/keys.js';
+import { rsaVerify } from '../crypt/rsa.js';
+import { bootEnv } from '../daemon/boot.js';
+import { SALT_ERR_AUTH_REJECTED } from '../errors.js';
+import { ensureDirs } from '../process/dirs.js';
+import { removePidfile, writePidfile } from '../process/pidfile.js';
+import { unpackNetwork } from '../serial/index.js';
+import { matchesTarget } from '../targeting/match.js';
+import { AesChannel, StaleSessionError } from './aes-channel.js';
+import { type Credentials, newAuthToken, signIn } from './auth.js';
+import { JobExecutor } from './executor.js';
+import { JidQueue } from './jid-queue.js';
+import { createRunEnv } from './job-env.js';
+import type { JobData } from './job-protocol.js';
+
+export interface MinionHandle {
+  readonly id: string;
+  stop(): Promise<void>;
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+}
+
+function asBytes(v: unknown): Buffer | undefined {
+  if (v instanceof Uint8Array) return Buffer.from(v);
+  if (typeof v === 'string') return Buffer.from(v);
+  return undefined;
+}
+
+function randomBetween(lo: number, hi: number): number {
+  return lo + Math.random() * Math.max(0, hi - lo);
+}
+
+export async function startMinion(
+  config: ResolvedMinionConfig,
+  id: string,
+  boot: { configDir: string; overrides: Record<string, unknown> },
+  log: Logger,
+): Promise<MinionHandle> {
+  await ensureDirs([
+    { path: config.pki_dir, mode: 0o700 },
+    { path: config.cachedir },
+    { path: config.sock_dir },
+  ]);
+  await writePidfile(config.pidfile);
+  const keys = await loadOrCreateKeyPair(config.pki_dir, 'minion', 2048);
+  if (keys.created) log.info({ pki_dir: config.pki_dir }, 'generated the minion key pair');
+  const masterHost = String(config.master);
+  const masterUri = tcpAddress(masterHost, config.master_port);
+  const token = newAuthToken();
+  let stopped = false;
+  const stopSignal = new AbortController();
+
+  const authParams = {
+    id,
+    pkiDir: config.pki_dir,
+    keys,
+    masterUri,
+    encAlgo: config.encryption_algorithm,
+    sigAlgo: config.signing_algorithm,
+    timeoutMs: config.auth_timeout * 1000,
+    token,
+  } as const;
+
+  /** Signs in until accepted (or stopped); pending waits `acceptance_wait_time`, doubling up to the max. */
+  async function authenticate(): Promise<Credentials> {
+    let wait = config.acceptance_wait_time;
+    let errors = 0;
+    for (;;) {
+      if (stopped) throw new Error('minion stopped');
+      const outcome = await signIn(authParams);
+      if (outcome.status === 'accepted') return outcome.creds;
+      if (outcome.status === 'rejected' && !config.rejected_retry) throw new SALT_ERR_AUTH_REJECTED(id);
+      if (outcome.status === 'error') {
+        errors++;
+        log.warn({ master: masterUri, err: outcome.message, attempt: errors }, 'sign-in failed; retrying');
+        await sleep(Math.min(1000 * 2 ** Math.min(errors - 1, 4), 10_000), undefined, {
+          signal: stopSignal.signal,
+        }).catch(() => undefined);
+        continue;
+      }
+      log.info({ status: outcome.status, wait }, 'the master has not accepted this minion key yet; waiting');
+      await sleep(wait * 1000, undefined, { signal: stopSignal.signal }).catch(() => undefined);
+      if (config.acceptance_wait_time_max > 0) wait = Math.min(wait * 2, config.acceptance_wait_time_max);
+    }
+  }
+
+  let creds = await authenticate();
+  log.info({ master: masterUri }, 'authenticated with the master');
+  let pubCrypticle = new Crypticle(creds.aes);
+  const channel = new AesChannel({
+    masterUri,
+    id,
+    privatePem: keys.privatePem,
+    session: creds.session,
+    encAlgo: config.encryption_algorithm,
+    sigAlgo: config.signing_algorithm,
+    timeoutMs: config.return_retry_timer * 1000,
+    tries: config.return_retry_tries,
+  });
+
+  let reauthing: Promise<void> | undefined;
+  function reauth(): Promise<void> {
+    reauthing ??= (async () => {
+      log.info('re-authenticating with the master');
+      creds = await authenticate();
+      pubCrypticle = new Crypticle(creds.aes);
+      channel.setSession(creds.session);
+    })().finally(() => {
+      reauthing = undefined;
+    });
+    return reauthing;
+  }
+
+  /** Sends an aes load, re-authenticating once when the session is stale. */
+  async function sendToMaster(
+    load: Record<string, unknown>,
+    opts: { timeoutMs?: number } = {},
+  ): Promise<unknown> {
+    try {
+      return await channel.send(load, opts);
+    } catch (err) {
+      if (!(err instanceof StaleSessionError)) throw err;
+      await reauth();
+      return channel.send(load, opts);
+    }
+  }
+
+  const executor = new JobExecutor({
+    multiprocessing: config.multiprocessing,
+    env: bootEnv({ kind: 'minion', configDir: boot.configDir, overrides: { ...boot.overrides, id } }),
+    cachedir: config.cachedir,
+    log,
+    runEnv: () => createRunEnv(config, id, log),
+    maxProcesses: config.process_count_max,
+  });
+  const jids = new JidQueue(config.minion_jid_queue_hwm);
+
+  async function sendReturn(job: JobData, outcome: Awaited<ReturnType<JobExecutor['run']>>): Promise<void> {
+    const load: Record<string, unknown> = {
+      cmd: '_return',
+      id,
+      jid: job.jid,
+      fun: job.fun,
+      fun_args: job.arg,
+      return: outcome.return,
+      retcode: outcome.retcode,
+      success: outcome.success,
+    };
+    if (job.user !== undefined) load.user = job.user;
+    if (job.master_id !== undefined) load.master_id = job.master_id;
+    if (job.metadata !== undefined) load.metadata = job.metadata;
+    if (outcome.out !== undefined) load.out = outcome.out;
+    const timeoutMs = randomBetween(config.return_retry_timer, config.return_retry_timer_max) * 1000;
+    try {
+      await sendToMaster(load, { timeoutMs });
+    } catch (err) {
+      log.error(
+        { jid: job.jid, err: (err as Error).message },
+        'the return could not be delivered to the master',
+      );
+    }
+  }
+
+  async function decode(frame: Buffer): Promise<Record<string, unknown> | undefined> {
+    let env: unknown;
+    try {
+      env = unpackNetwork(frame);
+    } catch {
+      log.warn('undecodable publish dropped');
+      return undefined;
+    }
+    if (!isMap(env) || env.enc !== 'aes') return undefined;
+    const enc = asBytes(env.load);
+    if (!enc) return undefined;
+    if (config.sign_pub_messages) {
+      const sig = asBytes(env.sig);
+      if (!sig || !rsaVerify(creds.masterPub, enc, sig)) {
+        log.warn('publish with a bad signature dropped');
+        return undefined;
+      }
+    }
+    let load: unknown;
+    try {
+      load = pubCrypticle.loads(enc);
+    } catch {
+      try {
+        await reauth();
+        load = pubCrypticle.loads(enc);
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'publish could not be decrypted');
+        return undefined;
+      }
+    }
+    if (!isMap(load) || !('tgt' in load) || !('jid' in load) || !('fun' in load) || !('arg' in load))
+      return undefined;
+    return load;
+  }
+
+  async function onPublish(frame: Buffer): Promise<void> {
+    const load = await decode(frame);
+    if (!load) return;
+    const jid = String(load.jid);
+    if (!matchesTarget(id, load.tgt, load.tgt_type)) {
+      log.debug({ jid, tgt: load.tgt, tgt_type: load.tgt_type }, 'publish not for this minion');
+      return;
+    }
+    if (!jids.add(jid)) {
+      log.debug({ jid }, 'duplicate jid ignored');
+      return;
+    }
+    const job = { ...load, jid, arg: Array.isArray(load.arg) ? load.arg : [] } as JobData;
+    log.info({ jid, fun: job.fun }, 'executing job');
+    const outcome = await executor.run(job);
+    await sendReturn(job, outcome);
+  }
+
+  const sub = new Subscriber({
+    linger: 0,
+    reconnectInterval: Math.round(
+      randomBetween(
+        config.recon_default,
+        config.recon_default + (config.recon_randomize ? config.recon_max : 0),
+      ),
+    ),
+    reconnectMaxInterval: config.recon_max,
+    receiveHighWaterMark: 0,
+  });
+  sub.connect(tcpAddress(masterHost, creds.publishPort));
+  sub.subscribe('');
+  const loop = (async () => {
+    try {
+      for await (const [frame] of sub) {
+        if (frame) void onPublish(frame).catch((err) => log.error({ err }, 'publish handling failed'));
+      }
+    } catch (err) {
+      if (!stopped) log.error({ err }, 'publish loop failed');
+    }
+  })();
+
+  const startedAt = new Date().toString();
+  const startData = `Minion ${id} started at ${startedAt}`;
+  void (async () => {
+    try {
+      if (config.enable_legacy_startup_events) {
+        await sendToMaster({ cmd: '_minion_event', pretag: null, data: startData, tag: 'minion_start' });
+      }
+      await sendToMaster({
+        cmd: '_minion_event',
+        pretag: null,
+        data: startData,
+        tag: `salt/minion/${id}/start`,
+      });
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'start event not delivered');
+    }
+  })();
+  log.info({ id, master: masterUri }, 'salt-minion started');
+
+  return {
+    id,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      stopSignal.abort();
+      sub.close();
+      channel.close();
+      await executor.close();
+      await loop;
+      await removePidfile(config.pidfile);
+      log.info('salt-minion stopped');
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * One job from start to result: write `proc/<jid>` while it runs (for `saltutil.find_job`),
+ * run the function (or each function of a multi-function job), remove the proc file.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { packIpc } from '../serial/index.js';
+import type { JobData } from './job-protocol.js';
+import { type RunEnv, runFunction } from './run-function.js';
+
+/** The publish fields Salt passes on as `__pub_*` keywords. */
+function pubData(job: JobData): Record<string, unknown> {
+  const { fun, arg, jid, tgt, tgt_type, ret, user } = job;
+  return { fun, arg, jid, tgt, tgt_type, ret, user };
+}
+
+export function procDir(cachedir: string): string {
+  return join(cachedir, 'proc');
+}
+
+/** A job's result: per-function maps of retcode and success for multi-function jobs, as Salt sends them. */
+export interface JobOutcome {
+  return: unknown;
+  retcode: number | Record<string, number>;
+  success: boolean | Record<string, boolean>;
+  out?: string;
+}
+
+export async function executeJob(
+  env: RunEnv,
+  cachedir: string,
+  job: JobData,
+  signal?: AbortSignal,
+): Promise<JobOutcome> {
+  const procFile = join(procDir(cachedir), job.jid);
+  await mkdir(procDir(cachedir), { recursive: true });
+  await writeFile(procFile, packIpc({ ...job, pid: process.pid }));
+  try {
+    if (Array.isArray(job.fun)) {
+      const ret: Record<string, unknown> = {};
+      const retcode: Record<string, number> = {};
+      const success: Record<string, boolean> = {};
+      for (let i = 0; i < job.fun.length; i++) {
+        const fun = String(job.fun[i]);
+        const args = Array.isArray(job.arg[i]) ? (job.arg[i] as unknown[]) : [];
+        const r = await runFunction(env, fun, args, job.jid, signal, pubData(job));
+        ret[fun] = r.return;
+        retcode[fun] = r.retcode;
+        success[fun] = r.success;
+      }
+      return { return: ret, retcode, success };
+    }
+    return await runFunction(env, String(job.fun), job.arg ?? [], job.jid, signal, pubData(job));
+  } finally {
+    await rm(procFile, { force: true });
+  }
+}

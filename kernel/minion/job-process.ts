@@ -1,0 +1,35 @@
+/**
+ * A job process: forked by the minion's executor, it runs one job at a time, isolated from the
+ * minion's main loop, and reports each result over IPC. A crash here costs one job, never the
+ * minion.
+ */
+import type { ResolvedMinionConfig } from '../config/index.js';
+import { loadConfig } from '../config/index.js';
+import { readBoot } from '../daemon/boot.js';
+import { createLogger } from '../log.js';
+import { exitWhenParentDies } from '../process/child.js';
+import { executeJob } from './execute-job.js';
+import { createRunEnv } from './job-env.js';
+import type { JobResult, RunJob } from './job-protocol.js';
+
+exitWhenParentDies({ pollMs: 2000 });
+const boot = readBoot();
+const { config } = await loadConfig('minion', boot.configDir, boot.overrides);
+const c = config as ResolvedMinionConfig;
+const id = String(boot.overrides.id ?? c.id);
+const log = createLogger({
+  name: `salt-minion/job`,
+  level: c.log_level,
+  file: c.log_file,
+  fileLevel: c.log_level_logfile ?? c.log_level,
+});
+const env = createRunEnv(c, id, log);
+
+process.on('message', (msg: RunJob) => {
+  if (msg?.type !== 'run') return;
+  void executeJob(env, c.cachedir, msg.job).then((result) => {
+    const reply: JobResult = { type: 'result', jid: msg.job.jid, result };
+    process.send?.(reply);
+  });
+});
+process.send?.({ type: 'ready' });

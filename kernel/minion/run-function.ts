@@ -1,0 +1,100 @@
+/**
+ * Runs one execution-module function for a job and shapes the result as Salt's minion does
+ * (`Minion._thread_return`): return value, retcode, success, and on failure a message and
+ * `out: nested`. Never throws.
+ */
+import { SaltError } from '../errors.js';
+import { bindArgs, pubKwargs, splitArgs } from '../jobs/args.js';
+import { RetcodeResult } from '../jobs/retcode.js';
+import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../loader/define.js';
+import type { ModuleLoader } from '../loader/index.js';
+
+export interface FunctionResult {
+  return: unknown;
+  retcode: number;
+  success: boolean;
+  out?: string;
+}
+
+export interface RunEnv {
+  loader: ModuleLoader;
+  opts: Readonly<Record<string, unknown>>;
+  grains: Grains;
+  id: string;
+  log: UnitLogger;
+}
+
+const EX_GENERIC = 1;
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function makeContext(env: RunEnv, jid: string, signal: AbortSignal): ExecContext {
+  const ctx: ExecContext = {
+    opts: env.opts,
+    grains: env.grains,
+    id: env.id,
+    jid,
+    log: env.log,
+    signal,
+    cache: env.loader.cache,
+    async call(fun, args = [], kwargs = {}) {
+      const spec = await env.loader.get(fun);
+      if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await env.loader.explain(fun));
+      const { bound, extra } = bindArgs(spec, fun, [...args], { ...kwargs });
+      const value = await spec.run(ctx, bound, extra);
+      return value instanceof RetcodeResult ? value.value : value;
+    },
+  };
+  return ctx;
+}
+
+/** Runs `fun` with the publish's `arg` list; `pub` is the publish data of a remote job. */
+export async function runFunction(
+  env: RunEnv,
+  fun: string,
+  arg: readonly unknown[],
+  jid: string,
+  signal: AbortSignal = new AbortController().signal,
+  pub: Readonly<Record<string, unknown>> = {},
+): Promise<FunctionResult> {
+  let spec: FunctionSpec | undefined;
+  try {
+    spec = await env.loader.get(fun);
+  } catch {
+    spec = undefined;
+  }
+  if (!spec) {
+    return { return: await env.loader.explain(fun), retcode: EX_GENERIC, success: false, out: 'nested' };
+  }
+  try {
+    const { args, kwargs } = splitArgs([...arg]);
+    // Salt hands a remote job's publish data to functions that take **kwargs as `__pub_*`.
+    const { bound, extra } = bindArgs(spec, fun, args, { ...pubKwargs(pub), ...kwargs });
+    let value = await spec.run(makeContext(env, jid, signal), bound, extra);
+    let retcode = 0;
+    if (value instanceof RetcodeResult) {
+      retcode = value.retcode;
+      value = value.value;
+    }
+    if (retcode === 0 && isMap(value) && (value.result === false || value.success === false))
+      retcode = EX_GENERIC;
+    const result: FunctionResult = { return: value, retcode, success: retcode === 0 };
+    if (spec.outputter) result.out = spec.outputter;
+    return result;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const message = err instanceof Error ? err.message : String(err);
+    let text: string;
+    if (code === 'SALT_ERR_INVOCATION') text = `ERROR executing '${fun}': ${message}`;
+    else if (code === 'SALT_ERR_EXEC_COMMAND' || code === 'SALT_ERR_EXEC_TIMEOUT') {
+      text = `ERROR: A command in '${fun}' had a problem: ${message}`;
+    } else if (err instanceof SaltError) text = `ERROR: ${message}`;
+    else {
+      env.log.error({ err, fun, jid }, 'the minion function caused an exception');
+      text = `The minion function caused an exception: ${err instanceof Error ? `${err.name}: ${message}` : message}`;
+    }
+    return { return: text, retcode: EX_GENERIC, success: false, out: 'nested' };
+  }
+}

@@ -1,0 +1,1 @@
+export { jobCachePlugin, PLUGIN_NAME } from './job-cache.js';

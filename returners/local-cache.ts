@@ -1,0 +1,151 @@
+/**
+ * `local_cache`: the default master job cache, in Salt's own on-disk layout
+ * (`<cachedir>/jobs/<h[0:2]>/<h[2:]>/` with `jid`, `.load.p`, `.minions.p`,
+ * `<minion>/return.p`, `<minion>/out.p`; PROTOCOL.md §8), so it survives restarts and
+ * Salt's tools can read it.
+ */
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isValidMinionId } from '../kernel/auth/minion-id.js';
+import { SALT_ERR_JOB_DUPLICATE_RETURN } from '../kernel/errors.js';
+import { genJid, isJid, jidDir } from '../kernel/jid.js';
+import { defineReturner, type ReturnerContext, type StoredReturn } from '../kernel/jobs/returner.js';
+import type { JobReturn, PublishRequest } from '../kernel/jobs/types.js';
+import { packIpc, unpackIpc } from '../kernel/serial/index.js';
+
+function jobsRoot(ctx: ReturnerContext): string {
+  return join(String(ctx.opts.cachedir), 'jobs');
+}
+
+function dirOf(jid: string, ctx: ReturnerContext): string {
+  return jidDir(jid, jobsRoot(ctx), String(ctx.opts.hash_type ?? 'sha256'));
+}
+
+async function readMsgpack(path: string): Promise<unknown> {
+  try {
+    return unpackIpc(await readFile(path));
+  } catch {
+    return undefined;
+  }
+}
+
+export default defineReturner({
+  name: 'local_cache',
+
+  async prepJid(ctx, opts) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const jid = genJid({ unique_jid: Boolean(ctx.opts.unique_jid) });
+      const dir = dirOf(jid, ctx);
+      try {
+        await mkdir(join(dir, '..'), { recursive: true });
+        await mkdir(dir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+          await new Promise((r) => setTimeout(r, 100));
+          continue;
+        }
+        throw err;
+      }
+      await writeFile(join(dir, 'jid'), jid);
+      if (opts?.nocache) await writeFile(join(dir, 'nocache'), '');
+      return jid;
+    }
+    throw new Error('could not allocate a jid directory after 5 tries');
+  },
+
+  async saveLoad(jid: string, load: PublishRequest, minions: readonly string[], ctx) {
+    const dir = dirOf(jid, ctx);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'jid'), jid);
+    await writeFile(join(dir, '.load.p'), packIpc(load));
+    await writeFile(join(dir, '.minions.p'), packIpc([...minions]));
+  },
+
+  async returner(ret: JobReturn, ctx) {
+    if (!isValidMinionId(ret.id) || !isJid(ret.jid)) return;
+    const dir = dirOf(ret.jid, ctx);
+    const hn = join(dir, ret.id);
+    try {
+      await mkdir(hn, { recursive: true });
+    } catch (err) {
+      ctx.log.error({ jid: ret.jid, err: (err as Error).message }, 'job cache: cannot create return dir');
+      return;
+    }
+    try {
+      await writeFile(
+        join(hn, 'return.p'),
+        packIpc({ return: ret.return, retcode: ret.retcode, success: ret.success }),
+        {
+          flag: 'wx',
+        },
+      );
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new SALT_ERR_JOB_DUPLICATE_RETURN(ret.id, ret.jid);
+      }
+      throw err;
+    }
+    if (ret.out) await writeFile(join(hn, 'out.p'), packIpc(ret.out));
+  },
+
+  async getLoad(jid: string, ctx) {
+    const dir = dirOf(jid, ctx);
+    const load = (await readMsgpack(join(dir, '.load.p'))) as PublishRequest | undefined;
+    if (!load) return undefined;
+    const minions = (await readMsgpack(join(dir, '.minions.p'))) as string[] | undefined;
+    return { ...load, Minions: minions ?? [] };
+  },
+
+  async getJid(jid: string, ctx) {
+    const dir = dirOf(jid, ctx);
+    const out: Record<string, StoredReturn> = {};
+    let entries: string[];
+    try {
+      entries = await readdir(dir);
+    } catch {
+      return out;
+    }
+    for (const name of entries.sort()) {
+      if (name.startsWith('.') || name === 'jid' || name === 'nocache' || name === 'endtime') continue;
+      const ret = (await readMsgpack(join(dir, name, 'return.p'))) as StoredReturn | undefined;
+      if (!ret) continue;
+      const outName = await readMsgpack(join(dir, name, 'out.p'));
+      out[name] = typeof outName === 'string' ? { ...ret, out: outName } : ret;
+    }
+    return out;
+  },
+
+  async cleanOld(keepSeconds: number, ctx) {
+    const root = jobsRoot(ctx);
+    const cutoff = Date.now() - keepSeconds * 1000;
+    let removed = 0;
+    let tops: string[];
+    try {
+      tops = await readdir(root);
+    } catch {
+      return 0;
+    }
+    for (const top of tops) {
+      let subs: string[];
+      try {
+        subs = await readdir(join(root, top));
+      } catch {
+        continue;
+      }
+      for (const sub of subs) {
+        const dir = join(root, top, sub);
+        try {
+          const st = await stat(join(dir, 'jid'));
+          if (st.ctimeMs >= cutoff) continue;
+        } catch {
+          // a job dir without a jid file is debris: remove it
+        }
+        await rm(dir, { recursive: true, force: true });
+        removed++;
+      }
+      if ((await readdir(join(root, top)).catch(() => ['x'])).length === 0)
+        await rm(join(root, top), { recursive: true, force: true });
+    }
+    return removed;
+  },
+});
