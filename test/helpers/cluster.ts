@@ -1,0 +1,201 @@
+/**
+ * Real tsalt daemons for integration tests: a temp root, free loopback ports, a master and
+ * minions started from the compiled CLIs, and the real `salt`/`salt-key` CLIs to drive them.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../kernel/process/ports.js';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+const CLI = join(REPO, 'dist/cli');
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function yaml(obj: Record<string, unknown>): string {
+  return `${Object.entries(obj)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join('\n')}\n`;
+}
+
+/** Waits until `text` appears in a growing buffer. */
+function waitFor(get: () => string, text: string | RegExp, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolveWait, reject) => {
+    const tick = (): void => {
+      const s = get();
+      if (typeof text === 'string' ? s.includes(text) : text.test(s)) return resolveWait();
+      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}: ${JSON.stringify(text)}\n--- output ---\n${s.slice(-3000)}`));
+      setTimeout(tick, 50);
+    };
+    tick();
+  });
+}
+
+export class Daemon {
+  readonly proc: ChildProcess;
+  out = '';
+
+  constructor(
+    readonly name: string,
+    cli: string,
+    args: string[],
+  ) {
+    this.proc = spawn(process.execPath, [join(CLI, `${cli}.js`), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc.stdout?.on('data', (d: Buffer) => {
+      this.out += d.toString();
+    });
+    this.proc.stderr?.on('data', (d: Buffer) => {
+      this.out += d.toString();
+    });
+  }
+
+  waitFor(text: string | RegExp, timeoutMs = 30_000): Promise<void> {
+    return waitFor(() => this.out, text, timeoutMs, this.name);
+  }
+
+  get alive(): boolean {
+    return this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
+  /** SIGTERM (or `signal`) and wait for the exit. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 20_000): Promise<number | null> {
+    if (!this.alive) return this.proc.exitCode;
+    const exited = new Promise<number | null>((r) => this.proc.once('exit', (code) => r(code)));
+    this.proc.kill(signal);
+    const timer = setTimeout(() => this.proc.kill('SIGKILL'), timeoutMs);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  }
+}
+
+export interface ClusterOptions {
+  master?: Record<string, unknown>;
+  minion?: Record<string, unknown>;
+}
+
+export class Cluster {
+  readonly root: string;
+  readonly confDir: string;
+  master: Daemon | undefined;
+  readonly minions = new Map<string, Daemon>();
+  publishPort = 0;
+  retPort = 0;
+  readonly #opts: ClusterOptions;
+
+  constructor(opts: ClusterOptions = {}) {
+    this.#opts = opts;
+    this.root = mkdtempSync(join(tmpdir(), 'tsalt-it-'));
+    this.confDir = join(this.root, 'etc');
+    mkdirSync(this.confDir, { recursive: true });
+  }
+
+  async writeMasterConfig(): Promise<void> {
+    if (!this.publishPort) {
+      this.publishPort = await freePort();
+      this.retPort = await freePort();
+    }
+    writeFileSync(
+      join(this.confDir, 'master'),
+      yaml({
+        root_dir: this.root,
+        interface: '127.0.0.1',
+        publish_port: this.publishPort,
+        ret_port: this.retPort,
+        auto_accept: true,
+        worker_threads: 2,
+        log_level: 'info',
+        loop_interval: 1,
+        ...this.#opts.master,
+      }),
+    );
+  }
+
+  async startMaster(): Promise<Daemon> {
+    await this.writeMasterConfig();
+    const m = new Daemon('master', 'salt-master', ['-c', this.confDir]);
+    this.master = m;
+    await m.waitFor('salt-master started');
+    return m;
+  }
+
+  /** Each minion gets its own config dir and root under the cluster root. */
+  minionConfDir(id: string): string {
+    return join(this.root, 'minions', id, 'etc');
+  }
+
+  async startMinion(id: string, extra: Record<string, unknown> = {}, waitStarted = true): Promise<Daemon> {
+    const dir = this.minionConfDir(id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'minion'),
+      yaml({
+        id,
+        root_dir: join(this.root, 'minions', id),
+        master: '127.0.0.1',
+        master_port: this.retPort,
+        acceptance_wait_time: 1,
+        log_level: 'info',
+        ...this.#opts.minion,
+        ...extra,
+      }),
+    );
+    const d = new Daemon(`minion ${id}`, 'salt-minion', ['-c', dir]);
+    this.minions.set(id, d);
+    if (waitStarted) await d.waitFor('salt-minion started');
+    return d;
+  }
+
+  run(cli: string, args: string[], timeoutMs = 60_000): Promise<RunResult> {
+    return new Promise((resolveRun) => {
+      const p = spawn(process.execPath, [join(CLI, `${cli}.js`), '-c', this.confDir, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      p.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      p.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+      p.on('exit', (code) => {
+        clearTimeout(timer);
+        resolveRun({ code, stdout, stderr });
+      });
+    });
+  }
+
+  salt(args: string[], timeoutMs?: number): Promise<RunResult> {
+    return this.run('salt', args, timeoutMs);
+  }
+
+  saltKey(args: string[]): Promise<RunResult> {
+    return this.run('salt-key', args);
+  }
+
+  /** `salt --out json --static` parsed. */
+  async saltJson(args: string[]): Promise<{ code: number | null; data: Record<string, unknown>; raw: RunResult }> {
+    const raw = await this.salt(['--out', 'json', '--static', ...args]);
+    let data: Record<string, unknown> = {};
+    try {
+      data = raw.stdout.trim() ? (JSON.parse(raw.stdout) as Record<string, unknown>) : {};
+    } catch {
+      throw new Error(`salt did not print JSON: ${raw.stdout}\n${raw.stderr}`);
+    }
+    return { code: raw.code, data, raw };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.minions.values()].map((m) => m.stop()));
+    await this.master?.stop();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from '../helpers/cluster.js';
+
+describe('a job end to end: salt CLI → master → minion → return', () => {
+  const c = new Cluster();
+  beforeAll(async () => {
+    await c.startMaster();
+    await c.startMinion('m1');
+    await c.startMinion('m2');
+  });
+  afterAll(() => c.stop());
+
+  it('test.ping returns True from every minion', async () => {
+    const r = await c.saltJson(['*', 'test.ping']);
+    expect(r.data).toEqual({ m1: true, m2: true });
+    expect(r.code).toBe(0);
+  });
+
+  it('prints nested output like Salt without colour on a pipe', async () => {
+    const r = await c.salt(['m1', 'test.ping']);
+    expect(r.stdout).toBe('m1:\n    True\n');
+  });
+
+  it('cmd.run goes through the shell for a remote job', async () => {
+    const r = await c.saltJson(['m1', 'cmd.run', 'echo hi | tr h H']);
+    expect(r.data).toEqual({ m1: 'Hi' });
+  });
+
+  it('passes args with YAML typing and kwargs as Salt does', async () => {
+    const r = await c.saltJson(['m1', 'test.arg', 'a', '1', 'k=v']);
+    expect(r.data.m1).toEqual({ args: ['a', 1], kwargs: { k: 'v' } });
+  });
+
+  it('a list target with an unknown id reports it as not connected', async () => {
+    const r = await c.salt(['-L', 'm1,ghost', 'test.ping', '--out', 'json', '--static']);
+    expect(JSON.parse(r.stdout)).toEqual({ m1: true, ghost: 'Minion did not return. [Not connected]' });
+    expect(r.code).toBe(1);
+  });
+
+  it('an unknown function is a clear error with a non-zero exit', async () => {
+    const r = await c.saltJson(['m1', 'test.nope']);
+    expect(r.data).toEqual({ m1: "'test.nope' is not available." });
+    expect(r.code).toBe(1);
+  });
+
+  it('a failing command gives its retcode and exit code 1', async () => {
+    const r = await c.saltJson(['m1', 'cmd.run_all', 'exit 3']);
+    expect((r.data.m1 as { retcode: number }).retcode).toBe(3);
+    expect(r.code).toBe(1);
+  });
+
+  it('no matching minion: nothing published, exit 2', async () => {
+    const r = await c.salt(['nomatch*', 'test.ping']);
+    expect(r.stdout).toContain('No minions matched the target');
+    expect(r.code).toBe(2);
+  });
+
+  it('--async prints the jid and the return lands in the job cache', async () => {
+    const r = await c.salt(['--async', 'm1', 'test.echo', 'hello']);
+    expect(r.stdout).toMatch(/^Executed command with job ID: \d{20}\n$/);
+  });
+
+  it('a minion whose job outlives the timeout is still waited for (find_job)', async () => {
+    const started = Date.now();
+    const r = await c.saltJson(['-t', '1', 'm1', 'test.sleep', '3']);
+    expect(r.data).toEqual({ m1: true });
+    expect(Date.now() - started).toBeGreaterThan(2500);
+  });
+
+  it('a job whose process dies yields an error return, and the minion keeps serving', async () => {
+    const r = await c.saltJson(['m1', 'cmd.run', 'kill -9 $PPID']);
+    expect(r.data.m1).toMatch(/ERROR: .*died/);
+    const again = await c.saltJson(['m1', 'test.ping']);
+    expect(again.data).toEqual({ m1: true });
+  });
+});
