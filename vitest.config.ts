@@ -7,6 +7,7 @@ export default defineConfig({
       'modules/**/*.test.ts',
       'returners/**/*.test.ts',
       'plugins/**/*.test.ts',
+      'outputters/**/*.test.ts',
       'cli/**/*.test.ts',
       'test/**/*.test.ts',
     ],

@@ -15,7 +15,7 @@ type MasterConfig = import('../kernel/config/index.js').ResolvedMasterConfig;
 const { parseCliArgs } = await import('../kernel/jobs/args.js');
 const { LocalClient } = await import('../kernel/client/local-client.js');
 const { resolveColor } = await import('../outputters/colors.js');
-const { getOutputter } = await import('../outputters/registry.js');
+const { getOutputter, resolveOutputter } = await import('../outputters/registry.js');
 
 const USAGE = "salt [options] '<target>' <function> [arguments]";
 
@@ -118,9 +118,9 @@ const color = resolveColor({
 });
 const renderOpts = { color, indent: opts.outIndent ?? opts.outputIndent, static: Boolean(opts.static) };
 
-function print(data: Record<string, unknown>, out: string | undefined): void {
-  const outputter = getOutputter(outName ?? out ?? 'nested') ?? getOutputter('nested')!;
-  const text = outputter.render(data, renderOpts);
+function print(data: Record<string, unknown>, out: string | undefined, retcode?: number): void {
+  const outputter = resolveOutputter(outName ?? out);
+  const text = outputter.render(data, retcode === undefined ? renderOpts : { ...renderOpts, retcode });
   if (text) process.stdout.write(`${text}\n`);
 }
 
@@ -149,7 +149,7 @@ try {
         if (opts.static) {
           collected[r.id] = r.ret.return;
           staticOut ??= r.ret.out;
-        } else print({ [r.id]: r.ret.return }, r.ret.out);
+        } else print({ [r.id]: r.ret.return }, r.ret.out, typeof retcode === 'number' ? retcode : undefined);
       } else {
         exitCode = 1;
         if (opts.hideTimeout) continue;

@@ -4,8 +4,8 @@ import {
   decodeIpcMessage,
   encodeEventBody,
   encodeIpcMessage,
-  IpcStreamDecoder,
   type IpcMessage,
+  IpcStreamDecoder,
   packIpc,
   packNetwork,
   TAGEND,
@@ -57,7 +57,9 @@ describe('msgpack.json: Salt 3006.18 packers and unpackers', () => {
       expect(v.ipc.decoder).toBe(IPC_DECODER);
       expectTaggedEqual(unpackNetwork(network), v.network.decoded);
       expectTaggedEqual(unpackIpc(ipc), v.ipc.decoded);
-      expectTaggedEqual(unpackNetwork(network, { exactFloats: true }), v.network.decoded, { exactFloats: true });
+      expectTaggedEqual(unpackNetwork(network, { exactFloats: true }), v.network.decoded, {
+        exactFloats: true,
+      });
       expectTaggedEqual(unpackIpc(ipc, { exactFloats: true }), v.ipc.decoded, { exactFloats: true });
     });
 

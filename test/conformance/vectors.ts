@@ -141,7 +141,8 @@ export function toComparable(js: unknown, options: ComparableOptions = {}): unkn
     if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : { $int: v.toString() };
     if (typeof v !== 'object') return v;
     if (Array.isArray(v)) return v.map(walk);
-    if (v instanceof Uint8Array) return { $bytes: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') };
+    if (v instanceof Uint8Array)
+      return { $bytes: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') };
     if (v instanceof SaltFloat) return num(v.value, true);
     if (v instanceof SaltDatetime) return { $datetime: v.toISOString() };
     if (v instanceof Date) return { $datetime: (SaltDatetime.fromDate(v) as SaltDatetime).toISOString() };

@@ -30,7 +30,12 @@ function waitFor(get: () => string, text: string | RegExp, timeoutMs: number, wh
     const tick = (): void => {
       const s = get();
       if (typeof text === 'string' ? s.includes(text) : text.test(s)) return resolveWait();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}: ${JSON.stringify(text)}\n--- output ---\n${s.slice(-3000)}`));
+      if (Date.now() > deadline)
+        return reject(
+          new Error(
+            `timed out waiting for ${what}: ${JSON.stringify(text)}\n--- output ---\n${s.slice(-3000)}`,
+          ),
+        );
       setTimeout(tick, 50);
     };
     tick();
@@ -46,7 +51,9 @@ export class Daemon {
     cli: string,
     args: string[],
   ) {
-    this.proc = spawn(process.execPath, [join(CLI, `${cli}.js`), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [join(CLI, `${cli}.js`), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.proc.stdout?.on('data', (d: Buffer) => {
       this.out += d.toString();
     });
@@ -182,7 +189,9 @@ export class Cluster {
   }
 
   /** `salt --out json --static` parsed. */
-  async saltJson(args: string[]): Promise<{ code: number | null; data: Record<string, unknown>; raw: RunResult }> {
+  async saltJson(
+    args: string[],
+  ): Promise<{ code: number | null; data: Record<string, unknown>; raw: RunResult }> {
     const raw = await this.salt(['--out', 'json', '--static', ...args]);
     let data: Record<string, unknown> = {};
     try {
