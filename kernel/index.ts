@@ -1,0 +1,31 @@
+/**
+ * tsalt's public API for config files and plugin authors.
+ */
+export {
+  type ConfigEnv,
+  defineConfig,
+  defineMinionConfig,
+  type ResolvedMasterConfig,
+  type ResolvedMinionConfig,
+  type UserMasterConfig,
+  type UserMinionConfig,
+} from './config/index.js';
+export { createError, type SaltErrorJSON, SaltError } from './errors.js';
+export type { KernelHooks, TapOnly, TapOnlyHook } from './hooks.js';
+export { defineReturner, type ReturnerContext, type ReturnerDef, type StoredReturn } from './jobs/returner.js';
+export { RetcodeResult } from './jobs/retcode.js';
+export type { JobReturn, PublishLoad, PublishRequest, SaltEvent, StoredJob } from './jobs/types.js';
+export {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  type ExtraArgs,
+  type FunctionSpec,
+  type ModuleDef,
+  type VirtualContext,
+  type VirtualResult,
+} from './loader/define.js';
+export { definePlugin, type DaemonKind, type KernelPlugin, type PluginApi, type PluginOption } from './plugin.js';
+export type { Registry } from './registry.js';
+export * as stages from './stages.js';
+export { SALT_COMPAT_VERSION, VERSION } from './version.js';
