@@ -7,7 +7,7 @@ import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import { generateRsaKeyPair, rsaVerify, x931Sign } from '../../kernel/crypt/rsa.js';
 import { newAuthToken, signIn } from '../../kernel/minion/auth.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
-import { Cluster } from '../helpers/cluster.js';
+import { Cluster } from '../../tools/local-cluster.js';
 
 describe('hostile and malformed requests never crash the master', () => {
   const c = new Cluster();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from '../helpers/cluster.js';
+import { Cluster } from '../../tools/local-cluster.js';
 
 describe('a job end to end: salt CLI → master → minion → return', () => {
   const c = new Cluster();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from '../helpers/cluster.js';
+import { Cluster } from '../../tools/local-cluster.js';
 
 describe('key management: pending, accept, delete, reject with salt-key', () => {
   const c = new Cluster({ master: { auto_accept: false } });

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackIpc } from '../../kernel/serial/index.js';
-import { Cluster, Daemon } from '../helpers/cluster.js';
+import { Cluster, Daemon } from '../../tools/local-cluster.js';
 
 /** Pids of the direct children of `pid`. */
 function childrenOf(pid: number): number[] {

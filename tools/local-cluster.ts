@@ -1,14 +1,17 @@
 /**
- * Real tsalt daemons for integration tests: a temp root, free loopback ports, a master and
+ * Real tsalt daemons for integration tests and benchmarks: a temp root, free loopback ports, a master and
  * minions started from the compiled CLIs, and the real `salt`/`salt-key` CLIs to drive them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../kernel/process/ports.js';
+import { freePort } from '../kernel/process/ports.js';
 
-export const REPO = resolve(import.meta.dirname, '../..');
+/** The package root (tools/ runs from source under vitest and from dist/tools/ compiled). */
+export const REPO = existsSync(resolve(import.meta.dirname, '../package.json'))
+  ? resolve(import.meta.dirname, '..')
+  : resolve(import.meta.dirname, '../..');
 const CLI = join(REPO, 'dist/cli');
 
 export interface RunResult {

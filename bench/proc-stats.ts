@@ -1,0 +1,47 @@
+/**
+ * Resident memory of a process tree, from /proc (Linux).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+function statusField(pid: number, field: string): number | undefined {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every descendant of `pid` (children, grandchildren, ...). */
+export function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const ppid = statusField(Number(name), 'PPid');
+    if (ppid === undefined) continue;
+    const list = parents.get(ppid) ?? [];
+    list.push(Number(name));
+    parents.set(ppid, list);
+  }
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop() as number;
+    for (const c of parents.get(p) ?? []) {
+      out.push(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** RSS in MiB of `pid` alone. */
+export function rssMiB(pid: number): number {
+  return (statusField(pid, 'VmRSS') ?? 0) / 1024;
+}
+
+/** RSS in MiB of `pid` and all its descendants, and how many processes that is. */
+export function treeRssMiB(pid: number): { mib: number; processes: number } {
+  const all = [pid, ...descendants(pid)];
+  return { mib: all.reduce((s, p) => s + rssMiB(p), 0), processes: all.length };
+}
