@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SALT_ERR_INVOCATION, type SaltError } from '../errors.js';
 import { defineFunction } from '../loader/define.js';
-import { float64 } from '../serial/salt-types.js';
+import { float64 } from '../serial/index.js';
 import {
   bindArgs,
   conditionInput,

@@ -3,7 +3,7 @@
  * where Salt puts them into a message (`The following keyword arguments are not valid:
  * k=[1, 'a']`, `['sleep', '5'] : Timed out after 1 seconds`, `test.arg_repr`).
  */
-import { SaltFloat } from '../serial/salt-types.js';
+import { SaltFloat } from '../serial/index.js';
 
 /** Marks an array that Python holds as a tuple, so that it prints as `(a, b)`. */
 export class PyTuple {

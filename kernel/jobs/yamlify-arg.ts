@@ -18,7 +18,7 @@ import {
   type SchemaOptions,
   visit,
 } from 'yaml';
-import { float64, SaltFloat } from '../serial/salt-types.js';
+import { float64, SaltFloat } from '../serial/index.js';
 import { pyStr } from './py-repr.js';
 
 const BOOL_RE = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;

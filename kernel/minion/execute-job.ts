@@ -10,8 +10,8 @@ import { type RunEnv, runFunction } from './run-function.js';
 
 /** The publish fields Salt passes on as `__pub_*` keywords. */
 function pubData(job: JobData): Record<string, unknown> {
-  const { fun, arg, jid, tgt, tgt_type, ret, user } = job;
-  return { fun, arg, jid, tgt, tgt_type, ret, user };
+  const { fun, arg, tgt, jid, ret, tgt_type, user } = job;
+  return { fun, arg, tgt, jid, ret, tgt_type, user };
 }
 
 export function procDir(cachedir: string): string {

@@ -4,7 +4,7 @@
  * `out: nested`. Never throws.
  */
 import { SaltError } from '../errors.js';
-import { bindArgs, pubKwargs, splitArgs } from '../jobs/args.js';
+import { bindArgs, formatInvocationError, pubKwargs, splitArgs } from '../jobs/args.js';
 import { RetcodeResult } from '../jobs/retcode.js';
 import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../loader/define.js';
 import type { ModuleLoader } from '../loader/index.js';
@@ -71,7 +71,7 @@ export async function runFunction(
   try {
     const { args, kwargs } = splitArgs([...arg]);
     // Salt hands a remote job's publish data to functions that take **kwargs as `__pub_*`.
-    const { bound, extra } = bindArgs(spec, fun, args, { ...pubKwargs(pub), ...kwargs });
+    const { bound, extra } = bindArgs(spec, fun, args, { ...kwargs, ...pubKwargs(pub) });
     let value = await spec.run(makeContext(env, jid, signal), bound, extra);
     let retcode = 0;
     if (value instanceof RetcodeResult) {
@@ -87,7 +87,8 @@ export async function runFunction(
     const code = (err as { code?: string }).code;
     const message = err instanceof Error ? err.message : String(err);
     let text: string;
-    if (code === 'SALT_ERR_INVOCATION') text = `ERROR executing '${fun}': ${message}`;
+    if (code === 'SALT_ERR_INVOCATION' && err instanceof SaltError)
+      text = formatInvocationError(fun, err, spec.doc);
     else if (code === 'SALT_ERR_EXEC_COMMAND' || code === 'SALT_ERR_EXEC_TIMEOUT') {
       text = `ERROR: A command in '${fun}' had a problem: ${message}`;
     } else if (err instanceof SaltError) text = `ERROR: ${message}`;

@@ -28,7 +28,12 @@ describe('a job end to end: salt CLI → master → minion → return', () => {
 
   it('passes args with YAML typing and kwargs as Salt does', async () => {
     const r = await c.saltJson(['m1', 'test.arg', 'a', '1', 'k=v']);
-    expect(r.data.m1).toEqual({ args: ['a', 1], kwargs: { k: 'v' } });
+    // Salt's test.arg echoes the publish data it was given as __pub_* keywords too.
+    const m1 = r.data.m1 as { args: unknown[]; kwargs: Record<string, unknown> };
+    expect(m1.args).toEqual(['a', 1]);
+    expect(Object.keys(m1.kwargs)).toEqual(['k', '__pub_fun', '__pub_arg', '__pub_tgt', '__pub_jid', '__pub_ret', '__pub_tgt_type', '__pub_user']);
+    expect(m1.kwargs.k).toBe('v');
+    expect(m1.kwargs.__pub_arg).toEqual(['a', 1, { __kwarg__: true, k: 'v' }]);
   });
 
   it('a list target with an unknown id reports it as not connected', async () => {

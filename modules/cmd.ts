@@ -1,0 +1,259 @@
+/**
+ * Salt's `cmd` execution module (`salt/modules/cmdmod.py`): run shell commands and scripts.
+ *
+ * Every runner sets the job retcode to the command's exit status (Salt's
+ * `__context__["retcode"]`) by returning a `RetcodeResult`, unless `ignore_retcode`. Called
+ * remotely (with `__pub_jid`) the commands go through the minion's shell by default
+ * (`python_shell=True`); cross-module calls split the command into argv instead.
+ * Not supported yet: `runas` (other users), `group`, `template`, `use_vt`, salt:// sources.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, copyFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { SALT_ERR_EXEC_COMMAND, SaltError } from '../kernel/errors.js';
+import { pyStr } from '../kernel/jobs/py-repr.js';
+import { withRetcode } from '../kernel/jobs/retcode.js';
+import type { ExecContext, ExtraArgs } from '../kernel/loader/define.js';
+import { defineFunction, defineModule } from '../kernel/loader/define.js';
+import {
+  type AnyArgs,
+  retcodeArgs,
+  runAllArgs,
+  runArgs,
+  runBgArgs,
+  scriptArgs,
+  scriptRetcodeArgs,
+  shellArgs,
+  stdArgs,
+} from './_cmd-args.js';
+import { type CmdOutcome, type CmdResult, cmdRun, defaultShell, pythonShellDefault } from './_cmd-run.js';
+import { shlexSplit } from './_shlex.js';
+import { which } from './_which.js';
+
+/** Runs with the shared arguments; `over` sets what the public function fixes. */
+function run(
+  ctx: ExecContext,
+  a: AnyArgs,
+  extra: ExtraArgs,
+  over: {
+    cmd?: unknown;
+    pythonShell?: boolean;
+    redirectStderr?: boolean;
+    bg?: boolean;
+    rstrip?: boolean;
+  } = {},
+): Promise<CmdOutcome> {
+  return cmdRun(ctx, {
+    cmd: over.cmd ?? a.cmd,
+    cwd: a.cwd,
+    stdin: a.stdin,
+    runas: a.runas,
+    group: a.group,
+    shell: a.shell === undefined ? defaultShell(ctx) : a.shell,
+    pythonShell: over.pythonShell ?? pythonShellDefault(ctx, a.python_shell, extra.kwargs),
+    env: a.env,
+    cleanEnv: a.clean_env ?? false,
+    template: a.template,
+    rstrip: over.rstrip ?? a.rstrip ?? true,
+    umask: a.umask,
+    outputEncoding: a.output_encoding,
+    timeout: a.timeout,
+    resetSystemLocale: a.reset_system_locale ?? true,
+    ignoreRetcode: a.ignore_retcode ?? false,
+    useVt: a.use_vt ?? false,
+    bg: over.bg ?? a.bg ?? false,
+    redirectStderr: over.redirectStderr ?? a.redirect_stderr ?? false,
+    prependPath: a.prepend_path,
+    successRetcodes: a.success_retcodes,
+    successStdout: a.success_stdout,
+    successStderr: a.success_stderr,
+    kwargs: extra.kwargs,
+  });
+}
+
+const jobRetcode = (o: CmdOutcome): number => o.jobRetcode ?? 0;
+
+async function runStdoutOf(ctx: ExecContext, a: AnyArgs, extra: ExtraArgs, pythonShell?: boolean) {
+  const outcome = await run(ctx, a, extra, pythonShell === undefined ? {} : { pythonShell });
+  const { ret } = outcome;
+  if (a.raise_err && !a.ignore_retcode && ret.retcode !== 0) {
+    throw new SALT_ERR_EXEC_COMMAND(a.hide_output ? '' : ret.stdout);
+  }
+  return withRetcode(a.hide_output ? '' : ret.stdout, jobRetcode(outcome));
+}
+
+/** Where `cmd.script` reads its source from; only local files for now. */
+async function localSource(source: string): Promise<string | null> {
+  const bare = source.replace(/\?saltenv=[^?]*$/, '');
+  let file: string;
+  if (/^file:\/\//.test(bare)) file = fileURLToPath(bare);
+  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(bare)) {
+    throw new SALT_ERR_EXEC_COMMAND(
+      `cmd.script: ${bare.split('://')[0]}:// sources are not supported yet (${source})`,
+    );
+  } else file = path.resolve(bare);
+  try {
+    return (await stat(file)).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+async function runScript(
+  ctx: ExecContext,
+  a: AnyArgs & { source: string },
+  extra: ExtraArgs,
+): Promise<{ ret: Partial<CmdResult> & { cache_error?: true }; retcode: number }> {
+  if (a.template)
+    throw new SALT_ERR_EXEC_COMMAND(`template rendering (${pyStr(a.template)}) is not supported yet`);
+  const file = await localSource(a.source);
+  if (file === null)
+    return { ret: { pid: 0, retcode: 1, stdout: '', stderr: '', cache_error: true }, retcode: 0 };
+  const dir = a.cwd === undefined || a.cwd === null || a.cwd === '' ? os.tmpdir() : pyStr(a.cwd);
+  const ext = path.extname(a.source.replace(/\?saltenv=[^?]*$/, ''));
+  const tmp = path.join(dir, `tmp${randomBytes(6).toString('hex')}${ext}`);
+  await copyFile(file, tmp);
+  let ret: Partial<CmdResult> = {};
+  let retcode = 0;
+  try {
+    await chmod(tmp, 0o500);
+    const args = a.args;
+    const argList =
+      args === undefined || args === null || args === ''
+        ? []
+        : Array.isArray(args)
+          ? args.map(pyStr)
+          : shlexSplit(pyStr(args));
+    const pythonShell = argList.length > 0 ? false : pythonShellDefault(ctx, a.python_shell, extra.kwargs);
+    const outcome = await run(ctx, a, extra, { cmd: [tmp, ...argList], pythonShell, rstrip: true });
+    ret = outcome.ret;
+    retcode = jobRetcode(outcome);
+  } catch (err) {
+    // Salt logs a CommandExecutionError/SaltInvocationError from _run and returns {}.
+    if (!(err instanceof SaltError) || !['SALT_ERR_EXEC_COMMAND', 'SALT_ERR_INVOCATION'].includes(err.code))
+      throw err;
+    ctx.log.error(
+      { source: a.source, err: err.message },
+      `cmd.script: Unable to run script '${a.source}': ${err.message}`,
+    );
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  if (a.hide_output) ret = { ...ret, stdout: '', stderr: '' };
+  return { ret, retcode };
+}
+
+const CMD_DOC =
+  '\n\nArguments as Salt: cwd, stdin, shell, python_shell, env, clean_env, rstrip, umask, output_encoding, hide_output, timeout, reset_system_locale, ignore_retcode, prepend_path, success_retcodes, success_stdout, success_stderr.';
+
+export default defineModule({
+  name: 'cmd',
+  doc: 'A module for shelling out. Commands run with the minion user, in its home directory by default.',
+  functions: {
+    run: defineFunction({
+      args: runArgs,
+      varkw: true,
+      doc: `Execute the passed command and return its output (stderr included unless redirect_stderr=False).${CMD_DOC}`,
+      run: (ctx, a, extra) => runStdoutOf(ctx, a, extra),
+    }),
+    shell: defineFunction({
+      args: shellArgs,
+      varkw: true,
+      doc: `Execute the passed command through the shell and return its output.${CMD_DOC}`,
+      run: (ctx, a, extra) => {
+        const ps = extra.kwargs.python_shell;
+        return runStdoutOf(ctx, a, extra, ps === undefined || ps === null ? true : ps === true);
+      },
+    }),
+    run_stdout: defineFunction({
+      args: stdArgs,
+      varkw: true,
+      doc: `Execute a command and only return the standard out.${CMD_DOC}`,
+      run: async (ctx, a, extra) => {
+        const o = await run(ctx, a, extra);
+        return withRetcode(a.hide_output ? '' : o.ret.stdout, jobRetcode(o));
+      },
+    }),
+    run_stderr: defineFunction({
+      args: stdArgs,
+      varkw: true,
+      doc: `Execute a command and only return the standard error.${CMD_DOC}`,
+      run: async (ctx, a, extra) => {
+        const o = await run(ctx, a, extra);
+        return withRetcode(a.hide_output ? '' : o.ret.stderr, jobRetcode(o));
+      },
+    }),
+    run_all: defineFunction({
+      args: runAllArgs,
+      varkw: true,
+      doc: `Execute the passed command and return {pid, retcode, stdout, stderr}.${CMD_DOC}`,
+      run: async (ctx, a, extra) => {
+        const o = await run(ctx, a, extra);
+        const ret = a.hide_output ? { ...o.ret, stdout: '', stderr: '' } : o.ret;
+        return withRetcode(ret, jobRetcode(o));
+      },
+    }),
+    retcode: defineFunction({
+      args: retcodeArgs,
+      varkw: true,
+      doc: `Execute a shell command and return the command's return code.${CMD_DOC}`,
+      run: async (ctx, a, extra) => {
+        const o = await run(ctx, a, extra, { redirectStderr: true });
+        return withRetcode(o.ret.retcode, jobRetcode(o));
+      },
+    }),
+    script: defineFunction({
+      args: scriptArgs,
+      varkw: true,
+      doc: 'Run a local script file (a path or file:// URL; salt:// is not supported yet) with optional args, and return {pid, retcode, stdout, stderr}.',
+      run: async (ctx, a, extra) => {
+        const { ret, retcode } = await runScript(ctx, a, extra);
+        return withRetcode(ret, retcode);
+      },
+    }),
+    script_retcode: defineFunction({
+      args: scriptRetcodeArgs,
+      varkw: true,
+      doc: 'Run a local script (see cmd.script) and return only its return code.',
+      run: async (ctx, a, extra) => {
+        const { ret, retcode } = await runScript(ctx, a, extra);
+        if (!('retcode' in ret))
+          throw new SALT_ERR_EXEC_COMMAND(`cmd.script_retcode: unable to run script '${a.source}'`);
+        return withRetcode(ret.retcode, retcode);
+      },
+    }),
+    run_bg: defineFunction({
+      args: runBgArgs,
+      varkw: true,
+      doc: 'Execute the passed command in the background and return {pid}.',
+      run: async (ctx, a, extra) => {
+        const o = await run(ctx, a, extra, { bg: true, rstrip: false });
+        return { pid: o.ret.pid };
+      },
+    }),
+    which: defineFunction({
+      args: z.object({ cmd: z.string() }),
+      doc: 'Return the path of an executable available on the minion, None otherwise.',
+      run: (_ctx, { cmd }) => which(cmd),
+    }),
+    which_bin: defineFunction({
+      args: z.object({ cmds: z.array(z.string()) }),
+      doc: 'Return the first command found in a list of commands.',
+      run: (_ctx, { cmds }) => {
+        for (const c of cmds) {
+          const found = which(c);
+          if (found) return found;
+        }
+        return null;
+      },
+    }),
+    has_exec: defineFunction({
+      args: z.object({ cmd: z.string() }),
+      doc: 'Return True if the executable is available on the minion.',
+      run: (_ctx, { cmd }) => which(cmd) !== null,
+    }),
+  },
+});

@@ -1,0 +1,239 @@
+/**
+ * Salt's `test` execution module (`salt/modules/test.py`): connectivity checks, argument
+ * echoes, sleeps and retcode/exception probes used to exercise the platform.
+ */
+import { createHash, getHashes, randomBytes, randomInt } from 'node:crypto';
+import { z } from 'zod';
+import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/errors.js';
+import { PUB_PREFIX } from '../kernel/jobs/args.js';
+import { PyTuple, pyRepr, pyTypeName } from '../kernel/jobs/py-repr.js';
+import { RetcodeResult } from '../kernel/jobs/retcode.js';
+import { defineFunction, defineModule } from '../kernel/loader/define.js';
+import { float64, type SaltFloat } from '../kernel/serial/index.js';
+import { VERSION } from '../kernel/version.js';
+import { abortableSleep } from './_abort.js';
+import { pyFlag, pyInt } from './_coerce.js';
+import { versionsInformation, versionsReport } from './_versions.js';
+
+function elapsedSince(start: bigint): SaltFloat {
+  return float64(Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+const U64_MAX = 2n ** 64n - 1n;
+
+/** A bigint as the smallest value that still packs: a number when safe, else bigint (else decimal text). */
+function bigValue(n: bigint): number | bigint | string {
+  if (n <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(n);
+  return n <= U64_MAX ? n : n.toString();
+}
+
+/** A uniformly random integer in [0, max]. */
+function randomUpTo(max: bigint): bigint {
+  if (max < 2n ** 48n - 1n) return BigInt(randomInt(0, Number(max) + 1));
+  const bytes = Math.ceil(max.toString(16).length / 2) + 1;
+  const span = max + 1n;
+  for (;;) {
+    const n = BigInt(`0x${randomBytes(bytes).toString('hex')}`);
+    const limit = (2n ** BigInt(bytes * 8) / span) * span;
+    if (n < limit) return n % span;
+  }
+}
+
+/** Python hashlib names to Node's. */
+function nodeHashName(hashType: string): string {
+  const name = hashType.toLowerCase();
+  const mapped = /^sha3_(\d+)$/.test(name)
+    ? name.replace('_', '-')
+    : name === 'blake2b'
+      ? 'blake2b512'
+      : name === 'blake2s'
+        ? 'blake2s256'
+        : name;
+  if (!getHashes().includes(mapped)) {
+    throw new SALT_ERR_INVOCATION(`module 'hashlib' has no attribute '${hashType}'`);
+  }
+  return mapped;
+}
+
+function cleanKwargs(kwargs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
+}
+
+const randomHashArgs = z.object({
+  size: z.union([z.number(), z.bigint(), z.string().regex(/^\d+$/)]).default(9999999999),
+  hash_type: z.string().nullish(),
+});
+
+const randomHash = defineFunction({
+  args: randomHashArgs,
+  doc: 'Generate a random number between 0 and size and return a hash of it.\n\nhash_type defaults to the minion hash_type option (sha256).',
+  run: (ctx, { size, hash_type }) => {
+    const hashType = hash_type || (typeof ctx.opts.hash_type === 'string' ? ctx.opts.hash_type : 'sha256');
+    const algo = nodeHashName(hashType);
+    const n = randomUpTo(BigInt(size));
+    return createHash(algo).update(n.toString()).digest('hex');
+  },
+});
+
+const ping = defineFunction({
+  doc: 'Used to make sure the minion is up and responding. Not an ICMP ping.\n\nReturns True.',
+  run: (ctx) => {
+    ctx.log.debug({ minion: ctx.id }, 'test.ping received');
+    return true;
+  },
+});
+
+const versionsReportFn = defineFunction({
+  doc: 'Return versions of the components used by tsalt, one per line.',
+  run: () => versionsReport().join('\n'),
+});
+
+export default defineModule({
+  name: 'test',
+  doc: 'Module for running arbitrary tests.',
+  functions: {
+    ping,
+    echo: defineFunction({
+      args: z.object({ text: z.unknown() }),
+      doc: 'Return a string - used for testing the connection.',
+      run: (_ctx, { text }) => text,
+    }),
+    arg: defineFunction({
+      varargs: true,
+      varkw: true,
+      doc: 'Print out the data passed into the function *args and **kwargs (publish data included as __pub_* keys).\n\nReturns {"args": [...], "kwargs": {...}}.',
+      run: (_ctx, _a, extra) => ({ args: extra.args, kwargs: extra.kwargs }),
+    }),
+    arg_clean: defineFunction({
+      varargs: true,
+      varkw: true,
+      doc: 'Like test.arg but without the __pub_* items.',
+      run: (_ctx, _a, extra) => ({ args: extra.args, kwargs: cleanKwargs(extra.kwargs) }),
+    }),
+    arg_type: defineFunction({
+      varargs: true,
+      varkw: true,
+      doc: 'Print out the (Python) types of the args and kwargs passed in.',
+      run: (_ctx, _a, extra) => ({
+        args: extra.args.map(pyTypeName),
+        kwargs: Object.fromEntries(Object.entries(extra.kwargs).map(([k, v]) => [k, pyTypeName(v)])),
+      }),
+    }),
+    arg_repr: defineFunction({
+      varargs: true,
+      varkw: true,
+      doc: 'Print out the Python repr() of the args and kwargs passed in.',
+      run: (_ctx, _a, extra) => ({ args: pyRepr(new PyTuple(extra.args)), kwargs: pyRepr(extra.kwargs) }),
+    }),
+    kwarg: defineFunction({
+      varkw: true,
+      doc: 'Print out the data passed into the function **kwargs, publish data included.',
+      run: (_ctx, _a, extra) => extra.kwargs,
+    }),
+    sleep: defineFunction({
+      args: z.object({ length: pyInt }),
+      doc: 'Instruct the minion to initiate a process that will sleep for a given period of time (seconds).',
+      run: async (ctx, { length }) => {
+        if (length < 0) throw new SALT_ERR_INVOCATION('sleep length must be non-negative');
+        await abortableSleep(length * 1000, ctx.signal, 'test.sleep');
+        return true;
+      },
+    }),
+    rand_sleep: defineFunction({
+      args: z.object({ max: pyInt.default(60) }),
+      doc: 'Sleep for a random number of seconds between 0 and max.',
+      run: async (ctx, { max }) => {
+        if (max < 0) throw new SALT_ERR_INVOCATION('empty range for randrange()');
+        await abortableSleep(randomInt(0, max + 1) * 1000, ctx.signal, 'test.rand_sleep');
+        return true;
+      },
+    }),
+    version: defineFunction({ doc: 'Return the version of tsalt on the minion.', run: () => VERSION }),
+    versions_information: defineFunction({
+      doc: 'Report the versions of dependent and system software.',
+      run: () => versionsInformation(),
+    }),
+    versions_report: versionsReportFn,
+    versions: versionsReportFn,
+    retcode: defineFunction({
+      args: z.object({ code: z.unknown().optional().default(42) }),
+      doc: 'Test that the returncode system is functioning correctly: returns True with retcode `code` (default 42).',
+      run: (_ctx, { code }) => new RetcodeResult(true, typeof code === 'number' ? code : Number(code) || 0),
+    }),
+    exception: defineFunction({
+      args: z.object({ message: z.unknown().optional().default('Test Exception') }),
+      doc: 'Raise an exception (SALT_ERR_EXEC_COMMAND) with the given message.',
+      run: (_ctx, { message }) => {
+        throw new SALT_ERR_EXEC_COMMAND(String(message));
+      },
+    }),
+    fib: defineFunction({
+      args: z.object({ num: pyInt }),
+      doc: 'Return the num-th Fibonacci number and the time it took to compute, in seconds.',
+      run: (_ctx, { num }) => {
+        if (num < 0) throw new SALT_ERR_INVOCATION('Negative number is not allowed!');
+        const start = process.hrtime.bigint();
+        if (num < 2) return [num, elapsedSince(start)];
+        let prev = 0n;
+        let curr = 1n;
+        for (let i = 1; i < num; i += 1) [prev, curr] = [curr, prev + curr];
+        return [bigValue(curr), elapsedSince(start)];
+      },
+    }),
+    collatz: defineFunction({
+      args: z.object({ start: pyInt }),
+      doc: 'Execute the Collatz conjecture from start; returns the sequence and the time it took.',
+      run: (_ctx, { start }) => {
+        if (start < 1) throw new SALT_ERR_INVOCATION('start must be a positive integer');
+        const begin = process.hrtime.bigint();
+        // Python divides with `/`, so every step after the first is a float.
+        const steps: (number | SaltFloat)[] = [];
+        let n = start;
+        let first = true;
+        while (n !== 1) {
+          steps.push(first ? n : float64(n));
+          first = false;
+          n = n % 2 === 0 ? n / 2 : n * 3 + 1;
+        }
+        return [steps, elapsedSince(begin)];
+      },
+    }),
+    outputter: defineFunction({
+      args: z.object({ data: z.unknown() }),
+      doc: 'Test the outputter: returns the data passed in.',
+      run: (_ctx, { data }) => data,
+    }),
+    true: defineFunction({ doc: 'Always return True.', run: () => true }),
+    false: defineFunction({ doc: 'Always return False.', run: () => false }),
+    random_hash: randomHash,
+    rand_str: randomHash,
+    get_opts: defineFunction({
+      doc: 'Return the configuration options of this minion.',
+      run: (ctx) => ctx.opts,
+    }),
+    conf_test: defineFunction({
+      doc: 'Return the value for test.foo in the minion configuration, or the default.',
+      run: (ctx) => ctx.call('config.option', ['test.foo']),
+    }),
+    cross_test: defineFunction({
+      args: z.object({ func: z.string(), args: z.array(z.unknown()).nullish() }),
+      doc: 'Execute a minion function through ctx.call (Salt: __salt__).',
+      run: (ctx, { func, args }) => ctx.call(func, args ?? []),
+    }),
+    try: defineFunction({
+      args: z.object({ module: z.string(), return_try_exception: pyFlag(false) }),
+      varkw: true,
+      doc: 'Run a module function with the given keywords; on an exception return None (or its message).',
+      run: async (ctx, { module, return_try_exception }, extra) => {
+        const kwargs = Object.fromEntries(
+          Object.entries(extra.kwargs).filter(([k]) => !k.startsWith(PUB_PREFIX)),
+        );
+        try {
+          return await ctx.call(module, [], kwargs);
+        } catch (err) {
+          return return_try_exception ? (err instanceof Error ? err.message : String(err)) : null;
+        }
+      },
+    }),
+  },
+});
