@@ -133,7 +133,10 @@ async function confirm(question: string, listing: Record<string, string[]>): Pro
 
 function byDir(items: readonly { id: string; state: KeyState }[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const i of items) (out[KEY_STATES[i.state]] ??= []).push(i.id);
+  for (const i of items) {
+    const dir = KEY_STATES[i.state];
+    out[dir] = [...(out[dir] ?? []), i.id];
+  }
   return out;
 }
 
@@ -205,7 +208,8 @@ try {
     }
     for (const m of matched) {
       const text = await readFile(join(config.pki_dir, KEY_STATES[m.state], m.id), 'utf8');
-      (data[KEY_STATES[m.state]] ??= {})[m.id] = printing ? text : pemFinger(text, config.hash_type);
+      const dir = KEY_STATES[m.state];
+      data[dir] = { ...data[dir], [m.id]: printing ? text : pemFinger(text, config.hash_type) };
     }
     if (opts.out) emit(data);
     else {

@@ -10,10 +10,15 @@ export {
   type UserMasterConfig,
   type UserMinionConfig,
 } from './config/index.js';
-export { createError, type SaltErrorJSON, SaltError } from './errors.js';
+export { createError, SaltError, type SaltErrorJSON } from './errors.js';
 export type { KernelHooks, TapOnly, TapOnlyHook } from './hooks.js';
-export { defineReturner, type ReturnerContext, type ReturnerDef, type StoredReturn } from './jobs/returner.js';
 export { RetcodeResult } from './jobs/retcode.js';
+export {
+  defineReturner,
+  type ReturnerContext,
+  type ReturnerDef,
+  type StoredReturn,
+} from './jobs/returner.js';
 export type { JobReturn, PublishLoad, PublishRequest, SaltEvent, StoredJob } from './jobs/types.js';
 export {
   defineFunction,
@@ -25,7 +30,13 @@ export {
   type VirtualContext,
   type VirtualResult,
 } from './loader/define.js';
-export { definePlugin, type DaemonKind, type KernelPlugin, type PluginApi, type PluginOption } from './plugin.js';
+export {
+  type DaemonKind,
+  definePlugin,
+  type KernelPlugin,
+  type PluginApi,
+  type PluginOption,
+} from './plugin.js';
 export type { Registry } from './registry.js';
 export * as stages from './stages.js';
 export { SALT_COMPAT_VERSION, VERSION } from './version.js';

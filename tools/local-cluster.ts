@@ -32,14 +32,14 @@ function waitFor(get: () => string, text: string | RegExp, timeoutMs: number, wh
   return new Promise((resolveWait, reject) => {
     const tick = (): void => {
       const s = get();
-      if (typeof text === 'string' ? s.includes(text) : text.test(s)) return resolveWait();
-      if (Date.now() > deadline)
-        return reject(
+      if (typeof text === 'string' ? s.includes(text) : text.test(s)) resolveWait();
+      else if (Date.now() > deadline) {
+        reject(
           new Error(
             `timed out waiting for ${what}: ${JSON.stringify(text)}\n--- output ---\n${s.slice(-3000)}`,
           ),
         );
-      setTimeout(tick, 50);
+      } else setTimeout(tick, 50);
     };
     tick();
   });

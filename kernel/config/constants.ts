@@ -20,11 +20,6 @@ export function searchPlaces(kind: ConfigKind): readonly string[] {
   ];
 }
 
-/** The search places that need code to run (and cosmiconfig to load them). */
-export function moduleSearchPlaces(kind: ConfigKind): readonly string[] {
-  return searchPlaces(kind).filter((place) => /\.(?:ts|mjs|js)$/.test(place));
-}
-
 /** Salt's `ROOT_DIR`. */
 export const SALT_ROOT_DIR = '/';
 /** Salt's `CONFIG_DIR` (and `LIB_STATE_DIR`, which defaults to it). */

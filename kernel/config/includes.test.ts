@@ -63,8 +63,8 @@ describe('readIncludes', () => {
     expect(result.files.map((f) => f.path)).toEqual([
       join(dir, 'master.d/10-a.conf'),
       join(dir, 'master.d/20-b.conf'),
-      join(dir, 'more/x.yml'),
       join(dir, 'master.d/30-c.conf'),
+      join(dir, 'more/x.yml'),
     ]);
     expect(result.unmatched).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { readSaltYamlFile } from './salt-yaml.js';
 
-/** One include file and the options it set (top-level keys), for error messages. */
+/** One include file and the options it set (top-level keys), in the order they apply, for messages. */
 export interface IncludedFile {
   path: string;
   keys: string[];
@@ -142,6 +142,7 @@ export async function readIncludes(
     for (const file of matches) {
       if (seen.has(file)) continue;
       let opts = await readSaltYamlFile(file);
+      files.push({ path: file, keys: Object.keys(opts) });
       const nested = opts.include;
       if (nested !== undefined && nested !== null) {
         const inner = await readIncludes(nested, posix.dirname(file), new Set([...seen, file]));
@@ -149,7 +150,6 @@ export async function readIncludes(
         files.push(...inner.files);
         unmatched.push(...inner.unmatched);
       }
-      files.push({ path: file, keys: Object.keys(opts) });
       options = mergeSaltOptions(options, opts);
     }
   }

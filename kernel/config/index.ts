@@ -13,6 +13,7 @@ export {
 export type { DeepReadonly } from './freeze.js';
 export { findConfigFiles, type LoadedConfig, loadConfig } from './load.js';
 export { type MinionIdOptions, resolveMinionId } from './minion-id.js';
+export { type OptionRow, optionRows, optionsMarkdownTable } from './options-table.js';
 export { hasUrlScheme, prependRootDir } from './paths.js';
 export type { ConfigIssue } from './report.js';
 export {

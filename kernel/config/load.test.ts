@@ -197,7 +197,7 @@ describe('loadConfig: data and module configs', () => {
   it('calls a config function exported by master.config.mjs with { kind }', async () => {
     await write(
       'minion.config.mjs',
-      'export default async (env) => ({ id: `from-${env.kind}`, master: ["a", "b"] });\n',
+      'export default async (env) => ({ id: "from-" + env.kind, master: ["a", "b"] });\n',
     );
     const { config } = await loadConfig('minion', dir);
     expect(config.id).toBe('from-minion');
@@ -216,6 +216,18 @@ describe('loadConfig: data and module configs', () => {
     expect(error).toBeInstanceOf(SALT_ERR_CONFIG_LOAD);
     expect(error.message).toContain(file);
     expect((error.cause as Error).message).toBe('boom');
+  });
+
+  it('rejects a module config without a default export', async () => {
+    await write('master.config.mjs', 'export const ret_port = 1;\n');
+    const error = await failure(loadConfig('master', dir));
+    expect(error).toBeInstanceOf(SALT_ERR_CONFIG_LOAD);
+    expect((error.cause as Error).message).toMatch(/no default export/);
+  });
+
+  it('treats an empty module config as empty', async () => {
+    await write('master.config.js', '');
+    expect((await loadConfig('master', dir)).config.ret_port).toBe(4506);
   });
 
   it('rejects a module config that does not export a mapping', async () => {

@@ -4,6 +4,7 @@
  * `.yaml`, `.json`) are read directly; cosmiconfig is imported only for `.ts`/`.mjs`/`.js`.
  */
 import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { SALT_ERR_CONFIG_LOAD } from '../errors.js';
 import { type ConfigKind, searchPlaces } from './constants.js';
@@ -58,6 +59,10 @@ async function loadModuleConfig(kind: ConfigKind, file: string): Promise<Record<
     });
     const result = await explorer.load(file);
     let exported: unknown = await result?.config;
+    // cosmiconfig reports both an empty file and a missing default export as empty.
+    if (exported === undefined && (await readFile(file, 'utf8')).trim() !== '') {
+      throw new TypeError('the config module has no default export');
+    }
     if (typeof exported === 'function') {
       const env: ConfigEnv = { kind };
       exported = await (exported as (env: ConfigEnv) => unknown)(env);

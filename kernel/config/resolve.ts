@@ -103,7 +103,8 @@ export function resolveConfig(
 
   const defaultLogFile = String(shape.log_file?.parse(undefined));
   const input = adjustLogFile(knownRaw, defaultLogFile);
-  const result = schema.safeParse(coerceOptions(shape, input), { error: fallbackMessage });
+  // Parsed once per process: zod's JIT would cost more to compile than it saves.
+  const result = schema.safeParse(coerceOptions(shape, input), { error: fallbackMessage, jitless: true });
   if (!result.success) {
     const summary = formatIssues(result.error.issues, input, context.sourceOf);
     throw new SALT_ERR_CONFIG_INVALID(context.label, summary, { details: result.error.issues });

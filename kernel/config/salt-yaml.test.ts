@@ -11,9 +11,30 @@ describe('parseSaltYaml (PyYAML 1.1 + SaltYamlSafeLoader)', () => {
     expect(data).toEqual({ a: true, b: false, c: true, d: false, e: true, f: false, g: 'yes' });
   });
 
+  it('keeps y/n as strings, unlike the YAML 1.1 spec but like PyYAML', async () => {
+    expect(await parseSaltYaml('y: n\nY: N\n')).toEqual({ y: 'n', Y: 'N' });
+  });
+
   it('keeps timestamps as strings and reads zero-padded integers as decimal', async () => {
-    const data = await parseSaltYaml('when: 2024-01-02\nmode: 0755\nhex: 0x1f\nzero: 0\n');
-    expect(data).toEqual({ when: '2024-01-02', mode: 755, hex: 31, zero: 0 });
+    const data = await parseSaltYaml('when: 2024-01-02\nmode: 0755\nhex: 0x1f\nzero: 0\nsigned: -010\n');
+    expect(data).toEqual({ when: '2024-01-02', mode: 755, hex: 31, zero: 0, signed: -8 });
+  });
+
+  it('reads numbers as PyYAML does', async () => {
+    const data = await parseSaltYaml(
+      'a: 1e3\nb: 1.5e+3\nc: 08\nd: 1:30\ne: 1_000\nf: .5\ng: -.inf\nh: 0b101\ni: 190:20:30.15\n',
+    );
+    expect(data).toEqual({
+      a: '1e3',
+      b: 1500,
+      c: '08',
+      d: 90,
+      e: 1000,
+      f: 0.5,
+      g: -Infinity,
+      h: 5,
+      i: 685230.15,
+    });
   });
 
   it('returns {} for an empty or comment-only file', async () => {

@@ -24,6 +24,7 @@ import { JobExecutor } from './executor.js';
 import { JidQueue } from './jid-queue.js';
 import { createRunEnv } from './job-env.js';
 import type { JobData } from './job-protocol.js';
+import { primaryMaster } from './master-address.js';
 
 export interface MinionHandle {
   readonly id: string;
@@ -58,7 +59,7 @@ export async function startMinion(
   await writePidfile(config.pidfile);
   const keys = await loadOrCreateKeyPair(config.pki_dir, 'minion', 2048);
   if (keys.created) log.info({ pki_dir: config.pki_dir }, 'generated the minion key pair');
-  const masterHost = String(config.master);
+  const masterHost = primaryMaster(config.master);
   const masterUri = tcpAddress(masterHost, config.master_port);
   const token = newAuthToken();
   let stopped = false;

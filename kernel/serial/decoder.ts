@@ -3,9 +3,9 @@
  * every msgpack str read as bytes first, and malformed input must fail with a catalog error
  * without allocating from an unchecked length.
  */
-import { isUtf8 } from 'node:buffer';
 import { SALT_ERR_BUS_DECODE, SaltError } from '../errors.js';
 import { EXT_CONSTANT, EXT_DATETIME, SaltConstant, SaltDatetime, SaltFloat } from './salt-types.js';
+import { decodeUtf8 } from './utf8.js';
 
 /** Options of {@link unpackNetwork} and {@link unpackIpc}. */
 export interface UnpackOptions {
@@ -22,8 +22,6 @@ const RAW = 2; // raw=True and nothing decoded: Salt's fallback when an IPC str 
 
 /** msgpack-python's unpacker refuses nesting deeper than its 1024-entry stack. */
 const MAX_DEPTH = 1024;
-/** Strings up to this many bytes are decoded in JS; longer ones natively. */
-const SHORT_STRING = 24;
 /** ext 79 bodies are decoded recursively; a constant inside a constant is already odd. */
 const MAX_CONSTANT_NESTING = 8;
 const EMPTY = Buffer.alloc(0);
@@ -144,7 +142,21 @@ function read(depth: number): unknown {
   if (t < 0x80) return t;
   if (t < 0x90) return readMap(t & 0x0f, depth);
   if (t < 0xa0) return readArray(t & 0x0f, depth);
-  if (t < 0xc0) return readStr(t & 0x1f);
+  if (t < 0xc0) {
+    // fixstr, the most common value: the hot path of readStr() inlined.
+    const len = t & 0x1f;
+    if (len < 16 && mode !== RAW) {
+      p--;
+      return readShortStr(len);
+    }
+    if (p + len > end) need(len);
+    p += len;
+    if (mode !== RAW) {
+      const text = decodeUtf8(b, p - len, len);
+      if (text !== null) return text;
+    }
+    return readText(p - len, len);
+  }
   if (t >= 0xe0) return t - 0x100;
   switch (t) {
     case 0xc0:
@@ -228,49 +240,6 @@ function read(depth: number): unknown {
   }
 }
 
-/** Bytes `[s, s+len)` as text, or `null` when they are not valid UTF-8 (Python's strict rules). */
-function utf8(s: number, len: number): string | null {
-  if (len > SHORT_STRING) {
-    if (!isUtf8(b.subarray(s, s + len))) return null;
-    return b.toString('utf8', s, s + len);
-  }
-  const e = s + len;
-  let out = '';
-  let i = s;
-  while (i < e) {
-    const c = b[i++] as number;
-    if (c < 0x80) {
-      out += String.fromCharCode(c);
-    } else if (c < 0xc2) {
-      return null;
-    } else if (c < 0xe0) {
-      if (i >= e) return null;
-      const c1 = b[i++] as number;
-      if ((c1 & 0xc0) !== 0x80) return null;
-      out += String.fromCharCode(((c & 0x1f) << 6) | (c1 & 0x3f));
-    } else if (c < 0xf0) {
-      if (i + 1 >= e) return null;
-      const c1 = b[i++] as number;
-      const c2 = b[i++] as number;
-      if ((c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80) return null;
-      if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 >= 0xa0)) return null;
-      out += String.fromCharCode(((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f));
-    } else if (c < 0xf5) {
-      if (i + 2 >= e) return null;
-      const c1 = b[i++] as number;
-      const c2 = b[i++] as number;
-      const c3 = b[i++] as number;
-      if ((c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80 || (c3 & 0xc0) !== 0x80) return null;
-      if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 >= 0x90)) return null;
-      const cp = (((c & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f)) - 0x10000;
-      out += String.fromCharCode(0xd800 | (cp >> 10), 0xdc00 | (cp & 0x3ff));
-    } else {
-      return null;
-    }
-  }
-  return out;
-}
-
 function copy(s: number, len: number): Buffer {
   const r = Buffer.allocUnsafe(len);
   b.copy(r, 0, s, s + len);
@@ -280,7 +249,7 @@ function copy(s: number, len: number): Buffer {
 /** Bytes as the current mode reads them: text or bytes (network), text (ipc), bytes (raw). */
 function readText(s: number, len: number): string | Buffer {
   if (mode === RAW) return copy(s, len);
-  const text = utf8(s, len);
+  const text = decodeUtf8(b, s, len);
   if (text !== null) return text;
   if (mode === IPC) throw UTF8_FALLBACK;
   return copy(s, len);
@@ -305,7 +274,7 @@ function readExt(len: number): unknown {
   const s = p + 1;
   p = s + len;
   if (type === EXT_DATETIME) {
-    const text = utf8(s, len);
+    const text = decodeUtf8(b, s, len);
     const dt = text === null ? undefined : SaltDatetime.parseWire(text);
     if (!dt) fail(`ext 78 is not a %Y%m%dT%H:%M:%S.%f datetime at offset ${s}`);
     return dt;
@@ -371,16 +340,23 @@ function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
   else o[k] = v;
 }
 
-/** Recently seen short map keys: reusing the string saves its allocation and internalization. */
+/**
+ * Recently seen short strings (map keys mostly): reusing the string saves its allocation
+ * and, for keys, its internalization. Slots are picked by a hash of the bytes and compared
+ * byte by byte, so a collision only costs a miss.
+ */
 const KEY_CACHE_BITS = 12;
 const keyBytes = new Uint8Array((1 << KEY_CACHE_BITS) * 16);
 const keyLengths = new Int8Array(1 << KEY_CACHE_BITS).fill(-1);
 const keyTexts: string[] = new Array<string>(1 << KEY_CACHE_BITS).fill('');
 
-/** A fixstr map key of fewer than 16 bytes (the type byte at `p` not yet consumed). */
-function readKey(len: number): string | Buffer {
+/** A fixstr of fewer than 16 bytes, through the cache (the type byte at `p` not yet consumed). */
+function readShortStr(len: number): string | Buffer {
   const s = p + 1;
-  if (s + len > end) return read(0) as string | Buffer; // let read() report the truncation
+  if (s + len > end) {
+    p = s;
+    need(len); // throws: truncated
+  }
   let h = len;
   for (let i = 0; i < len; i++) h = (Math.imul(h, 31) + (b[s + i] as number)) | 0;
   const slot = (h ^ (h >>> KEY_CACHE_BITS)) & ((1 << KEY_CACHE_BITS) - 1);
@@ -401,7 +377,7 @@ function readKey(len: number): string | Buffer {
   p = s;
   const text = readStr(len);
   if (typeof text === 'string') {
-    keyBytes.set(b.subarray(s, s + len), at);
+    for (let i = 0; i < len; i++) keyBytes[at + i] = b[s + i] as number;
     keyLengths[slot] = len;
     keyTexts[slot] = text;
   }
@@ -417,29 +393,34 @@ function readMap(n: number, depth: number): Record<string, unknown> | Map<unknow
   let named = false;
   for (let i = 0; i < n; i++) {
     const keyAt = p;
-    const t = p < end ? (b[p] as number) : 0;
-    const k = t >= 0xa0 && t < 0xb0 && mode !== RAW ? readKey(t & 0x1f) : read(depth + 1);
-    if (isUnhashable(k)) fail(`unhashable map key at offset ${keyAt}`);
+    const k = read(depth + 1);
     const v = read(depth + 1);
-    if (map) {
-      map.set(k, v);
-    } else if (typeof k !== 'string') {
-      map = new Map(Object.entries(obj));
-      map.set(k, v);
-    } else {
+    if (map === undefined && typeof k === 'string') {
+      const c = k.charCodeAt(0);
+      if (!(c >= 0x30 && c <= 0x39)) {
+        // The common case: a name. (`__proto__` must become an own property, not the prototype.)
+        named = true;
+        if (k === '__proto__') setOwn(obj, k, v);
+        else obj[k] = v;
+        continue;
+      }
       const idx = indexKey(k);
       if (idx < 0) {
         named = true;
-        setOwn(obj, k, v);
-      } else if ((!named && idx > lastIndex) || Object.hasOwn(obj, k)) {
+        obj[k] = v;
+        continue;
+      }
+      if ((!named && idx > lastIndex) || Object.hasOwn(obj, k)) {
         if (idx > lastIndex) lastIndex = idx;
         obj[k] = v;
-      } else {
-        // An index-like key after a name (or out of order) would be moved by a JS object.
-        map = new Map(Object.entries(obj));
-        map.set(k, v);
+        continue;
       }
+      // An index-like key after a name, or out of order: a JS object would move it first.
+    } else if (isUnhashable(k)) {
+      fail(`unhashable map key at offset ${keyAt}`);
     }
+    map ??= new Map(Object.entries(obj));
+    map.set(k, v);
   }
   return map ?? obj;
 }

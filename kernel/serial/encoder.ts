@@ -5,6 +5,7 @@
  */
 import { SALT_ERR_BUS_ENCODE } from '../errors.js';
 import { EXT_CONSTANT, EXT_DATETIME, SaltConstant, SaltDatetime, SaltFloat } from './salt-types.js';
+import { encodeUtf8 } from './utf8.js';
 
 /** Nesting deeper than this is refused (msgpack-python's packer stops at 511 too). */
 const MAX_DEPTH = 511;
@@ -264,7 +265,7 @@ function writeString(s: string): void {
   if (n < 11) {
     // At most 30 bytes: always a fixstr, so the header can be written after the text.
     if (pos + 31 > out.length) ensure(31);
-    const len = utf8Short(s, pos + 1);
+    const len = encodeUtf8(s, out, pos + 1);
     out[pos] = 0xa0 | len;
     pos += 1 + len;
     return;
@@ -274,45 +275,11 @@ function writeString(s: string): void {
   const reserved = strHeaderSize(maxBytes);
   ensure(reserved + maxBytes);
   const at = pos + reserved;
-  const len = n < 48 ? utf8Short(s, at) : out.write(s, at, 'utf8');
+  const len = n < 48 ? encodeUtf8(s, out, at) : out.write(s, at, 'utf8');
   const size = strHeaderSize(len);
   if (size !== reserved) out.copyWithin(pos + size, at, at + len);
   writeStrHeaderAt(pos, len);
   pos += size + len;
-}
-
-/** Encodes a short string at `at` (lone surrogates become U+FFFD, as Buffer.write does). */
-function utf8Short(s: string, at: number): number {
-  const o = out;
-  let p = at;
-  const n = s.length;
-  for (let i = 0; i < n; i++) {
-    let c = s.charCodeAt(i);
-    if (c < 0x80) {
-      o[p++] = c;
-    } else if (c < 0x800) {
-      o[p++] = 0xc0 | (c >> 6);
-      o[p++] = 0x80 | (c & 0x3f);
-    } else {
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const next = i + 1 < n ? s.charCodeAt(i + 1) : 0;
-        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-          i++;
-          o[p++] = 0xf0 | (c >> 18);
-          o[p++] = 0x80 | ((c >> 12) & 0x3f);
-          o[p++] = 0x80 | ((c >> 6) & 0x3f);
-          o[p++] = 0x80 | (c & 0x3f);
-          continue;
-        }
-        c = 0xfffd;
-      }
-      o[p++] = 0xe0 | (c >> 12);
-      o[p++] = 0x80 | ((c >> 6) & 0x3f);
-      o[p++] = 0x80 | (c & 0x3f);
-    }
-  }
-  return p - at;
 }
 
 function writeBytes(b: Uint8Array): void {
@@ -336,7 +303,7 @@ function writeBytes(b: Uint8Array): void {
     writeStrHeaderAt(pos, len);
     pos += strHeaderSize(len);
   }
-  out.set(b, pos);
+  copyInto(b, pos);
   pos += len;
 }
 
@@ -448,6 +415,20 @@ function writeExt(type: number, body: Uint8Array): void {
     pos += 4;
   }
   out[pos++] = type & 0xff;
-  out.set(body, pos);
+  copyInto(body, pos);
   pos += len;
+}
+
+/**
+ * Copies bytes into `out`. (Calling `out.set()` here made V8 run the whole encoder about
+ * half as fast, even for messages without bytes, so: a loop for small inputs, else Buffer#copy.)
+ */
+function copyInto(src: Uint8Array, at: number): void {
+  const len = src.byteLength;
+  if (len <= 64) {
+    for (let i = 0; i < len; i++) out[at + i] = src[i] as number;
+    return;
+  }
+  const from = Buffer.isBuffer(src) ? src : Buffer.from(src.buffer, src.byteOffset, len);
+  from.copy(out, at);
 }
