@@ -11,6 +11,25 @@ import { type EncAlgo, type SigAlgo, x931Sign } from '../crypt/rsa.js';
 import { SaltError } from '../errors.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
 
+/**
+ * Frames an aes request (Salt's `AsyncReqChannel._package_load`): the load, which already holds
+ * `nonce`, `ts`, `tok` and `id`, encrypted with the session key (no nonce prefix inside).
+ */
+export function buildAesRequest(
+  load: Record<string, unknown>,
+  session: Crypticle,
+  opts: { id: string; encAlgo: EncAlgo; sigAlgo: SigAlgo; iv?: Buffer },
+): Buffer {
+  return packNetwork({
+    enc: 'aes',
+    load: session.dumps(load, undefined, opts.iv),
+    version: 3,
+    id: opts.id,
+    enc_algo: opts.encAlgo,
+    sig_algo: opts.sigAlgo,
+  });
+}
+
 export class StaleSessionError extends SaltError {
   constructor(why: string) {
     super('SALT_ERR_AUTH_SESSION', `the master refused this minion's session: ${why}`);
@@ -55,13 +74,10 @@ export class AesChannel {
     const nonce = randomUUID().replace(/-/g, '');
     const full = { ...load, nonce, ts: Math.floor(Date.now() / 1000), tok: this.#tok, id: this.#id };
     const session = this.#session;
-    const frame = packNetwork({
-      enc: 'aes',
-      load: session.dumps(full),
-      version: 3,
+    const frame = buildAesRequest(full, session, {
       id: this.#id,
-      enc_algo: this.#encAlgo,
-      sig_algo: this.#sigAlgo,
+      encAlgo: this.#encAlgo,
+      sigAlgo: this.#sigAlgo,
     });
     const replyFrame = await this.#client.request(frame, opts);
     const reply = unpackNetwork(replyFrame);

@@ -72,23 +72,47 @@ export function newAuthToken(): string {
   return Crypticle.generateKeyString();
 }
 
+/**
+ * Frames a sign-in request (Salt's `minion_sign_in_payload`): `token` (already encrypted to
+ * the master key) only when the master key is known.
+ */
+export function buildAuthRequest(opts: {
+  id: string;
+  nonce: string;
+  encAlgo: EncAlgo;
+  sigAlgo: SigAlgo;
+  token?: Buffer;
+  publicPem: string;
+}): Buffer {
+  const load: Record<string, unknown> = {
+    cmd: '_auth',
+    id: opts.id,
+    nonce: opts.nonce,
+    enc_algo: opts.encAlgo,
+    sig_algo: opts.sigAlgo,
+  };
+  if (opts.token) load.token = opts.token;
+  load.pub = cleanKey(opts.publicPem);
+  return packNetwork({ enc: 'clear', load, version: 3 });
+}
+
 /** One sign-in attempt. */
 export async function signIn(p: AuthParams): Promise<AuthOutcome> {
   const knownMaster = await readMasterPub(p.pkiDir);
   const nonce = randomUUID().replace(/-/g, '');
-  const load: Record<string, unknown> = {
-    cmd: '_auth',
+  const token = knownMaster ? oaepEncrypt(knownMaster, Buffer.from(p.token), p.encAlgo) : undefined;
+  const request = buildAuthRequest({
     id: p.id,
     nonce,
-    enc_algo: p.encAlgo,
-    sig_algo: p.sigAlgo,
-  };
-  if (knownMaster) load.token = oaepEncrypt(knownMaster, Buffer.from(p.token), p.encAlgo);
-  load.pub = cleanKey(p.keys.publicPem);
+    encAlgo: p.encAlgo,
+    sigAlgo: p.sigAlgo,
+    token,
+    publicPem: p.keys.publicPem,
+  });
   const client = new ReqClient(p.masterUri, { timeoutMs: p.timeoutMs, tries: 1 });
   let replyFrame: Buffer;
   try {
-    replyFrame = await client.request(packNetwork({ enc: 'clear', load, version: 3 }));
+    replyFrame = await client.request(request);
   } catch (err) {
     return { status: 'error', message: (err as Error).message };
   } finally {
@@ -156,7 +180,7 @@ export async function signIn(p: AuthParams): Promise<AuthOutcome> {
   if (x931Recover(masterPub, Buffer.from(inner.sig)).toString('latin1') !== digest) {
     return { status: 'error', message: 'AES key signature did not verify' };
   }
-  if (knownMaster && load.token) {
+  if (knownMaster && token) {
     if (!(inner.token instanceof Uint8Array)) return { status: 'error', message: 'auth reply without token' };
     const echoed = oaepDecrypt(p.keys.privatePem, Buffer.from(inner.token), p.encAlgo).toString('latin1');
     if (echoed !== p.token) return { status: 'error', message: 'auth reply token mismatch' };

@@ -41,6 +41,15 @@ function asBytes(v: unknown): Buffer | undefined {
   return undefined;
 }
 
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Python's `time.asctime()` in local time: `Sun Nov 22 11:54:04 2026`. */
+export function asctime(d: Date): string {
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  return `${DAYS[d.getDay()]} ${MONTHS[d.getMonth()]} ${String(d.getDate()).padStart(2, ' ')} ${p2(d.getHours())}:${p2(d.getMinutes())}:${p2(d.getSeconds())} ${d.getFullYear()}`;
+}
+
 function randomBetween(lo: number, hi: number): number {
   return lo + Math.random() * Math.max(0, hi - lo);
 }
@@ -254,8 +263,7 @@ export async function startMinion(
     }
   })();
 
-  const startedAt = new Date().toString();
-  const startData = `Minion ${id} started at ${startedAt}`;
+  const startData = `Minion ${id} started at ${asctime(new Date())}`;
   void (async () => {
     try {
       if (config.enable_legacy_startup_events) {

@@ -131,14 +131,21 @@ function encode(v: unknown, depth: number): void {
   }
 }
 
+/** Arrays and plain objects, the bulk of Salt's data, first; everything else in writeOther(). */
 function writeObjectLike(v: object, depth: number): void {
   if (Array.isArray(v)) {
     writeArrayHeader(v.length);
     for (let i = 0; i < v.length; i++) encode(v[i], depth);
-  } else if (v instanceof Uint8Array) {
-    writeBytes(v);
   } else if (isPlainRecord(v)) {
     writeRecord(v, depth);
+  } else {
+    writeOther(v, depth);
+  }
+}
+
+function writeOther(v: object, depth: number): void {
+  if (v instanceof Uint8Array) {
+    writeBytes(v);
   } else if (v instanceof Map) {
     writeMapHeader(v.size);
     for (const [key, value] of v) {
@@ -268,16 +275,32 @@ function writeString(s: string): void {
     const len = encodeUtf8(s, out, pos + 1);
     out[pos] = 0xa0 | len;
     pos += 1 + len;
-    return;
+  } else if (n < 48) {
+    // Reserve the header for the worst case (3 bytes per UTF-16 unit), shift if it was too big.
+    const reserved = strHeaderSize(n * 3);
+    ensure(reserved + n * 3);
+    const len = encodeUtf8(s, out, pos + reserved);
+    finishString(reserved, len);
+  } else {
+    writeLongString(s);
   }
-  // Reserve the worst case (3 bytes per UTF-16 unit), except for huge text: measure that.
+}
+
+/** Kept apart from writeString() so that the short-string paths stay small enough to inline. */
+function writeLongString(s: string): void {
+  const n = s.length;
+  // Huge text is measured rather than reserving 3 bytes per UTF-16 unit.
   const maxBytes = n > 0x100000 ? Buffer.byteLength(s, 'utf8') : n * 3;
   const reserved = strHeaderSize(maxBytes);
   ensure(reserved + maxBytes);
-  const at = pos + reserved;
-  const len = n < 48 ? encodeUtf8(s, out, at) : out.write(s, at, 'utf8');
+  const len = out.write(s, pos + reserved, 'utf8');
+  finishString(reserved, len);
+}
+
+/** The text is at `pos + reserved`; writes the header it needs and moves the text next to it. */
+function finishString(reserved: number, len: number): void {
   const size = strHeaderSize(len);
-  if (size !== reserved) out.copyWithin(pos + size, at, at + len);
+  if (size !== reserved) out.copyWithin(pos + size, pos + reserved, pos + reserved + len);
   writeStrHeaderAt(pos, len);
   pos += size + len;
 }

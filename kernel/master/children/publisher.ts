@@ -10,11 +10,11 @@ import { bindOrFail, ipcAddress, tcpAddress } from '../../bus/address.js';
 import { SendQueue } from '../../bus/send-queue.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { Crypticle } from '../../crypt/crypticle.js';
-import { rsaSign } from '../../crypt/rsa.js';
 import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
-import { packNetwork, unpackIpc } from '../../serial/index.js';
+import { unpackIpc } from '../../serial/index.js';
 import { readMasterKeys } from '../master-keys.js';
+import { wrapPublish } from '../publish-envelope.js';
 import { readAesKey, SerialReservation } from '../secrets.js';
 
 await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
@@ -64,13 +64,9 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
           continue;
         }
         load.serial = await serials.next();
-        const enc = crypticle.dumps(load);
-        const envelope: Record<string, unknown> = { enc: 'aes', load: enc };
-        if (config.sign_pub_messages) {
-          envelope.sig_algo = 'PKCS1v15-SHA1';
-          envelope.sig = rsaSign(keys.privatePem, enc);
-        }
-        queue.push(packNetwork(envelope));
+        queue.push(
+          wrapPublish(load, crypticle, config.sign_pub_messages ? { signWith: keys.privatePem } : {}),
+        );
         log.debug({ jid: load.jid, fun: load.fun }, 'published');
       }
     } catch (err) {

@@ -94,6 +94,7 @@ async function decide(env: HandlerEnv, id: string, pub: string, effects: Effects
     }
     if (!autoSign) {
       await writeKey(pki, 'pending', id, pub);
+      env.kernel.log.info(`New public key for ${id} placed in pending`);
       authEvent(effects, true, 'pend', id, pub);
       return { accept: false, ret: true };
     }
@@ -143,8 +144,17 @@ export async function handleAuth(
     return refuse(false);
   }
   const pub = load.pub.trim();
+  env.kernel.log.info(`Authentication request from ${id}`);
   const decision = await decide(env, id, pub, effects);
-  if (!decision.accept) return refuse(decision.ret);
+  if (!decision.accept) {
+    const act = effects.events.at(-1)?.data.act;
+    if (act === 'pend')
+      env.kernel.log.info(
+        `Authentication failed from host ${id}, the key is in pending and needs to be accepted with salt-key -a ${id}`,
+      );
+    else env.kernel.log.info({ act }, `Authentication refused for ${id}`);
+    return refuse(decision.ret);
+  }
 
   const pki = env.config.pki_dir;
   if (env.config.open_mode || (await readKey(pki, 'accepted', id)) === undefined) {
@@ -175,6 +185,7 @@ export async function handleAuth(
     ret.sig = x931Sign(env.keys.privatePem, Buffer.from(digest));
     ret.nonce = nonce;
     authEvent(effects, true, 'accept', id, pub);
+    env.kernel.log.info(`Authentication accepted from ${id}`);
     return signed ? clearSigned(env, ret, sigAlgo as SigAlgo) : { enc: 'clear', load: ret };
   } catch (err) {
     env.kernel.log.warn({ id, err: (err as Error).message }, 'authentication failed');

@@ -108,6 +108,7 @@ export async function handlePublish(
     },
   });
   effects.publishes.push(load);
+  env.kernel.log.info(`Published command ${String(req.fun)} with jid ${jid}`);
   await env.kernel.hooks.jobPublished.promise({ jid, load: stored as PublishRequest, minions, missing });
   return { enc: 'clear', load: { jid, minions, missing } };
 }

@@ -55,5 +55,6 @@ export async function handleReturn(
     env.kernel.log.error({ id: ret.id, jid: ret.jid, err }, 'storing a return failed');
   }
   effects.events.push({ tag: `salt/job/${ret.jid}/ret/${ret.id}`, data: ret });
+  env.kernel.log.info(`Got return from ${ret.id} for job ${ret.jid}`);
   return null;
 }
