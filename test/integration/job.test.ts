@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
 
 describe('a job end to end: salt CLI → master → minion → return', () => {
-  const c = new Cluster();
+  const c = new Cluster({ master: { keep_jobs_seconds: 2 } });
   beforeAll(async () => {
     await c.startMaster();
     await c.startMinion('m1');
@@ -31,7 +31,16 @@ describe('a job end to end: salt CLI → master → minion → return', () => {
     // Salt's test.arg echoes the publish data it was given as __pub_* keywords too.
     const m1 = r.data.m1 as { args: unknown[]; kwargs: Record<string, unknown> };
     expect(m1.args).toEqual(['a', 1]);
-    expect(Object.keys(m1.kwargs)).toEqual(['k', '__pub_fun', '__pub_arg', '__pub_tgt', '__pub_jid', '__pub_ret', '__pub_tgt_type', '__pub_user']);
+    expect(Object.keys(m1.kwargs)).toEqual([
+      'k',
+      '__pub_fun',
+      '__pub_arg',
+      '__pub_tgt',
+      '__pub_jid',
+      '__pub_ret',
+      '__pub_tgt_type',
+      '__pub_user',
+    ]);
     expect(m1.kwargs.k).toBe('v');
     expect(m1.kwargs.__pub_arg).toEqual(['a', 1, { __kwarg__: true, k: 'v' }]);
   });
@@ -77,5 +86,23 @@ describe('a job end to end: salt CLI → master → minion → return', () => {
     expect(r.data.m1).toMatch(/ERROR: .*died/);
     const again = await c.saltJson(['m1', 'test.ping']);
     expect(again.data).toEqual({ m1: true });
+  });
+
+  it('after a key deletion rotates the AES key, the remaining minion re-authenticates by itself', async () => {
+    const d = await c.saltKey(['-d', 'm2', '-y']);
+    expect(d.stdout).toContain('Key for minion m2 deleted.');
+    await c.master!.waitFor('AES key rotated', 10_000);
+    const r = await c.saltJson(['*', 'test.ping']);
+    expect(r.data).toEqual({ m1: true });
+    await c.minions.get('m1')!.waitFor('re-authenticating with the master');
+  });
+
+  it('old jobs leave the job cache after keep_jobs_seconds', async () => {
+    const { readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const jobs = join(c.root, 'var/cache/salt/master/jobs');
+    expect(readdirSync(jobs).length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(readdirSync(jobs)).toEqual([]);
   });
 });

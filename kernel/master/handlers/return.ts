@@ -38,9 +38,8 @@ export async function handleReturn(
     env.kernel.log.warn({ id: load.id, jid: load.jid }, 'return with an invalid jid: dropped');
     return false;
   }
+  // The event data is the load as the minion sent it, minus nonce and tok (Salt's order kept).
   const ret = load as JobReturn;
-  delete ret.cmd;
-  ret.cmd = '_return';
   try {
     await env.kernel.hooks.returnReceived.promise(ret);
   } catch (err) {
