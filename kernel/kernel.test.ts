@@ -81,7 +81,16 @@ function storedJob(): StoredJob {
 }
 
 function ret(extra: Partial<JobReturn> = {}): JobReturn {
-  return { id: 'm1', jid: '20240101000000000000', fun: 'test.ping', fun_args: [], return: true, retcode: 0, success: true, ...extra };
+  return {
+    id: 'm1',
+    jid: '20240101000000000000',
+    fun: 'test.ping',
+    fun_args: [],
+    return: true,
+    retcode: 0,
+    success: true,
+    ...extra,
+  };
 }
 
 function returner(name: string): ReturnerDef {
@@ -352,9 +361,7 @@ describe('createKernel: errors in taps', () => {
         }),
       ],
     });
-    const err = await rejection(
-      k.hooks.jobPublished.promise(storedJob()),
-    );
+    const err = await rejection(k.hooks.jobPublished.promise(storedJob()));
     expect((err as SaltError).code).toBe('SALT_ERR_HOOK_FAILED');
     expect((err as SaltError).cause).toBe(boom);
   });
@@ -367,17 +374,7 @@ describe('createKernel: errors in taps', () => {
         }),
       ],
     });
-    const err = await rejection(
-      k.hooks.returnReceived.promise({
-        id: 'm',
-        jid: 'j',
-        fun: 'test.ping',
-        fun_args: [],
-        return: true,
-        retcode: 0,
-        success: true,
-      }),
-    );
+    const err = await rejection(k.hooks.returnReceived.promise(ret()));
     expect((err as SaltError).message).toBe(
       'hook "returnReceived" failed in plugin "acme-str": plain string',
     );
@@ -443,17 +440,7 @@ describe('createKernel: errors in taps', () => {
         }),
       ],
     });
-    const err = await rejection(
-      k.hooks.returnReceived.promise({
-        id: 'm',
-        jid: 'j',
-        fun: 'f',
-        fun_args: [],
-        return: 1,
-        retcode: 0,
-        success: true,
-      }),
-    );
+    const err = await rejection(k.hooks.returnReceived.promise(ret()));
     expect((err as SaltError).message).toBe('hook "returnReceived" failed in plugin "second": disk full');
     // AsyncSeriesHook stops at the first error.
     expect(trace).toEqual(['first']);
@@ -512,9 +499,7 @@ describe('createKernel: errors in taps', () => {
         }),
       ],
     });
-    const err = await rejection(
-      k.hooks.jobPublished.promise(storedJob()),
-    );
+    const err = await rejection(k.hooks.jobPublished.promise(storedJob()));
     expect((err as SaltError).code).toBe('SALT_ERR_HOOK_FAILED');
   });
 });

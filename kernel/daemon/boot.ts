@@ -7,6 +7,22 @@ export interface BootInfo {
   kind: 'master' | 'minion';
   configDir: string;
   overrides: Record<string, unknown>;
+  /**
+   * The parent's resolved config as JSON (plugins left out). Children that run no plugins use
+   * it as is and skip loading the config code (zod, YAML): faster start, ~15 MiB less each.
+   */
+  resolved?: Record<string, unknown>;
+  /** Whether the config declares kernel plugins (then processes that apply them load it themselves). */
+  hasPlugins?: boolean;
+}
+
+/** The JSON-safe part of a resolved config: no plugins, no functions. */
+export function resolvedForChildren(config: object): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(config, (key, value: unknown) =>
+      key === 'plugins' || typeof value === 'function' || typeof value === 'bigint' ? undefined : value,
+    ),
+  ) as Record<string, unknown>;
 }
 
 export const BOOT_ENV = 'TSALT_BOOT';

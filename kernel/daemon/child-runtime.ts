@@ -4,7 +4,6 @@
  * down cleanly on SIGTERM or when the parent dies.
  */
 import type { Logger } from 'pino';
-import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log.js';
 import {
   exitWhenParentDies,
@@ -12,29 +11,42 @@ import {
   signalFatal,
   signalReady,
 } from '../process/child.js';
-import { readBoot } from './boot.js';
+import { type BootInfo, readBoot } from './boot.js';
 
 export interface ChildContext<C> {
   config: C;
   log: Logger;
   configDir: string;
   overrides: Record<string, unknown>;
+  /** The parent's resolved config, usable where no plugin has to run. */
+  resolvedWithoutPlugins?: Record<string, unknown>;
 }
 
-/** Runs a child: `start` opens its resources and returns its shutdown function. */
+/** Loads the config in this process (needed when plugins must run here). */
+async function loadOwnConfig(boot: BootInfo): Promise<unknown> {
+  const { loadConfig } = await import('../config/index.js');
+  const { config } =
+    boot.kind === 'master'
+      ? await loadConfig('master', boot.configDir, boot.overrides)
+      : await loadConfig('minion', boot.configDir, boot.overrides);
+  return config;
+}
+
+/**
+ * Runs a child: `start` opens its resources and returns its shutdown function. A child that
+ * runs no plugins (`needsPlugins: false`) takes the parent's resolved config.
+ */
 export async function runChild<C>(
   name: string,
   start: (ctx: ChildContext<C>) => Promise<() => Promise<void>>,
+  opts: { needsPlugins?: boolean } = {},
 ): Promise<void> {
   const boot = readBoot();
   let shutdown: (() => Promise<void>) | undefined;
   exitWhenParentDies({ shutdown: () => (shutdown ? shutdown() : Promise.resolve()) });
   let log: Logger | undefined;
   try {
-    const { config } =
-      boot.kind === 'master'
-        ? await loadConfig('master', boot.configDir, boot.overrides)
-        : await loadConfig('minion', boot.configDir, boot.overrides);
+    const config = !opts.needsPlugins && boot.resolved ? boot.resolved : await loadOwnConfig(boot);
     const c = config as unknown as {
       log_level: string;
       log_file?: string | null;
@@ -51,6 +63,7 @@ export async function runChild<C>(
       log,
       configDir: boot.configDir,
       overrides: boot.overrides,
+      resolvedWithoutPlugins: boot.hasPlugins ? undefined : boot.resolved,
     });
     installChildSignalHandlers(shutdown);
     await signalReady();

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { ensurePkiDirs } from '../auth/pki.js';
 import { EventFirer, masterEventAddresses } from '../bus/event-bus.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
-import { bootEnv } from '../daemon/boot.js';
+import { bootEnv, resolvedForChildren } from '../daemon/boot.js';
 import { ensureDirs } from '../process/dirs.js';
 import { removePidfile, writePidfile } from '../process/pidfile.js';
 import { assertPortFree } from '../process/ports.js';
@@ -62,7 +62,13 @@ export async function startMaster(
   }
 
   const pm = new ProcessManager({ log, killTimeoutMs: config.process_kill_timeout_ms });
-  const env = bootEnv({ kind: 'master', configDir: boot.configDir, overrides: boot.overrides });
+  const env = bootEnv({
+    kind: 'master',
+    configDir: boot.configDir,
+    overrides: boot.overrides,
+    resolved: resolvedForChildren(config),
+    hasPlugins: config.plugins.length > 0,
+  });
   for (const name of CHILDREN) pm.add({ name, modulePath: childPath(name), env, restart: 'always' });
 
   pm.on('message', (proc, msg) => {

@@ -5,7 +5,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { stampedEventBody } from '../bus/event-body.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
-import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log.js';
 import { packIpc } from '../serial/index.js';
 import { createHandlerEnv } from './handler-env.js';
@@ -14,16 +13,19 @@ import type { FromWorker, ToWorker } from './worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('worker-thread.ts must run as a worker thread');
-const { configDir, overrides, index } = workerData as {
+const { configDir, overrides, index, resolved } = workerData as {
   configDir: string;
   overrides: Record<string, unknown>;
   index: number;
+  /** Set when the config has no plugins: then this thread need not load the config code. */
+  resolved?: Record<string, unknown>;
 };
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(msg, transfer);
 
 try {
-  const { config } = await loadConfig('master', configDir, overrides);
-  const c = config as ResolvedMasterConfig;
+  const c = (resolved ??
+    (await (await import('../config/index.js')).loadConfig('master', configDir, overrides))
+      .config) as ResolvedMasterConfig;
   const log = createLogger({
     name: `salt-master/MWorker-${index}`,
     level: c.log_level,

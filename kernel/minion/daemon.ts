@@ -12,7 +12,7 @@ import type { ResolvedMinionConfig } from '../config/index.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { loadOrCreateKeyPair } from '../crypt/keys.js';
 import { rsaVerify } from '../crypt/rsa.js';
-import { bootEnv } from '../daemon/boot.js';
+import { bootEnv, resolvedForChildren } from '../daemon/boot.js';
 import { SALT_ERR_AUTH_REJECTED } from '../errors.js';
 import { ensureDirs } from '../process/dirs.js';
 import { removePidfile, writePidfile } from '../process/pidfile.js';
@@ -151,7 +151,12 @@ export async function startMinion(
 
   const executor = new JobExecutor({
     multiprocessing: config.multiprocessing,
-    env: bootEnv({ kind: 'minion', configDir: boot.configDir, overrides: { ...boot.overrides, id } }),
+    env: bootEnv({
+      kind: 'minion',
+      configDir: boot.configDir,
+      overrides: { ...boot.overrides, id },
+      resolved: resolvedForChildren(config),
+    }),
     cachedir: config.cachedir,
     log,
     runEnv: () => createRunEnv(config, id, log),

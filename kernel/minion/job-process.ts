@@ -4,7 +4,7 @@
  * minion.
  */
 import type { ResolvedMinionConfig } from '../config/index.js';
-import { loadConfig } from '../config/index.js';
+
 import { readBoot } from '../daemon/boot.js';
 import { createLogger } from '../log.js';
 import { exitWhenParentDies } from '../process/child.js';
@@ -14,8 +14,10 @@ import type { JobResult, RunJob } from './job-protocol.js';
 
 exitWhenParentDies({ pollMs: 2000 });
 const boot = readBoot();
-const { config } = await loadConfig('minion', boot.configDir, boot.overrides);
-const c = config as ResolvedMinionConfig;
+// Job processes run no kernel plugins: the minion's resolved config is all they need.
+const c = (boot.resolved ??
+  (await (await import('../config/index.js')).loadConfig('minion', boot.configDir, boot.overrides))
+    .config) as ResolvedMinionConfig;
 const id = String(boot.overrides.id ?? c.id);
 const log = createLogger({
   name: `salt-minion/job`,

@@ -9,6 +9,7 @@ import { encodeUtf8 } from './utf8.js';
 
 /** Nesting deeper than this is refused (msgpack-python's packer stops at 511 too). */
 const MAX_DEPTH = 511;
+const MEDIUM = Number(process.env.MEDIUM ?? 48);
 /**
  * Results are cut from shared slabs, like Node's own Buffer pool: no copy per call. A slab
  * with less than MIN_ROOM bytes left is retired; one that grew past KEEP_LIMIT for a large
@@ -275,7 +276,7 @@ function writeString(s: string): void {
     const len = encodeUtf8(s, out, pos + 1);
     out[pos] = 0xa0 | len;
     pos += 1 + len;
-  } else if (n < 48) {
+  } else if (n < MEDIUM) {
     // Reserve the header for the worst case (3 bytes per UTF-16 unit), shift if it was too big.
     const reserved = strHeaderSize(n * 3);
     ensure(reserved + n * 3);

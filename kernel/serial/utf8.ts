@@ -17,27 +17,29 @@ export function decodeUtf8(b: Buffer, s: number, len: number): string | null {
     if (!isUtf8(b.subarray(s, s + len))) return null;
     return b.toString('utf8', s, s + len);
   }
+  // Collect UTF-16 units and make the string in one call: concatenating char by char would
+  // build cons strings, which every later consumer (the encoder included) reads more slowly.
+  const units: number[] = [];
   const e = s + len;
-  let out = '';
   let i = s;
   while (i < e) {
     const c = b[i++] as number;
     if (c < 0x80) {
-      out += String.fromCharCode(c);
+      units.push(c);
     } else if (c < 0xc2) {
       return null;
     } else if (c < 0xe0) {
       if (i >= e) return null;
       const c1 = b[i++] as number;
       if ((c1 & 0xc0) !== 0x80) return null;
-      out += String.fromCharCode(((c & 0x1f) << 6) | (c1 & 0x3f));
+      units.push(((c & 0x1f) << 6) | (c1 & 0x3f));
     } else if (c < 0xf0) {
       if (i + 1 >= e) return null;
       const c1 = b[i++] as number;
       const c2 = b[i++] as number;
       if ((c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80) return null;
       if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 >= 0xa0)) return null;
-      out += String.fromCharCode(((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f));
+      units.push(((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f));
     } else if (c < 0xf5) {
       if (i + 2 >= e) return null;
       const c1 = b[i++] as number;
@@ -46,12 +48,12 @@ export function decodeUtf8(b: Buffer, s: number, len: number): string | null {
       if ((c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80 || (c3 & 0xc0) !== 0x80) return null;
       if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 >= 0x90)) return null;
       const cp = (((c & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f)) - 0x10000;
-      out += String.fromCharCode(0xd800 | (cp >> 10), 0xdc00 | (cp & 0x3ff));
+      units.push(0xd800 | (cp >> 10), 0xdc00 | (cp & 0x3ff));
     } else {
       return null;
     }
   }
-  return out;
+  return String.fromCharCode(...units);
 }
 
 /**

@@ -12,64 +12,70 @@ import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
 import { WorkerPool } from '../worker-pool.js';
 
-await runChild<ResolvedMasterConfig>('request-server', async ({ config, log, configDir, overrides }) => {
-  const pool = new WorkerPool({
-    size: Math.max(1, config.worker_threads),
-    entry: new URL('../worker-thread.js', import.meta.url),
-    workerData: { configDir, overrides },
-    log,
-  });
-  await pool.start();
+await runChild<ResolvedMasterConfig>(
+  'request-server',
+  async ({ config, log, configDir, overrides, resolvedWithoutPlugins }) => {
+    const pool = new WorkerPool({
+      size: Math.max(1, config.worker_threads),
+      entry: new URL('../worker-thread.js', import.meta.url),
+      workerData: { configDir, overrides, resolved: resolvedWithoutPlugins },
+      log,
+    });
+    await pool.start();
 
-  const router = new Router({
-    linger: 0,
-    backlog: config.zmq_backlog,
-    receiveHighWaterMark: 0,
-    sendHighWaterMark: 0,
-  });
-  await bindOrFail(router, tcpAddress(config.interface, config.ret_port));
-  const push = new Push({ linger: 2000 });
-  push.connect(ipcAddress(config.sock_dir, 'publish_pull.ipc'));
-  const pushQueue = new SendQueue(push, { onError: (err) => log.warn({ err }, 'publish hand-off failed') });
-  const replies = new SendQueue(router, { onError: (err) => log.debug({ err }, 'reply not delivered') });
-  const events = new EventFirer(masterEventAddresses(config.sock_dir));
+    const router = new Router({
+      linger: 0,
+      backlog: config.zmq_backlog,
+      receiveHighWaterMark: 0,
+      sendHighWaterMark: 0,
+    });
+    await bindOrFail(router, tcpAddress(config.interface, config.ret_port));
+    const push = new Push({ linger: 2000 });
+    push.connect(ipcAddress(config.sock_dir, 'publish_pull.ipc'));
+    const pushQueue = new SendQueue(push, { onError: (err) => log.warn({ err }, 'publish hand-off failed') });
+    const replies = new SendQueue(router, { onError: (err) => log.debug({ err }, 'reply not delivered') });
+    const events = new EventFirer(masterEventAddresses(config.sock_dir));
 
-  onParentMessage((msg) => {
-    if ((msg as { type?: string }).type === 'aes-rotated') pool.broadcast({ type: 'reload' });
-  });
+    onParentMessage((msg) => {
+      if ((msg as { type?: string }).type === 'aes-rotated') pool.broadcast({ type: 'reload' });
+    });
 
-  let running = true;
-  const loop = (async () => {
-    try {
-      for await (const frames of router) {
-        if (frames.length < 2) continue;
-        const envelope = frames.slice(0, -1);
-        const payload = frames[frames.length - 1] as Buffer;
-        pool.run(payload).then(
-          (r) => {
-            replies.push([...envelope, Buffer.from(r.reply.buffer, r.reply.byteOffset, r.reply.byteLength)]);
-            for (const p of r.publishes) pushQueue.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
-            for (const e of r.events) events.fireRaw(Buffer.from(e.buffer, e.byteOffset, e.byteLength));
-          },
-          (err) => log.error({ err }, 'request dropped'),
-        );
+    let running = true;
+    const loop = (async () => {
+      try {
+        for await (const frames of router) {
+          if (frames.length < 2) continue;
+          const envelope = frames.slice(0, -1);
+          const payload = frames[frames.length - 1] as Buffer;
+          pool.run(payload).then(
+            (r) => {
+              replies.push([
+                ...envelope,
+                Buffer.from(r.reply.buffer, r.reply.byteOffset, r.reply.byteLength),
+              ]);
+              for (const p of r.publishes) pushQueue.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+              for (const e of r.events) events.fireRaw(Buffer.from(e.buffer, e.byteOffset, e.byteLength));
+            },
+            (err) => log.error({ err }, 'request dropped'),
+          );
+        }
+      } catch (err) {
+        if (running) log.error({ err }, 'request router failed');
       }
-    } catch (err) {
-      if (running) log.error({ err }, 'request router failed');
-    }
-  })();
-  log.info(
-    { address: tcpAddress(config.interface, config.ret_port), workers: config.worker_threads },
-    'request server listening',
-  );
-  return async () => {
-    running = false;
-    router.close();
-    await replies.drain(500);
-    await pushQueue.drain(1000);
-    await events.close();
-    push.close();
-    await pool.close();
-    await loop;
-  };
-});
+    })();
+    log.info(
+      { address: tcpAddress(config.interface, config.ret_port), workers: config.worker_threads },
+      'request server listening',
+    );
+    return async () => {
+      running = false;
+      router.close();
+      await replies.drain(500);
+      await pushQueue.drain(1000);
+      await events.close();
+      push.close();
+      await pool.close();
+      await loop;
+    };
+  },
+);
