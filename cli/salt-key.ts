@@ -12,7 +12,7 @@ const { resolve, join } = await import('node:path');
 const { createInterface } = await import('node:readline/promises');
 const { readFile } = await import('node:fs/promises');
 const { existsSync } = await import('node:fs');
-const { loadConfig } = await import('../kernel/config/index.js');
+const { loadConfigCached } = await import('../kernel/config/cache.js');
 const { KeyManager, matchKeys } = await import('../kernel/auth/key-manager.js');
 const { KEY_STATES } = await import('../kernel/auth/pki.js');
 const { pemFinger } = await import('../kernel/crypt/fingerprint.js');
@@ -87,7 +87,7 @@ if (program.args.length > 0)
   usageError('salt-key', USAGE, `unexpected argument ${JSON.stringify(program.args[0])}`);
 const opts = program.opts<KeyCliOptions & { print?: string }>();
 
-const config = await loadConfig('master', resolve(opts.configDir)).then(
+const config = await loadConfigCached('master', resolve(opts.configDir)).then(
   (l) => l.config,
   (err: unknown) => fail('salt-key', err, 2),
 );

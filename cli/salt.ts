@@ -10,7 +10,7 @@ handleVersionFlag('salt', process.argv);
 const { Command, Option } = await import('commander');
 const { resolve } = await import('node:path');
 const { defaultConfigDir } = await import('./default-config-dir.js');
-const { loadConfig } = await import('../kernel/config/index.js');
+const { loadConfigCached } = await import('../kernel/config/cache.js');
 type MasterConfig = import('../kernel/config/index.js').ResolvedMasterConfig;
 const { parseCliArgs } = await import('../kernel/jobs/args.js');
 const { LocalClient } = await import('../kernel/client/local-client.js');
@@ -102,7 +102,7 @@ const tgt: string | string[] = opts.list
       .filter(Boolean)
   : target;
 
-const config: MasterConfig = await loadConfig('master', resolve(opts.configDir)).then(
+const config: MasterConfig = await loadConfigCached('master', resolve(opts.configDir)).then(
   (l) => l.config,
   (err: unknown) => fail('salt', err, 2),
 );

@@ -460,3 +460,45 @@ describe('bindArgs', () => {
     );
   });
 });
+
+describe('yamlifyArg fast path for plain words', () => {
+  it('gives what the YAML parser gives', async () => {
+    const { saltSafeLoad } = await import('./yamlify-arg.js');
+    const words = [
+      'hello',
+      'echo hi',
+      'a,b',
+      'x=1',
+      '1',
+      '-1',
+      '+1',
+      '0755',
+      '0x1F',
+      '0b101',
+      '1.5',
+      '.5',
+      '1e3',
+      '1.0',
+      'yes',
+      'No',
+      'on',
+      'OFF',
+      'true',
+      'null',
+      '~',
+      'NULL',
+      '.inf',
+      '-.inf',
+      '.nan',
+      'a b  c',
+      'web-01',
+      'v1.2.3',
+      'a/b/c',
+      '~user',
+    ];
+    for (const w of words) {
+      const parsed = saltSafeLoad(w);
+      expect(yamlifyArg(w), w).toEqual(parsed === undefined ? null : parsed);
+    }
+  });
+});

@@ -7,17 +7,8 @@
  * still octal. The `yaml` package parses the structure; the scalar rules below are PyYAML's
  * implicit resolvers and constructors, so `yes` is true, `1e3` is a string, `1:30` is 90.
  */
-import {
-  type DocumentOptions,
-  isCollection,
-  isPair,
-  isScalar,
-  type ParseOptions,
-  parseDocument,
-  type ScalarTag,
-  type SchemaOptions,
-  visit,
-} from 'yaml';
+import { createRequire } from 'node:module';
+import type { DocumentOptions, ParseOptions, ScalarTag, SchemaOptions } from 'yaml';
 import { float64, SaltFloat } from '../serial/index.js';
 import { pyStr } from './py-repr.js';
 
@@ -120,7 +111,31 @@ const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
  * Salt's `salt.utils.yaml.safe_load` for one CLI word. Throws on anything Salt's loader
  * would refuse (syntax errors, unknown tags, duplicate or unhashable keys).
  */
+let yamlModule: typeof import('yaml') | undefined;
+
+/** The `yaml` package, loaded on first need: most CLI words never need a YAML parser. */
+function yaml(): typeof import('yaml') {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlModule;
+}
+
+/**
+ * A word YAML reads as one plain scalar with no structure (letters, digits and a few safe
+ * punctuation marks, no `:`/`#`, no leading indicator, no surrounding space): its value is
+ * found by the same implicit resolvers, in the same order, without a parser.
+ */
+const PLAIN_WORD = /^[A-Za-z0-9_./+~][A-Za-z0-9 _./+=,~-]*$/;
+
+function resolvePlainWord(word: string): unknown {
+  if (BOOL_RE.test(word)) return resolveYamlBool(word);
+  if (FLOAT_RE.test(word)) return resolveYamlFloat(word);
+  if (INT_RE.test(word)) return resolveYamlInt(word);
+  if (NULL_RE.test(word)) return null;
+  return word;
+}
+
 export function saltSafeLoad(src: string): unknown {
+  const { isCollection, isPair, isScalar, parseDocument, visit } = yaml();
   const doc = parseDocument(src, OPTIONS);
   if (doc.errors.length > 0 || doc.warnings.length > 0) {
     throw doc.errors[0] ?? doc.warnings[0];
@@ -155,6 +170,8 @@ export function yamlifyArg(arg: unknown): unknown {
   if (stripped === '' || stripped === '---' || stripped === '...') return arg;
   if (arg.includes('_') && /^[0-9_]*$/.test(stripped)) return arg;
   if (arg.includes('\t') || arg.includes('\r') || arg.includes('\n')) return arg;
+  if (arg === 'None') return null;
+  if (PLAIN_WORD.test(arg) && !arg.endsWith(' ')) return resolvePlainWord(arg);
   try {
     if (arg.includes('#')) {
       const parsed = saltSafeLoad(arg);
