@@ -15,15 +15,14 @@ export function createKernelHooks() {
      * Throwing aborts the publish and the error reaches the caller. @since 0.1
      */
     beforePublish: new AsyncSeriesWaterfallHook<[PublishLoad]>(['load'], 'beforePublish'),
-    /** Master: a job was published and its load stored. Notification. @since 0.1 */
+    /** Master: a job was published and its load stored. A failing tap is logged and contained. @since 0.1 */
     jobPublished: new AsyncSeriesHook<[StoredJob]>(['job'], 'jobPublished'),
     /**
-     * Master: a minion's return arrived and was verified. The job cache taps this at
-     * `STAGE_JOB_CACHE`; a throwing tap is logged and does not stop later taps' returns
-     * from being stored elsewhere. @since 0.1
+     * Master: a minion's return arrived, was verified and stored in the job cache. Returners
+     * tap this. A failing tap is logged and does not stop the other taps. @since 0.1
      */
     returnReceived: new AsyncSeriesHook<[JobReturn]>(['ret'], 'returnReceived'),
-    /** An event was fired on this daemon's bus. Notification. @since 0.1 */
+    /** An event was fired on this daemon's bus. A failing tap is logged and contained. @since 0.1 */
     eventFired: new SyncHook<[SaltEvent]>(['event'], 'eventFired'),
     /** The daemon is stopping: release resources. Runs in reverse apply order. @since 0.1 */
     shutdown: new AsyncSeriesHook<[]>([], 'shutdown'),
@@ -33,9 +32,9 @@ export function createKernelHooks() {
 /** The hooks object of a daemon. */
 export type KernelHooks = ReturnType<typeof createKernelHooks>;
 
-type CallMethods = 'call' | 'callAsync' | 'promise';
+type CallMethods = 'call' | 'callAsync' | 'promise' | 'intercept' | 'taps' | 'tapAsync';
 
-/** A hook with its call methods removed: what plugins get. */
+/** A hook with its call methods, interceptors and callback-style taps removed: what plugins get. */
 export type TapOnlyHook<H> = Omit<H, CallMethods>;
 
 /** The tap-only view of all hooks. */

@@ -60,27 +60,42 @@ export function sortPlugins(
 }
 
 /**
- * Wraps every tap so errors name the hook and the plugin, and makes `shutdown` taps run in
- * reverse registration order (a plugin releases after the plugins it was applied after).
+ * Notification hooks: a failing tap is logged with the hook and plugin names and does not stop
+ * the other taps or the caller (a broken returner must not lose a return or a publish).
  */
-function installErrorInterceptor(hooks: KernelHooks): void {
+const ISOLATED_HOOKS: ReadonlySet<string> = new Set(['jobPublished', 'returnReceived', 'eventFired']);
+
+/**
+ * Wraps every tap so errors name the hook and the plugin (or, on notification hooks, are
+ * logged and contained), and makes `shutdown` taps run in reverse registration order (a plugin
+ * releases after the plugins it was applied after).
+ */
+function installTapWrapper(hooks: KernelHooks, log: Logger): void {
   let shutdownTaps = 0;
   for (const [hookName, hook] of Object.entries(hooks)) {
+    const isolated = ISOLATED_HOOKS.has(hookName);
     hook.intercept({
       register(tap) {
         if (hookName === 'shutdown' && tap.stage === undefined) tap.stage = -++shutdownTaps;
         const fn = tap.fn as (...args: unknown[]) => unknown;
-        const wrap = (err: unknown): never => {
-          if (err instanceof SaltError) throw err;
+        const wrapped = (err: unknown): SaltError => {
+          if (err instanceof SaltError) return err;
           const message = err instanceof Error ? err.message : String(err);
-          throw new SALT_ERR_HOOK_FAILED(hookName, tap.name, message, { cause: err });
+          return new SALT_ERR_HOOK_FAILED(hookName, tap.name, message, { cause: err });
+        };
+        const fail = (err: unknown): undefined => {
+          const e = wrapped(err);
+          if (!isolated) throw e;
+          log.error({ hook: hookName, plugin: tap.name, code: e.code, err: e.message }, e.message);
+          return undefined;
         };
         if (tap.type === 'promise') {
           tap.fn = (...args: unknown[]) => {
             try {
-              return Promise.resolve(fn(...args)).catch(wrap);
+              return Promise.resolve(fn(...args)).catch(fail);
             } catch (err) {
-              return wrap(err);
+              // a promise tap that throws synchronously must still settle the hook's promise
+              return Promise.reject(err).catch(fail);
             }
           };
         } else if (tap.type === 'sync') {
@@ -88,7 +103,29 @@ function installErrorInterceptor(hooks: KernelHooks): void {
             try {
               return fn(...args);
             } catch (err) {
-              return wrap(err);
+              return fail(err);
+            }
+          };
+        } else if (tap.type === 'async') {
+          tap.fn = (...args: unknown[]) => {
+            const callback = args.pop() as (err?: unknown, result?: unknown) => void;
+            try {
+              fn(...args, (err?: unknown, result?: unknown) => {
+                if (err === undefined || err === null) callback(null, result);
+                else {
+                  try {
+                    callback(null, fail(err));
+                  } catch (e) {
+                    callback(e);
+                  }
+                }
+              });
+            } catch (err) {
+              try {
+                callback(null, fail(err));
+              } catch (e) {
+                callback(e);
+              }
             }
           };
         }
@@ -101,7 +138,7 @@ function installErrorInterceptor(hooks: KernelHooks): void {
 /** Creates a kernel and applies its plugins in order. */
 export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   const hooks = createKernelHooks();
-  installErrorInterceptor(hooks);
+  installTapWrapper(hooks, opts.log);
   const returners = createRegistry<ReturnerDef>('returner');
   const ordered = sortPlugins(opts.builtins ?? [], flatten(opts.plugins)).filter(
     (p) => !p.daemons || p.daemons.includes(opts.daemon),

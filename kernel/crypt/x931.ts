@@ -81,7 +81,6 @@ export function x931Sign(priv: RsaKeyInput, message: Buffer): Buffer {
   }
   const s = toBigInt(raw);
   const other = n - s;
-  // biome-ignore lint/complexity/useMathMinMax: Math.min does not take BigInts
   return toBytes(s < other ? s : other, k);
 }
 

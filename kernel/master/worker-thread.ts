@@ -40,9 +40,19 @@ try {
       return;
     }
     void handler.handle(msg.frame).then(({ reply, effects }) => {
-      const publishes = effects.publishes.map((p) => packIpc(p));
-      const events = effects.events.map((e) => stampedEventBody(e.tag, e.data));
-      post({ type: 'reply', seq: msg.seq, reply, publishes, events });
+      // Encoders return slices of a shared pool: copy each into its own buffer and transfer it.
+      const own = (b: Uint8Array): Uint8Array => new Uint8Array(b);
+      const out = {
+        type: 'reply' as const,
+        seq: msg.seq,
+        reply: own(reply),
+        publishes: effects.publishes.map((p) => own(packIpc(p))),
+        events: effects.events.map((e) => own(stampedEventBody(e.tag, e.data))),
+      };
+      post(
+        out,
+        [out.reply, ...out.publishes, ...out.events].map((b) => b.buffer as ArrayBuffer),
+      );
     });
   });
   post({ type: 'ready' });

@@ -143,7 +143,7 @@ function read(depth: number): unknown {
   if (t < 0x90) return readMap(t & 0x0f, depth);
   if (t < 0xa0) return readArray(t & 0x0f, depth);
   if (t < 0xc0) {
-    // fixstr, the most common value: the hot path of readStr() inlined.
+    // fixstr, the most common value: short ones through the string cache, others inline.
     const len = t & 0x1f;
     if (len < 16 && mode !== RAW) {
       p--;

@@ -210,6 +210,9 @@ describe('containers and Salt types', () => {
     const arr: unknown[] = [];
     arr.push(arr);
     encodeError(() => packNetwork(arr));
+    const loop: unknown[] = [];
+    loop.push(new SaltConstant('LOOP', loop));
+    expect(encodeError(() => packIpc(loop)).message).toMatch(/constants nested/);
     expect(ipc({ ok: 1 })).toBe('81a26f6b01'); // the encoder still works afterwards
   });
 });

@@ -9,7 +9,11 @@ import { encodeUtf8 } from './utf8.js';
 
 /** Nesting deeper than this is refused (msgpack-python's packer stops at 511 too). */
 const MAX_DEPTH = 511;
-const MEDIUM = Number(process.env.MEDIUM ?? 48);
+/**
+ * Strings shorter than this are encoded by a JS loop, longer ones by `Buffer#write`. (Above
+ * about 24 units the loop got slow in V8 once it had seen strings of several representations.)
+ */
+const JS_STRING_LIMIT = 24;
 /**
  * Results are cut from shared slabs, like Node's own Buffer pool: no copy per call. A slab
  * with less than MIN_ROOM bytes left is retired; one that grew past KEEP_LIMIT for a large
@@ -33,6 +37,9 @@ let start = 0;
 let pos = 0;
 let binType = false;
 let busy = false;
+/** How many ext 79 bodies are being packed inside each other (a cycle through a constant's value). */
+let nested = 0;
+const MAX_NESTED = 8;
 
 /**
  * Salt's network form, `salt.payload.dumps(value)` (`use_bin_type=False`): JS strings and
@@ -59,7 +66,10 @@ export function packIpc(value: unknown): Buffer {
 function pack(value: unknown, bin: boolean): Buffer {
   if (busy) {
     // Re-entered while packing an ext 79 body: run on a private buffer, then restore.
+    if (nested >= MAX_NESTED)
+      throw new SALT_ERR_BUS_ENCODE(`Salt constants nested deeper than ${MAX_NESTED}`);
     const saved = { out, start, pos, binType };
+    nested++;
     out = Buffer.allocUnsafe(256);
     start = 0;
     pos = 0;
@@ -68,6 +78,7 @@ function pack(value: unknown, bin: boolean): Buffer {
       encode(value, 0);
       return Buffer.from(out.subarray(0, pos));
     } finally {
+      nested--;
       ({ out, start, pos, binType } = saved);
     }
   }
@@ -276,7 +287,7 @@ function writeString(s: string): void {
     const len = encodeUtf8(s, out, pos + 1);
     out[pos] = 0xa0 | len;
     pos += 1 + len;
-  } else if (n < MEDIUM) {
+  } else if (n < JS_STRING_LIMIT) {
     // Reserve the header for the worst case (3 bytes per UTF-16 unit), shift if it was too big.
     const reserved = strHeaderSize(n * 3);
     ensure(reserved + n * 3);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { genJid, isJid, jidDir, jidToTime } from '../../kernel/jid.js';
-import { VECTORS_DIR } from './vectors-dir.js';
+import { SALT_VECTORS_DIR as VECTORS_DIR } from './vectors.js';
 
 interface JidVectors {
   is_jid: { input: unknown; result: boolean }[];

@@ -1,6 +1,7 @@
 /**
- * A minion's `_return` (PROTOCOL.md §7): fire `salt/job/<jid>/ret/<id>`, then let the job
- * cache and returners store it through the `returnReceived` hook.
+ * A minion's `_return` (PROTOCOL.md §7): store it in the master job cache (which refuses a
+ * second return for the same job and minion: a replay), let returners see it through the
+ * `returnReceived` hook, and fire `salt/job/<jid>/ret/<id>`.
  */
 import { isJid } from '../../jid.js';
 import type { JobReturn } from '../../jobs/types.js';
@@ -40,19 +41,19 @@ export async function handleReturn(
   }
   // The event data is the load as the minion sent it, minus nonce and tok (Salt's order kept).
   const ret = load as JobReturn;
-  try {
-    await env.kernel.hooks.returnReceived.promise(ret);
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause;
-    if (
-      (err as { code?: string }).code === 'SALT_ERR_JOB_DUPLICATE_RETURN' ||
-      cause?.code === 'SALT_ERR_JOB_DUPLICATE_RETURN'
-    ) {
-      env.kernel.log.warn({ id: ret.id, jid: ret.jid }, (err as Error).message);
-      return null;
+  if (env.config.job_cache) {
+    try {
+      await env.jobCache.returner(ret, ctx);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SALT_ERR_JOB_DUPLICATE_RETURN') {
+        env.kernel.log.warn({ id: ret.id, jid: ret.jid }, (err as Error).message);
+        return null;
+      }
+      env.kernel.log.error({ id: ret.id, jid: ret.jid, err }, 'the job cache could not store a return');
     }
-    env.kernel.log.error({ id: ret.id, jid: ret.jid, err }, 'storing a return failed');
   }
+  // Returners and other listeners; a failing one is logged by the kernel and contained.
+  await env.kernel.hooks.returnReceived.promise(ret);
   effects.events.push({ tag: `salt/job/${ret.jid}/ret/${ret.id}`, data: ret });
   env.kernel.log.info(`Got return from ${ret.id} for job ${ret.jid}`);
   return null;
