@@ -7,6 +7,7 @@ import { isValidMinionId } from '../auth/minion-id.js';
 import { x931Recover } from '../crypt/rsa.js';
 import type { PublishRequest } from '../jobs/types.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
+import { isStringMap } from '../serial/is-string-map.js';
 import { type AuthLoad, handleAuth } from './handlers/auth.js';
 import { type Effects, type HandlerEnv, newEffects } from './handlers/context.js';
 import { handleMinionEvent } from './handlers/minion-event.js';
@@ -43,16 +44,6 @@ const AES_DEFAULTS: Record<string, unknown> = {
   _syndic_return: false,
 };
 
-function isMap(v: unknown): v is Record<string, unknown> {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof Uint8Array) &&
-    !(v instanceof Map)
-  );
-}
-
 export class RequestHandler {
   readonly #env: HandlerEnv;
 
@@ -79,14 +70,14 @@ export class RequestHandler {
       this.#env.kernel.log.warn({ bytes: frame.length }, 'undecodable request');
       return packNetwork(BAD_LOAD);
     }
-    if (!isMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
+    if (!isStringMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
     const version = typeof payload.version === 'number' ? payload.version : 0;
     if (version < this.#env.config.minimum_auth_version) {
       this.#env.kernel.log.warn({ version }, 'request below minimum_auth_version refused');
       return packNetwork(BAD_LOAD);
     }
     if (payload.enc === 'clear') {
-      if (!isMap(payload.load)) return packNetwork('payload and load must be a dict');
+      if (!isStringMap(payload.load)) return packNetwork('payload and load must be a dict');
       return packNetwork(await this.#clear(payload.load, version, effects));
     }
     if (payload.enc === 'aes') return this.#aes(payload, effects);
@@ -125,7 +116,7 @@ export class RequestHandler {
       env.kernel.log.warn({ id }, 'aes request failed to decrypt');
       return packNetwork('Some exception handling minion payload');
     }
-    if (!isMap(load)) return packNetwork(BAD_LOAD);
+    if (!isStringMap(load)) return packNetwork(BAD_LOAD);
     const nonce = load.nonce;
     delete load.nonce;
     if (load.id !== id) {

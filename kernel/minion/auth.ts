@@ -19,6 +19,7 @@ import {
 } from '../crypt/rsa.js';
 import { SALT_ERR_AUTH_MASTER_KEY } from '../errors.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
+import { isStringMap } from '../serial/is-string-map.js';
 
 export interface MinionKeys {
   privatePem: string;
@@ -50,10 +51,6 @@ export type AuthOutcome =
   | { status: 'rejected' }
   | { status: 'full' }
   | { status: 'error'; message: string };
-
-function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
-}
 
 function masterPubPath(pkiDir: string): string {
   return join(pkiDir, 'minion_master.pub');
@@ -124,15 +121,16 @@ export async function signIn(p: AuthParams): Promise<AuthOutcome> {
   } catch {
     return { status: 'error', message: 'undecodable auth reply' };
   }
-  if (!isMap(reply)) return { status: 'error', message: `unexpected auth reply ${JSON.stringify(reply)}` };
+  if (!isStringMap(reply))
+    return { status: 'error', message: `unexpected auth reply ${JSON.stringify(reply)}` };
   let inner: Record<string, unknown>;
   let signedBytes: Buffer | undefined;
   if (reply.load instanceof Uint8Array) {
     signedBytes = Buffer.from(reply.load);
     const decoded = unpackNetwork(signedBytes);
-    if (!isMap(decoded)) return { status: 'error', message: 'auth reply load is not a map' };
+    if (!isStringMap(decoded)) return { status: 'error', message: 'auth reply load is not a map' };
     inner = decoded;
-  } else if (isMap(reply.load)) {
+  } else if (isStringMap(reply.load)) {
     inner = reply.load;
   } else return { status: 'error', message: 'auth reply without load' };
 

@@ -17,6 +17,7 @@ import { SALT_ERR_AUTH_REJECTED } from '../errors.js';
 import { ensureDirs } from '../process/dirs.js';
 import { removePidfile, writePidfile } from '../process/pidfile.js';
 import { unpackNetwork } from '../serial/index.js';
+import { isStringMap } from '../serial/is-string-map.js';
 import { matchesTarget } from '../targeting/match.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
@@ -29,10 +30,6 @@ import { primaryMaster } from './master-address.js';
 export interface MinionHandle {
   readonly id: string;
   stop(): Promise<void>;
-}
-
-function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 }
 
 function asBytes(v: unknown): Buffer | undefined {
@@ -200,7 +197,7 @@ export async function startMinion(
       log.warn('undecodable publish dropped');
       return undefined;
     }
-    if (!isMap(env) || env.enc !== 'aes') return undefined;
+    if (!isStringMap(env) || env.enc !== 'aes') return undefined;
     const enc = asBytes(env.load);
     if (!enc) return undefined;
     if (config.sign_pub_messages) {
@@ -222,7 +219,7 @@ export async function startMinion(
         return undefined;
       }
     }
-    if (!isMap(load) || !('tgt' in load) || !('jid' in load) || !('fun' in load) || !('arg' in load))
+    if (!isStringMap(load) || !('tgt' in load) || !('jid' in load) || !('fun' in load) || !('arg' in load))
       return undefined;
     return load;
   }

@@ -8,6 +8,7 @@ import { bindArgs, formatInvocationError, pubKwargs, splitArgs } from '../jobs/a
 import { RetcodeResult } from '../jobs/retcode.js';
 import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../loader/define.js';
 import type { ModuleLoader } from '../loader/index.js';
+import { isStringMap } from '../serial/is-string-map.js';
 
 export interface FunctionResult {
   return: unknown;
@@ -25,10 +26,6 @@ export interface RunEnv {
 }
 
 const EX_GENERIC = 1;
-
-function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function makeContext(env: RunEnv, jid: string, signal: AbortSignal): ExecContext {
   const ctx: ExecContext = {
@@ -78,7 +75,7 @@ export async function runFunction(
       retcode = value.retcode;
       value = value.value;
     }
-    if (retcode === 0 && isMap(value) && (value.result === false || value.success === false))
+    if (retcode === 0 && isStringMap(value) && (value.result === false || value.success === false))
       retcode = EX_GENERIC;
     const result: FunctionResult = { return: value, retcode, success: retcode === 0 };
     if (spec.outputter) result.out = spec.outputter;
