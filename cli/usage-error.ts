@@ -11,8 +11,9 @@ export function usageError(prog: string, usage: string, message: string): never 
 
 /** Prints a failure with its code and exits with `code`. */
 export function fail(prog: string, err: unknown, exitCode = 2): never {
-  const e = err as { code?: string; message?: string };
+  const e = err as { code?: string; message?: string; cause?: { message?: string } };
   const tag = e.code && e.code !== SALT_ERR_CLI_USAGE.code ? ` [${e.code}]` : '';
-  process.stderr.write(`${prog}: error: ${e.message ?? String(err)}${tag}\n`);
+  const cause = e.cause?.message ? `\n  caused by: ${e.cause.message}` : '';
+  process.stderr.write(`${prog}: error: ${e.message ?? String(err)}${tag}${cause}\n`);
   process.exit(exitCode);
 }

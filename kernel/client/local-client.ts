@@ -4,8 +4,10 @@
  * until every expected minion answered or the `saltutil.find_job` check says nobody is still
  * running the job (PROTOCOL.md §9).
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { connectHost, tcpAddress } from '../bus/address.js';
 import { EventListener, masterEventAddresses } from '../bus/event-bus.js';
 import { ReqClient } from '../bus/req-client.js';
@@ -57,6 +59,13 @@ export class LocalClient {
   /** Subscribes to job events; resolves when the subscription is live. */
   async listen(): Promise<void> {
     if (this.#listener) return;
+    const pubSock = join(this.#config.sock_dir, 'master_event_pub.ipc');
+    if (!existsSync(pubSock)) {
+      throw new SaltError(
+        SALT_ERR_CLIENT_PUBLISH,
+        `The salt master could not be contacted: ${pubSock} does not exist. Is the salt-master running?`,
+      );
+    }
     this.#listener = new EventListener(masterEventAddresses(this.#config.sock_dir), ['salt/job/']);
     await this.#listener.ready(5000).catch((err: Error) => {
       throw new SaltError(

@@ -52,14 +52,14 @@ function fresh(entry: CacheEntry): boolean {
 /** The files and folders whose change must invalidate a cached config of `dir`. */
 function inputsOf(kind: ConfigKind, dir: string): Stamp[] {
   const dropIn = join(dir, `${kind}.d`);
-  const files = readdirSync(dir).map((n) => join(dir, n));
-  let dropIns: string[] = [];
-  try {
-    dropIns = readdirSync(dropIn).map((n) => join(dropIn, n));
-  } catch {
-    // no drop-in folder
-  }
-  return [dir, dropIn, ...files, ...dropIns].map(stamp);
+  const list = (folder: string): string[] => {
+    try {
+      return readdirSync(folder).map((n) => join(folder, n));
+    } catch {
+      return []; // missing: its stamp records that
+    }
+  };
+  return [dir, dropIn, ...list(dir), ...list(dropIn)].map(stamp);
 }
 
 export function loadConfigCached(
