@@ -8,7 +8,7 @@ import {
   SaltError,
 } from './errors.js';
 import type { ReturnerDef } from './jobs/returner.js';
-import type { JobReturn, PublishLoad, StoredJob } from './jobs/types.js';
+import type { JobReturn, PublishLoad } from './jobs/types.js';
 import { type CreateKernelOptions, createKernel, sortPlugins } from './kernel.js';
 import { silentLogger } from './log.js';
 import type { KernelPlugin, PluginApi, PluginOption } from './plugin.js';
