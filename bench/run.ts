@@ -65,7 +65,8 @@ async function jobsPerSecond(c: Cluster, expected: number, seconds: number): Pro
 }
 
 async function withMinions(n: number, body: (c: Cluster) => Promise<void>): Promise<void> {
-  const c = new Cluster();
+  // Console logging at Salt's default level (warning), as a production daemon runs.
+  const c = new Cluster({ quiet: true });
   try {
     await c.startMaster();
     await Promise.all(Array.from({ length: n }, (_, i) => c.startMinion(`bench${i}`)));

@@ -53,18 +53,16 @@ export async function runDaemon<K extends 'master' | 'minion'>(
     fileLevel: c.log_level_logfile ?? c.log_level,
   });
   for (const w of loaded.warnings) log.warn(w);
-  let handle: { stop(): Promise<void> };
-  try {
-    handle = await start(loaded.config, { configDir, overrides }, log);
-  } catch (err) {
-    log.error({ code: (err as { code?: string }).code }, (err as Error).message);
-    fail(prog, err, 1);
-  }
+  // Signals are handled from the start: a minion may wait a long time to be accepted.
+  let handle: { stop(): Promise<void> } | undefined;
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, `${prog} is shutting down`);
+    if (!handle) {
+      process.exit(0);
+    }
     handle.stop().then(
       () => process.exit(0),
       (err) => {
@@ -75,4 +73,10 @@ export async function runDaemon<K extends 'master' | 'minion'>(
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  try {
+    handle = await start(loaded.config, { configDir, overrides }, log);
+  } catch (err) {
+    log.error({ code: (err as { code?: string }).code }, (err as Error).message);
+    fail(prog, err, 1);
+  }
 }

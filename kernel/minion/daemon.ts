@@ -11,13 +11,10 @@ import { eventStamp } from '../bus/event-body.js';
 import type { ResolvedMinionConfig } from '../config/index.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { loadOrCreateKeyPair } from '../crypt/keys.js';
-import { rsaVerify } from '../crypt/rsa.js';
 import { bootEnv, resolvedForChildren } from '../daemon/boot.js';
 import { SALT_ERR_AUTH_REJECTED } from '../errors.js';
 import { ensureDirs } from '../process/dirs.js';
 import { removePidfile, writePidfile } from '../process/pidfile.js';
-import { unpackNetwork } from '../serial/index.js';
-import { isStringMap } from '../serial/is-string-map.js';
 import { matchesTarget } from '../targeting/match.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
@@ -26,16 +23,11 @@ import { JidQueue } from './jid-queue.js';
 import { createRunEnv } from './job-env.js';
 import type { JobData } from './job-protocol.js';
 import { primaryMaster } from './master-address.js';
+import { decryptPublish, openEnvelope } from './publish-decoder.js';
 
 export interface MinionHandle {
   readonly id: string;
   stop(): Promise<void>;
-}
-
-function asBytes(v: unknown): Buffer | undefined {
-  if (v instanceof Uint8Array) return Buffer.from(v);
-  if (typeof v === 'string') return Buffer.from(v);
-  return undefined;
 }
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -190,38 +182,27 @@ export async function startMinion(
   }
 
   async function decode(frame: Buffer): Promise<Record<string, unknown> | undefined> {
-    let env: unknown;
-    try {
-      env = unpackNetwork(frame);
-    } catch {
-      log.warn('undecodable publish dropped');
+    const opened = openEnvelope(frame, config.sign_pub_messages ? creds.masterPub : undefined);
+    if (!opened.ok) {
+      log.warn({ reason: opened.reason }, 'publish dropped');
       return undefined;
     }
-    if (!isStringMap(env) || env.enc !== 'aes') return undefined;
-    const enc = asBytes(env.load);
-    if (!enc) return undefined;
-    if (config.sign_pub_messages) {
-      const sig = asBytes(env.sig);
-      if (!sig || !rsaVerify(creds.masterPub, enc, sig)) {
-        log.warn('publish with a bad signature dropped');
-        return undefined;
-      }
-    }
-    let load: unknown;
-    try {
-      load = pubCrypticle.loads(enc);
-    } catch {
+    let decoded = decryptPublish(opened.enc, pubCrypticle);
+    if (!decoded.ok && decoded.reason === 'does not decrypt') {
+      // the master's AES key changed (rotation or restart): sign in again once and retry
       try {
         await reauth();
-        load = pubCrypticle.loads(enc);
       } catch (err) {
         log.warn({ err: (err as Error).message }, 'publish could not be decrypted');
         return undefined;
       }
+      decoded = decryptPublish(opened.enc, pubCrypticle);
     }
-    if (!isStringMap(load) || !('tgt' in load) || !('jid' in load) || !('fun' in load) || !('arg' in load))
+    if (!decoded.ok) {
+      log.debug({ reason: decoded.reason }, 'publish dropped');
       return undefined;
-    return load;
+    }
+    return decoded.load;
   }
 
   async function onPublish(frame: Buffer): Promise<void> {
