@@ -83,6 +83,13 @@ process.stdout.write(
 );
 process.stdout.write(`node ${process.version}, ${(await import('node:os')).cpus().length} cores\n\n`);
 
+const nodeBaseline = stats(timeCommand(['-e', '0'], runs));
+report({
+  name: 'node -e 0 (baseline: Node itself)',
+  value: nodeBaseline.median,
+  unit: 's',
+  method: `node -e 0, ${runs} runs`,
+});
 const version = stats(timeCommand([join(REPO, 'bin/salt'), '--version'], runs));
 report(
   {

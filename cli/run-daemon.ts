@@ -10,6 +10,15 @@ import { daemonize } from '../kernel/process/daemonize.js';
 import { type DaemonOptions, daemonCommand, overridesFrom } from './daemon-options.js';
 import { fail } from './usage-error.js';
 
+/** Runs `fn`; a failure is printed with its code and ends the process (exit 1). */
+function tryOrFail<T>(prog: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    fail(prog, err, 1);
+  }
+}
+
 export type DaemonStart<C> = (
   config: C,
   boot: { configDir: string; overrides: Record<string, unknown> },
@@ -46,12 +55,14 @@ export async function runDaemon<K extends 'master' | 'minion'>(
     log_file?: string | null;
     log_level_logfile?: string | null;
   };
-  const log = createLogger({
-    name: prog,
-    level: c.log_level,
-    file: c.log_file,
-    fileLevel: c.log_level_logfile ?? c.log_level,
-  });
+  const log = tryOrFail(prog, () =>
+    createLogger({
+      name: prog,
+      level: c.log_level,
+      file: c.log_file,
+      fileLevel: c.log_level_logfile ?? c.log_level,
+    }),
+  );
   for (const w of loaded.warnings) log.warn(w);
   // Signals are handled from the start: a minion may wait a long time to be accepted.
   let handle: { stop(): Promise<void> } | undefined;

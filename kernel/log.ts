@@ -2,7 +2,10 @@
  * The root logger (pino). Daemons log JSON lines to their log file and a short human line to
  * stderr; each plugin gets `log.child({ plugin: name })`.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type LevelWithSilent, type Logger, pino } from 'pino';
+import { SALT_ERR_PROCESS_DIR } from './errors.js';
 
 export type { Logger } from 'pino';
 
@@ -65,6 +68,26 @@ function consoleStream(): { write(line: string): void } {
   };
 }
 
+/**
+ * The log file, its folder made first so that an unusable path is a clear error at start;
+ * a later write error (disk full) is reported once on stderr instead of crashing the daemon.
+ */
+function logFileStream(file: string): pino.DestinationStream {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (err) {
+    throw new SALT_ERR_PROCESS_DIR(dirname(file), (err as Error).message, { cause: err });
+  }
+  const dest = pino.destination({ dest: file, sync: false });
+  let reported = false;
+  dest.on('error', (err: Error) => {
+    if (reported) return;
+    reported = true;
+    process.stderr.write(`[ERROR   ] cannot write the log file ${file}: ${err.message}\n`);
+  });
+  return dest;
+}
+
 /** Creates a daemon's root logger. */
 export function createLogger(opts: LoggerOptions): Logger {
   const consoleLevel = toPinoLevel(opts.level);
@@ -73,10 +96,7 @@ export function createLogger(opts: LoggerOptions): Logger {
   ];
   if (opts.file) {
     const fileLevel = toPinoLevel(opts.fileLevel ?? opts.level);
-    streams.push({
-      level: fileLevel === 'silent' ? 'fatal' : fileLevel,
-      stream: pino.destination({ dest: opts.file, mkdir: true, sync: false }),
-    });
+    streams.push({ level: fileLevel === 'silent' ? 'fatal' : fileLevel, stream: logFileStream(opts.file) });
   }
   const levels = streams.map((s) => pino.levels.values[s.level as string] ?? 30);
   const min = Math.min(...levels);

@@ -3,7 +3,7 @@
  * CLI values (`int(length)` accepts 5, 5.9, True and " 5 ").
  */
 import { z } from 'zod';
-import { pyTruthy } from '../kernel/jobs/py-repr.js';
+import { pyTruthy } from '../kernel/python/repr.js';
 
 const INT_LITERAL = /^\s*[-+]?\d+(?:_\d+)*\s*$/;
 

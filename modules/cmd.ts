@@ -14,10 +14,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { SALT_ERR_EXEC_COMMAND, SaltError } from '../kernel/errors.js';
-import { pyStr } from '../kernel/jobs/py-repr.js';
 import { withRetcode } from '../kernel/jobs/retcode.js';
 import type { ExecContext, ExtraArgs } from '../kernel/loader/define.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
+import { pyStr } from '../kernel/python/repr.js';
 import {
   type AnyArgs,
   retcodeArgs,

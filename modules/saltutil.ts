@@ -6,9 +6,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { pyStr } from '../kernel/jobs/py-repr.js';
 import type { ExecContext } from '../kernel/loader/define.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
+import { pyStr } from '../kernel/python/repr.js';
 import { fnmatch } from './_fnmatch.js';
 import { descendants, procDir, removeProcFile, runningJobs } from './_proc-jobs.js';
 

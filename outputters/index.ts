@@ -1,3 +1,4 @@
+export { pyRepr, pyStr } from '../kernel/python/repr.js';
 export type { ColorChoice, ColorName, ColorTable } from './colors.js';
 export { getColors, resolveColor, SALT_COLORS } from './colors.js';
 export { jsonOutputter, renderJson } from './json.js';
@@ -12,7 +13,6 @@ export {
 export { nestedOutputter, renderNested } from './nested.js';
 export { newlineValuesOnlyOutputter, renderNewlineValuesOnly } from './newline-values-only.js';
 export { pprintOutputter, renderPprint } from './pprint.js';
-export { pyRepr, pyStr } from './py-repr.js';
 export { quietOutputter } from './quiet.js';
 export { rawOutputter, renderRaw } from './raw.js';
 export { getOutputter, listOutputters, registerOutputter, resolveOutputter } from './registry.js';

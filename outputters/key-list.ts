@@ -3,9 +3,10 @@
  * sorted order (`local`, `minions`, `minions_denied`, `minions_pre`, `minions_rejected`,
  * so Local, Accepted, Denied, Unaccepted, Rejected), key names sorted under each.
  */
+
+import { compareCodePoints, pyRstrip } from '../kernel/python/value.js';
 import { type ColorTable, getColors } from './colors.js';
 import { renderNested } from './nested.js';
-import { compareCodePoints, pyRstrip } from './py-value.js';
 import { defineOutputter, type Outputter } from './types.js';
 
 /** The key directories salt-key reports, by their Salt names. */

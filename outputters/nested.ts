@@ -7,9 +7,17 @@
  * Colours: keys and `----------` cyan, text and list markers green, None/bools/numbers
  * light yellow; with a non-zero retcode keys, `----------` and list markers turn red.
  */
+
+import { pyStr } from '../kernel/python/repr.js';
+import {
+  pyFloatRepr,
+  pyIntRepr,
+  pyRstrip,
+  pySortedKeys,
+  pySplitlines,
+  pyValue,
+} from '../kernel/python/value.js';
 import { type ColorTable, getColors } from './colors.js';
-import { pyStr } from './py-repr.js';
-import { pyFloatRepr, pyIntRepr, pyRstrip, pySortedKeys, pySplitlines, pyValue } from './py-value.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';
 
 const SEPARATOR = '----------';

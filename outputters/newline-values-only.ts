@@ -3,9 +3,10 @@
  * top-level dict without the minion ids, list values spread one item a line, each as
  * Python's `str()`.
  */
+
+import { pyStr } from '../kernel/python/repr.js';
+import { pyRstrip, pyValue } from '../kernel/python/value.js';
 import { renderNested } from './nested.js';
-import { pyStr } from './py-repr.js';
-import { pyRstrip, pyValue } from './py-value.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';
 
 /**

@@ -2,9 +2,10 @@
  * `--out=pprint` (`salt/output/pprint_out.py`): Python's `pprint.pformat(data)`, with
  * `--out-indent N` (N >= 0) as pprint's indent per level.
  */
+
+import { pyRstrip } from '../kernel/python/value.js';
 import { renderNested } from './nested.js';
 import { pyPformat } from './py-pformat.js';
-import { pyRstrip } from './py-value.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';
 
 /** The pprint text for `data` (no trailing newline). */

@@ -3,8 +3,14 @@
  * is neither a dict nor text) and the pprint outputter print: the one-line repr when it
  * fits, else dicts (keys sorted), lists and long strings broken over lines.
  */
-import { pyRepr, pyStrRepr } from './py-repr.js';
-import { compareCodePoints, cpLength, pySortedEntries, pySplitlines, pyValue } from './py-value.js';
+import { pyRepr, pyStrRepr } from '../kernel/python/repr.js';
+import {
+  compareCodePoints,
+  cpLength,
+  pySortedEntries,
+  pySplitlines,
+  pyValue,
+} from '../kernel/python/value.js';
 
 const WIDTH = 80;
 

@@ -1,8 +1,8 @@
 /**
  * `--out=raw` (`salt/output/raw.py`): Python's `str()` of the data, e.g. `{'m1': True}`.
  */
-import { pyStr } from './py-repr.js';
-import { pyRstrip } from './py-value.js';
+import { pyStr } from '../kernel/python/repr.js';
+import { pyRstrip } from '../kernel/python/value.js';
 import { defineOutputter, type Outputter } from './types.js';
 
 /** The raw text for `data` (no trailing newline). */

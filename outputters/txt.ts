@@ -3,9 +3,10 @@
  * line of each text value (`key: value` with Python's `str()` for other values), keys in
  * their given order; text as is; anything else through `pprint.pformat`.
  */
+
+import { pyStr } from '../kernel/python/repr.js';
+import { pyRstrip, pySplitlines, pyValue } from '../kernel/python/value.js';
 import { pyPformat } from './py-pformat.js';
-import { pyStr } from './py-repr.js';
-import { pyRstrip, pySplitlines, pyValue } from './py-value.js';
 import { defineOutputter, type Outputter } from './types.js';
 
 /** Python's `bytes.splitlines()`: breaks are `\n`, `\r` and `\r\n` only. */

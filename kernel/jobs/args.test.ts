@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SALT_ERR_INVOCATION, type SaltError } from '../errors.js';
 import { defineFunction } from '../loader/define.js';
+import { pyRepr } from '../python/repr.js';
 import { float64 } from '../serial/index.js';
 import {
   bindArgs,
@@ -14,7 +15,6 @@ import {
   splitArgs,
   yamlifyArg,
 } from './args.js';
-import { pyRepr } from './py-repr.js';
 
 // Expected values are Python's repr() of Salt 3006.18's own yamlify_arg / parse_input output,
 // produced by running salt/utils/args.py + salt/utils/yamlloader.py (PyYAML 6, libyaml).

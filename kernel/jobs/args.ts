@@ -12,7 +12,7 @@
 import type { z } from 'zod';
 import { SALT_ERR_INVOCATION, type SaltError } from '../errors.js';
 import type { ExtraArgs, FunctionSpec } from '../loader/define.js';
-import { pyStr } from './py-repr.js';
+import { pyStr } from '../python/repr.js';
 import { yamlifyArg } from './yamlify-arg.js';
 
 export { yamlifyArg } from './yamlify-arg.js';

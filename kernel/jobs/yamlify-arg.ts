@@ -9,8 +9,8 @@
  */
 import { createRequire } from 'node:module';
 import type { DocumentOptions, ParseOptions, ScalarTag, SchemaOptions } from 'yaml';
+import { pyStr } from '../python/repr.js';
 import { float64, SaltFloat } from '../serial/index.js';
-import { pyStr } from './py-repr.js';
 
 const BOOL_RE = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
 const NULL_RE = /^(?:~|null|Null|NULL|)$/;

@@ -71,4 +71,15 @@ describe('command-line errors are clear, with Salt-like exit codes', () => {
       );
     }
   });
+
+  it('an unusable state directory is named, and the master does not start', () => {
+    const blocked = join(root, 'blocked');
+    mkdirSync(blocked);
+    writeFileSync(join(root, 'a-file'), 'not a directory');
+    writeFileSync(join(blocked, 'master'), `root_dir: ${join(root, 'a-file')}\n`);
+    const r = cli('salt-master', [], blocked);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('SALT_ERR_PROCESS_DIR');
+    expect(r.stderr).toContain(join(root, 'a-file'));
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SaltConstant, SaltDatetime } from '../kernel/serial/salt-types.js';
-import { pyBytesRepr, pyRepr, pyStr, pyStrRepr } from './py-repr.js';
+import { SaltConstant, SaltDatetime } from '../serial/salt-types.js';
+import { pyBytesRepr, pyRepr, pyStr, pyStrRepr, pyTruthy } from './repr.js';
+import { PyTuple } from './value.js';
 
 describe('Python repr()', () => {
   it('quotes text as Python does', () => {
@@ -28,6 +29,37 @@ describe('Python repr()', () => {
     const loop: unknown[] = [];
     loop.push(loop);
     expect(pyRepr(loop)).toBe('[[...]]');
+  });
+
+  it('writes tuples, with the trailing comma of a 1-tuple', () => {
+    expect(pyRepr(new PyTuple([]))).toBe('()');
+    expect(pyRepr(new PyTuple(['a']))).toBe("('a',)");
+    expect(pyRepr(new PyTuple([1, [2], { k: new PyTuple([null, 1.5]) }]))).toBe(
+      "(1, [2], {'k': (None, 1.5)})",
+    );
+    expect(pyStr(new PyTuple(['x', 'y']))).toBe("('x', 'y')");
+  });
+
+  it('tells truthiness as bool() does', () => {
+    for (const v of [
+      null,
+      undefined,
+      false,
+      0,
+      -0,
+      0n,
+      '',
+      [],
+      {},
+      new Map(),
+      new Uint8Array(),
+      new PyTuple([]),
+    ]) {
+      expect(pyTruthy(v)).toBe(false);
+    }
+    for (const v of [true, 1, Number.NaN, 'x', [0], { a: 0 }, new PyTuple([0]), SaltDatetime.of(1, 1, 1)]) {
+      expect(pyTruthy(v)).toBe(true);
+    }
   });
 
   it('str() leaves text unquoted', () => {

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { SaltFloat } from '../kernel/serial/salt-types.js';
+import { SaltConstant, SaltDatetime, SaltFloat } from '../serial/salt-types.js';
 import {
   compareCodePoints,
   cpLength,
+  PyTuple,
   pyFloatRepr,
   pyIntRepr,
   pyRstrip,
   pySortedKeys,
   pySplitlines,
+  pyTypeName,
   pyValue,
-} from './py-value.js';
+} from './value.js';
 
 describe('Python value model', () => {
   it('classifies JS values as Python types', () => {
@@ -25,6 +27,27 @@ describe('Python value model', () => {
     expect(pyValue(new Uint8Array(1)).kind).toBe('bytes');
     expect(pyValue(new Date(0)).kind).toBe('datetime');
     expect(pyValue(() => 1).kind).toBe('other');
+  });
+
+  it('names types as str(type(v)) does', () => {
+    const cases: Array<[unknown, string]> = [
+      [null, 'NoneType'],
+      [true, 'bool'],
+      [3, 'int'],
+      [2n ** 70n, 'int'],
+      [1.5, 'float'],
+      [-0, 'float'],
+      [new SaltFloat(1), 'float'],
+      ['s', 'str'],
+      [new Uint8Array(), 'bytes'],
+      [[1], 'list'],
+      [new PyTuple([1]), 'tuple'],
+      [{ a: 1 }, 'dict'],
+      [new Map(), 'dict'],
+      [SaltDatetime.of(2024, 1, 2), 'datetime.datetime'],
+      [new SaltConstant('NOT_SET'), 'salt.defaults._Constant'],
+    ];
+    for (const [v, name] of cases) expect(pyTypeName(v)).toBe(`<class '${name}'>`);
   });
 
   it('formats floats like Python repr()', () => {

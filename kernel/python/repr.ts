@@ -1,9 +1,10 @@
 /**
- * Python's `repr()` and `str()` of the values a Salt return holds (see {@link pyValue}), for
- * the raw, txt and newline_values_only outputters: `{'m1': True}`, `'it\'s'`, `b'\x00'`.
+ * Python's `repr()` and `str()` of the values Salt returns and job data hold (see
+ * {@link pyValue}), for the outputters and for the messages Salt builds from job data:
+ * `{'m1': True}`, `'it\'s'`, `b'\x00'`, `('a', 1)`.
  */
-import type { SaltConstant, SaltDatetime } from '../kernel/serial/salt-types.js';
-import { pyFloatRepr, pyIntRepr, pyValue } from './py-value.js';
+import type { SaltConstant, SaltDatetime } from '../serial/salt-types.js';
+import { pyFloatRepr, pyIntRepr, pyValue } from './value.js';
 
 /** Characters `str.isprintable()` rejects: Other and Separator categories, except the space. */
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
@@ -83,6 +84,7 @@ export function pyTruthy(v: unknown): boolean {
       return p.value !== '';
     case 'bytes':
     case 'list':
+    case 'tuple':
     case 'dict':
       return p.value.length > 0;
     default:
@@ -120,10 +122,14 @@ function reprIn(v: unknown, seen: object[]): string {
       break;
   }
   const obj = v as object;
-  if (seen.includes(obj)) return p.kind === 'list' ? '[...]' : '{...}';
+  if (seen.includes(obj)) return p.kind === 'list' ? '[...]' : p.kind === 'tuple' ? '(...)' : '{...}';
   seen.push(obj);
   try {
     if (p.kind === 'list') return `[${p.value.map((x) => reprIn(x, seen)).join(', ')}]`;
+    if (p.kind === 'tuple') {
+      const items = p.value.map((x) => reprIn(x, seen));
+      return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
+    }
     return `{${p.value.map(([k, x]) => `${reprIn(k, seen)}: ${reprIn(x, seen)}`).join(', ')}}`;
   } finally {
     seen.pop();

@@ -1,11 +1,20 @@
 /**
- * How a JS value stands for a Python value, so the outputters print what Salt prints.
- * A return decoded from msgpack is made of these: `null`/`undefined` → None, booleans,
- * integral numbers and bigints → int, other numbers and {@link SaltFloat} → float, strings →
- * str, `Uint8Array` → bytes, {@link SaltDatetime}/`Date` → datetime, {@link SaltConstant},
- * arrays/`Set`s → list, plain objects/`Map`s → dict.
+ * How a JS value stands for a Python value, so that tsalt prints (outputters, job messages,
+ * `test.arg_repr`) what Salt prints. A value decoded from msgpack or a CLI word is made of
+ * these: `null`/`undefined` → None, booleans, integral numbers and bigints → int, other
+ * numbers and {@link SaltFloat} → float, strings → str, `Uint8Array` → bytes,
+ * {@link SaltDatetime}/`Date` → datetime, {@link SaltConstant}, arrays/`Set`s → list,
+ * {@link PyTuple} → tuple, plain objects/`Map`s → dict.
  */
-import { SaltConstant, SaltDatetime, SaltFloat } from '../kernel/serial/salt-types.js';
+import { SaltConstant, SaltDatetime, SaltFloat } from '../serial/salt-types.js';
+
+/** Marks an array that Python holds as a tuple, so that it prints as `(a, b)`. */
+export class PyTuple {
+  readonly items: readonly unknown[];
+  constructor(items: readonly unknown[]) {
+    this.items = items;
+  }
+}
 
 /** The Python type a JS value stands for. */
 export type PyValue =
@@ -18,6 +27,7 @@ export type PyValue =
   | { kind: 'datetime'; value: SaltDatetime }
   | { kind: 'constant'; value: SaltConstant }
   | { kind: 'list'; value: readonly unknown[] }
+  | { kind: 'tuple'; value: readonly unknown[] }
   | { kind: 'dict'; value: ReadonlyArray<readonly [unknown, unknown]> }
   | { kind: 'other'; value: unknown };
 
@@ -55,10 +65,31 @@ export function pyValue(v: unknown): PyValue {
     return dt ? { kind: 'datetime', value: dt } : { kind: 'other', value: v };
   }
   if (v instanceof SaltConstant) return { kind: 'constant', value: v };
+  if (v instanceof PyTuple) return { kind: 'tuple', value: v.items };
   if (v instanceof Set) return { kind: 'list', value: [...v] };
   if (v instanceof Map) return { kind: 'dict', value: [...v.entries()] };
   if (isPlainObject(v)) return { kind: 'dict', value: Object.entries(v) };
   return { kind: 'other', value: v };
+}
+
+const TYPE_NAMES: Readonly<Record<PyValue['kind'], string>> = {
+  none: 'NoneType',
+  bool: 'bool',
+  int: 'int',
+  float: 'float',
+  str: 'str',
+  bytes: 'bytes',
+  datetime: 'datetime.datetime',
+  constant: 'salt.defaults._Constant',
+  list: 'list',
+  tuple: 'tuple',
+  dict: 'dict',
+  other: 'object',
+};
+
+/** Python's `str(type(value))`, e.g. `<class 'int'>`. */
+export function pyTypeName(v: unknown): string {
+  return `<class '${TYPE_NAMES[pyValue(v).kind]}'>`;
 }
 
 /** Compares two strings by code point, as Python orders `str` (JS `<` compares UTF-16 units). */
