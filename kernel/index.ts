@@ -25,6 +25,7 @@ export {
   defineModule,
   type ExecContext,
   type ExtraArgs,
+  type FunctionIndex,
   type FunctionSpec,
   type ModuleDef,
   type VirtualContext,

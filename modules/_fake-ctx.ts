@@ -37,6 +37,13 @@ export function fakeCtx(over: Partial<ExecContext> = {}): ExecContext {
     log: memoryLogger(),
     signal: new AbortController().signal,
     cache: new Map(),
+    functions: {
+      list: async () => [],
+      modules: async () => [],
+      get: async () => undefined,
+      moduleDoc: async () => undefined,
+      explain: async (fun) => `'${fun}' is not available.`,
+    },
     ...over,
   };
 }

@@ -19,6 +19,20 @@ export interface UnitLogger {
 /** Grains: what a minion knows about itself. */
 export type Grains = Readonly<Record<string, unknown>>;
 
+/** What the loader tells functions about the functions it can load (for `sys.*`). */
+export interface FunctionIndex {
+  /** Sorted `mod.fn` names, of every loadable module or of one. */
+  list(moduleName?: string): Promise<string[]>;
+  /** Sorted names of every loadable module. */
+  modules(): Promise<string[]>;
+  /** The spec of `mod.fn`, or undefined when it is not available. */
+  get(fun: string): Promise<FunctionSpec | undefined>;
+  /** A module's doc. */
+  moduleDoc(name: string): Promise<string | undefined>;
+  /** Salt's text for why `mod.fn` is not available. */
+  explain(fun: string): Promise<string>;
+}
+
 /** What every execution-module function receives first, in place of Salt's injected globals. */
 export interface ExecContext {
   /** The minion's resolved configuration (read-only). */
@@ -35,6 +49,8 @@ export interface ExecContext {
   readonly signal: AbortSignal;
   /** Per-loader scratch space, Salt's `__context__`. */
   readonly cache: Map<string, unknown>;
+  /** The functions this minion can run. */
+  readonly functions: FunctionIndex;
 }
 
 /** Extra positionals and keywords a function accepts when it declares `varargs`/`varkw`. */

@@ -36,6 +36,13 @@ function makeContext(env: RunEnv, jid: string, signal: AbortSignal): ExecContext
     log: env.log,
     signal,
     cache: env.loader.cache,
+    functions: {
+      list: (moduleName) => env.loader.listFunctions(moduleName),
+      modules: () => env.loader.listModules(),
+      get: (fun) => env.loader.get(fun),
+      moduleDoc: (name) => env.loader.moduleDoc(name),
+      explain: (fun) => env.loader.explain(fun),
+    },
     async call(fun, args = [], kwargs = {}) {
       const spec = await env.loader.get(fun);
       if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await env.loader.explain(fun));

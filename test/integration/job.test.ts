@@ -51,6 +51,14 @@ describe('a job end to end: salt CLI → master → minion → return', () => {
     expect(r.code).toBe(1);
   });
 
+  it('sys.list_functions and sys.argspec come from the minion\'s loader', async () => {
+    const fns = await c.saltJson(['m1', 'sys.list_functions', 'test']);
+    expect(fns.data.m1).toContain('test.ping');
+    expect(fns.data.m1).not.toContain('cmd.run');
+    const spec = await c.saltJson(['m1', 'sys.argspec', 'cmd.run']);
+    expect((spec.data.m1 as Record<string, { args: string[] }>)['cmd.run']!.args.slice(0, 2)).toEqual(['cmd', 'cwd']);
+  });
+
   it('an unknown function is a clear error with a non-zero exit', async () => {
     const r = await c.saltJson(['m1', 'test.nope']);
     expect(r.data).toEqual({ m1: "'test.nope' is not available." });

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { FunctionIndex, FunctionSpec, ModuleDef } from '../kernel/loader/define.js';
+import { fakeCtx, invoke } from './_fake-ctx.js';
+import sys from './sys.js';
+import test from './test.js';
+
+/** A FunctionIndex over module definitions, as the loader builds it. */
+function indexOf(mods: readonly ModuleDef[]): FunctionIndex {
+  const specs = new Map<string, FunctionSpec>(
+    mods.flatMap((m) =>
+      Object.entries(m.functions).map(([f, s]): [string, FunctionSpec] => [`${m.name}.${f}`, s]),
+    ),
+  );
+  return {
+    list: async (mod) => [...specs.keys()].filter((k) => !mod || k.startsWith(`${mod}.`)).sort(),
+    modules: async () => [...new Set(mods.map((m) => m.name))].sort(),
+    get: async (fun) => specs.get(fun),
+    moduleDoc: async (name) => mods.find((m) => m.name === name)?.doc,
+    explain: async (fun) => `'${fun}' is not available.`,
+  };
+}
+
+const ctx = fakeCtx({ functions: indexOf([sys, test]) });
+
+describe('sys module', () => {
+  it('list_functions: all, by module (sys does not match sysctl), by glob', async () => {
+    const all = (await invoke(sys, 'list_functions', [], ctx)).value as string[];
+    expect(all).toContain('test.ping');
+    expect(all).toEqual([...all].sort());
+    expect((await invoke(sys, 'list_functions', ['sys'], ctx)).value).toEqual([
+      'sys.argspec',
+      'sys.doc',
+      'sys.list_functions',
+      'sys.list_modules',
+    ]);
+    expect((await invoke(sys, 'list_functions', ['test.ar*'], ctx)).value).toEqual(
+      (all as string[]).filter((f) => f.startsWith('test.ar')),
+    );
+  });
+
+  it('list_modules with and without globs', async () => {
+    expect((await invoke(sys, 'list_modules', [], ctx)).value).toEqual(['sys', 'test']);
+    expect((await invoke(sys, 'list_modules', ['t*'], ctx)).value).toEqual(['test']);
+  });
+
+  it('doc returns each function doc from the code', async () => {
+    const docs = (await invoke(sys, 'doc', ['test.ping'], ctx)).value as Record<string, string>;
+    expect(Object.keys(docs)).toEqual(['test.ping']);
+    expect(docs['test.ping']).toBeTruthy();
+  });
+
+  it('argspec reports args, defaults, *args and **kwargs as Salt does', async () => {
+    const spec = (await invoke(sys, 'argspec', ['test.echo'], ctx)).value as Record<string, unknown>;
+    expect(spec).toEqual({ 'test.echo': { args: ['text'], defaults: null, varargs: null, kwargs: null } });
+    const arg = (await invoke(sys, 'argspec', ['test.arg'], ctx)).value as Record<
+      string,
+      { varargs: unknown; kwargs: unknown }
+    >;
+    expect(arg['test.arg']).toMatchObject({ varargs: 'args', kwargs: 'kwargs' });
+  });
+});

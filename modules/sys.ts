@@ -1,0 +1,111 @@
+/**
+ * Salt's `sys` execution module (`salt/modules/sysmod.py`): what this minion can run, and the
+ * documentation of it, straight from the loader and the functions' own `doc`.
+ */
+import { z } from 'zod';
+import {
+  defineFunction,
+  defineModule,
+  type FunctionIndex,
+  type FunctionSpec,
+} from '../kernel/loader/define.js';
+import { globMatch } from '../kernel/targeting/glob.js';
+
+/** Salt's selection rule: a glob (`*`) or a dotted name is matched as a pattern, a bare name as a module. */
+function select(all: readonly string[], patterns: readonly unknown[], bareIsModule = true): string[] {
+  if (patterns.length === 0) return [...all];
+  const out = new Set<string>();
+  for (const raw of patterns) {
+    const p = String(raw);
+    if (p.includes('*') || (p.includes('.') && !p.endsWith('.'))) {
+      for (const f of all) if (f === p || globMatch(p, f)) out.add(f);
+    } else if (bareIsModule) {
+      const prefix = p.endsWith('.') ? p : `${p}.`;
+      for (const f of all) if (f.startsWith(prefix)) out.add(f);
+    }
+  }
+  return [...out].sort();
+}
+
+interface ArgSpec {
+  args: string[];
+  defaults: unknown[] | null;
+  varargs: string | null;
+  kwargs: string | null;
+}
+
+/** Python-style argspec of a function spec: named args in order, trailing defaults, `*args`/`**kwargs`. */
+function argspecOf(spec: FunctionSpec): ArgSpec {
+  const shape = (spec.args?.shape ?? {}) as Record<string, z.ZodType>;
+  const args = Object.keys(shape);
+  const defaults: unknown[] = [];
+  for (const name of args) {
+    const field = shape[name];
+    if (field instanceof z.ZodDefault) defaults.push(field.def.defaultValue);
+    else if (field instanceof z.ZodOptional || defaults.length > 0) defaults.push(null);
+  }
+  return {
+    args,
+    defaults: defaults.length > 0 ? defaults : null,
+    varargs: spec.varargs ? 'args' : null,
+    kwargs: spec.varkw ? 'kwargs' : null,
+  };
+}
+
+async function docsOf(index: FunctionIndex, funs: readonly string[]): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  for (const f of funs) out[f] = (await index.get(f))?.doc ?? null;
+  return out;
+}
+
+const patterns = z.object({});
+
+export default defineModule({
+  name: 'sys',
+  doc: 'What this minion can run, and the documentation of it.',
+  functions: {
+    list_functions: defineFunction({
+      args: patterns,
+      varargs: true,
+      doc: "List the functions of all modules, or of the given modules or globs.\n\nCLI Example: salt '*' sys.list_functions sys 'test.*'",
+      run: async (ctx, _a, { args }) => select(await ctx.functions.list(), args),
+    }),
+    list_modules: defineFunction({
+      args: patterns,
+      varargs: true,
+      doc: "List the modules loaded on the minion, optionally matching globs.\n\nCLI Example: salt '*' sys.list_modules 's*'",
+      run: async (ctx, _a, { args }) => {
+        if (args.length === 0) return ctx.functions.modules();
+        const all = await ctx.functions.list();
+        const mods = new Set<string>();
+        for (const raw of args) {
+          const p = String(raw);
+          for (const f of all) {
+            const mod = f.slice(0, f.indexOf('.'));
+            if (p.includes('*') ? globMatch(p, f) || globMatch(p, mod) : mod === p) mods.add(mod);
+          }
+        }
+        return [...mods].sort();
+      },
+    }),
+    doc: defineFunction({
+      args: patterns,
+      varargs: true,
+      doc: "Return the docs of all functions, or of the given modules, functions or globs.\n\nCLI Example: salt '*' sys.doc test.ping",
+      run: async (ctx, _a, { args }) => docsOf(ctx.functions, select(await ctx.functions.list(), args)),
+    }),
+    argspec: defineFunction({
+      args: z.object({ module: z.string().default('') }),
+      doc: "Return the argument specification of the functions of a module, a function or a glob.\n\nCLI Example: salt '*' sys.argspec test.echo",
+      run: async (ctx, { module }) => {
+        const funs = select(await ctx.functions.list(), module ? [module] : []);
+        const out: Record<string, ArgSpec> = {};
+        for (const f of funs) {
+          const spec = await ctx.functions.get(f);
+          if (spec) out[f] = argspecOf(spec);
+        }
+        return out;
+      },
+    }),
+  },
+});
