@@ -11,7 +11,7 @@ import { isStringMap } from '../serial/is-string-map.js';
 import { type AuthLoad, handleAuth } from './handlers/auth.js';
 import { type Effects, type HandlerEnv, newEffects } from './handlers/context.js';
 import { handleMinionEvent } from './handlers/minion-event.js';
-import { privateReply } from './handlers/pillar.js';
+import { handlePillar, privateReply } from './handlers/pillar.js';
 import { handlePublish } from './handlers/publish.js';
 import { handleReturn } from './handlers/return.js';
 
@@ -146,7 +146,7 @@ export class RequestHandler {
         break;
       case '_pillar':
         if (typeof nonce !== 'string') return packNetwork(BAD_LOAD);
-        return packNetwork(privateReply(env, pub, {}, nonce));
+        return packNetwork(privateReply(env, pub, await handlePillar(env, id, load, effects), nonce));
       default:
         ret = cmd in AES_DEFAULTS ? AES_DEFAULTS[cmd] : {};
         if (!(cmd in AES_DEFAULTS)) env.kernel.log.warn({ id, cmd }, 'unknown aes command');

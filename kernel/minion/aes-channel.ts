@@ -66,11 +66,11 @@ export class AesChannel {
     this.#session = new Crypticle(session);
   }
 
-  /** Sends a load and resolves with the decrypted reply. */
-  async send(
+  /** Sends a load; resolves with the undecoded reply and the nonce the load carried. */
+  async #exchange(
     load: Record<string, unknown>,
-    opts: { timeoutMs?: number; tries?: number } = {},
-  ): Promise<unknown> {
+    opts: { timeoutMs?: number; tries?: number },
+  ): Promise<{ reply: unknown; nonce: string; session: Crypticle }> {
     const nonce = randomUUID().replace(/-/g, '');
     const full = { ...load, nonce, ts: Math.floor(Date.now() / 1000), tok: this.#tok, id: this.#id };
     const session = this.#session;
@@ -80,7 +80,15 @@ export class AesChannel {
       sigAlgo: this.#sigAlgo,
     });
     const replyFrame = await this.#client.request(frame, opts);
-    const reply = unpackNetwork(replyFrame);
+    return { reply: unpackNetwork(replyFrame), nonce, session };
+  }
+
+  /** Sends a load and resolves with the decrypted reply. */
+  async send(
+    load: Record<string, unknown>,
+    opts: { timeoutMs?: number; tries?: number } = {},
+  ): Promise<unknown> {
+    const { reply, nonce, session } = await this.#exchange(load, opts);
     // Network decoding turns bytes that happen to be valid UTF-8 into text; UTF-8 round-trips.
     const bytes =
       reply instanceof Uint8Array
@@ -96,6 +104,19 @@ export class AesChannel {
         typeof reply === 'string' && reply.length < 64 ? reply : (err as Error).message,
       );
     }
+  }
+
+  /**
+   * Sends a load whose reply is in Salt's `send_private` form (`_pillar`): resolves with that
+   * map and the request nonce, for the caller to open and check.
+   */
+  async sendPrivate(
+    load: Record<string, unknown>,
+    opts: { timeoutMs?: number; tries?: number } = {},
+  ): Promise<{ reply: unknown; nonce: string }> {
+    const { reply, nonce } = await this.#exchange(load, opts);
+    if (typeof reply === 'string') throw new StaleSessionError(reply);
+    return { reply, nonce };
   }
 
   close(): void {

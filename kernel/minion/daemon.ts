@@ -15,14 +15,17 @@ import { bootEnv, resolvedForChildren } from '../daemon/boot.js';
 import { SALT_ERR_AUTH_REJECTED } from '../errors.js';
 import { ensureDirs } from '../process/dirs.js';
 import { removePidfile, writePidfile } from '../process/pidfile.js';
+import { isStringMap } from '../serial/is-string-map.js';
 import { matchesTarget } from '../targeting/match.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
 import { JobExecutor } from './executor.js';
+import { coreGrains } from './grains.js';
 import { JidQueue } from './jid-queue.js';
 import { createRunEnv } from './job-env.js';
 import type { JobData } from './job-protocol.js';
 import { primaryMaster } from './master-address.js';
+import { openPrivateReply } from './private-reply.js';
 import { decryptPublish, openEnvelope } from './publish-decoder.js';
 
 export interface MinionHandle {
@@ -247,7 +250,31 @@ export async function startMinion(
   })();
 
   const startData = `Minion ${id} started at ${asctime(new Date())}`;
+  let pillar: unknown = {};
   void (async () => {
+    try {
+      // As a Salt minion does at start: report the grains (the master caches them for
+      // targeting) and fetch the pillar.
+      const grains = coreGrains(id, masterHost, (config.grains ?? {}) as Record<string, unknown>);
+      const { reply, nonce } = await channel.sendPrivate({
+        id,
+        grains,
+        saltenv: null,
+        pillarenv: null,
+        pillar_override: {},
+        extra_minion_data: {},
+        ver: '2',
+        cmd: '_pillar',
+      });
+      pillar = openPrivateReply(reply, 'pillar', {
+        minionPem: keys.privatePem,
+        masterPub: creds.masterPub,
+        nonce,
+      });
+      log.debug({ keys: isStringMap(pillar) ? Object.keys(pillar).length : 0 }, 'pillar received');
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'pillar not received');
+    }
     try {
       if (config.enable_legacy_startup_events) {
         await sendToMaster({ cmd: '_minion_event', pretag: null, data: startData, tag: 'minion_start' });

@@ -17,7 +17,8 @@ import { RequestHandler } from '../../kernel/master/request-handler.js';
 import { sessionKeyPath } from '../../kernel/master/secrets.js';
 import { buildAesRequest } from '../../kernel/minion/aes-channel.js';
 import { buildAuthRequest } from '../../kernel/minion/auth.js';
-import { packIpc, packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
+import { openPrivateReply } from '../../kernel/minion/private-reply.js';
+import { packIpc, packNetwork, unpackIpc, unpackNetwork } from '../../kernel/serial/index.js';
 import { blob, fromTagged, loadVectors, SALT_VECTORS_DIR } from './vectors.js';
 
 type Blob = { b64: string; iv_hex?: string; decoded?: unknown };
@@ -90,6 +91,19 @@ describe('frames tsalt builds are byte-identical to Salt 3006.18', () => {
   });
 });
 
+describe('the tsalt minion opens replies recorded from a real Salt master', () => {
+  it('the private _pillar reply (key, signature and nonce checked)', () => {
+    const p = (loadVectors('return') as { pillar: { reply: Blob; decrypted_load: unknown } }).pillar;
+    const sent = fromTagged(p.decrypted_load) as { nonce: string };
+    const reply = unpackNetwork(blob(p.reply));
+    const pillar = openPrivateReply(reply, 'pillar', { minionPem, masterPub, nonce: sent.nonce });
+    expect(pillar).toEqual({});
+    expect(() => openPrivateReply(reply, 'pillar', { minionPem, masterPub, nonce: 'x'.repeat(32) })).toThrow(
+      /nonce/,
+    );
+  });
+});
+
 describe('the tsalt master answers requests recorded from a real Salt minion', () => {
   let root: string;
   let handler: RequestHandler;
@@ -97,6 +111,7 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
 
   async function setup(autoAccept: boolean, acceptVm1: boolean): Promise<void> {
     root = mkdtempSync(join(tmpdir(), 'tsalt-frames-'));
+    roots.push(root);
     mkdirSync(join(root, 'etc'), { recursive: true });
     writeFileSync(
       join(root, 'etc/master'),
@@ -118,7 +133,10 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
     handler = new RequestHandler(await createHandlerEnv(config, silentLogger()));
   }
 
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
 
   describe('an accepted minion', () => {
     beforeAll(() => setup(false, true));
@@ -174,6 +192,25 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
         expect(packNetwork({ ...ev.data, _stamp: rest._stamp }).equals(packNetwork(rest))).toBe(true);
       },
     );
+  });
+
+  describe('the recorded _pillar request', () => {
+    beforeAll(() => setup(false, true));
+    it("caches the minion's grains and answers in the private form a Salt minion opens", async () => {
+      const p = (loadVectors('return') as { pillar: { request: Blob; decrypted_load: unknown } }).pillar;
+      const { reply, effects } = await handler.handle(blob(p.request));
+      const sent = fromTagged(p.decrypted_load) as { nonce: string; grains: Record<string, unknown> };
+      expect(
+        openPrivateReply(unpackNetwork(reply), 'pillar', { minionPem, masterPub, nonce: sent.nonce }),
+      ).toEqual({});
+      expect(effects.events).toEqual([
+        { tag: 'minion/refresh/vm1', data: { 'Minion data cache refresh': 'vm1' } },
+      ]);
+      const cached = unpackIpc(readFileSync(join(config.cachedir, 'minions/vm1/data.p'))) as {
+        grains: unknown;
+      };
+      expect(packNetwork(cached.grains).equals(packNetwork(sent.grains))).toBe(true);
+    });
   });
 
   describe('an unknown minion on a master without auto_accept', () => {

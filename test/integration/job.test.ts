@@ -16,6 +16,23 @@ describe('a job end to end: salt CLI → master → minion → return', () => {
     expect(r.code).toBe(0);
   });
 
+  it('each minion reports its grains at start: the master keeps them in the minion data cache', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { unpackIpc } = await import('../../kernel/serial/index.js');
+    const { existsSync } = await import('node:fs');
+    const path = join(c.root, 'var/cache/salt/master/minions/m1/data.p');
+    for (let i = 0; i < 100 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 50));
+    const data = unpackIpc(readFileSync(path)) as {
+      grains: Record<string, unknown>;
+      pillar: unknown;
+    };
+    expect(data.grains.id).toBe('m1');
+    expect(data.grains.kernel).toBe('Linux');
+    expect(data.pillar).toEqual({});
+    expect(c.minions.get('m1')!.out).not.toContain('pillar not received');
+  });
+
   it('prints nested output like Salt without colour on a pipe', async () => {
     const r = await c.salt(['m1', 'test.ping']);
     expect(r.stdout).toBe('m1:\n    True\n');
@@ -51,12 +68,15 @@ describe('a job end to end: salt CLI → master → minion → return', () => {
     expect(r.code).toBe(1);
   });
 
-  it('sys.list_functions and sys.argspec come from the minion\'s loader', async () => {
+  it("sys.list_functions and sys.argspec come from the minion's loader", async () => {
     const fns = await c.saltJson(['m1', 'sys.list_functions', 'test']);
     expect(fns.data.m1).toContain('test.ping');
     expect(fns.data.m1).not.toContain('cmd.run');
     const spec = await c.saltJson(['m1', 'sys.argspec', 'cmd.run']);
-    expect((spec.data.m1 as Record<string, { args: string[] }>)['cmd.run']!.args.slice(0, 2)).toEqual(['cmd', 'cwd']);
+    expect((spec.data.m1 as Record<string, { args: string[] }>)['cmd.run']!.args.slice(0, 2)).toEqual([
+      'cmd',
+      'cwd',
+    ]);
   });
 
   it('an unknown function is a clear error with a non-zero exit', async () => {

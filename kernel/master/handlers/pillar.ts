@@ -1,11 +1,16 @@
 /**
- * `_pillar`: tsalt has no pillar system yet, so every minion gets an empty pillar, in Salt's
- * `send_private` form so stock Salt minions can start (PROTOCOL.md §3).
+ * `_pillar`: the minion reports its grains (kept in the minion data cache, Salt's
+ * `<cachedir>/minions/<id>/data.p`, for targeting) and gets its pillar back in Salt's
+ * `send_private` form (PROTOCOL.md §3). tsalt has no pillar sources yet: the pillar is empty.
  */
+
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Crypticle } from '../../crypt/crypticle.js';
 import { oaepEncrypt, rsaSign } from '../../crypt/rsa.js';
-import { packNetwork } from '../../serial/index.js';
-import type { HandlerEnv } from './context.js';
+import { packIpc, packNetwork } from '../../serial/index.js';
+import { isStringMap } from '../../serial/is-string-map.js';
+import type { Effects, HandlerEnv } from './context.js';
 
 /** Builds the `send_private` reply `{key, pillar}` for a minion. */
 export function privateReply(
@@ -19,4 +24,23 @@ export function privateReply(
   const data = packNetwork({ key, pillar, nonce });
   const sig = rsaSign(env.keys.privatePem, data);
   return { key, pillar: new Crypticle(keyString).dumps({ data, sig }) };
+}
+
+/** Stores the minion's grains in the minion data cache; returns the minion's pillar. */
+export async function handlePillar(
+  env: HandlerEnv,
+  id: string,
+  load: Record<string, unknown>,
+  effects: Effects,
+): Promise<unknown> {
+  const pillar = {};
+  if (isStringMap(load.grains)) {
+    const dir = join(env.config.cachedir, 'minions', id);
+    await mkdir(dir, { recursive: true });
+    const tmp = join(dir, `.data.p.${process.pid}`);
+    await writeFile(tmp, packIpc({ grains: load.grains, pillar }));
+    await rename(tmp, join(dir, 'data.p'));
+    effects.events.push({ tag: `minion/refresh/${id}`, data: { 'Minion data cache refresh': id } });
+  }
+  return pillar;
 }
