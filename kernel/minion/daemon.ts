@@ -224,6 +224,15 @@ export async function startMinion(
     log.info({ jid, fun: job.fun }, 'executing job');
     const outcome = await executor.run(job);
     await sendReturn(job, outcome);
+    if (typeof load.ret === 'string' && load.ret) {
+      // `salt --return`: minion-side returners are not part of this release; say so, as Salt does
+      for (const name of load.ret.split(',').filter(Boolean)) {
+        log.error(
+          { jid, returner: name },
+          `Returner ${name} could not be loaded: returners are not available on this minion yet`,
+        );
+      }
+    }
   }
 
   const sub = new Subscriber({
