@@ -65,8 +65,8 @@ async function jobsPerSecond(c: Cluster, expected: number, seconds: number): Pro
 }
 
 async function withMinions(n: number, body: (c: Cluster) => Promise<void>): Promise<void> {
-  // Console logging at Salt's default level (warning), as a production daemon runs.
-  const c = new Cluster({ quiet: true });
+  // Salt's defaults where they matter: console logging at warning, 5 request workers.
+  const c = new Cluster({ quiet: true, master: { worker_threads: 5 } });
   try {
     await c.startMaster();
     await Promise.all(Array.from({ length: n }, (_, i) => c.startMinion(`bench${i}`)));
