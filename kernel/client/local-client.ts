@@ -46,7 +46,7 @@ export class LocalClient {
   readonly #req: ReqClient;
   #listener: EventListener | undefined;
   #events: AsyncIterator<SaltEvent> | undefined;
-  #buffer: SaltEvent[] = [];
+  #pending: Promise<SaltEvent | undefined> | undefined;
 
   constructor(config: ResolvedMasterConfig) {
     this.#config = config;
@@ -128,27 +128,29 @@ export class LocalClient {
     };
   }
 
-  /** Next event from the bus, or undefined when `deadline` passes first. */
+  /**
+   * Next event from the bus, or undefined when `deadline` passes first. One read of the bus is
+   * outstanding at a time and survives a timeout, so no event is delayed or reordered.
+   */
   async #nextEvent(deadline: number): Promise<SaltEvent | undefined> {
-    const buffered = this.#buffer.shift();
-    if (buffered) return buffered;
     const events = this.#events;
     if (!events) throw new Error('listen() first');
+    this.#pending ??= events.next().then((r) => (r.done ? undefined : r.value));
     const wait = deadline - Date.now();
-    if (wait <= 0) return undefined;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((r) => {
-      timer = setTimeout(() => r(undefined), wait);
+    const timedOut = Symbol('timeout');
+    const timeout = new Promise<typeof timedOut>((r) => {
+      timer = setTimeout(() => r(timedOut), Math.max(0, wait));
     });
-    const pending = events.next().then((r) => (r.done ? undefined : r.value));
-    const winner = await Promise.race([pending, timeout]);
+    const winner = await Promise.race([this.#pending, timeout]);
     clearTimeout(timer);
+    if (winner === timedOut) return undefined;
     if (winner === undefined) {
-      // keep the event the losing next() may still deliver
-      void pending.then((ev) => {
-        if (ev) this.#buffer.push(ev);
-      });
+      // the bus closed: nothing more will come; wait out the deadline instead of spinning
+      await new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())));
+      return undefined;
     }
+    this.#pending = undefined;
     return winner;
   }
 
