@@ -132,7 +132,7 @@ export class LocalClient {
    * Next event from the bus, or undefined when `deadline` passes first. One read of the bus is
    * outstanding at a time and survives a timeout, so no event is delayed or reordered.
    */
-  async #nextEvent(deadline: number): Promise<SaltEvent | undefined> {
+  async nextEvent(deadline: number): Promise<SaltEvent | undefined> {
     const events = this.#events;
     if (!events) throw new Error('listen() first');
     this.#pending ??= events.next().then((r) => (r.done ? undefined : r.value));
@@ -169,7 +169,7 @@ export class LocalClient {
     const running = new Set<string>();
     while (outstanding.size > 0) {
       const until = findJob ? Math.min(deadline, findJob.until) : deadline;
-      const ev = await this.#nextEvent(Math.max(until, Date.now() + 1));
+      const ev = await this.nextEvent(Math.max(until, Date.now() + 1));
       if (ev?.tag.startsWith(prefix)) {
         const id = ev.tag.slice(prefix.length);
         if (outstanding.delete(id)) yield { id, ret: ev.data as unknown as JobReturn };
