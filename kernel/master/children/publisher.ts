@@ -5,7 +5,7 @@
  */
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Publisher, Pull } from 'zeromq';
+import { Pull, XPublisher } from 'zeromq';
 import { bindOrFail, ipcAddress, tcpAddress } from '../../bus/address.js';
 import { SendQueue } from '../../bus/send-queue.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
@@ -14,6 +14,7 @@ import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
 import { unpackIpc } from '../../serial/index.js';
 import { readMasterKeys } from '../master-keys.js';
+import { PresenceTracker } from '../presence.js';
 import { wrapPublish } from '../publish-envelope.js';
 import { readAesKey, SerialReservation } from '../secrets.js';
 
@@ -27,7 +28,10 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   };
   let crypticle = await loadKey();
 
-  const pub = new Publisher({ sendHighWaterMark: config.pub_hwm, linger: 0, backlog: config.zmq_backlog });
+  // XPUB rather than PUB: it hears minions' presence subscriptions (kernel/master/presence.ts).
+  const pub = new XPublisher({ sendHighWaterMark: config.pub_hwm, linger: 0, backlog: config.zmq_backlog });
+  const presence = new PresenceTracker(config.cachedir);
+  await presence.flush();
   const pull = new Pull();
   await bindOrFail(pub, tcpAddress(config.interface, config.publish_port));
   const pullAddr = ipcAddress(config.sock_dir, 'publish_pull.ipc');
@@ -48,6 +52,13 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   });
 
   let running = true;
+  const presenceLoop = (async () => {
+    try {
+      for await (const [msg] of pub) if (msg) presence.onSubscription(msg);
+    } catch (err) {
+      if (running) log.error({ err }, 'presence loop failed');
+    }
+  })();
   const loop = (async () => {
     try {
       for await (const [frame] of pull) {
@@ -79,6 +90,8 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
     await queue.drain(1000);
     pull.close();
     pub.close();
+    presence.close();
     await loop;
+    await presenceLoop;
   };
 });
