@@ -14,6 +14,7 @@ import { ReqClient } from '../bus/req-client.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import { SaltError } from '../errors.js';
 import type { JobReturn, SaltEvent } from '../jobs/types.js';
+import { readPresence } from '../master/presence.js';
 import { userKeyPath } from '../master/secrets.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
 
@@ -192,9 +193,12 @@ export class LocalClient {
         continue;
       }
       if (now >= deadline && !findJob) {
+        // minions the master knows have no connection cannot answer find_job: stop waiting for them
+        const reachable = [...outstanding].filter((id) => this.#connectionState(id) !== 'Not connected');
+        if (reachable.length === 0) break;
         try {
           const fj = await this.publish({
-            tgt: [...outstanding],
+            tgt: reachable,
             fun: 'saltutil.find_job',
             arg: [pub.jid],
             tgtType: 'list',
@@ -206,7 +210,16 @@ export class LocalClient {
       }
     }
     for (const id of pub.missing) yield { id, noReturn: 'Not connected' };
-    for (const id of outstanding) yield { id, noReturn: 'No response' };
+    for (const id of outstanding) yield { id, noReturn: this.#connectionState(id) };
+  }
+
+  /**
+   * Why a minion did not return: "Not connected" when the master's publisher knows it has no
+   * live connection (kernel/master/presence.ts), else "No response".
+   */
+  #connectionState(id: string): NoReturnReason {
+    const snapshot = readPresence(this.#config.cachedir);
+    return snapshot?.tracked.includes(id) && !snapshot.present.includes(id) ? 'Not connected' : 'No response';
   }
 
   close(): void {
