@@ -21,6 +21,7 @@ import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
 import { JobExecutor } from './executor.js';
 import { coreGrains } from './grains.js';
+import { presenceTopic } from '../master/presence.js';
 import { JidQueue } from './jid-queue.js';
 import { createRunEnv } from './job-env.js';
 import type { JobData } from './job-protocol.js';
@@ -248,6 +249,8 @@ export async function startMinion(
   });
   sub.connect(tcpAddress(masterHost, creds.publishPort));
   sub.subscribe('');
+  // announces this minion's connection to the master's publisher (kernel/master/presence.ts)
+  sub.subscribe(presenceTopic(id));
   const loop = (async () => {
     try {
       for await (const [frame] of sub) {
