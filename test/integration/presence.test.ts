@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from '../../tools/local-cluster.js';
+
+describe('every expected minion ends in a named state', () => {
+  const c = new Cluster();
+  beforeAll(async () => {
+    await c.startMaster();
+    await c.startMinion('alive');
+    await c.startMinion('gone');
+  });
+  afterAll(() => c.stop());
+
+  it('a minion whose connection is gone is [Not connected], found without waiting for find_job', async () => {
+    await c.minions.get('gone')!.stop('SIGKILL');
+    await new Promise((r) => setTimeout(r, 1000));
+    const started = Date.now();
+    const r = await c.saltJson(['-t', '2', '--gather-job-timeout', '20', '*', 'test.ping']);
+    expect(r.data).toEqual({ alive: true, gone: 'Minion did not return. [Not connected]' });
+    expect(r.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a connected minion that stays silent is [No response]', async () => {
+    // SIGSTOP keeps the TCP connection open but the minion cannot answer
+    const alive = c.minions.get('alive')!;
+    process.kill(alive.proc.pid!, 'SIGSTOP');
+    try {
+      const r = await c.saltJson(['-t', '1', '--gather-job-timeout', '1', 'alive', 'test.ping']);
+      expect(r.data).toEqual({ alive: 'Minion did not return. [No response]' });
+    } finally {
+      process.kill(alive.proc.pid!, 'SIGCONT');
+    }
+  });
+});
