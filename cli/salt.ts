@@ -29,6 +29,8 @@ interface SaltCliOptions {
   pillar?: boolean;
   ipcidr?: boolean;
   grainPcre?: boolean;
+  pillarPcre?: boolean;
+  delimiter?: string;
   timeout?: number;
   gatherJobTimeout?: number;
   async?: boolean;
@@ -52,14 +54,16 @@ const program = new Command('salt')
   .argument('[function]')
   .argument('[arguments...]')
   .option('-c, --config-dir <dir>', 'the configuration directory', defaultConfigDir())
-  .option('-L, --list', 'the target is a comma-separated list of minion ids')
-  .option('-E, --pcre', 'the target is a regular expression')
-  .option('-G, --grain', 'grain targeting (not yet supported)')
-  .option('-P, --grain-pcre', 'grain pcre targeting (not yet supported)')
-  .option('-C, --compound', 'compound targeting (not yet supported)')
-  .option('-N, --nodegroup', 'nodegroup targeting (not yet supported)')
-  .option('-I, --pillar', 'pillar targeting (not yet supported)')
-  .option('-S, --ipcidr', 'ipcidr targeting (not yet supported)')
+  .option('-E, --pcre', 'the target is a regular expression on the minion id')
+  .option('-L, --list', 'the target is a comma or whitespace delimited list of minion ids')
+  .option('-G, --grain', 'the target is a grain key and a glob on its value: "os:Arch*"')
+  .option('-P, --grain-pcre', 'the target is a grain key and a regular expression: "os:Arch.*"')
+  .option('-N, --nodegroup', 'the target is a nodegroup from the master config')
+  .option('-C, --compound', "a compound target: 'G@os:RedHat and webser* or E@database.*'")
+  .option('-I, --pillar', 'the target is a pillar key and a glob on its value: "role:web*"')
+  .option('-J, --pillar-pcre', 'the target is a pillar key and a regular expression')
+  .option('-S, --ipcidr', 'the target is an IP address or a CIDR subnet: 10.0.0.0/8')
+  .option('--delimiter <delimiter>', "the delimiter for nested grain and pillar keys (default ':')")
   .option('-t, --timeout <seconds>', 'seconds to wait for returns before the find_job check', Number)
   .option('--gather-job-timeout <seconds>', 'seconds to wait for the find_job replies', Number)
   .option('--async', 'publish and print the job id without waiting')
@@ -87,19 +91,33 @@ const [targetArg, funArg, ...rest] = program.args;
 if (!targetArg || !funArg) usageError('salt', USAGE, 'you need to pass a target and a function');
 const target: string = targetArg;
 const fun: string = funArg;
-const unsupported = (['grain', 'grainPcre', 'compound', 'nodegroup', 'pillar', 'ipcidr'] as const).find(
-  (k) => opts[k],
-);
-if (unsupported)
-  usageError('salt', USAGE, `${unsupported} targeting is not supported by this tsalt version yet`);
+// Salt's TargetOptionsMixIn: one target type at most, named by its long option
+const TARGET_TYPES = [
+  ['pcre', '--pcre', 'pcre'],
+  ['list', '--list', 'list'],
+  ['grain', '--grain', 'grain'],
+  ['grainPcre', '--grain-pcre', 'grain_pcre'],
+  ['nodegroup', '--nodegroup', 'nodegroup'],
+  ['compound', '--compound', 'compound'],
+  ['pillar', '--pillar', 'pillar'],
+  ['pillarPcre', '--pillar-pcre', 'pillar_pcre'],
+  ['ipcidr', '--ipcidr', 'ipcidr'],
+] as const;
+const selected = TARGET_TYPES.filter(([k]) => opts[k]);
+if (selected.length > 1)
+  usageError(
+    'salt',
+    USAGE,
+    `The options ${selected.map(([, flag]) => flag).join('/')} are mutually exclusive. Please only choose one of them`,
+  );
 if (opts.timeout !== undefined && !(opts.timeout > 0))
   usageError('salt', USAGE, '--timeout must be a positive number');
-const tgtType = opts.list ? 'list' : opts.pcre ? 'pcre' : 'glob';
+if (opts.delimiter !== undefined && opts.delimiter === '')
+  usageError('salt', USAGE, '--delimiter must not be empty');
+const tgtType: string = selected[0]?.[2] ?? 'glob';
+// Salt: a list target with a comma is split on commas (spaces dropped), otherwise on whitespace
 const tgt: string | string[] = opts.list
-  ? target
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
+  ? (target.includes(',') ? target.replace(/ /g, '').split(',') : target.split(/\s+/)).filter(Boolean)
   : target;
 
 const config: MasterConfig = await loadConfigCached('master', resolve(opts.configDir)).then(
@@ -128,7 +146,14 @@ const client = new LocalClient(config);
 let exitCode = 0;
 try {
   if (!opts.async) await client.listen();
-  const pub = await client.publish({ tgt, fun, arg: parseCliArgs(rest), tgtType, ret: opts.return ?? '' });
+  const pub = await client.publish({
+    tgt,
+    fun,
+    arg: parseCliArgs(rest),
+    tgtType,
+    ret: opts.return ?? '',
+    delimiter: opts.delimiter,
+  });
   if (opts.async) {
     process.stdout.write(`Executed command with job ID: ${pub.jid}\n`);
   } else {

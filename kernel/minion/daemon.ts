@@ -13,6 +13,7 @@ import { Crypticle } from '../crypt/crypticle.js';
 import { loadOrCreateKeyPair } from '../crypt/keys.js';
 import { bootEnv, resolvedForChildren } from '../daemon/boot.js';
 import { SALT_ERR_AUTH_REJECTED } from '../errors.js';
+import { presenceTopic } from '../master/presence.js';
 import { ensureDirs } from '../process/dirs.js';
 import { removePidfile, writePidfile } from '../process/pidfile.js';
 import { isStringMap } from '../serial/is-string-map.js';
@@ -21,7 +22,6 @@ import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
 import { JobExecutor } from './executor.js';
 import { coreGrains } from './grains.js';
-import { presenceTopic } from '../master/presence.js';
 import { JidQueue } from './jid-queue.js';
 import { createRunEnv } from './job-env.js';
 import type { JobData } from './job-protocol.js';
@@ -156,6 +156,9 @@ export async function startMinion(
     maxProcesses: config.process_count_max,
   });
   const jids = new JidQueue(config.minion_jid_queue_hwm);
+  // the minion's grains, computed once: reported to the master at start and used for targeting
+  const grains = coreGrains(id, masterHost, (config.grains ?? {}) as Record<string, unknown>);
+  let pillar: unknown = {};
 
   async function sendReturn(job: JobData, outcome: Awaited<ReturnType<JobExecutor['run']>>): Promise<void> {
     // Field order as Salt's minion builds it (return.json).
@@ -213,7 +216,7 @@ export async function startMinion(
     const load = await decode(frame);
     if (!load) return;
     const jid = String(load.jid);
-    if (!matchesTarget(id, load.tgt, load.tgt_type)) {
+    if (!matchesTarget(id, load.tgt, load.tgt_type, { grains, pillar, delimiter: load.delimiter })) {
       log.debug({ jid, tgt: load.tgt, tgt_type: load.tgt_type }, 'publish not for this minion');
       return;
     }
@@ -262,12 +265,10 @@ export async function startMinion(
   })();
 
   const startData = `Minion ${id} started at ${asctime(new Date())}`;
-  let pillar: unknown = {};
   void (async () => {
     try {
       // As a Salt minion does at start: report the grains (the master caches them for
       // targeting) and fetch the pillar.
-      const grains = coreGrains(id, masterHost, (config.grains ?? {}) as Record<string, unknown>);
       const { reply, nonce } = await channel.sendPrivate({
         id,
         grains,

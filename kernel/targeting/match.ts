@@ -1,28 +1,29 @@
 /**
- * The minion side of targeting: does a publish address this minion? Types this minion cannot
- * evaluate yet answer false (and are logged by the caller), never throw.
+ * The minion side of targeting (Salt's `Minion._target_load`): does a publish address this
+ * minion? Every target type is evaluated with the minion's own id, grains and pillar; an
+ * unknown type or an invalid expression answers false (the caller logs it), never throws.
  */
+import { type MinionMatchContext, matchType } from './matchers.js';
 
-import { listTarget } from './check-minions.js';
-import { globMatch } from './glob.js';
+export interface TargetMatchContext extends MinionMatchContext {
+  /** The publish load's `delimiter` (present only when it is not `:`). */
+  delimiter?: unknown;
+}
 
-export function matchesTarget(id: string, tgt: unknown, tgtType: unknown): boolean {
+const DELIMITED = new Set(['grain', 'grain_pcre', 'pillar', 'pillar_pcre']);
+
+export function matchesTarget(
+  id: string,
+  tgt: unknown,
+  tgtType: unknown,
+  ctx: TargetMatchContext = {},
+): boolean {
   const type = typeof tgtType === 'string' && tgtType ? tgtType : 'glob';
-  switch (type) {
-    case 'glob':
-      return typeof tgt === 'string' && globMatch(tgt, id);
-    case 'list':
-      return (
-        (typeof tgt === 'string' || Array.isArray(tgt)) && listTarget(tgt as string | string[]).includes(id)
-      );
-    case 'pcre':
-      if (typeof tgt !== 'string') return false;
-      try {
-        return new RegExp(tgt).exec(id)?.index === 0;
-      } catch {
-        return false;
-      }
-    default:
-      return false;
+  const delimiter =
+    DELIMITED.has(type) && typeof ctx.delimiter === 'string' && ctx.delimiter ? ctx.delimiter : ':';
+  try {
+    return matchType(type, tgt, id, ctx, delimiter);
+  } catch {
+    return false;
   }
 }

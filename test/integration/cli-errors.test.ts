@@ -35,14 +35,14 @@ describe('command-line errors are clear, with Salt-like exit codes', () => {
     expect(r.stderr).toContain('salt: error: you need to pass a target and a function');
   });
 
-  it('an unknown option, outputter or target type is refused before anything is sent', () => {
+  it('an unknown option, outputter or two target types are refused before anything is sent', () => {
     expect(cli('salt', ['--bogus', '*', 'test.ping']).code).toBe(2);
     const out = cli('salt', ['--out', 'fancy', '*', 'test.ping']);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('unknown outputter "fancy"');
-    const grain = cli('salt', ['-G', 'os:Debian', 'test.ping']);
-    expect(grain.code).toBe(2);
-    expect(grain.stderr).toContain('not supported');
+    const both = cli('salt', ['-G', '-E', 'x', 'test.ping']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('are mutually exclusive');
   });
 
   it('salt-key refuses a bad listing argument', () => {

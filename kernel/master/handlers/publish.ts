@@ -7,7 +7,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { listKeys } from '../../auth/pki.js';
 import { SaltError } from '../../errors.js';
 import type { PublishLoad, PublishRequest } from '../../jobs/types.js';
-import { checkMinions } from '../../targeting/check-minions.js';
+import { checkMinions, needsMinionData } from '../../targeting/check-minions.js';
+import { loadMinionDataCache } from '../../targeting/data-cache.js';
+import { resolveNodegroups } from '../../targeting/nodegroups.js';
 import type { Effects, HandlerEnv } from './context.js';
 
 function keyMatches(given: unknown, valid: readonly string[]): boolean {
@@ -23,6 +25,13 @@ function authError(name: string, message: string): unknown {
   return { error: { name, message } };
 }
 
+/** The client's target delimiter: `kwargs.delimiter` as Salt's LocalClient sends it. */
+function targetDelimiter(req: PublishRequest): string {
+  const kwargs = req.kwargs as Record<string, unknown> | undefined;
+  const given = kwargs?.delimiter ?? req.delimiter;
+  return typeof given === 'string' && given ? given : ':';
+}
+
 /** Copies the publish-relevant fields of a request into the load minions receive. */
 function publishLoad(req: PublishRequest, jid: string): PublishLoad {
   const load: PublishLoad = {
@@ -34,7 +43,8 @@ function publishLoad(req: PublishRequest, jid: string): PublishLoad {
     tgt_type: req.tgt_type,
     user: req.user ?? 'root',
   };
-  if (req.delimiter && req.delimiter !== ':') load.delimiter = req.delimiter;
+  const delimiter = targetDelimiter(req);
+  if (delimiter !== ':') load.delimiter = delimiter;
   for (const k of ['metadata', 'to', 'ret_config', 'ret_kwargs', 'module_executors', 'executor_opts']) {
     if (req[k] !== undefined) load[k] = req[k];
   }
@@ -66,10 +76,27 @@ export async function handlePublish(
   let minions: string[];
   let missing: string[];
   try {
+    // nodegroups are resolved here so that minions need not know them (Salt's `_prep_pub`)
+    const resolved = resolveNodegroups(req.tgt, tgtType, env.config.nodegroups, env.config.conf_file);
+    req.tgt = resolved.tgt as PublishRequest['tgt'];
+    req.tgt_type = resolved.tgtType;
     const { minions: accepted } = await listKeys(env.config.pki_dir);
-    ({ minions, missing } = checkMinions(req.tgt, tgtType, accepted));
+    const cacheEnabled = env.config.minion_data_cache;
+    const data =
+      cacheEnabled && needsMinionData(resolved.tgtType, resolved.tgt)
+        ? await loadMinionDataCache(env.config.cachedir, accepted)
+        : undefined;
+    ({ minions, missing } = checkMinions(req.tgt, resolved.tgtType, {
+      accepted,
+      data,
+      cacheEnabled,
+      delimiter: targetDelimiter(req),
+      nodegroups: env.config.nodegroups,
+      nodegroupsFile: env.config.conf_file,
+    }));
   } catch (err) {
     const message = err instanceof SaltError ? err.message : String(err);
+    env.kernel.log.warn({ tgt: req.tgt, tgt_type: tgtType }, `publish refused: ${message}`);
     return { enc: 'clear', load: { jid: null, minions: [], error: message } };
   }
   if (minions.length === 0 && missing.length === 0) {
@@ -98,7 +125,7 @@ export async function handlePublish(
     tag: `salt/job/${jid}/new`,
     data: {
       jid,
-      tgt_type: tgtType,
+      tgt_type: req.tgt_type,
       tgt: req.tgt,
       user: load.user,
       fun: req.fun,
