@@ -1,0 +1,148 @@
+/**
+ * `salt-call [options] FUN [ARGS...]`: run one function on this minion and print it under
+ * `local:`, returning it through the master unless `--local` (Salt's `salt/cli/call.py`).
+ */
+import { fail, usageError } from './usage-error.js';
+import { handleVersionFlag } from './version.js';
+
+handleVersionFlag('salt-call', process.argv);
+
+const { Command, Option } = await import('commander');
+const { resolve } = await import('node:path');
+const { defaultConfigDir } = await import('./default-config-dir.js');
+const { loadConfigCached } = await import('../kernel/config/cache.js');
+const { resolveMinionId } = await import('../kernel/config/minion-id.js');
+const { parseCliArgs } = await import('../kernel/jobs/args.js');
+const { resolveColor } = await import('../outputters/colors.js');
+const { getOutputter, resolveOutputter } = await import('../outputters/registry.js');
+type UnitLogger = import('../kernel/loader/define.js').UnitLogger;
+
+const USAGE = 'salt-call [options] <function> [arguments]';
+
+interface CallCliOptions {
+  configDir: string;
+  local?: boolean;
+  id?: string;
+  logLevel?: string;
+  out?: string;
+  output?: string;
+  outIndent?: number;
+  outputIndent?: number;
+  color?: boolean;
+  forceColor?: boolean;
+  retcodePassthrough?: boolean;
+  return?: string;
+  timeout?: number;
+}
+
+const program = new Command('salt-call')
+  .usage('[options] <function> [arguments]')
+  .argument('[function]')
+  .argument('[arguments...]')
+  .option('-c, --config-dir <dir>', 'the minion configuration directory', defaultConfigDir())
+  .option('--local', 'run without a master (file_client: local)')
+  .option('--id <id>', 'the minion id to use')
+  .option('-l, --log-level <level>', 'console log level (default: the config log_level, warning)')
+  .option('--out <outputter>', 'the outputter (nested, json, yaml, txt, raw, ...)')
+  .addOption(new Option('--output <outputter>').hideHelp())
+  .option('--out-indent <n>', 'indentation for json/yaml output', Number)
+  .addOption(new Option('--output-indent <n>').argParser(Number).hideHelp())
+  .option('--no-color', 'disable colours')
+  .option('--force-color', 'force colours')
+  .option('--retcode-passthrough', "exit with the function's retcode")
+  .option('--return <returners>', 'returners to send the return to (comma-separated)')
+  .option('-t, --timeout <seconds>', 'seconds to wait for the master to take the return', Number)
+  .option('-V, --version', 'print the version and exit')
+  .exitOverride((err) => {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') process.exit(0);
+    process.exit(2);
+  });
+
+program.parse(process.argv);
+const opts = program.opts<CallCliOptions>();
+const [funArg, ...rest] = program.args;
+if (!funArg) usageError('salt-call', USAGE, 'you need to pass a function');
+const fun: string = funArg;
+if (opts.timeout !== undefined && !(opts.timeout > 0))
+  usageError('salt-call', USAGE, '--timeout must be a positive number');
+const outName = opts.out ?? opts.output;
+if (outName && !getOutputter(outName))
+  usageError('salt-call', USAGE, `unknown outputter ${JSON.stringify(outName)}`);
+
+const overrides: Record<string, unknown> = {};
+if (opts.id) overrides.id = opts.id;
+if (opts.local) overrides.file_client = 'local';
+const config = await loadConfigCached('minion', resolve(opts.configDir), overrides).then(
+  (l) => l.config,
+  (err: unknown) => fail('salt-call', err, 2),
+);
+
+/** Salt's console log levels, lowest first; `quiet` prints nothing. */
+const LEVELS = ['trace', 'debug', 'info', 'warning', 'error', 'critical'] as const;
+const LEVEL_ALIASES: Record<string, number> = { all: 0, garbage: 0, profile: 1, warn: 3, quiet: 99 };
+function levelIndex(name: string): number {
+  const n = name.toLowerCase();
+  const i = (LEVELS as readonly string[]).indexOf(n);
+  return i >= 0 ? i : (LEVEL_ALIASES[n] ?? 3);
+}
+
+/** A small stderr logger in Salt's console form (`[WARNING ] message`); pino costs ~130 ms to load. */
+function consoleLogger(level: string): UnitLogger {
+  const min = levelIndex(level);
+  const at =
+    (i: number) =>
+    (obj: object | string, msg?: string): void => {
+      if (i < min) return;
+      const text = typeof obj === 'string' ? obj : msg;
+      const extra =
+        typeof obj === 'string'
+          ? ''
+          : Object.entries(obj)
+              .map(([k, v]) => {
+                const value = v instanceof Error ? v.message : v;
+                return ` ${k}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
+              })
+              .join('');
+      const label = (LEVELS[i] ?? 'info').toUpperCase().padEnd(8);
+      process.stderr.write(`[${label}] ${text ?? ''}${extra}\n`);
+    };
+  return { trace: at(0), debug: at(1), info: at(2), warn: at(3), error: at(4) };
+}
+
+const log = consoleLogger(opts.logLevel ?? config.log_level);
+const color = resolveColor({
+  noColor: opts.color === false,
+  forceColor: Boolean(opts.forceColor),
+  isTTY: Boolean(process.stdout.isTTY),
+});
+
+const { callFunction } = await import('../kernel/minion/caller.js');
+const id = resolveMinionId(config);
+let result: Awaited<ReturnType<typeof callFunction>>;
+try {
+  result = await callFunction(config, id, {
+    fun,
+    arg: parseCliArgs(rest),
+    local: opts.local,
+    returners: (opts.return ?? '').split(',').map((s) => s.trim()),
+    returnTimeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+    log,
+  });
+} catch (err) {
+  const code = (err as { code?: string }).code;
+  // Salt: a key still pending ends salt-call with 2, a rejected key with EX_NOPERM (77).
+  const exit = code === 'SALT_ERR_AUTH_PENDING' ? 2 : code === 'SALT_ERR_AUTH_REJECTED' ? 77 : 1;
+  fail('salt-call', err, exit);
+}
+if (result.missing) {
+  process.stderr.write(`${String(result.return)}\n`);
+  process.exit(255);
+}
+const outputter = resolveOutputter(outName ?? result.out);
+const text = outputter.render(
+  { local: result.return },
+  { color, indent: opts.outIndent ?? opts.outputIndent, retcode: result.retcode },
+);
+if (text) process.stdout.write(`${text}\n`);
+if (opts.retcodePassthrough) process.exit(result.retcode);
+process.exit(result.retcode === 0 ? 0 : 1);
