@@ -4,12 +4,9 @@
  * load to the publisher.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { listKeys } from '../../auth/pki.js';
 import { SaltError } from '../../errors.js';
 import type { PublishLoad, PublishRequest } from '../../jobs/types.js';
-import { checkMinions, needsMinionData } from '../../targeting/check-minions.js';
-import { loadMinionDataCache } from '../../targeting/data-cache.js';
-import { resolveNodegroups } from '../../targeting/nodegroups.js';
+import { expectedMinions } from '../../targeting/expected-minions.js';
 import type { Effects, HandlerEnv } from './context.js';
 
 function keyMatches(given: unknown, valid: readonly string[]): boolean {
@@ -77,23 +74,10 @@ export async function handlePublish(
   let missing: string[];
   try {
     // nodegroups are resolved here so that minions need not know them (Salt's `_prep_pub`)
-    const resolved = resolveNodegroups(req.tgt, tgtType, env.config.nodegroups, env.config.conf_file);
-    req.tgt = resolved.tgt as PublishRequest['tgt'];
-    req.tgt_type = resolved.tgtType;
-    const { minions: accepted } = await listKeys(env.config.pki_dir);
-    const cacheEnabled = env.config.minion_data_cache;
-    const data =
-      cacheEnabled && needsMinionData(resolved.tgtType, resolved.tgt)
-        ? await loadMinionDataCache(env.config.cachedir, accepted)
-        : undefined;
-    ({ minions, missing } = checkMinions(req.tgt, resolved.tgtType, {
-      accepted,
-      data,
-      cacheEnabled,
-      delimiter: targetDelimiter(req),
-      nodegroups: env.config.nodegroups,
-      nodegroupsFile: env.config.conf_file,
-    }));
+    const expected = await expectedMinions(env.config, req.tgt, tgtType, targetDelimiter(req));
+    req.tgt = expected.tgt as PublishRequest['tgt'];
+    req.tgt_type = expected.tgtType;
+    ({ minions, missing } = expected);
   } catch (err) {
     const message = err instanceof SaltError ? err.message : String(err);
     env.kernel.log.warn({ tgt: req.tgt, tgt_type: tgtType }, `publish refused: ${message}`);

@@ -1,0 +1,92 @@
+/**
+ * Where and how `salt` prints: per-minion output as returns arrive (or all at once with
+ * `--static`), to stdout or `--out-file`, Salt's summary, and the exit code.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import type { JobReturn } from '../../kernel/jobs/types.js';
+import { resolveOutputter } from '../../outputters/registry.js';
+import { renderReturnsSummary } from '../../outputters/returns-summary.js';
+import type { OutputOptions } from '../../outputters/types.js';
+
+export interface PrinterOptions {
+  outputter?: string;
+  render: OutputOptions;
+  static: boolean;
+  hideTimeout: boolean;
+  summary: boolean;
+  verbose: boolean;
+  retcodePassthrough: boolean;
+  outFile?: string;
+  append?: boolean;
+}
+
+function retcodeOf(ret: JobReturn): number {
+  const rc = ret.retcode;
+  if (typeof rc === 'number') return rc;
+  return Math.max(0, ...Object.values(rc ?? {}).map(Number));
+}
+
+export class Printer {
+  readonly #o: PrinterOptions;
+  readonly #collected: Record<string, unknown> = {};
+  readonly #full: Record<string, { ret: unknown; retcode: number }> = {};
+  #staticOut: string | undefined;
+  #maxRetcode = 0;
+  #failed = false;
+  #first = true;
+
+  constructor(opts: PrinterOptions) {
+    this.#o = opts;
+    if (opts.outFile && !opts.append) writeFileSync(opts.outFile, '');
+  }
+
+  /** Writes text (a line) to stdout or the output file. */
+  write(text: string): void {
+    if (!text) return;
+    if (this.#o.outFile) appendFileSync(this.#o.outFile, `${text}\n`);
+    else process.stdout.write(`${text}\n`);
+    this.#first = false;
+  }
+
+  get printedAnything(): boolean {
+    return !this.#first;
+  }
+
+  #render(data: Record<string, unknown>, out: string | undefined, retcode?: number): void {
+    const outputter = resolveOutputter(this.#o.outputter ?? out);
+    this.write(
+      outputter.render(data, retcode === undefined ? this.#o.render : { ...this.#o.render, retcode }),
+    );
+  }
+
+  /** A minion's return. */
+  ret(id: string, ret: JobReturn): void {
+    const retcode = retcodeOf(ret);
+    this.#maxRetcode = Math.max(this.#maxRetcode, retcode);
+    if (retcode !== 0) this.#failed = true;
+    this.#full[id] = { ret: ret.return, retcode };
+    if (this.#o.static) {
+      this.#collected[id] = ret.return;
+      this.#staticOut ??= ret.out;
+    } else
+      this.#render({ [id]: ret.return }, ret.out, typeof ret.retcode === 'number' ? ret.retcode : undefined);
+  }
+
+  /** A minion given up on. */
+  noReturn(id: string, reason: string): void {
+    this.#failed = true;
+    const text = `Minion did not return. [${reason}]`;
+    this.#full[id] = { ret: text, retcode: 1 };
+    if (this.#o.hideTimeout) return;
+    if (this.#o.static) this.#collected[id] = text;
+    else this.#render({ [id]: text }, 'nested');
+  }
+
+  /** Prints what `--static` held back and the `--summary`; returns the exit code. */
+  finish(): number {
+    if (this.#o.static) this.#render(this.#collected, this.#staticOut);
+    if (this.#o.summary) this.write(renderReturnsSummary(this.#full, { verbose: this.#o.verbose }));
+    if (this.#o.retcodePassthrough) return this.#maxRetcode;
+    return this.#failed ? 1 : 0;
+  }
+}

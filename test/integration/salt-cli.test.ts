@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from '../../tools/local-cluster.js';
+
+describe('salt CLI: batches, several functions, summary, output files, retcodes', () => {
+  const c = new Cluster();
+  beforeAll(async () => {
+    await c.startMaster();
+    await Promise.all(['b1', 'b2', 'b3', 'b4'].map((id) => c.startMinion(id)));
+  });
+  afterAll(() => c.stop());
+
+  it('-b 2 runs on every responding minion, at most two at a time', async () => {
+    const r = await c.salt(['-b', '2', '*', 'test.ping']);
+    expect(r.code).toBe(0);
+    const runs = [...r.stdout.matchAll(/Executing run on \[(.*)\]/g)].map((m) => m[1]!.split(', ').length);
+    expect(runs.every((n) => n <= 2)).toBe(true);
+    expect(runs.reduce((a, b) => a + b, 0)).toBe(4);
+    for (const id of ['b1', 'b2', 'b3', 'b4']) expect(r.stdout).toContain(`${id}:\n    True`);
+  });
+
+  it('-b 50% --static prints all returns at once', async () => {
+    const r = await c.salt(['-b', '50%', '--static', '--out', 'json', '*', 'test.ping']);
+    expect(JSON.parse(r.stdout)).toEqual({ b1: true, b2: true, b3: true, b4: true });
+  });
+
+  it('--failhard stops the batch at the first failure', async () => {
+    const r = await c.salt(['-b', '1', '--failhard', '*', 'cmd.run', 'exit 3']);
+    expect(r.stdout).toContain('Batch run stopped due to failhard');
+    expect(r.stdout.match(/Executing run on/g)?.length).toBe(1);
+    expect(r.code).not.toBe(0);
+  });
+
+  it('--batch-safe-limit switches to batches past the limit', async () => {
+    const r = await c.salt(['--batch-safe-limit', '3', '--batch-safe-size', '2', '*', 'test.ping']);
+    expect(r.stdout).toContain('NOTICE: Too many minions targeted, switching to batch execution.');
+    expect(r.stdout).toContain('Executing run on');
+  });
+
+  it('several functions in one job, with Salt\'s return shape', async () => {
+    const r = await c.saltJson(['b1', 'test.ping,test.echo', ',', 'hello']);
+    expect(r.data).toEqual({ b1: { 'test.ping': true, 'test.echo': 'hello' } });
+  });
+
+  it('--summary counts returned and failed minions', async () => {
+    const r = await c.salt(['--summary', '-L', 'b1,ghost', 'test.ping']);
+    expect(r.stdout).toContain('# of minions targeted: 2');
+    expect(r.stdout).toContain('# of minions returned: 1');
+    expect(r.stdout).toContain('# of minions that did not return: 1');
+  });
+
+  it('--retcode-passthrough exits with the highest retcode', async () => {
+    const r = await c.salt(['--retcode-passthrough', 'b1', 'cmd.run', 'exit 5']);
+    expect(r.code).toBe(5);
+  });
+
+  it('--out-file and --out-file-append', async () => {
+    const file = join(c.root, 'out.txt');
+    await c.salt(['--out-file', file, 'b1', 'test.echo', 'one']);
+    await c.salt(['--out-file', file, '--out-file-append', 'b2', 'test.echo', 'two']);
+    expect(readFileSync(file, 'utf8')).toBe('b1:\n    one\nb2:\n    two\n');
+  });
+
+  it('a bad batch size is refused before anything is sent', async () => {
+    const r = await c.salt(['-b', '0', '*', 'test.ping']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('invalid batch size');
+  });
+});
