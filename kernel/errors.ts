@@ -175,6 +175,14 @@ export const SALT_ERR_AUTH_DENIED = createError(
   'SALT_ERR_AUTH_DENIED',
   (why: string) => `authentication denied: ${why}`,
 );
+export const SALT_ERR_AUTH_PENDING = createError(
+  'SALT_ERR_AUTH_PENDING',
+  () => 'Minion failed to authenticate with the master, has the minion key been accepted?',
+);
+export const SALT_ERR_AUTH_UNREACHABLE = createError(
+  'SALT_ERR_AUTH_UNREACHABLE',
+  (master: string, why: string) => `Attempt to authenticate with the salt master failed: ${master}: ${why}`,
+);
 
 // ── PROCESS ─────────────────────────────────────────────────────────────────────────────
 export const SALT_ERR_PROCESS_DIR = createError(
@@ -225,6 +233,8 @@ export const SALT_ERR_EXEC_INTERNAL = createError(
   'SALT_ERR_EXEC_INTERNAL',
   (fun: string) => `an unexpected error occurred in ${fun}; see the minion log`,
 );
+/** A function was given a value of the wrong shape (Salt raises SaltException). */
+export const SALT_ERR_EXEC_VALUE = createError('SALT_ERR_EXEC_VALUE', (message: string) => message);
 
 // ── JOB ─────────────────────────────────────────────────────────────────────────────────
 export const SALT_ERR_JOB_DUPLICATE_RETURN = createError(
@@ -232,6 +242,10 @@ export const SALT_ERR_JOB_DUPLICATE_RETURN = createError(
   (id: string, jid: string) =>
     `an extra return was detected from minion ${id} for job ${jid}: possible replay`,
 );
+
+// ── TARGET ──────────────────────────────────────────────────────────────────────────────
+/** A target expression that cannot be evaluated (bad compound grammar, prefix, regex, CIDR, nodegroup). */
+export const SALT_ERR_TARGET_INVALID = createError('SALT_ERR_TARGET_INVALID', (message: string) => message);
 
 // ── CLI ─────────────────────────────────────────────────────────────────────────────────
 export const SALT_ERR_CLI_USAGE = createError('SALT_ERR_CLI_USAGE', (message: string) => message);
