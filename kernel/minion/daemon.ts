@@ -21,9 +21,8 @@ import { matchesTarget } from '../targeting/match.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
 import { JobExecutor } from './executor.js';
-import { coreGrains } from './grains.js';
 import { JidQueue } from './jid-queue.js';
-import { createRunEnv } from './job-env.js';
+import { createRunEnv, minionGrainsView } from './job-env.js';
 import type { JobData } from './job-protocol.js';
 import { primaryMaster } from './master-address.js';
 import { openPrivateReply } from './private-reply.js';
@@ -156,9 +155,44 @@ export async function startMinion(
     maxProcesses: config.process_count_max,
   });
   const jids = new JidQueue(config.minion_jid_queue_hwm);
-  // the minion's grains, computed once: reported to the master at start and used for targeting
-  const grains = coreGrains(id, masterHost, (config.grains ?? {}) as Record<string, unknown>);
+  // the minion's grains (core < grains file < config): reported to the master, used for
+  // targeting, and re-reported when a job changes them (Salt's refresh_grains)
+  const grainsView = minionGrainsView(config, id, log);
+  let grains = grainsView.current();
   let pillar: unknown = {};
+
+  /** Reports the grains and fetches the pillar (Salt's `_pillar`). */
+  async function refreshPillar(): Promise<void> {
+    const { reply, nonce } = await channel.sendPrivate({
+      id,
+      grains,
+      saltenv: null,
+      pillarenv: null,
+      pillar_override: {},
+      extra_minion_data: {},
+      ver: '2',
+      cmd: '_pillar',
+    });
+    pillar = openPrivateReply(reply, 'pillar', {
+      minionPem: keys.privatePem,
+      masterPub: creds.masterPub,
+      nonce,
+    });
+    log.debug({ keys: isStringMap(pillar) ? Object.keys(pillar).length : 0 }, 'pillar received');
+  }
+
+  /** After a job: if the grains changed (grains.setval, a new grains file), tell the master. */
+  async function refreshGrainsIfChanged(): Promise<void> {
+    const now = grainsView.current();
+    if (now === grains) return;
+    grains = now;
+    try {
+      await refreshPillar();
+      log.info('grains changed: reported to the master');
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'changed grains not reported');
+    }
+  }
 
   async function sendReturn(job: JobData, outcome: Awaited<ReturnType<JobExecutor['run']>>): Promise<void> {
     // Field order as Salt's minion builds it (return.json).
@@ -228,6 +262,7 @@ export async function startMinion(
     log.info({ jid, fun: job.fun }, 'executing job');
     const outcome = await executor.run(job);
     await sendReturn(job, outcome);
+    await refreshGrainsIfChanged();
     if (typeof load.ret === 'string' && load.ret) {
       // `salt --return`: minion-side returners are not part of this release; say so, as Salt does
       for (const name of load.ret.split(',').filter(Boolean)) {
@@ -269,22 +304,7 @@ export async function startMinion(
     try {
       // As a Salt minion does at start: report the grains (the master caches them for
       // targeting) and fetch the pillar.
-      const { reply, nonce } = await channel.sendPrivate({
-        id,
-        grains,
-        saltenv: null,
-        pillarenv: null,
-        pillar_override: {},
-        extra_minion_data: {},
-        ver: '2',
-        cmd: '_pillar',
-      });
-      pillar = openPrivateReply(reply, 'pillar', {
-        minionPem: keys.privatePem,
-        masterPub: creds.masterPub,
-        nonce,
-      });
-      log.debug({ keys: isStringMap(pillar) ? Object.keys(pillar).length : 0 }, 'pillar received');
+      await refreshPillar();
     } catch (err) {
       log.warn({ err: (err as Error).message }, 'pillar not received');
     }

@@ -38,7 +38,7 @@ describe('salt CLI: batches, several functions, summary, output files, retcodes'
     expect(r.stdout).toContain('Executing run on');
   });
 
-  it('several functions in one job, with Salt\'s return shape', async () => {
+  it("several functions in one job, with Salt's return shape", async () => {
     const r = await c.saltJson(['b1', 'test.ping,test.echo', ',', 'hello']);
     expect(r.data).toEqual({ b1: { 'test.ping': true, 'test.echo': 'hello' } });
   });
