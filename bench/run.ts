@@ -152,6 +152,62 @@ for (const n of [1, 10]) {
   });
 }
 
+// salt-call --local: a minion-side CLI run with no master at all
+{
+  const c = new Cluster({ quiet: true });
+  try {
+    await c.writeMasterConfig();
+    const dir = c.minionConfDir('caller');
+    (await import('node:fs')).mkdirSync(dir, { recursive: true });
+    (await import('node:fs')).writeFileSync(
+      join(dir, 'minion'),
+      `id: caller\nroot_dir: ${join(c.root, 'minions/caller')}\n`,
+    );
+    timeCommand([join(REPO, 'bin/salt-call'), '-c', dir, '--local', 'test.ping'], 1);
+    const t = stats(timeCommand([join(REPO, 'bin/salt-call'), '-c', dir, '--local', 'test.ping'], runs));
+    report(
+      {
+        name: 'salt-call --local test.ping (cold start)',
+        value: t.median,
+        unit: 's',
+        method: `bin/salt-call --local, ${runs} runs`,
+      },
+      `  [min ${t.min.toFixed(3)} max ${t.max.toFixed(3)}]`,
+    );
+  } finally {
+    await c.stop();
+  }
+}
+
+// a compound target over 50 real minions with distinct grains (full run only)
+if (!quick) {
+  const c = new Cluster({ quiet: true, master: { worker_threads: 5 } });
+  try {
+    await c.startMaster();
+    for (let i = 0; i < 50; i += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, k) => i + k).map((n) =>
+          c.startMinion(`c${n}`, { grains: { role: n % 2 ? 'web' : 'db', rack: `r${n % 5}` } }),
+        ),
+      );
+    }
+    const args = [join(REPO, 'bin/salt'), '-c', c.confDir, '-C', 'G@role:web or G@rack:r0', 'test.ping'];
+    timeCommand(args, 1);
+    const t = stats(timeCommand(args, runs));
+    report(
+      {
+        name: "salt -C 'G@role:web or G@rack:r0' test.ping, 50 minions (30 match)",
+        value: t.median,
+        unit: 's',
+        method: `bin/salt, ${runs} runs, 50 real minion processes`,
+      },
+      `  [min ${t.min.toFixed(3)} max ${t.max.toFixed(3)}]`,
+    );
+  } finally {
+    await c.stop();
+  }
+}
+
 const out = join(REPO, `bench-results${quick ? '-quick' : ''}.json`);
 (await import('node:fs')).writeFileSync(
   out,
