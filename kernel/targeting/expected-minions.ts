@@ -5,6 +5,7 @@
  * publish handler and by the CLI's `--batch-safe-limit` preview.
  */
 import { listKeys } from '../auth/pki.js';
+import { SALT_ERR_TARGET_INVALID } from '../errors.js';
 import { checkMinions, needsMinionData } from './check-minions.js';
 import { loadMinionDataCache } from './data-cache.js';
 import { resolveNodegroups } from './nodegroups.js';
@@ -25,6 +26,12 @@ export interface ExpectedMinions {
   missing: string[];
 }
 
+/** Whether a target needs pillar data (`-I`, `-J`, or `I@`/`J@` in a compound). */
+function usesPillar(tgt: unknown, tgtType: string): boolean {
+  if (tgtType === 'pillar' || tgtType === 'pillar_pcre' || tgtType === 'pillar_exact') return true;
+  return tgtType === 'compound' && typeof tgt === 'string' && /(^|[\s(])[IJ]@/.test(tgt);
+}
+
 /** Throws `SALT_ERR_TARGET_INVALID` for a bad target. */
 export async function expectedMinions(
   config: TargetingConfig,
@@ -39,6 +46,12 @@ export async function expectedMinions(
     nodegroups,
     config.conf_file,
   );
+  if (usesPillar(resolved.tgt, resolved.tgtType)) {
+    // every pillar is empty until tsalt has pillar sources: say so rather than match nothing
+    throw new SALT_ERR_TARGET_INVALID(
+      'pillar targeting (-I, -J, I@, J@) needs pillar data, and this master has no pillar sources yet',
+    );
+  }
   const { minions: accepted } = await listKeys(config.pki_dir);
   const cacheEnabled = config.minion_data_cache;
   const data =
