@@ -7,7 +7,7 @@ import { LocalClient } from '../../kernel/client/local-client.js';
 import { loadConfigCached } from '../../kernel/config/cache.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';
-import { getOutputter } from '../../outputters/registry.js';
+import { findOutputter } from '../../outputters/extension-outputters.js';
 import { fail, usageError } from '../usage-error.js';
 import { parseSaltCommandLine, USAGE } from './options.js';
 import { Printer } from './printer.js';
@@ -20,8 +20,9 @@ const config: ResolvedMasterConfig = await loadConfigCached('master', resolve(op
   (err: unknown) => fail('salt', err, 2),
 );
 const outName = opts.out ?? opts.output;
-if (outName && !getOutputter(outName))
+if (outName && !(await findOutputter(outName, config))) {
   usageError('salt', USAGE, `unknown outputter ${JSON.stringify(outName)}`);
+}
 const color = resolveColor({
   noColor: opts.color === false,
   // Salt never colours a pipe or a file unless forced (`is_pipe()`).

@@ -67,4 +67,17 @@ describe('salt CLI: batches, several functions, summary, output files, retcodes'
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('invalid batch size');
   });
+
+  it('an outputter from the extension folder is a plugin kind: --out loads it on demand', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const dir = join(c.root, 'var/cache/salt/master/extmods/output');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'shout.mjs'),
+      "export default { name: 'shout', render: (data) => JSON.stringify(data).toUpperCase() };\n",
+    );
+    const r = await c.salt(['--out', 'shout', 'b1', 'test.echo', 'hi']);
+    expect(r.stdout).toBe('{"B1":"HI"}\n');
+    expect((await c.salt(['--out', 'nosuch', 'b1', 'test.ping'])).code).toBe(2);
+  });
 });
