@@ -233,6 +233,8 @@ export const SALT_ERR_EXEC_INTERNAL = createError(
   'SALT_ERR_EXEC_INTERNAL',
   (fun: string) => `an unexpected error occurred in ${fun}; see the minion log`,
 );
+/** Syncing extension modules from the master failed: no master connection, or a file that would not download. */
+export const SALT_ERR_EXEC_SYNC = createError('SALT_ERR_EXEC_SYNC', (message: string) => message);
 /** A function was given a value of the wrong shape (Salt raises SaltException). */
 export const SALT_ERR_EXEC_VALUE = createError('SALT_ERR_EXEC_VALUE', (message: string) => message);
 

@@ -2,12 +2,15 @@
  * The job-control part of Salt's `saltutil` module (`salt/modules/saltutil.py`): list, find
  * and signal the jobs running on this minion, from `<cachedir>/proc/<jid>` files.
  * `saltutil.find_job` is what the master publishes to see whether a minion is still busy.
+ * The sync functions copy extension modules from the master's `salt://_modules`.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ExecContext } from '../kernel/loader/define.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
+import { syncForm } from '../kernel/minion/extmods-sync.js';
+import { type MasterLink, masterLink } from '../kernel/minion/master-link.js';
 import { pyStr } from '../kernel/python/repr.js';
 import { fnmatch } from './_fnmatch.js';
 import { descendants, procDir, removeProcFile, runningJobs } from './_proc-jobs.js';
@@ -59,6 +62,87 @@ function signalJob(ctx: ExecContext, jid: string, sig: number): string {
   return '';
 }
 
+/** Salt's comma-separated string or list of names. */
+const nameList = z
+  .union([z.string(), z.array(z.unknown())])
+  .nullable()
+  .default(null)
+  .transform((v) =>
+    v === null ? null : (typeof v === 'string' ? v.split(',') : v.map(String)).filter(Boolean),
+  );
+
+const syncArgs = z.object({
+  saltenv: nameList,
+  refresh: z.boolean().default(true),
+  extmod_whitelist: nameList,
+  extmod_blacklist: nameList,
+});
+
+const RESTART_NOTE = 'multiprocessing is off: restart the minion to load changed modules';
+
+/** Salt's `refresh_modules`: new job processes load modules anew; in-process jobs cannot. */
+function refresh(link: MasterLink): true | string {
+  link.recycle();
+  return link.inProcess ? RESTART_NOTE : true;
+}
+
+/** Salt's `refresh_modules` for minion `id`; without a master link (salt-call) the next call loads anew anyway. */
+export function refreshModules(id: string): true | string {
+  let link: MasterLink;
+  try {
+    link = masterLink(id);
+  } catch {
+    return true;
+  }
+  return refresh(link);
+}
+
+/** Salt's `_sync('modules', ...)`: the `modules.<name>` added or changed, in sync order. */
+async function syncModules(
+  ctx: ExecContext,
+  args: z.output<typeof syncArgs>,
+): Promise<{ changed: string[]; touched: boolean; link: MasterLink }> {
+  const link = masterLink(ctx.id);
+  const extmods = String(ctx.opts.extension_modules ?? '');
+  const allow = args.extmod_whitelist;
+  const deny = args.extmod_blacklist ?? [];
+  const result = await syncForm({
+    extensionModules: extmods,
+    form: 'modules',
+    saltenvs: args.saltenv ?? ['base'],
+    hashType: String(ctx.opts.hash_type ?? 'sha256'),
+    request: (load) => link.request(load),
+    accept: (name) => (allow === null || allow.includes(name)) && !deny.includes(name),
+  });
+  return { ...result, link };
+}
+
+/** The return of a sync: Salt's list, plus the restart note when in-process jobs cannot reload. */
+function withNote(changed: string[], touched: boolean, link: MasterLink): string[] {
+  return link.inProcess && touched ? [...changed, RESTART_NOTE] : changed;
+}
+
+/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules` only. */
+const SYNC_ALL_FORMS = [
+  'clouds',
+  'beacons',
+  'modules',
+  'states',
+  'sdb',
+  'grains',
+  'renderers',
+  'returners',
+  'output',
+  'utils',
+  'log_handlers',
+  'executors',
+  'proxymodules',
+  'engines',
+  'thorium',
+  'serializers',
+  'matchers',
+] as const;
+
 const SIGTERM = os.constants.signals.SIGTERM;
 const SIGKILL = os.constants.signals.SIGKILL;
 
@@ -98,6 +182,32 @@ export default defineModule({
     term_all_jobs: defineFunction({
       doc: 'Send a termination signal (SIGTERM 15) to all currently running jobs.',
       run: (ctx) => running(ctx).map((d) => signalJob(ctx, String(d.jid), SIGTERM)),
+    }),
+    sync_modules: defineFunction({
+      args: syncArgs,
+      doc: "Sync execution modules from salt://_modules on the master into the minion's extension_modules.\n\nReturns the modules added or changed, as `modules.<name>`; modules the master no longer has are removed. With refresh (the default) the next jobs load the new modules.\n\nCLI Example: salt '*' saltutil.sync_modules saltenv=base,dev",
+      run: async (ctx, args) => {
+        const { changed, touched, link } = await syncModules(ctx, args);
+        if (args.refresh) link.recycle();
+        return withNote(changed, touched, link);
+      },
+    }),
+    sync_all: defineFunction({
+      args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
+      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
+      run: async (ctx, args) => {
+        const { changed, touched, link } = await syncModules(ctx, args);
+        if (args.refresh) link.recycle();
+        const ret: Record<string, string[]> = {};
+        for (const form of SYNC_ALL_FORMS)
+          ret[form] = form === 'modules' ? withNote(changed, touched, link) : [];
+        return ret;
+      },
+    }),
+    refresh_modules: defineFunction({
+      varkw: true,
+      doc: "Make the minion load its execution modules anew for the next jobs (new job processes).\n\nCLI Example: salt '*' saltutil.refresh_modules",
+      run: (ctx) => refreshModules(ctx.id),
     }),
     kill_all_jobs: defineFunction({
       doc: 'Send a kill signal (SIGKILL 9) to all currently running jobs.',

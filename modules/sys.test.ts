@@ -32,6 +32,7 @@ describe('sys module', () => {
       'sys.doc',
       'sys.list_functions',
       'sys.list_modules',
+      'sys.reload_modules',
     ]);
     expect((await invoke(sys, 'list_functions', ['test.ar*'], ctx)).value).toEqual(
       (all as string[]).filter((f) => f.startsWith('test.ar')),

@@ -10,6 +10,7 @@ import {
   type FunctionSpec,
 } from '../kernel/loader/define.js';
 import { globMatch } from '../kernel/targeting/glob.js';
+import { refreshModules } from './saltutil.js';
 
 /** Salt's selection rule: a glob (`*`) or a dotted name is matched as a pattern, a bare name as a module. */
 function select(all: readonly string[], patterns: readonly unknown[], bareIsModule = true): string[] {
@@ -93,6 +94,10 @@ export default defineModule({
       varargs: true,
       doc: "Return the docs of all functions, or of the given modules, functions or globs.\n\nCLI Example: salt '*' sys.doc test.ping",
       run: async (ctx, _a, { args }) => docsOf(ctx.functions, select(await ctx.functions.list(), args)),
+    }),
+    reload_modules: defineFunction({
+      doc: "Tell the minion to reload the execution modules: the next jobs run in fresh job processes.\n\nCLI Example: salt '*' sys.reload_modules",
+      run: (ctx) => refreshModules(ctx.id),
     }),
     argspec: defineFunction({
       args: z.object({ module: z.string().default('') }),

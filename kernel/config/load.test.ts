@@ -63,7 +63,8 @@ describe('loadConfig: Salt plain YAML file', () => {
         'nodegroups:',
         '  web: G@role:web',
         'file_roots:',
-        '  base: [/srv/salt]',
+        '  base: /srv/salt',
+        'gitfs_remotes: [https://example.invalid/states.git]',
         '',
       ].join('\n'),
     );
@@ -78,12 +79,13 @@ describe('loadConfig: Salt plain YAML file', () => {
       worker_threads: 2,
       user: 'root',
       nodegroups: { web: 'G@role:web' },
+      file_roots: { base: ['/srv/salt'] },
       pki_dir: '/tmp/salt-root/etc/salt/pki/master',
       conf_file: file,
     });
-    expect(config.extra).toEqual({ file_roots: { base: ['/srv/salt'] } });
+    expect(config.extra).toEqual({ gitfs_remotes: ['https://example.invalid/states.git'] });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('unknown option "file_roots"');
+    expect(warnings[0]).toContain('unknown option "gitfs_remotes"');
   });
 
   it('reads the minion file', async () => {

@@ -188,6 +188,27 @@ export const masterSchema = z.object({
   master_stats: boolOption(false, 'Fire master statistics events.'),
   master_stats_event_iter: intOption(60, 'Seconds between master statistics events.', { min: 1 }),
 
+  // ── file server ─────────────────────────────────────────────────────────────────────────
+  file_roots: collectionOption(
+    z
+      .record(
+        z.string(),
+        z.union([z.string(), z.array(z.string())], {
+          error: 'expected a directory or a list of directories',
+        }),
+        { error: 'expected a mapping of saltenv to a list of directories' },
+      )
+      .transform((roots) =>
+        Object.fromEntries(
+          Object.entries(roots).map(([env, dirs]) => [env, typeof dirs === 'string' ? [dirs] : dirs]),
+        ),
+      ),
+    { base: ['/srv/salt'] },
+    'Directories the file server serves, by saltenv; the first directory that has a file wins.',
+    'mapping of saltenv → list of paths',
+  ),
+  file_buffer_size: intOption(262144, 'Bytes of a file sent in one `_serve_file` chunk.', { min: 1 }),
+
   // ── targeting and client output ─────────────────────────────────────────────────────────
   nodegroups: collectionOption(
     nodegroups,

@@ -10,6 +10,7 @@ import { packNetwork, unpackNetwork } from '../serial/index.js';
 import { isStringMap } from '../serial/is-string-map.js';
 import { type AuthLoad, handleAuth } from './handlers/auth.js';
 import { type Effects, type HandlerEnv, newEffects } from './handlers/context.js';
+import { fileEnvs, fileHash, fileList, serveFile } from './handlers/file-server.js';
 import { handleMinionEvent } from './handlers/minion-event.js';
 import { handlePillar, privateReply } from './handlers/pillar.js';
 import { handlePublish } from './handlers/publish.js';
@@ -30,15 +31,11 @@ const AES_DEFAULTS: Record<string, unknown> = {
   _mine_get: {},
   _master_tops: {},
   _master_opts: {},
-  _file_envs: ['base'],
-  _file_list: [],
   _file_list_emptydirs: [],
   _dir_list: [],
   _symlink_list: {},
-  _file_hash: '',
   _file_hash_and_stat: '',
   _file_find: {},
-  _serve_file: { data: '', dest: '' },
   verify_minion: true,
   revoke_auth: false,
   _syndic_return: false,
@@ -147,6 +144,18 @@ export class RequestHandler {
       case '_pillar':
         if (typeof nonce !== 'string') return packNetwork(BAD_LOAD);
         return packNetwork(privateReply(env, pub, await handlePillar(env, id, load, effects), nonce));
+      case '_file_envs':
+        ret = fileEnvs(env.config);
+        break;
+      case '_file_list':
+        ret = await fileList(env.config, load);
+        break;
+      case '_file_hash':
+        ret = await fileHash(env.config, load);
+        break;
+      case '_serve_file':
+        ret = await serveFile(env.config, load);
+        break;
       default:
         ret = cmd in AES_DEFAULTS ? AES_DEFAULTS[cmd] : {};
         if (!(cmd in AES_DEFAULTS)) env.kernel.log.warn({ id, cmd }, 'unknown aes command');

@@ -19,6 +19,7 @@ import type { Credentials, MinionKeys } from './auth.js';
 import { procDir } from './execute-job.js';
 import { createRunEnv } from './job-env.js';
 import { primaryMaster } from './master-address.js';
+import { clearMasterLink, setMasterLink } from './master-link.js';
 import { type RunEnv, runFunction } from './run-function.js';
 
 export interface CallOptions {
@@ -192,11 +193,50 @@ export async function callFunction(
   opts: CallOptions,
 ): Promise<CallResult> {
   const local = isLocalCall(config, opts.local);
-  const returners = (opts.returners ?? []).filter(Boolean);
   // The loader needs only the logger's methods; createRunEnv is typed for the daemon's pino root.
   const envPromise = Promise.resolve().then(() => createRunEnv(config, id, opts.log as unknown as Logger));
   const session = local ? undefined : await signInOnce(config, id);
   const env = await envPromise;
+  const channel = session ? await openChannel(config, id, session, opts) : undefined;
+  // functions that talk to the master (saltutil.sync_modules) go through this process's
+  // channel; a one-shot process has nothing to reload afterwards
+  const link = channel && {
+    request: (load: Record<string, unknown>) => channel.send(load),
+    recycle: () => undefined,
+    inProcess: false,
+  };
+  if (link) setMasterLink(id, link);
+  try {
+    return await callAndReturn(env, config, id, opts, channel, session?.masterUri);
+  } finally {
+    if (link) clearMasterLink(id, link);
+    channel?.close();
+  }
+}
+
+async function openChannel(config: ResolvedMinionConfig, id: string, session: Session, opts: CallOptions) {
+  const { AesChannel } = await import('./aes-channel.js');
+  return new AesChannel({
+    masterUri: session.masterUri,
+    id,
+    privatePem: session.keys.privatePem,
+    session: session.creds.session,
+    encAlgo: config.encryption_algorithm,
+    sigAlgo: config.signing_algorithm,
+    timeoutMs: opts.returnTimeoutMs ?? 60_000,
+    tries: 1,
+  });
+}
+
+async function callAndReturn(
+  env: Awaited<ReturnType<typeof createRunEnv>>,
+  config: ResolvedMinionConfig,
+  id: string,
+  opts: CallOptions,
+  channel: Awaited<ReturnType<typeof openChannel>> | undefined,
+  masterUri: string | undefined,
+): Promise<CallResult> {
+  const returners = (opts.returners ?? []).filter(Boolean);
   const result = await runLocally(env, config, opts.fun, opts.arg);
   if (result.missing) return result;
 
@@ -217,30 +257,16 @@ export async function callFunction(
   if (result.out !== undefined) loadOpts.out = result.out;
   const load = buildCallReturn(loadOpts);
   result.load = load;
-  if (!session) return result;
-
-  const { AesChannel } = await import('./aes-channel.js');
-  const channel = new AesChannel({
-    masterUri: session.masterUri,
-    id,
-    privatePem: session.keys.privatePem,
-    session: session.creds.session,
-    encAlgo: config.encryption_algorithm,
-    sigAlgo: config.signing_algorithm,
-    timeoutMs: opts.returnTimeoutMs ?? 60_000,
-    tries: 1,
-  });
+  if (!channel) return result;
   try {
     await channel.send(load);
     result.returned = true;
   } catch (err) {
     result.returned = false;
     opts.log.error(
-      { master: session.masterUri, err: (err as Error).message },
+      { master: masterUri, err: (err as Error).message },
       'the return could not be delivered to the master',
     );
-  } finally {
-    channel.close();
   }
   return result;
 }

@@ -25,6 +25,7 @@ import { JidQueue } from './jid-queue.js';
 import { createRunEnv, minionGrainsView } from './job-env.js';
 import type { JobData } from './job-protocol.js';
 import { primaryMaster } from './master-address.js';
+import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
 import { openPrivateReply } from './private-reply.js';
 import { decryptPublish, openEnvelope } from './publish-decoder.js';
 
@@ -153,7 +154,15 @@ export async function startMinion(
     log,
     runEnv: () => createRunEnv(config, id, log),
     maxProcesses: config.process_count_max,
+    masterRequest: (load) => sendToMaster(load),
   });
+  // functions running in this process (multiprocessing off) reach the master directly
+  const link: MasterLink = {
+    inProcess: !config.multiprocessing,
+    request: (load) => sendToMaster(load),
+    recycle: () => executor.recycle(),
+  };
+  setMasterLink(id, link);
   const jids = new JidQueue(config.minion_jid_queue_hwm);
   // the minion's grains (core < grains file < config): reported to the master, used for
   // targeting, and re-reported when a job changes them (Salt's refresh_grains)
@@ -332,6 +341,7 @@ export async function startMinion(
       stopSignal.abort();
       sub.close();
       channel.close();
+      clearMasterLink(id, link);
       await executor.close();
       await loop;
       await removePidfile(config.pidfile);

@@ -3,13 +3,18 @@
  * job runs in a job process from a small pool (one job per process at a time, one warm
  * process kept idle, extra idle ones retired); a job whose process dies yields an error
  * return. Without it, jobs run in this process.
+ *
+ * Job processes may ask for a master request (relayed through `masterRequest`) and for a
+ * {@link JobExecutor.recycle}: Node cannot unload modules, so after a module sync the pool is
+ * replaced and the next job imports the new files.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../errors.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
-import type { JobData, JobResult, RunJob } from './job-protocol.js';
+import type { JobData, JobResult, MasterRequest, RunJob } from './job-protocol.js';
+import { answerMasterRequest } from './master-link.js';
 import type { RunEnv } from './run-function.js';
 
 const JOB_PROCESS = fileURLToPath(new URL('./job-process.js', import.meta.url));
@@ -19,6 +24,8 @@ interface PoolProc {
   ready: Promise<void>;
   job?: { jid: string; fun: string; resolve(r: JobOutcome): void };
   idleTimer?: NodeJS.Timeout;
+  /** Replaced: takes no new job, exits when its current one ends. */
+  retired?: boolean;
 }
 
 export interface ExecutorOptions {
@@ -31,6 +38,8 @@ export interface ExecutorOptions {
   /** Most job processes at once (-1: no limit). */
   maxProcesses: number;
   idleRetireMs?: number;
+  /** Sends a job process's aes load to the master (the minion's channel). */
+  masterRequest?: (load: Record<string, unknown>) => Promise<unknown>;
 }
 
 export class JobExecutor {
@@ -64,8 +73,10 @@ export class JobExecutor {
         const done = proc.job;
         proc.job = undefined;
         done.resolve(msg.result);
-        this.#release(proc);
-      }
+        if (proc.retired) proc.child.kill('SIGTERM');
+        else this.#release(proc);
+      } else if (msg.type === 'master-request') this.#relay(proc, msg as MasterRequest);
+      else if (msg.type === 'recycle') this.recycle();
     });
     child.on('exit', (code, signal) => {
       this.#procs.delete(proc);
@@ -78,11 +89,39 @@ export class JobExecutor {
         proc.job.resolve({ return: `ERROR: ${err.message}`, retcode: 1, success: false, out: 'nested' });
         proc.job = undefined;
       }
-      if (!this.#closed && this.#procs.size === 0) this.#spawn();
+      if (!this.#closed && [...this.#procs].every((p) => p.retired)) this.#spawn();
       this.#wake();
     });
     child.on('error', (err) => this.#opts.log.error({ err }, 'job process error'));
     return proc;
+  }
+
+  #relay(proc: PoolProc, msg: MasterRequest): void {
+    const send = this.#opts.masterRequest;
+    const answer = send
+      ? answerMasterRequest(msg, send)
+      : Promise.resolve({ type: 'master-reply' as const, rid: msg.rid, error: 'no master channel' });
+    void answer.then((reply) => {
+      if (proc.child.connected) proc.child.send(reply);
+    });
+  }
+
+  /**
+   * Replaces every job process: idle ones exit now, busy ones when their job ends, and a fresh
+   * one is started, so the next job loads modules anew. In-process execution can only rescan
+   * (new files load; changed ones keep their first import until the minion restarts).
+   */
+  recycle(): void {
+    if (!this.#opts.multiprocessing) {
+      this.#runEnv?.loader.reload();
+      return;
+    }
+    for (const p of this.#procs) {
+      p.retired = true;
+      if (!p.job) p.child.kill('SIGTERM');
+    }
+    if (!this.#closed) this.#spawn();
+    this.#opts.log.info('job processes recycled: the next jobs load modules anew');
   }
 
   #release(proc: PoolProc): void {
@@ -103,13 +142,14 @@ export class JobExecutor {
 
   async #acquire(): Promise<PoolProc> {
     for (;;) {
-      const idle = [...this.#procs].find((p) => !p.job && p.child.connected);
+      const idle = [...this.#procs].find((p) => !p.job && !p.retired && p.child.connected);
       if (idle) {
         if (idle.idleTimer) clearTimeout(idle.idleTimer);
         return idle;
       }
       const max = this.#opts.maxProcesses;
-      if (max < 0 || this.#procs.size < max) return this.#spawn();
+      const live = [...this.#procs].filter((p) => !p.retired).length;
+      if (max < 0 || live < max) return this.#spawn();
       await new Promise<void>((r) => this.#waiting.push(r));
     }
   }

@@ -11,6 +11,7 @@ import { exitWhenParentDies } from '../process/child.js';
 import { executeJob } from './execute-job.js';
 import { createRunEnv } from './job-env.js';
 import type { JobResult, RunJob } from './job-protocol.js';
+import { ipcMasterLink, setMasterLink } from './master-link.js';
 
 exitWhenParentDies({ pollMs: 2000 });
 const boot = readBoot();
@@ -26,6 +27,8 @@ const log = createLogger({
   fileLevel: c.log_level_logfile ?? c.log_level,
 });
 const env = createRunEnv(c, id, log);
+// functions reach the master through the minion's main process
+setMasterLink(id, ipcMasterLink());
 
 process.on('message', (msg: RunJob) => {
   if (msg?.type !== 'run') return;

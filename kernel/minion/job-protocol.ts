@@ -25,3 +25,27 @@ export interface JobResult {
   jid: string;
   result: JobOutcome;
 }
+
+/**
+ * A job process asks the minion's main process to send an aes load to the master (job
+ * processes have no master channel). `load` is the msgpack (IPC) encoding, base64, so bytes
+ * survive Node's JSON IPC.
+ */
+export interface MasterRequest {
+  type: 'master-request';
+  rid: number;
+  load: string;
+}
+
+/** The main process's answer to a {@link MasterRequest}: the decrypted reply, encoded alike, or an error text. */
+export interface MasterReply {
+  type: 'master-reply';
+  rid: number;
+  reply?: string;
+  error?: string;
+}
+
+/** A job process asks for every job process to be replaced (after a module sync or refresh). */
+export interface RecycleRequest {
+  type: 'recycle';
+}

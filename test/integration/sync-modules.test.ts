@@ -1,0 +1,86 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster, REPO } from '../../tools/local-cluster.js';
+
+describe('saltutil.sync_modules: modules from the master file server', () => {
+  const master: Record<string, unknown> = {};
+  const c = new Cluster({ master });
+  const modules = join(c.root, 'srv', 'salt', '_modules');
+  const hello = join(modules, 'hello.mjs');
+  const writeHello = (text: string) =>
+    writeFileSync(
+      hello,
+      `export default { name: 'hello', functions: { world: { run: () => ${JSON.stringify(text)} } } };\n`,
+    );
+
+  beforeAll(async () => {
+    master.file_roots = { base: [join(c.root, 'srv', 'salt')] };
+    mkdirSync(modules, { recursive: true });
+    writeHello('hello world');
+    await c.startMaster();
+    await c.startMinion('m1');
+  });
+  afterAll(() => c.stop());
+
+  it('a module only on the master is not available', async () => {
+    const r = await c.saltJson(['m1', 'hello.world']);
+    expect(String(r.data.m1)).toContain("'hello.world' is not available");
+  });
+
+  it('sync_modules downloads it and the next job runs it', async () => {
+    const r = await c.saltJson(['m1', 'saltutil.sync_modules']);
+    expect(r.data).toEqual({ m1: ['modules.hello'] });
+    expect((await c.saltJson(['m1', 'hello.world'])).data).toEqual({ m1: 'hello world' });
+  });
+
+  it('a changed file is synced again and its new code runs', async () => {
+    writeHello('hello again');
+    expect((await c.saltJson(['m1', 'saltutil.sync_modules'])).data).toEqual({ m1: ['modules.hello'] });
+    expect((await c.saltJson(['m1', 'hello.world'])).data).toEqual({ m1: 'hello again' });
+    // nothing changed: nothing synced
+    expect((await c.saltJson(['m1', 'saltutil.sync_modules'])).data).toEqual({ m1: [] });
+  });
+
+  it('a file removed on the master is removed by the next sync', async () => {
+    rmSync(hello);
+    expect((await c.saltJson(['m1', 'saltutil.sync_all'])).data.m1).toMatchObject({
+      modules: [],
+      states: [],
+    });
+    const r = await c.saltJson(['m1', 'hello.world']);
+    expect(String(r.data.m1)).toContain("'hello.world' is not available");
+  });
+
+  it('refresh_modules and sys.reload_modules return True', async () => {
+    expect((await c.saltJson(['m1', 'saltutil.refresh_modules'])).data).toEqual({ m1: true });
+    expect((await c.saltJson(['m1', 'sys.reload_modules'])).data).toEqual({ m1: true });
+    expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
+  });
+
+  it('salt-call syncs through its own connection to the master', async () => {
+    writeHello('hello from salt-call');
+    const { spawn } = await import('node:child_process');
+    const call = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const p = spawn(
+        process.execPath,
+        [
+          join(REPO, 'dist/cli/salt-call.js'),
+          '-c',
+          c.minionConfDir('m1'),
+          '--out',
+          'json',
+          'saltutil.sync_modules',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      p.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      p.on('exit', (code) => resolve({ code, stdout }));
+    });
+    expect(call.code).toBe(0);
+    expect(JSON.parse(call.stdout)).toEqual({ local: ['modules.hello'] });
+  });
+});
