@@ -35,6 +35,18 @@ function timeouts(ctx: RunContext): { timeout: number; gatherJobTimeout: number 
   };
 }
 
+/**
+ * Ctrl-C while waiting: the job goes on; say how to get its returns later, as Salt does.
+ */
+function onInterrupt(jid: string): void {
+  process.once('SIGINT', () => {
+    process.stdout.write(
+      `\nExiting gracefully on Ctrl-c\nThis job's jid is: ${jid}\nThe minions may not have all finished running and any remaining minions will return upon completion. To look up the return data for this job later, run the following command:\n\nsalt-run jobs.lookup_jid ${jid}\n`,
+    );
+    process.exit(1);
+  });
+}
+
 /** One job: publish, then print each return as it arrives. */
 export async function runJob(ctx: RunContext): Promise<void> {
   const { client, inv, printer } = ctx;
