@@ -7,6 +7,7 @@ describe('every expected minion ends in a named state', () => {
     await c.startMaster();
     await c.startMinion('alive');
     await c.startMinion('gone');
+    await c.startMinion('midjob');
   });
   afterAll(() => c.stop());
 
@@ -15,7 +16,7 @@ describe('every expected minion ends in a named state', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const started = Date.now();
     const r = await c.saltJson(['-t', '2', '--gather-job-timeout', '20', '*', 'test.ping']);
-    expect(r.data).toEqual({ alive: true, gone: 'Minion did not return. [Not connected]' });
+    expect(r.data).toMatchObject({ alive: true, gone: 'Minion did not return. [Not connected]' });
     expect(r.code).toBe(1);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
@@ -30,5 +31,13 @@ describe('every expected minion ends in a named state', () => {
     } finally {
       process.kill(alive.proc.pid!, 'SIGCONT');
     }
+  });
+
+  it('a minion killed in the middle of a job ends as [Not connected]', async () => {
+    const run = c.saltJson(['-t', '2', '--gather-job-timeout', '20', 'midjob', 'test.sleep', '5']);
+    await new Promise((r) => setTimeout(r, 800));
+    await c.minions.get('midjob')!.stop('SIGKILL');
+    const r = await run;
+    expect(r.data).toEqual({ midjob: 'Minion did not return. [Not connected]' });
   });
 });
