@@ -7,6 +7,7 @@ import { respondingMinions, runBatch } from '../../kernel/client/batch.js';
 import type { LocalClient, PublishOptions } from '../../kernel/client/local-client.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { pyRepr } from '../../kernel/python/repr.js';
+import { findOutputter } from '../../outputters/extension-outputters.js';
 import type { SaltInvocation } from './options.js';
 import type { Printer } from './printer.js';
 
@@ -26,6 +27,11 @@ function publishOptions(inv: SaltInvocation): PublishOptions {
     ret: inv.opts.return ?? '',
     delimiter: inv.opts.delimiter,
   };
+}
+
+/** A function may declare a custom outputter: load it (once) before its return is printed. */
+async function loadDeclaredOutputter(ctx: RunContext, out: string | undefined): Promise<void> {
+  if (out && !ctx.inv.opts.out && !ctx.inv.opts.output) await findOutputter(out, ctx.config);
 }
 
 function timeouts(ctx: RunContext): { timeout: number; gatherJobTimeout: number } {
@@ -59,8 +65,10 @@ export async function runJob(ctx: RunContext): Promise<void> {
     printer.write(`Executing job with jid ${pub.jid}\n-------------------------------------------\n`);
   else if (inv.opts.showJid) printer.write(`jid: ${pub.jid}`);
   for await (const r of client.collect(pub, timeouts(ctx))) {
-    if ('ret' in r) printer.ret(r.id, r.ret);
-    else printer.noReturn(r.id, r.noReturn);
+    if ('ret' in r) {
+      await loadDeclaredOutputter(ctx, r.ret.out);
+      printer.ret(r.id, r.ret);
+    } else printer.noReturn(r.id, r.noReturn);
   }
 }
 
@@ -96,6 +104,7 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
     } else if (ev.type === 'return') {
       running--;
       done++;
+      await loadDeclaredOutputter(ctx, ev.ret.out);
       printer.ret(ev.id, ev.ret);
     } else if (ev.type === 'noReturn') {
       running--;

@@ -79,5 +79,14 @@ describe('salt CLI: batches, several functions, summary, output files, retcodes'
     const r = await c.salt(['--out', 'shout', 'b1', 'test.echo', 'hi']);
     expect(r.stdout).toBe('{"B1":"HI"}\n');
     expect((await c.salt(['--out', 'nosuch', 'b1', 'test.ping'])).code).toBe(2);
+    // a function that declares the custom outputter gets it without --out
+    const ext = join(c.root, 'minions/b1/var/cache/salt/minion/extmods/modules');
+    mkdirSync(ext, { recursive: true });
+    writeFileSync(
+      join(ext, 'loud.mjs'),
+      "export default { name: 'loud', functions: { say: { outputter: 'shout', run: () => 'quiet words' } } };\n",
+    );
+    const declared = await c.salt(['b1', 'loud.say']);
+    expect(declared.stdout).toBe('{"B1":"QUIET WORDS"}\n');
   });
 });
