@@ -61,6 +61,7 @@ export async function runJob(ctx: RunContext): Promise<void> {
     printer.write(`Executed command with job ID: ${pub.jid}`);
     return;
   }
+  onInterrupt(pub.jid);
   if (inv.opts.verbose)
     printer.write(`Executing job with jid ${pub.jid}\n-------------------------------------------\n`);
   else if (inv.opts.showJid) printer.write(`jid: ${pub.jid}`);

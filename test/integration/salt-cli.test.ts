@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from '../../tools/local-cluster.js';
+import { Cluster, REPO } from '../../tools/local-cluster.js';
 
 describe('salt CLI: batches, several functions, summary, output files, retcodes', () => {
   const c = new Cluster();
@@ -88,5 +88,26 @@ describe('salt CLI: batches, several functions, summary, output files, retcodes'
     );
     const declared = await c.salt(['b1', 'loud.say']);
     expect(declared.stdout).toBe('{"B1":"QUIET WORDS"}\n');
+  });
+
+  it('Ctrl-C while waiting prints the jid and how to look the job up later', async () => {
+    const { spawn } = await import('node:child_process');
+    const p = spawn(
+      process.execPath,
+      [join(REPO, 'dist/cli/salt.js'), '-c', c.confDir, 'b1', 'test.sleep', '5'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    p.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => p.on('exit', r));
+    expect(out).toMatch(/Exiting gracefully on Ctrl-c\nThis job's jid is: (\d{20})\n/);
+    expect(out).toMatch(/salt-run jobs\.lookup_jid \d{20}\n$/);
+    expect(code).toBe(1);
   });
 });
