@@ -60,7 +60,7 @@ async function jobsPerSecond(c: Cluster, expected: number, seconds: number): Pro
     if (got !== expected) process.stderr.write(`job ${pub.jid}: ${got}/${expected} returns\n`);
     jobs++;
   }
-  client.close();
+  await client.close();
   return jobs / ((Date.now() - t0) / 1000);
 }
 

@@ -9,9 +9,16 @@ import { join } from 'node:path';
 import { isValidMinionId } from '../kernel/auth/minion-id.js';
 import { SALT_ERR_JOB_DUPLICATE_RETURN } from '../kernel/errors.js';
 import { genJid, isJid, jidDir } from '../kernel/jid.js';
-import { defineReturner, type ReturnerContext, type StoredReturn } from '../kernel/jobs/returner.js';
+import {
+  defineReturner,
+  type EndState,
+  type ReturnerContext,
+  type StoredReturn,
+} from '../kernel/jobs/returner.js';
 import type { JobReturn, PublishRequest } from '../kernel/jobs/types.js';
 import { packIpc, unpackIpc } from '../kernel/serial/index.js';
+
+const END_TEXT: Record<EndState, string> = { not_connected: 'Not connected', no_response: 'No response' };
 
 function jobsRoot(ctx: ReturnerContext): string {
   return join(String(ctx.opts.cachedir), 'jobs');
@@ -88,6 +95,14 @@ export default defineReturner({
     if (ret.out) await writeFile(join(hn, 'out.p'), packIpc(ret.out));
   },
 
+  async saveEndState(jid: string, id: string, state: EndState, ctx) {
+    if (!isValidMinionId(id) || !isJid(jid)) return;
+    const hn = join(dirOf(jid, ctx), id);
+    if (await stat(join(hn, 'return.p')).catch(() => undefined)) return;
+    await mkdir(hn, { recursive: true });
+    await writeFile(join(hn, 'state.p'), packIpc({ state, ts: Date.now() / 1000 }));
+  },
+
   async getLoad(jid: string, ctx) {
     const dir = dirOf(jid, ctx);
     const load = (await readMsgpack(join(dir, '.load.p'))) as PublishRequest | undefined;
@@ -108,7 +123,12 @@ export default defineReturner({
     for (const name of entries.sort()) {
       if (name.startsWith('.') || name === 'jid' || name === 'nocache' || name === 'endtime') continue;
       const ret = (await readMsgpack(join(dir, name, 'return.p'))) as StoredReturn | undefined;
-      if (!ret) continue;
+      if (!ret) {
+        const end = (await readMsgpack(join(dir, name, 'state.p'))) as { state?: EndState } | undefined;
+        if (end?.state)
+          out[name] = { return: `Minion did not return. [${END_TEXT[end.state]}]`, state: end.state };
+        continue;
+      }
       const outName = await readMsgpack(join(dir, name, 'out.p'));
       out[name] = typeof outName === 'string' ? { ...ret, out: outName } : ret;
     }

@@ -59,7 +59,7 @@ try {
   if (batch && !opts.async) await runBatchJob({ client, config, inv, printer }, batch);
   else await runJob({ client, config, inv, printer });
 } catch (err) {
-  client.close();
+  await client.close();
   const message = (err as { message?: string }).message ?? String(err);
   if (/^(Master could not resolve minions|No minions matched)/.test(message)) {
     process.stdout.write('No minions matched the target. No command was sent, no jid was assigned.\n');
@@ -67,5 +67,5 @@ try {
   } else process.stderr.write(`ERROR: ${message}\n`);
   process.exit(2);
 }
-client.close();
+await client.close();
 process.exit(printer.finish());

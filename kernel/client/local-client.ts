@@ -9,10 +9,11 @@ import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { connectHost, tcpAddress } from '../bus/address.js';
-import { EventListener, masterEventAddresses } from '../bus/event-bus.js';
+import { EventFirer, EventListener, masterEventAddresses } from '../bus/event-bus.js';
 import { ReqClient } from '../bus/req-client.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import { SaltError } from '../errors.js';
+import { END_STATE_TAG } from '../jobs/end-state.js';
 import type { JobReturn, SaltEvent } from '../jobs/types.js';
 import { readPresence } from '../master/presence.js';
 import { userKeyPath } from '../master/secrets.js';
@@ -48,6 +49,7 @@ export class LocalClient {
   #listener: EventListener | undefined;
   #events: AsyncIterator<SaltEvent> | undefined;
   #pending: Promise<SaltEvent | undefined> | undefined;
+  #firer: EventFirer | undefined;
 
   constructor(config: ResolvedMasterConfig) {
     this.#config = config;
@@ -210,7 +212,18 @@ export class LocalClient {
       }
     }
     for (const id of pub.missing) yield { id, noReturn: 'Not connected' };
-    for (const id of outstanding) yield { id, noReturn: this.#connectionState(id) };
+    for (const id of outstanding) {
+      const reason = this.#connectionState(id);
+      this.#recordEndState(pub.jid, id, reason);
+      yield { id, noReturn: reason };
+    }
+  }
+
+  /** Tells the master's job cache how a minion that did not return ended (`tsalt/job/end/...`). */
+  #recordEndState(jid: string, id: string, reason: NoReturnReason): void {
+    this.#firer ??= new EventFirer(masterEventAddresses(this.#config.sock_dir));
+    const state = reason === 'Not connected' ? 'not_connected' : 'no_response';
+    this.#firer.fire(`${END_STATE_TAG}${jid}/${id}`, { jid, id, state });
   }
 
   /**
@@ -222,8 +235,10 @@ export class LocalClient {
     return snapshot?.tracked.includes(id) && !snapshot.present.includes(id) ? 'Not connected' : 'No response';
   }
 
-  close(): void {
+  /** Closes the sockets; end-state events still queued get a short while to leave. */
+  async close(): Promise<void> {
     this.#listener?.close();
     this.#req.close();
+    await this.#firer?.close();
   }
 }

@@ -12,12 +12,17 @@ export interface ReturnerContext {
   readonly log: UnitLogger;
 }
 
+/** How a targeted minion that did not return ended, as the client that waited saw it. */
+export type EndState = 'not_connected' | 'no_response';
+
 /** One minion's stored result for a job. */
 export interface StoredReturn {
   return: unknown;
   retcode?: number | Record<string, number>;
   success?: boolean | Record<string, boolean>;
   out?: string;
+  /** Set instead of a real return when the minion did not return (`return` holds Salt's text). */
+  state?: EndState;
 }
 
 /** A returner. `returner` is required; the job-cache methods are optional. */
@@ -40,6 +45,11 @@ export interface ReturnerDef {
   getJid?(jid: string, ctx: ReturnerContext): Promise<Record<string, StoredReturn>>;
   /** All known jids with their loads' summary. */
   getJids?(ctx: ReturnerContext): Promise<Record<string, Record<string, unknown>>>;
+  /**
+   * Records that a targeted minion did not return. Never replaces a real return, and a real
+   * return that arrives later is still accepted.
+   */
+  saveEndState?(jid: string, id: string, state: EndState, ctx: ReturnerContext): Promise<void>;
   /** Removes jobs older than `keepSeconds`; returns how many were removed. */
   cleanOld?(keepSeconds: number, ctx: ReturnerContext): Promise<number>;
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
 
@@ -39,5 +40,32 @@ describe('every expected minion ends in a named state', () => {
     await c.minions.get('midjob')!.stop('SIGKILL');
     const r = await run;
     expect(r.data).toEqual({ midjob: 'Minion did not return. [Not connected]' });
+  });
+
+  it('the job cache records how each minion that did not return ended', async () => {
+    const r = await c.salt([
+      '--show-jid',
+      '-t',
+      '1',
+      '--gather-job-timeout',
+      '1',
+      '-L',
+      'gone,midjob',
+      'test.ping',
+    ]);
+    const jid = /^jid: (\d{20})$/m.exec(r.stdout)![1]!;
+    const { default: localCache } = await import('../../returners/local-cache.js');
+    const { silentLogger } = await import('../../kernel/log.js');
+    const ctx = {
+      opts: { cachedir: join(c.root, 'var/cache/salt/master'), hash_type: 'sha256' },
+      log: silentLogger(),
+    };
+    let stored: Record<string, { state?: string; return: unknown }> = {};
+    for (let i = 0; i < 40 && Object.keys(stored).length < 2; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      stored = (await localCache.getJid!(jid, ctx)) as typeof stored;
+    }
+    expect(stored.gone).toEqual({ return: 'Minion did not return. [Not connected]', state: 'not_connected' });
+    expect(stored.midjob?.state).toBe('not_connected');
   });
 });

@@ -6,8 +6,10 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import localCache from '../../../returners/local-cache.js';
+import { EventListener, masterEventAddresses } from '../../bus/event-bus.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
+import { END_STATE_TAG } from '../../jobs/end-state.js';
 import type { ReturnerContext } from '../../jobs/returner.js';
 import { readAesKey } from '../secrets.js';
 
@@ -48,7 +50,27 @@ await runChild<ResolvedMasterConfig>('maintenance', async ({ config, log }) => {
       });
   }, Math.max(1, config.loop_interval) * 1000);
   void tick().catch((err) => log.error({ err }, 'maintenance tick failed'));
+
+  // End states that clients report for minions that did not return go into the job cache.
+  const ends = new EventListener(masterEventAddresses(config.sock_dir), [END_STATE_TAG]);
+  const endsLoop = (async () => {
+    for await (const ev of ends) {
+      const { jid, id, state } = ev.data as { jid?: unknown; id?: unknown; state?: unknown };
+      if (
+        typeof jid !== 'string' ||
+        typeof id !== 'string' ||
+        (state !== 'not_connected' && state !== 'no_response')
+      )
+        continue;
+      if (!config.job_cache || config.master_job_cache !== 'local_cache') continue;
+      await localCache.saveEndState!(jid, id, state, ctx).catch((err) =>
+        log.warn({ err, jid, id }, 'end state not stored'),
+      );
+    }
+  })().catch((err) => log.error({ err }, 'end-state listener failed'));
   return async () => {
     clearInterval(timer);
+    ends.close();
+    await endsLoop;
   };
 });
