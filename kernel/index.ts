@@ -22,11 +22,14 @@ export {
 export type { JobReturn, PublishLoad, PublishRequest, SaltEvent, StoredJob } from './jobs/types.js';
 export {
   defineFunction,
+  defineGrains,
   defineModule,
   type ExecContext,
   type ExtraArgs,
   type FunctionIndex,
   type FunctionSpec,
+  type GrainsContext,
+  type GrainsModuleDef,
   type ModuleDef,
   type VirtualContext,
   type VirtualResult,

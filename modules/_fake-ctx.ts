@@ -43,6 +43,7 @@ export function fakeCtx(over: Partial<ExecContext> = {}): ExecContext {
       get: async () => undefined,
       moduleDoc: async () => undefined,
       explain: async (fun) => `'${fun}' is not available.`,
+      provider: async () => undefined,
     },
     ...over,
   };

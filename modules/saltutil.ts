@@ -2,7 +2,7 @@
  * The job-control part of Salt's `saltutil` module (`salt/modules/saltutil.py`): list, find
  * and signal the jobs running on this minion, from `<cachedir>/proc/<jid>` files.
  * `saltutil.find_job` is what the master publishes to see whether a minion is still busy.
- * The sync functions copy extension modules from the master's `salt://_modules`.
+ * The sync functions copy extension modules from the master's `salt://_modules` and `salt://_grains`.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -97,10 +97,11 @@ export function refreshModules(id: string): true | string {
   return refresh(link);
 }
 
-/** Salt's `_sync('modules', ...)`: the `modules.<name>` added or changed, in sync order. */
-async function syncModules(
+/** Salt's `_sync(form, ...)`: the `<form>.<name>` added or changed, in sync order. */
+async function syncExtForm(
   ctx: ExecContext,
   args: z.output<typeof syncArgs>,
+  form: 'modules' | 'grains',
 ): Promise<{ changed: string[]; touched: boolean; link: MasterLink }> {
   const link = masterLink(ctx.id);
   const extmods = String(ctx.opts.extension_modules ?? '');
@@ -108,7 +109,7 @@ async function syncModules(
   const deny = args.extmod_blacklist ?? [];
   const result = await syncForm({
     extensionModules: extmods,
-    form: 'modules',
+    form,
     saltenvs: args.saltenv ?? ['base'],
     hashType: String(ctx.opts.hash_type ?? 'sha256'),
     request: (load) => link.request(load),
@@ -122,7 +123,7 @@ function withNote(changed: string[], touched: boolean, link: MasterLink): string
   return link.inProcess && touched ? [...changed, RESTART_NOTE] : changed;
 }
 
-/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules` only. */
+/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules` and `grains`. */
 const SYNC_ALL_FORMS = [
   'clouds',
   'beacons',
@@ -187,20 +188,32 @@ export default defineModule({
       args: syncArgs,
       doc: "Sync execution modules from salt://_modules on the master into the minion's extension_modules.\n\nReturns the modules added or changed, as `modules.<name>`; modules the master no longer has are removed. With refresh (the default) the next jobs load the new modules.\n\nCLI Example: salt '*' saltutil.sync_modules saltenv=base,dev",
       run: async (ctx, args) => {
-        const { changed, touched, link } = await syncModules(ctx, args);
+        const { changed, touched, link } = await syncExtForm(ctx, args, 'modules');
+        if (args.refresh) link.recycle();
+        return withNote(changed, touched, link);
+      },
+    }),
+    sync_grains: defineFunction({
+      args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
+      doc: "Sync custom grain modules from salt://_grains on the master into the minion's extension_modules/grains.\n\nReturns the grain modules added or changed, as `grains.<name>`; those the master no longer has are removed. Custom grains are computed once per process: new job processes (and salt-call) see them, the minion's own grains (reported to the master for targeting) at its next start.\n\nCLI Example: salt '*' saltutil.sync_grains",
+      run: async (ctx, args) => {
+        const { changed, touched, link } = await syncExtForm(ctx, args, 'grains');
         if (args.refresh) link.recycle();
         return withNote(changed, touched, link);
       },
     }),
     sync_all: defineFunction({
       args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
-      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
+      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules) and grain modules (salt://_grains), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
       run: async (ctx, args) => {
-        const { changed, touched, link } = await syncModules(ctx, args);
+        const modules = await syncExtForm(ctx, args, 'modules');
+        const grains = await syncExtForm(ctx, args, 'grains');
+        const { link } = modules;
         if (args.refresh) link.recycle();
         const ret: Record<string, string[]> = {};
-        for (const form of SYNC_ALL_FORMS)
-          ret[form] = form === 'modules' ? withNote(changed, touched, link) : [];
+        for (const form of SYNC_ALL_FORMS) ret[form] = [];
+        ret.modules = withNote(modules.changed, modules.touched, link);
+        ret.grains = withNote(grains.changed, grains.touched, link);
         return ret;
       },
     }),

@@ -17,6 +17,7 @@ function indexOf(mods: readonly ModuleDef[]): FunctionIndex {
     get: async (fun) => specs.get(fun),
     moduleDoc: async (name) => mods.find((m) => m.name === name)?.doc,
     explain: async (fun) => `'${fun}' is not available.`,
+    provider: async (name) => (mods.some((m) => m.name === name) ? name : undefined),
   };
 }
 

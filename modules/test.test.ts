@@ -179,3 +179,33 @@ describe('test module', () => {
     expect((await invoke(test, 'outputter', [{ a: 1 }])).value).toEqual({ a: 1 });
   });
 });
+
+describe('test.provider, test.providers, test.stack', () => {
+  const stems: Record<string, string> = { pkg: 'aptpkg', test: 'test' };
+  const ctx = fakeCtx({
+    functions: {
+      list: async () => [],
+      modules: async () => Object.keys(stems).sort(),
+      get: async () => undefined,
+      moduleDoc: async () => undefined,
+      explain: async (fun) => `'${fun}' is not available.`,
+      provider: async (name) => stems[name],
+    },
+  });
+
+  it('gives the file a module was loaded from, or an empty string', async () => {
+    expect((await invoke(test, 'provider', ['pkg'], ctx)).value).toBe('aptpkg');
+    expect((await invoke(test, 'provider', ['nope'], ctx)).value).toBe('');
+  });
+
+  it('maps providers to module names', async () => {
+    expect((await invoke(test, 'providers', [], ctx)).value).toEqual({ aptpkg: 'pkg', test: 'test' });
+  });
+
+  it('returns the current stack as text', async () => {
+    const { value } = await invoke(test, 'stack');
+    expect(typeof value).toBe('string');
+    expect(String(value)).toMatch(/^at /);
+    expect(String(value)).toContain('test');
+  });
+});

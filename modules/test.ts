@@ -221,6 +221,28 @@ export default defineModule({
       doc: 'Execute a minion function through ctx.call (Salt: __salt__).',
       run: (ctx, { func, args }) => ctx.call(func, args ?? []),
     }),
+    provider: defineFunction({
+      args: z.object({ module: z.string() }),
+      doc: "Return the name of the file (without extension) the named module was loaded from, or '' when it is not loaded.\n\nCLI Example: salt '*' test.provider pkg",
+      run: async (ctx, { module }) => (await ctx.functions.provider(module)) ?? '',
+    }),
+    providers: defineFunction({
+      doc: "Return a dict of the provider names (file stems) and the modules they provide.\n\nCLI Example: salt '*' test.providers",
+      run: async (ctx) => {
+        const ret: Record<string, string> = {};
+        for (const name of await ctx.functions.modules()) {
+          ret[(await ctx.functions.provider(name)) ?? ''] = name;
+        }
+        return ret;
+      },
+    }),
+    stack: defineFunction({
+      doc: "Return the current stack trace of the running function (a JavaScript stack; Salt returns a Python one).\n\nCLI Example: salt '*' test.stack",
+      run: () => {
+        const lines = (new Error().stack ?? '').split('\n').slice(1);
+        return `${lines.map((l) => l.trim()).join('\n')}\n`;
+      },
+    }),
     try: defineFunction({
       args: z.object({ module: z.string(), return_try_exception: pyFlag(false) }),
       varkw: true,

@@ -20,7 +20,7 @@ describe('local_cache', () => {
   });
 
   it("stores loads and returns in Salt's layout and refuses a second return", async () => {
-    const jid = await localCache.prepJid!(ctx);
+    const jid = await localCache.prepJid!(ctx, {});
     await localCache.saveLoad!(
       jid,
       { cmd: 'publish', tgt: '*', fun: 'test.ping', arg: [], tgt_type: 'glob', ret: '', jid },
@@ -36,7 +36,7 @@ describe('local_cache', () => {
   });
 
   it('an end state never hides a real return, and a late return replaces it', async () => {
-    const jid = await localCache.prepJid!(ctx);
+    const jid = await localCache.prepJid!(ctx, {});
     await localCache.saveEndState!(jid, 'm2', 'no_response', ctx);
     expect(await localCache.getJid!(jid, ctx)).toEqual({
       m2: { return: 'Minion did not return. [No response]', state: 'no_response' },

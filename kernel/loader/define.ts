@@ -31,6 +31,8 @@ export interface FunctionIndex {
   moduleDoc(name: string): Promise<string | undefined>;
   /** Salt's text for why `mod.fn` is not available. */
   explain(fun: string): Promise<string>;
+  /** The file stem module `moduleName` was loaded from (Salt's provider), or undefined when not loaded. */
+  provider(moduleName: string): Promise<string | undefined>;
 }
 
 /** What every execution-module function receives first, in place of Salt's injected globals. */
@@ -117,5 +119,35 @@ export interface ModuleDef {
  * });
  */
 export function defineModule<M extends ModuleDef>(def: M): M {
+  return def;
+}
+
+/** What a custom grain module's `grains()` receives. */
+export interface GrainsContext {
+  /** The minion's resolved configuration (read-only). */
+  readonly opts: Readonly<Record<string, unknown>>;
+  /** The minion id. */
+  readonly id: string;
+  /** The grains computed so far: core grains, then the custom grain modules before this one. */
+  readonly core: Grains;
+}
+
+/** A custom grain module: Salt's `_grains/<name>.py`. Its grains lie over the core grains. */
+export interface GrainsModuleDef {
+  name: string;
+  doc?: string;
+  /** Decides whether the module runs at all; a refusal skips it (a rename changes nothing). */
+  virtual?(ctx: VirtualContext): VirtualResult | Promise<VirtualResult>;
+  /** The grains this module adds. Runs once per process, bounded in time. */
+  grains(ctx: GrainsContext): Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+/**
+ * Types a custom grain module. The loader reads only the default export of a file in
+ * `<extension_modules>/grains/`, a `grains_dirs` folder, or a package's `tsalt.grains` folder.
+ * @example
+ * export default defineGrains({ name: 'roles', grains: () => ({ role: 'api' }) });
+ */
+export function defineGrains<G extends GrainsModuleDef>(def: G): G {
   return def;
 }

@@ -3,12 +3,15 @@ export type {
   ExtraArgs,
   FunctionSpec,
   Grains,
+  GrainsContext,
+  GrainsModuleDef,
   ModuleDef,
   UnitLogger,
   VirtualContext,
   VirtualResult,
 } from './define.js';
-export { defineFunction, defineModule } from './define.js';
+export { defineFunction, defineGrains, defineModule } from './define.js';
+export { type CustomGrainsOptions, loadCustomGrains } from './grains-loader.js';
 export { missingFunString, moduleOf } from './missing.js';
 export { createModuleLoader, type ModuleLoader, type ModuleLoaderOptions } from './module-loader.js';
 export {

@@ -316,6 +316,18 @@ describe('createModuleLoader: explain, lists, docs', () => {
     expect(await l.moduleDoc('nope')).toBeUndefined();
   });
 
+  it('names the file stem a module was loaded from (its provider)', async () => {
+    const dir = await unitDir({
+      'aptpkg.mjs': mod('pkg', ['install']),
+      'test.mjs': mod('test', ['ping'], "aliases: ['tst'],"),
+    });
+    const { loader: l } = loader({ dirs: [dir] });
+    expect(await l.providerOf('pkg')).toBe('aptpkg');
+    expect(await l.providerOf('test')).toBe('test');
+    expect(await l.providerOf('tst')).toBe('test');
+    expect(await l.providerOf('nope')).toBeUndefined();
+  });
+
   it('keeps one cache per loader', async () => {
     const a = loader({ dirs: [] }).loader;
     const b = loader({ dirs: [] }).loader;

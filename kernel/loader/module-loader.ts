@@ -55,6 +55,8 @@ export interface ModuleLoader {
   moduleDoc(name: string): Promise<string | undefined>;
   /** A function's `doc`, for `sys.doc`. */
   functionDoc(fun: string): Promise<string | undefined>;
+  /** The file stem the module `moduleName` was loaded from (Salt's provider), or `undefined` when not loaded. */
+  providerOf(moduleName: string): Promise<string | undefined>;
   /**
    * Rescans the directories and packages and forgets every load and miss, so `virtual()` runs
    * again. ESM cannot unload modules: files already imported keep their first evaluation.
@@ -176,6 +178,12 @@ class LazyModuleLoader implements ModuleLoader {
 
   async functionDoc(fun: string): Promise<string | undefined> {
     return (await this.get(fun))?.doc;
+  }
+
+  async providerOf(moduleName: string): Promise<string | undefined> {
+    const st = await this.#current();
+    await this.#resolve(st, moduleName);
+    return st.modules.get(moduleName)?.file.stem;
   }
 
   #lookup(st: LoaderState, mod: string, fn: string): FunctionSpec | undefined {

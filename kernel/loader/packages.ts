@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { UnitLogger } from './define.js';
 
 /** The unit kinds a package can declare under its `tsalt` field. */
-export type ExtensionKind = 'modules' | 'returners' | 'runners' | 'processes' | 'outputters';
+export type ExtensionKind = 'modules' | 'returners' | 'runners' | 'processes' | 'outputters' | 'grains';
 
 /** Options of {@link resolvePackageDirs}. */
 export interface PackageDirsOptions {

@@ -22,7 +22,7 @@ import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
 import { JobExecutor } from './executor.js';
 import { JidQueue } from './jid-queue.js';
-import { createRunEnv, minionGrainsView } from './job-env.js';
+import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';
 import { primaryMaster } from './master-address.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
@@ -142,6 +142,10 @@ export async function startMinion(
     }
   }
 
+  // the minion's grains (core < custom grain modules < grains file < config): reported to the
+  // master, used for targeting, shared with in-process jobs, and re-reported when a job changes
+  // them (Salt's refresh_grains)
+  let grainsView = await minionGrainsView(config, id, log);
   const executor = new JobExecutor({
     multiprocessing: config.multiprocessing,
     env: bootEnv({
@@ -152,9 +156,18 @@ export async function startMinion(
     }),
     cachedir: config.cachedir,
     log,
-    runEnv: () => createRunEnv(config, id, log),
+    runEnv: () => runEnvWith(config, id, log, grainsView),
     maxProcesses: config.process_count_max,
     masterRequest: (load) => sendToMaster(load),
+    // synced grain modules: recompute this process's grains and report them
+    onRecycle: () => {
+      void minionGrainsView(config, id, log)
+        .then((view) => {
+          grainsView = view;
+          return refreshGrainsIfChanged();
+        })
+        .catch((err) => log.warn({ err: (err as Error).message }, 'grains not recomputed'));
+    },
   });
   // functions running in this process (multiprocessing off) reach the master directly
   const link: MasterLink = {
@@ -164,9 +177,6 @@ export async function startMinion(
   };
   setMasterLink(id, link);
   const jids = new JidQueue(config.minion_jid_queue_hwm);
-  // the minion's grains (core < grains file < config): reported to the master, used for
-  // targeting, and re-reported when a job changes them (Salt's refresh_grains)
-  const grainsView = minionGrainsView(config, id, log);
   let grains = grainsView.current();
   let pillar: unknown = {};
 

@@ -40,6 +40,8 @@ export interface ExecutorOptions {
   idleRetireMs?: number;
   /** Sends a job process's aes load to the master (the minion's channel). */
   masterRequest?: (load: Record<string, unknown>) => Promise<unknown>;
+  /** Called after every recycle (a module sync): the minion recomputes what it derives from modules. */
+  onRecycle?: () => void;
 }
 
 export class JobExecutor {
@@ -112,6 +114,7 @@ export class JobExecutor {
    * (new files load; changed ones keep their first import until the minion restarts).
    */
   recycle(): void {
+    this.#opts.onRecycle?.();
     if (!this.#opts.multiprocessing) {
       this.#runEnv?.loader.reload();
       return;

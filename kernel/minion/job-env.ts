@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { ResolvedMinionConfig } from '../config/index.js';
-import { createModuleLoader } from '../loader/index.js';
-import { coreGrains } from './grains.js';
+import { createModuleLoader, loadCustomGrains } from '../loader/index.js';
+import { coreGrains, mergeGrains } from './grains.js';
 import { GrainsView, grainsFilePath } from './grains-file.js';
 import { primaryMaster } from './master-address.js';
 import type { RunEnv } from './run-function.js';
@@ -16,24 +16,40 @@ import type { RunEnv } from './run-function.js';
 export const BUILTIN_MODULES_DIR = fileURLToPath(new URL('../../modules/', import.meta.url));
 
 /**
- * The minion's grains as every job sees them: core grains computed once, the grains file
- * (which grains.setval writes) re-read whenever a stat shows it changed, the config's
- * `grains` on top.
+ * The minion's grains as every job sees them: core grains and the custom grain modules
+ * (`<extension_modules>/grains`, `grains_dirs`, `extensions` packages) computed once, the
+ * grains file (which grains.setval writes) re-read whenever a stat shows it changed, the
+ * config's `grains` on top: core < custom grain modules < grains file < config `grains`.
  */
-export function minionGrainsView(config: ResolvedMinionConfig, id: string, log: Logger): GrainsView {
+export async function minionGrainsView(
+  config: ResolvedMinionConfig,
+  id: string,
+  log: Logger,
+): Promise<GrainsView> {
   const opts = config as unknown as Readonly<Record<string, unknown>>;
-  return new GrainsView({
+  const deep = opts.grains_deep_merge === true;
+  const grainsDirs = Array.isArray(opts.grains_dirs) ? opts.grains_dirs.map(String) : [];
+  const core = await loadCustomGrains({
+    dirs: [join(config.extension_modules, 'grains'), ...grainsDirs],
+    packages: [...config.extensions],
+    opts,
+    id,
     core: coreGrains(id, primaryMaster(config.master), {}),
+    merge: (base, over) => mergeGrains(base, over, deep),
+    log,
+  });
+  return new GrainsView({
+    core,
     file: grainsFilePath(opts),
     configured: (config.grains ?? {}) as Record<string, unknown>,
-    deep: opts.grains_deep_merge === true,
+    deep,
     onError: (message) => log.warn(message),
   });
 }
 
-export function createRunEnv(config: ResolvedMinionConfig, id: string, log: Logger): RunEnv {
+/** The run environment over a grains view made already (the daemon shares its own). */
+export function runEnvWith(config: ResolvedMinionConfig, id: string, log: Logger, view: GrainsView): RunEnv {
   const opts = config as unknown as Readonly<Record<string, unknown>>;
-  const view = minionGrainsView(config, id, log);
   const loader = createModuleLoader({
     dirs: [join(config.extension_modules, 'modules'), ...config.module_dirs],
     builtinDirs: [BUILTIN_MODULES_DIR],
@@ -51,4 +67,9 @@ export function createRunEnv(config: ResolvedMinionConfig, id: string, log: Logg
     id,
     log,
   };
+}
+
+/** The run environment of a job process or `salt-call`: computes the grains (custom grain modules run once). */
+export async function createRunEnv(config: ResolvedMinionConfig, id: string, log: Logger): Promise<RunEnv> {
+  return runEnvWith(config, id, log, await minionGrainsView(config, id, log));
 }

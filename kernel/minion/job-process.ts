@@ -26,7 +26,7 @@ const log = createLogger({
   file: c.log_file,
   fileLevel: c.log_level_logfile ?? c.log_level,
 });
-const env = createRunEnv(c, id, log);
+const env = await createRunEnv(c, id, log);
 // functions reach the master through the minion's main process
 setMasterLink(id, ipcMasterLink());
 

@@ -42,6 +42,7 @@ function makeContext(env: RunEnv, jid: string, signal: AbortSignal): ExecContext
       get: (fun) => env.loader.get(fun),
       moduleDoc: (name) => env.loader.moduleDoc(name),
       explain: (fun) => env.loader.explain(fun),
+      provider: (name) => env.loader.providerOf(name),
     },
     async call(fun, args = [], kwargs = {}) {
       const spec = await env.loader.get(fun);
