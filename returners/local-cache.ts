@@ -18,7 +18,11 @@ import {
 import type { JobReturn, PublishRequest } from '../kernel/jobs/types.js';
 import { packIpc, unpackIpc } from '../kernel/serial/index.js';
 
-const END_TEXT: Record<EndState, string> = { not_connected: 'Not connected', no_response: 'No response' };
+const END_TEXT: Record<EndState, string> = {
+  not_connected: 'Not connected',
+  no_response: 'No response',
+  running: 'Still running when the client stopped waiting',
+};
 
 function jobsRoot(ctx: ReturnerContext): string {
   return join(String(ctx.opts.cachedir), 'jobs');

@@ -44,12 +44,13 @@ function timeouts(ctx: RunContext): { timeout: number; gatherJobTimeout: number 
 /**
  * Ctrl-C while waiting: the job goes on; say how to get its returns later, as Salt does.
  */
-function onInterrupt(jid: string): void {
+function onInterrupt(client: LocalClient, jid: string): void {
   process.once('SIGINT', () => {
     process.stdout.write(
       `\nExiting gracefully on Ctrl-c\nThis job's jid is: ${jid}\nThe minions may not have all finished running and any remaining minions will return upon completion. To look up the return data for this job later, run the following command:\n\nsalt-run jobs.lookup_jid ${jid}\n`,
     );
-    process.exit(1);
+    // the job cache notes which minions were still running when we stopped waiting
+    void client.abandon().finally(() => process.exit(1));
   });
 }
 
@@ -61,7 +62,7 @@ export async function runJob(ctx: RunContext): Promise<void> {
     printer.write(`Executed command with job ID: ${pub.jid}`);
     return;
   }
-  onInterrupt(pub.jid);
+  onInterrupt(client, pub.jid);
   if (inv.opts.verbose)
     printer.write(`Executing job with jid ${pub.jid}\n-------------------------------------------\n`);
   else if (inv.opts.showJid) printer.write(`jid: ${pub.jid}`);

@@ -50,6 +50,7 @@ export class LocalClient {
   #events: AsyncIterator<SaltEvent> | undefined;
   #pending: Promise<SaltEvent | undefined> | undefined;
   #firer: EventFirer | undefined;
+  #waiting: { jid: string; outstanding: ReadonlySet<string> } | undefined;
 
   constructor(config: ResolvedMasterConfig) {
     this.#config = config;
@@ -170,6 +171,7 @@ export class LocalClient {
     let deadline = Date.now() + opts.timeout * 1000;
     let findJob: { jid: string; until: number } | undefined;
     const running = new Set<string>();
+    this.#waiting = { jid: pub.jid, outstanding };
     while (outstanding.size > 0) {
       const until = findJob ? Math.min(deadline, findJob.until) : deadline;
       const ev = await this.nextEvent(Math.max(until, Date.now() + 1));
@@ -211,6 +213,7 @@ export class LocalClient {
         }
       }
     }
+    this.#waiting = undefined;
     for (const id of pub.missing) yield { id, noReturn: 'Not connected' };
     for (const id of outstanding) {
       const reason = this.#connectionState(id);
@@ -220,10 +223,22 @@ export class LocalClient {
   }
 
   /** Tells the master's job cache how a minion that did not return ended (`tsalt/job/end/...`). */
-  #recordEndState(jid: string, id: string, reason: NoReturnReason): void {
+  #recordEndState(jid: string, id: string, reason: NoReturnReason | 'running'): void {
     this.#firer ??= new EventFirer(masterEventAddresses(this.#config.sock_dir));
-    const state = reason === 'Not connected' ? 'not_connected' : 'no_response';
+    const state =
+      reason === 'running' ? 'running' : reason === 'Not connected' ? 'not_connected' : 'no_response';
     this.#firer.fire(`${END_STATE_TAG}${jid}/${id}`, { jid, id, state });
+  }
+
+  /**
+   * The caller stops waiting (Ctrl-C): the minions still expected are recorded in the job cache
+   * as still running when the client gave up. Resolves once the records are sent.
+   */
+  async abandon(): Promise<void> {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (waiting) for (const id of waiting.outstanding) this.#recordEndState(waiting.jid, id, 'running');
+    await this.close();
   }
 
   /**

@@ -12,8 +12,11 @@ export interface ReturnerContext {
   readonly log: UnitLogger;
 }
 
-/** How a targeted minion that did not return ended, as the client that waited saw it. */
-export type EndState = 'not_connected' | 'no_response';
+/**
+ * How a targeted minion that did not return ended, as the client that waited saw it:
+ * no live connection, connected but silent, or still running when the client stopped waiting.
+ */
+export type EndState = 'not_connected' | 'no_response' | 'running';
 
 /** One minion's stored result for a job. */
 export interface StoredReturn {

@@ -59,7 +59,7 @@ await runChild<ResolvedMasterConfig>('maintenance', async ({ config, log }) => {
       if (
         typeof jid !== 'string' ||
         typeof id !== 'string' ||
-        (state !== 'not_connected' && state !== 'no_response')
+        (state !== 'not_connected' && state !== 'no_response' && state !== 'running')
       )
         continue;
       if (!config.job_cache || config.master_job_cache !== 'local_cache') continue;
