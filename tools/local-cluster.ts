@@ -6,6 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { StoredReturn } from '../kernel/jobs/returner.js';
+import { silentLogger } from '../kernel/log.js';
 import { freePort } from '../kernel/process/ports.js';
 
 /** The package root (tools/ runs from source under vitest and from dist/tools/ compiled). */
@@ -42,6 +44,28 @@ function waitFor(get: () => string, text: string | RegExp, timeoutMs: number, wh
       } else setTimeout(tick, 50);
     };
     tick();
+  });
+}
+
+/** Runs a compiled CLI (`dist/cli/<cli>.js`) and collects its output and exit code. */
+export function runCli(cli: string, args: string[], timeoutMs = 60_000): Promise<RunResult> {
+  return new Promise((resolveRun) => {
+    const p = spawn(process.execPath, [join(CLI, `${cli}.js`), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      resolveRun({ code, stdout, stderr });
+    });
   });
 }
 
@@ -186,25 +210,31 @@ export class Cluster {
     return d;
   }
 
+  /** Runs a CLI against this cluster's master config dir. */
   run(cli: string, args: string[], timeoutMs = 60_000): Promise<RunResult> {
-    return new Promise((resolveRun) => {
-      const p = spawn(process.execPath, [join(CLI, `${cli}.js`), '-c', this.confDir, ...args], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      p.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-      });
-      p.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-      });
-      const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
-      p.on('exit', (code) => {
-        clearTimeout(timer);
-        resolveRun({ code, stdout, stderr });
-      });
-    });
+    return runCli(cli, ['-c', this.confDir, ...args], timeoutMs);
+  }
+
+  /**
+   * The job cache's view of a job (returns and end states), polled until `ready` says it is
+   * complete or `timeoutMs` passes: the master stores what arrives asynchronously.
+   */
+  async jobReturns(
+    jid: string,
+    ready: (stored: Record<string, StoredReturn>) => boolean,
+    timeoutMs = 5000,
+  ): Promise<Record<string, StoredReturn>> {
+    const { default: localCache } = await import('../returners/local-cache.js');
+    const ctx = {
+      opts: { cachedir: join(this.root, 'var/cache/salt/master'), hash_type: 'sha256' },
+      log: silentLogger(),
+    };
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const stored = await localCache.getJid!(jid, ctx);
+      if (ready(stored) || Date.now() > deadline) return stored;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   salt(args: string[], timeoutMs?: number): Promise<RunResult> {

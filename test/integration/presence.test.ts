@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
 
@@ -54,17 +53,7 @@ describe('every expected minion ends in a named state', () => {
       'test.ping',
     ]);
     const jid = /^jid: (\d{20})$/m.exec(r.stdout)![1]!;
-    const { default: localCache } = await import('../../returners/local-cache.js');
-    const { silentLogger } = await import('../../kernel/log.js');
-    const ctx = {
-      opts: { cachedir: join(c.root, 'var/cache/salt/master'), hash_type: 'sha256' },
-      log: silentLogger(),
-    };
-    let stored: Record<string, { state?: string; return: unknown }> = {};
-    for (let i = 0; i < 40 && Object.keys(stored).length < 2; i++) {
-      await new Promise((res) => setTimeout(res, 100));
-      stored = (await localCache.getJid!(jid, ctx)) as typeof stored;
-    }
+    const stored = await c.jobReturns(jid, (s) => Boolean(s.gone && s.midjob));
     expect(stored.gone).toEqual({ return: 'Minion did not return. [Not connected]', state: 'not_connected' });
     expect(stored.midjob?.state).toBe('not_connected');
   });

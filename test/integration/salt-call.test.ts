@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,27 +5,10 @@ import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.
 import { jidDir } from '../../kernel/jid.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
 import { unpackIpc } from '../../kernel/serial/index.js';
-import { Cluster, REPO, type RunResult } from '../../tools/local-cluster.js';
+import { Cluster, type RunResult, runCli } from '../../tools/local-cluster.js';
 
 function saltCall(confDir: string, args: string[], timeoutMs = 30_000): Promise<RunResult> {
-  return new Promise((resolveRun) => {
-    const p = spawn(process.execPath, [join(REPO, 'dist/cli/salt-call.js'), '-c', confDir, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    p.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
-    p.on('exit', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, stdout, stderr });
-    });
-  });
+  return runCli('salt-call', ['-c', confDir, ...args], timeoutMs);
 }
 
 function writeMinionConfig(dir: string, conf: Record<string, unknown>): void {

@@ -111,17 +111,7 @@ describe('salt CLI: batches, several functions, summary, output files, retcodes'
     expect(code).toBe(1);
     // the job cache shows the minion as still running when the client gave up
     const jid = /This job's jid is: (\d{20})/.exec(out)![1]!;
-    const { default: localCache } = await import('../../returners/local-cache.js');
-    const { silentLogger } = await import('../../kernel/log.js');
-    const ctx = {
-      opts: { cachedir: join(c.root, 'var/cache/salt/master'), hash_type: 'sha256' },
-      log: silentLogger(),
-    };
-    let stored: Record<string, { state?: string }> = {};
-    for (let i = 0; i < 40 && !stored.b1; i++) {
-      await new Promise((res) => setTimeout(res, 100));
-      stored = (await localCache.getJid!(jid, ctx)) as typeof stored;
-    }
+    const stored = await c.jobReturns(jid, (s) => Boolean(s.b1));
     expect(stored.b1?.state).toBe('running');
   });
 });

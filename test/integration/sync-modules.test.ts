@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, REPO } from '../../tools/local-cluster.js';
+import { Cluster, runCli } from '../../tools/local-cluster.js';
 
 describe('saltutil.sync_modules: modules from the master file server', () => {
   const master: Record<string, unknown> = {};
@@ -60,26 +60,13 @@ describe('saltutil.sync_modules: modules from the master file server', () => {
 
   it('salt-call syncs through its own connection to the master', async () => {
     writeHello('hello from salt-call');
-    const { spawn } = await import('node:child_process');
-    const call = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const p = spawn(
-        process.execPath,
-        [
-          join(REPO, 'dist/cli/salt-call.js'),
-          '-c',
-          c.minionConfDir('m1'),
-          '--out',
-          'json',
-          'saltutil.sync_modules',
-        ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let stdout = '';
-      p.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-      });
-      p.on('exit', (code) => resolve({ code, stdout }));
-    });
+    const call = await runCli('salt-call', [
+      '-c',
+      c.minionConfDir('m1'),
+      '--out',
+      'json',
+      'saltutil.sync_modules',
+    ]);
     expect(call.code).toBe(0);
     expect(JSON.parse(call.stdout)).toEqual({ local: ['modules.hello'] });
   });
