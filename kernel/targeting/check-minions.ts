@@ -12,6 +12,7 @@ import { ipcidrMatch, parseIpTarget } from './ipcidr.js';
 import { compoundWords, type Nodegroups, nodegroupComp } from './nodegroups.js';
 import { pythonRegExp } from './py-regex.js';
 import { subdictMatch } from './subdict-match.js';
+import { ENGINES } from './target-word.js';
 
 export interface CheckResult {
   minions: string[];
@@ -153,16 +154,6 @@ function typeMinions(
   }
 }
 
-const LEAF_TYPES = {
-  G: 'grain',
-  P: 'grain_pcre',
-  I: 'pillar',
-  J: 'pillar_pcre',
-  L: 'list',
-  S: 'ipcidr',
-  E: 'pcre',
-} as const;
-
 /** Salt's `_check_compound_minions`: set algebra over each word's expected minions. */
 function compoundMinions(tgt: unknown, ctx: CheckContext): CheckResult {
   const tree = parseCompound(tgt, { nodegroups: ctx.nodegroups, nodegroupsFile: ctx.nodegroupsFile });
@@ -171,7 +162,7 @@ function compoundMinions(tgt: unknown, ctx: CheckContext): CheckResult {
   const leaf = (l: CompoundLeaf): Set<string> => {
     if (l.engine === undefined) return new Set(typeMinions('glob', l.pattern, ctx, ':').minions);
     // inside a compound target each word carries its own delimiter (G|@a|b); the client's is not used
-    const r = typeMinions(LEAF_TYPES[l.engine], l.pattern, ctx, l.delimiter ?? ':', l.negated);
+    const r = typeMinions(ENGINES[l.engine], l.pattern, ctx, l.delimiter ?? ':', l.negated);
     missing.push(...r.missing);
     return new Set(r.minions);
   };

@@ -9,6 +9,7 @@ import { ipcidrMatch, parseIpTarget } from './ipcidr.js';
 import type { Nodegroups } from './nodegroups.js';
 import { pyReMatch } from './py-regex.js';
 import { subdictMatch } from './subdict-match.js';
+import { ENGINES } from './target-word.js';
 
 export interface MinionMatchContext {
   /** The minion's grains. */
@@ -76,18 +77,8 @@ export function matchType(
   }
 }
 
-const LEAF_TYPES = {
-  G: 'grain',
-  P: 'grain_pcre',
-  I: 'pillar',
-  J: 'pillar_pcre',
-  L: 'list',
-  S: 'ipcidr',
-  E: 'pcre',
-} as const;
-
 /** One word of a compound target on this minion. */
 export function matchLeaf(leaf: CompoundLeaf, id: string, ctx: MinionMatchContext): boolean {
   if (leaf.engine === undefined) return globMatch(leaf.pattern, id);
-  return matchType(LEAF_TYPES[leaf.engine], leaf.pattern, id, ctx, leaf.delimiter ?? ':');
+  return matchType(ENGINES[leaf.engine], leaf.pattern, id, ctx, leaf.delimiter ?? ':');
 }
