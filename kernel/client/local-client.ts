@@ -198,7 +198,8 @@ export class LocalClient {
       }
       if (now >= deadline && !findJob) {
         // minions the master knows have no connection cannot answer find_job: stop waiting for them
-        const reachable = [...outstanding].filter((id) => this.#connectionState(id) !== 'Not connected');
+        const state = this.#connectionStates();
+        const reachable = [...outstanding].filter((id) => state(id) !== 'Not connected');
         if (reachable.length === 0) break;
         try {
           const fj = await this.publish({
@@ -215,8 +216,9 @@ export class LocalClient {
     }
     this.#waiting = undefined;
     for (const id of pub.missing) yield { id, noReturn: 'Not connected' };
+    const state = this.#connectionStates();
     for (const id of outstanding) {
-      const reason = this.#connectionState(id);
+      const reason = state(id);
       this.#recordEndState(pub.jid, id, reason);
       yield { id, noReturn: reason };
     }
@@ -242,12 +244,15 @@ export class LocalClient {
   }
 
   /**
-   * Why a minion did not return: "Not connected" when the master's publisher knows it has no
-   * live connection (kernel/master/presence.ts), else "No response".
+   * Why minions did not return, from one read of the presence snapshot: "Not connected" when
+   * the master's publisher knows one has no live connection (kernel/master/presence.ts), else
+   * "No response".
    */
-  #connectionState(id: string): NoReturnReason {
+  #connectionStates(): (id: string) => NoReturnReason {
     const snapshot = readPresence(this.#config.cachedir);
-    return snapshot?.tracked.includes(id) && !snapshot.present.includes(id) ? 'Not connected' : 'No response';
+    const tracked = new Set(snapshot?.tracked);
+    const present = new Set(snapshot?.present);
+    return (id) => (tracked.has(id) && !present.has(id) ? 'Not connected' : 'No response');
   }
 
   /** Closes the sockets; end-state events still queued get a short while to leave. */
