@@ -9,6 +9,7 @@ import { ReqClient } from '../bus/req-client.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { type EncAlgo, type SigAlgo, x931Sign } from '../crypt/rsa.js';
 import { SaltError } from '../errors.js';
+import { asBytes } from '../serial/as-bytes.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
 
 /**
@@ -89,13 +90,7 @@ export class AesChannel {
     opts: { timeoutMs?: number; tries?: number } = {},
   ): Promise<unknown> {
     const { reply, nonce, session } = await this.#exchange(load, opts);
-    // Network decoding turns bytes that happen to be valid UTF-8 into text; UTF-8 round-trips.
-    const bytes =
-      reply instanceof Uint8Array
-        ? Buffer.from(reply)
-        : typeof reply === 'string'
-          ? Buffer.from(reply)
-          : undefined;
+    const bytes = asBytes(reply);
     if (!bytes) throw new StaleSessionError('unexpected reply');
     try {
       return session.loads(bytes, nonce);

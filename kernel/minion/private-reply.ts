@@ -6,14 +6,9 @@
 import { Crypticle } from '../crypt/crypticle.js';
 import { oaepDecrypt, rsaVerify } from '../crypt/rsa.js';
 import { SALT_ERR_AUTH_MASTER_KEY } from '../errors.js';
+import { asBytes } from '../serial/as-bytes.js';
 import { unpackNetwork } from '../serial/index.js';
 import { isStringMap } from '../serial/is-string-map.js';
-
-function bytes(v: unknown): Buffer | undefined {
-  if (v instanceof Uint8Array) return Buffer.from(v);
-  if (typeof v === 'string') return Buffer.from(v);
-  return undefined;
-}
 
 /** The value under `dictkey` of a private reply; throws when any check fails. */
 export function openPrivateReply(
@@ -25,18 +20,18 @@ export function openPrivateReply(
     throw new SALT_ERR_AUTH_MASTER_KEY(`private reply rejected: ${why}`);
   };
   if (!isStringMap(reply)) return fail('not a map');
-  const key = bytes(reply.key);
-  const payload = bytes(reply[dictkey]);
+  const key = asBytes(reply.key);
+  const payload = asBytes(reply[dictkey]);
   if (!key || !payload) return fail(`no key or ${dictkey}`);
   const keyString = oaepDecrypt(opts.minionPem, key).toString('latin1');
   const inner = new Crypticle(keyString).loads(payload);
   if (!isStringMap(inner)) return fail('payload does not decrypt');
-  const data = bytes(inner.data);
-  const sig = bytes(inner.sig);
+  const data = asBytes(inner.data);
+  const sig = asBytes(inner.sig);
   if (!data || !sig || !rsaVerify(opts.masterPub, data, sig)) return fail('signature does not verify');
   const signed = unpackNetwork(data);
   if (!isStringMap(signed)) return fail('signed data is not a map');
-  const signedKey = bytes(signed.key);
+  const signedKey = asBytes(signed.key);
   if (!signedKey?.equals(key)) return fail('key mismatch');
   if (signed.nonce !== opts.nonce) return fail('nonce mismatch');
   return signed[dictkey];

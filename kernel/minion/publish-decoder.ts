@@ -6,6 +6,7 @@
  */
 import type { Crypticle } from '../crypt/crypticle.js';
 import { rsaVerify } from '../crypt/rsa.js';
+import { asBytes } from '../serial/as-bytes.js';
 import { unpackNetwork } from '../serial/index.js';
 import { isStringMap } from '../serial/is-string-map.js';
 
@@ -18,13 +19,6 @@ export type DropReason =
   | 'missing tgt, jid, fun or arg';
 
 export type DecodedPublish = { ok: true; load: Record<string, unknown> } | { ok: false; reason: DropReason };
-
-/** Network decoding turns bytes that happen to be valid UTF-8 into text; UTF-8 round-trips. */
-function asBytes(v: unknown): Buffer | undefined {
-  if (v instanceof Uint8Array) return Buffer.from(v);
-  if (typeof v === 'string') return Buffer.from(v);
-  return undefined;
-}
 
 /** The encrypted load of a publish frame, after the envelope and signature checks. */
 export function openEnvelope(
