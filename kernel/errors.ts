@@ -91,6 +91,18 @@ export const SALT_ERR_PLUGIN_OPTIONS = createError(
   'SALT_ERR_PLUGIN_OPTIONS',
   (name: string, summary: string) => `invalid options for plugin "${name}": ${summary}`,
 );
+export const SALT_ERR_RETURNER_OPTIONS = createError(
+  'SALT_ERR_RETURNER_OPTIONS',
+  (name: string, summary: string) => `invalid options for returner "${name}": ${summary}`,
+);
+export const SALT_ERR_RETURNER_UNAVAILABLE = createError(
+  'SALT_ERR_RETURNER_UNAVAILABLE',
+  (name: string, reason: string) => `returner "${name}" is not available: ${reason}`,
+);
+export const SALT_ERR_RETURNER_FAILED = createError(
+  'SALT_ERR_RETURNER_FAILED',
+  (name: string, method: string, reason: string) => `returner "${name}" failed in ${method}: ${reason}`,
+);
 export const SALT_ERR_REGISTRY_DUPLICATE = createError(
   'SALT_ERR_REGISTRY_DUPLICATE',
   (kind: string, name: string) => `${kind} "${name}" is already registered`,

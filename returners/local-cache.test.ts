@@ -7,7 +7,7 @@ import localCache from './local-cache.js';
 
 describe('local_cache', () => {
   const root = mkdtempSync(join(tmpdir(), 'tsalt-lc-'));
-  const ctx = { opts: { cachedir: root, hash_type: 'sha256' }, log: silentLogger() };
+  const ctx = { opts: { cachedir: root, hash_type: 'sha256' }, log: silentLogger(), options: {} };
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const ret = (id: string, jid: string) => ({
     id,

@@ -139,7 +139,7 @@ export default defineReturner({
     return out;
   },
 
-  async cleanOld(keepSeconds: number, ctx) {
+  async cleanOldJobs(keepSeconds: number, ctx) {
     const root = jobsRoot(ctx);
     const cutoff = Date.now() - keepSeconds * 1000;
     let removed = 0;

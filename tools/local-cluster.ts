@@ -228,6 +228,7 @@ export class Cluster {
     const ctx = {
       opts: { cachedir: join(this.root, 'var/cache/salt/master'), hash_type: 'sha256' },
       log: silentLogger(),
+      options: {},
     };
     const deadline = Date.now() + timeoutMs;
     for (;;) {

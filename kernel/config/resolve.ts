@@ -97,7 +97,8 @@ export function resolveConfig(
     if (Object.hasOwn(shape, key)) knownRaw[key] = value;
     else {
       extra[key] = value;
-      warnings.push(unknownOptionWarning(key, known, context.sourceOf?.(key)));
+      // `redis.host`, `returner.postgres.db`: options of a returner or module, as in Salt.
+      if (!key.includes('.')) warnings.push(unknownOptionWarning(key, known, context.sourceOf?.(key)));
     }
   }
 

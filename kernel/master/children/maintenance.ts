@@ -19,10 +19,10 @@ export function dropFilePath(cachedir: string): string {
 }
 
 await runChild<ResolvedMasterConfig>('maintenance', async ({ config, log }) => {
-  const ctx: ReturnerContext = { opts: config as unknown as Record<string, unknown>, log };
+  const ctx: ReturnerContext = { opts: config as unknown as Record<string, unknown>, log, options: {} };
   const tick = async (): Promise<void> => {
     if (config.job_cache && config.master_job_cache === 'local_cache') {
-      const removed = await localCache.cleanOld!(config.keep_jobs_seconds, ctx);
+      const removed = await localCache.cleanOldJobs!(config.keep_jobs_seconds, ctx);
       if (removed > 0) log.info({ removed }, 'old jobs removed from the job cache');
     }
     const dfn = dropFilePath(config.cachedir);

@@ -94,7 +94,7 @@ export async function handlePublish(
     };
   }
 
-  const ctx = { opts: env.config, log: env.kernel.log };
+  const ctx = { opts: env.config, log: env.kernel.log, options: {} };
   const jid = typeof req.jid === 'string' && req.jid ? req.jid : await env.jobCache.prepJid!(ctx);
   req.jid = jid;
   const stored = { ...req };

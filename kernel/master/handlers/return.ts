@@ -16,7 +16,7 @@ export async function handleReturn(
     env.kernel.log.warn({ id: load.id, jid: load.jid }, 'return without return, jid or id: dropped');
     return false;
   }
-  const ctx = { opts: env.config, log: env.kernel.log };
+  const ctx = { opts: env.config, log: env.kernel.log, options: {} };
   if (load.jid === 'req') {
     const jid = await env.jobCache.prepJid!(ctx);
     load.jid = jid;
