@@ -7,8 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { userCacheDir } from '../cache/user-cache-dir.js';
 import type { ConfigKind } from './constants.js';
 import type { ResolvedMasterConfig, ResolvedMinionConfig } from './resolve.js';
 
@@ -30,16 +31,12 @@ function stamp(path: string): Stamp {
   return { path, mtimeMs: st?.mtimeMs ?? -1, size: st?.isDirectory() ? -2 : (st?.size ?? -1) };
 }
 
-function cacheDir(): string {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'tsalt');
-}
-
 function cachePath(kind: ConfigKind, dir: string, overrides: object): string {
   const key = createHash('sha256')
     .update(JSON.stringify([kind, dir, overrides, hostname()]))
     .digest('hex')
     .slice(0, 32);
-  return join(cacheDir(), `${kind}-config-${key}.json`);
+  return join(userCacheDir(), `${kind}-config-${key}.json`);
 }
 
 function fresh(entry: CacheEntry): boolean {
@@ -102,7 +99,7 @@ export async function loadConfigCached(
     const after = inputsOf(kind, dir);
     if (JSON.stringify(before) === JSON.stringify(after)) {
       try {
-        mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
+        mkdirSync(userCacheDir(), { recursive: true, mode: 0o700 });
         const tmp = `${path}.${process.pid}.tmp`;
         const entry: CacheEntry = {
           version: 1,

@@ -4,8 +4,9 @@
  * and a `GrainsView` re-reads the file only when a cheap `stat` shows it changed.
  */
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parse, type ScalarTag, stringify } from 'yaml';
+import type { ScalarTag } from 'yaml';
 import type { Grains } from '../loader/define.js';
 import { mergeGrains } from './grains.js';
 
@@ -24,6 +25,14 @@ export function grainsFilePath(opts: Readonly<Record<string, unknown>>): string 
   return join(dirname(conf), 'grains');
 }
 
+type YamlLib = typeof import('yaml');
+let yamlLib: YamlLib | undefined;
+/** The YAML library, loaded on first use: most minions have no grains file, and it costs ~30 ms to load. */
+function yaml(): YamlLib {
+  yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
+  return yamlLib;
+}
+
 /** PyYAML's implicit booleans: YAML 1.1's words without `y`/`n`. */
 const pyBool: ScalarTag = {
   tag: 'tag:yaml.org,2002:bool',
@@ -34,7 +43,7 @@ const pyBool: ScalarTag = {
 
 /** YAML 1.1 as PyYAML's safe_load reads it; timestamps stay strings (as Salt's loader keeps them). */
 export function parseGrainsYaml(text: string): unknown {
-  return parse(text, {
+  return yaml().parse(text, {
     version: '1.1',
     customTags: (tags) => [
       pyBool,
@@ -76,7 +85,9 @@ export function readGrainsFile(path: string): GrainsFileRead {
 /** Writes the grains file as PyYAML's `safe_dump(default_flow_style=False)`: block style, sorted keys. */
 export function writeGrainsFile(path: string, grains: Readonly<Record<string, unknown>>): void {
   const text =
-    Object.keys(grains).length === 0 ? '{}\n' : stringify(grains, { sortMapEntries: true, version: '1.1' });
+    Object.keys(grains).length === 0
+      ? '{}\n'
+      : yaml().stringify(grains, { sortMapEntries: true, version: '1.1' });
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {

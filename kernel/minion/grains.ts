@@ -5,7 +5,6 @@
  * then the minion config's `grains` option.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import { SALT_COMPAT_VERSION, VERSION } from '../version.js';
 import {
@@ -25,6 +24,7 @@ import {
   parseOsRelease,
 } from './grains/os-release.js';
 import { localeGrains, processGrains } from './grains/process.js';
+import { zmqVersion } from './zmq-version.js';
 
 const CPUARCH: Readonly<Record<string, string>> = {
   x64: 'x86_64',
@@ -58,21 +58,6 @@ export function serverId(id: string): number {
 /** `saltversioninfo`: the numeric parts of the Salt version. */
 function versionInfo(v: string): number[] {
   return v.split('.').map((p) => Number.parseInt(p, 10));
-}
-
-let zmqVersionCache: string | undefined;
-/** The libzmq version from the zeromq package (loaded once per process, on first use). */
-function zmqVersion(): string | undefined {
-  if (zmqVersionCache === undefined) {
-    try {
-      const req = createRequire(import.meta.url);
-      const mod = req('zeromq') as { version?: unknown };
-      zmqVersionCache = typeof mod.version === 'string' ? mod.version : '';
-    } catch {
-      zmqVersionCache = '';
-    }
-  }
-  return zmqVersionCache || undefined;
 }
 
 /** The OS, hardware and platform grains (the parts that do not depend on the id or config). */
