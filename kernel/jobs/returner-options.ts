@@ -19,7 +19,11 @@ function isMap(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function withPrefix(source: Readonly<Record<string, unknown>>, prefix: string, into: Record<string, unknown>): void {
+function withPrefix(
+  source: Readonly<Record<string, unknown>>,
+  prefix: string,
+  into: Record<string, unknown>,
+): void {
   for (const [key, value] of Object.entries(source)) {
     if (key.startsWith(prefix) && key.length > prefix.length) into[key.slice(prefix.length)] = value;
   }

@@ -84,7 +84,12 @@ export interface ReturnerDef<O = Readonly<Record<string, unknown>>> {
   /** Allocates and reserves a new jid (or reserves `passedJid`). */
   prepJid?(ctx: ReturnerContext<O>, opts?: { nocache?: boolean; passedJid?: string }): Promise<string>;
   /** Stores a job's publish load and its target minions. */
-  saveLoad?(jid: string, load: PublishRequest, minions: readonly string[], ctx: ReturnerContext<O>): Promise<void>;
+  saveLoad?(
+    jid: string,
+    load: PublishRequest,
+    minions: readonly string[],
+    ctx: ReturnerContext<O>,
+  ): Promise<void>;
   /** Adds minions to a job's target list (Salt's `save_minions`, used by syndics and batches). */
   saveMinions?(jid: string, minions: readonly string[], ctx: ReturnerContext<O>): Promise<void>;
   /** The load of a job, or undefined when unknown. */
