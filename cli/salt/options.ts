@@ -40,6 +40,8 @@ export interface SaltCliOptions {
   summary?: boolean;
   retcodePassthrough?: boolean;
   return?: string;
+  return_config?: string;
+  return_kwargs?: string;
   argsSeparator: string;
   /** `--no-parse a,b` (commander names it `parse`; `true` when absent). */
   parse?: string | boolean;
@@ -108,6 +110,8 @@ function program(): Command {
     .option('--summary', 'print a summary of the returns')
     .option('--retcode-passthrough', "exit with the minions' highest retcode")
     .addOption(new Option('--return <returners>', 'returners to send the returns to (comma-separated)'))
+    .option('--return_config <name>', "read the returners' options from <name>.<returner>.<key> config keys")
+    .option('--return_kwargs <map>', 'options for the returners, as a YAML/JSON map (override the config)')
     .option('--args-separator <sep>', 'separates the arguments of several functions', ',')
     .addOption(
       new Option('--no-parse <names>', 'comma-separated k=v argument names not to parse (passed as text)'),

@@ -6,6 +6,7 @@
 import { respondingMinions, runBatch } from '../../kernel/client/batch.js';
 import type { LocalClient, PublishOptions } from '../../kernel/client/local-client.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
+import { yamlifyArg } from '../../kernel/jobs/yamlify-arg.js';
 import { pyRepr } from '../../kernel/python/repr.js';
 import { findOutputter } from '../../outputters/extension-outputters.js';
 import type { SaltInvocation } from './options.js';
@@ -26,7 +27,16 @@ function publishOptions(inv: SaltInvocation): PublishOptions {
     tgtType: inv.tgtType,
     ret: inv.opts.return ?? '',
     delimiter: inv.opts.delimiter,
+    kwargs: returnerKwargs(inv),
   };
+}
+
+/** Salt's `ret_config`/`ret_kwargs`, sent in the publish's kwargs for the minions' returners. */
+function returnerKwargs(inv: SaltInvocation): Record<string, unknown> {
+  const kwargs: Record<string, unknown> = {};
+  if (inv.opts.return_config) kwargs.ret_config = inv.opts.return_config;
+  if (inv.opts.return_kwargs) kwargs.ret_kwargs = yamlifyArg(inv.opts.return_kwargs);
+  return kwargs;
 }
 
 /** A function may declare a custom outputter: load it (once) before its return is printed. */

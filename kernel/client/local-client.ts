@@ -4,6 +4,7 @@
  * until every expected minion answered or the `saltutil.find_job` check says nobody is still
  * running the job (PROTOCOL.md §9).
  */
+
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
@@ -14,6 +15,7 @@ import { ReqClient } from '../bus/req-client.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import { SaltError } from '../errors.js';
 import { END_STATE_TAG } from '../jobs/end-state.js';
+import { returnerNames } from '../jobs/returner-calls.js';
 import type { JobReturn, SaltEvent } from '../jobs/types.js';
 import { readPresence } from '../master/presence.js';
 import { userKeyPath } from '../master/secrets.js';
@@ -101,7 +103,8 @@ export class LocalClient {
       arg: opts.arg,
       key: await this.#userKey(),
       tgt_type: opts.tgtType ?? 'glob',
-      ret: opts.ret ?? '',
+      // Salt's LocalClient adds the master's ext_job_cache to every job's returners.
+      ret: returnerNames(opts.ret, this.#config.ext_job_cache).join(','),
       jid: opts.jid ?? '',
       kwargs: { show_timeout: true, show_jid: false, delimiter: opts.delimiter ?? ':', ...opts.kwargs },
       user: userInfo().username,

@@ -70,6 +70,10 @@ export async function startMaster(
     hasPlugins: config.plugins.length > 0,
   });
   for (const name of CHILDREN) pm.add({ name, modulePath: childPath(name), env, restart: 'always' });
+  // Salt's EventReturn process, only when event_return names returners
+  if (config.event_return.length > 0) {
+    pm.add({ name: 'event-return', modulePath: childPath('event-return'), env, restart: 'always' });
+  }
 
   pm.on('message', (proc, msg) => {
     if (proc.name === 'maintenance' && (msg as { type?: string }).type === 'rotate-aes') {

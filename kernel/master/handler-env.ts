@@ -9,6 +9,7 @@ import type { ResolvedMasterConfig } from '../config/index.js';
 import { createKernel } from '../kernel.js';
 import type { KernelPlugin, PluginOption } from '../plugin.js';
 import type { HandlerEnv } from './handlers/context.js';
+import { masterReturnerLoader, openMasterJobCache } from './job-cache.js';
 import { KeyCache } from './key-cache.js';
 import { readMasterKeys } from './master-keys.js';
 import { readAesKey } from './secrets.js';
@@ -41,9 +42,8 @@ export async function createHandlerEnv(
     plugins: config.plugins as readonly PluginOption[],
   });
   const keys = await readMasterKeys(config.pki_dir);
-  const jobCache = kernel.returners.get(config.master_job_cache) ?? kernel.returners.get('local_cache');
-  if (!jobCache?.prepJid)
-    throw new Error(`master_job_cache "${config.master_job_cache}" cannot allocate jids`);
+  const returners = masterReturnerLoader(config, log, (name) => kernel.returners.get(name));
+  const jobCache = await openMasterJobCache(config, returners);
   let aes = (await readAesKey(config.cachedir)).key;
   let userKeys = await readUserKeys(config.cachedir);
   return {
@@ -51,6 +51,7 @@ export async function createHandlerEnv(
     kernel,
     keys,
     jobCache,
+    returners,
     cache: new KeyCache(config.pki_dir, config.cachedir),
     aesKey: () => aes,
     userKeys: () => userKeys,

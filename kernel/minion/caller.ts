@@ -12,12 +12,15 @@ import type { Logger } from 'pino';
 import type { ResolvedMinionConfig } from '../config/index.js';
 import { SALT_ERR_AUTH_PENDING, SALT_ERR_AUTH_REJECTED, SALT_ERR_AUTH_UNREACHABLE } from '../errors.js';
 import { genJid } from '../jid.js';
+import { sendToReturners } from '../jobs/returner-calls.js';
+import type { JobReturn } from '../jobs/types.js';
 import type { UnitLogger } from '../loader/define.js';
 import { packIpc } from '../serial/index.js';
 import { isStringMap } from '../serial/is-string-map.js';
 import type { Credentials, MinionKeys } from './auth.js';
 import { procDir } from './execute-job.js';
 import { createRunEnv } from './job-env.js';
+import { minionReturnerLoader } from './job-returners.js';
 import { primaryMaster } from './master-address.js';
 import { clearMasterLink, setMasterLink } from './master-link.js';
 import { type RunEnv, runFunction } from './run-function.js';
@@ -240,12 +243,6 @@ async function callAndReturn(
   const result = await runLocally(env, config, opts.fun, opts.arg);
   if (result.missing) return result;
 
-  for (const name of returners) {
-    opts.log.warn(
-      { returner: name },
-      `Returner ${name} could not be loaded: returners are not available on this minion yet`,
-    );
-  }
   const loadOpts: Parameters<typeof buildCallReturn>[0] = {
     id,
     fun: opts.fun,
@@ -257,16 +254,34 @@ async function callAndReturn(
   if (result.out !== undefined) loadOpts.out = result.out;
   const load = buildCallReturn(loadOpts);
   result.load = load;
-  if (!channel) return result;
-  try {
-    await channel.send(load);
-    result.returned = true;
-  } catch (err) {
-    result.returned = false;
-    opts.log.error(
-      { master: masterUri, err: (err as Error).message },
-      'the return could not be delivered to the master',
-    );
+  if (channel) {
+    try {
+      await channel.send(load);
+      result.returned = true;
+    } catch (err) {
+      result.returned = false;
+      opts.log.error(
+        { master: masterUri, err: (err as Error).message },
+        'the return could not be delivered to the master',
+      );
+    }
+  }
+  if (returners.length > 0) {
+    // `salt-call --return a,b`: after the master, each named returner (with or without a master)
+    const ret: JobReturn = {
+      id,
+      jid: genJid(),
+      fun: opts.fun,
+      fun_args: [...opts.arg],
+      return: result.return,
+      retcode: result.retcode,
+      success: result.retcode === 0,
+    };
+    if (result.out !== undefined) ret.out = result.out;
+    const loader = minionReturnerLoader(config, opts.log);
+    await sendToReturners(loader, returners, ret, {}, opts.log);
+    // a one-shot process: release the returners' connections so it can exit
+    await Promise.all(loader.loaded().map(({ def }) => def.close?.(loader.context(def)).catch(() => undefined)));
   }
   return result;
 }

@@ -24,6 +24,7 @@ import { JobExecutor } from './executor.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';
+import { minionReturnerLoader, returnJobToReturners } from './job-returners.js';
 import { primaryMaster } from './master-address.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
 import { openPrivateReply } from './private-reply.js';
@@ -146,6 +147,7 @@ export async function startMinion(
   // master, used for targeting, shared with in-process jobs, and re-reported when a job changes
   // them (Salt's refresh_grains)
   let grainsView = await minionGrainsView(config, id, log);
+  const returners = minionReturnerLoader(config, log);
   const executor = new JobExecutor({
     multiprocessing: config.multiprocessing,
     env: bootEnv({
@@ -282,15 +284,8 @@ export async function startMinion(
     const outcome = await executor.run(job);
     await sendReturn(job, outcome);
     await refreshGrainsIfChanged();
-    if (typeof load.ret === 'string' && load.ret) {
-      // `salt --return`: minion-side returners are not part of this release; say so, as Salt does
-      for (const name of load.ret.split(',').filter(Boolean)) {
-        log.error(
-          { jid, returner: name },
-          `Returner ${name} could not be loaded: returners are not available on this minion yet`,
-        );
-      }
-    }
+    // Job processes call the job's returners themselves; in-process jobs have theirs called here.
+    if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
   }
 
   const sub = new Subscriber({

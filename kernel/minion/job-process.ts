@@ -11,6 +11,7 @@ import { exitWhenParentDies } from '../process/child.js';
 import { executeJob } from './execute-job.js';
 import { createRunEnv } from './job-env.js';
 import type { JobResult, RunJob } from './job-protocol.js';
+import { minionReturnerLoader, returnJobToReturners } from './job-returners.js';
 import { ipcMasterLink, setMasterLink } from './master-link.js';
 
 exitWhenParentDies({ pollMs: 2000 });
@@ -30,11 +31,17 @@ const env = await createRunEnv(c, id, log);
 // functions reach the master through the minion's main process
 setMasterLink(id, ipcMasterLink());
 
+const returners = minionReturnerLoader(c, log);
+
 process.on('message', (msg: RunJob) => {
   if (msg?.type !== 'run') return;
-  void executeJob(env, c.cachedir, msg.job).then((result) => {
+  void executeJob(env, c.cachedir, msg.job).then(async (result) => {
     const reply: JobResult = { type: 'result', jid: msg.job.jid, result };
     process.send?.(reply);
+    // the master has the return (the main process sends it now); then the job's own returners
+    await returnJobToReturners(returners, c, id, msg.job, result, log).catch((err) =>
+      log.error({ err, jid: msg.job.jid }, 'returners failed'),
+    );
   });
 });
 process.send?.({ type: 'ready' });

@@ -5,12 +5,11 @@
  */
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import localCache from '../../../returners/local-cache.js';
 import { EventListener, masterEventAddresses } from '../../bus/event-bus.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
 import { END_STATE_TAG } from '../../jobs/end-state.js';
-import type { ReturnerContext } from '../../jobs/returner.js';
+import { masterReturnerLoader, openMasterJobCache } from '../job-cache.js';
 import { readAesKey } from '../secrets.js';
 
 /** Path of Salt's AES rotation drop file. */
@@ -19,10 +18,21 @@ export function dropFilePath(cachedir: string): string {
 }
 
 await runChild<ResolvedMasterConfig>('maintenance', async ({ config, log }) => {
-  const ctx: ReturnerContext = { opts: config as unknown as Record<string, unknown>, log, options: {} };
+  // A job cache that cannot be opened is logged and retried at each tick; the rest goes on.
+  const loader = masterReturnerLoader(config, log);
+  let jobCache: Awaited<ReturnType<typeof openMasterJobCache>> | undefined;
+  const openJobCache = async () => {
+    if (!config.job_cache) return undefined;
+    jobCache ??= await openMasterJobCache(config, loader).catch((err) => {
+      log.error({ err: (err as Error).message }, `the job cache cannot be opened: ${(err as Error).message}`);
+      return undefined;
+    });
+    return jobCache;
+  };
   const tick = async (): Promise<void> => {
-    if (config.job_cache && config.master_job_cache === 'local_cache') {
-      const removed = await localCache.cleanOldJobs!(config.keep_jobs_seconds, ctx);
+    const cache = await openJobCache();
+    if (cache?.def.cleanOldJobs) {
+      const removed = await cache.def.cleanOldJobs(config.keep_jobs_seconds, cache.ctx);
       if (removed > 0) log.info({ removed }, 'old jobs removed from the job cache');
     }
     const dfn = dropFilePath(config.cachedir);
@@ -62,15 +72,17 @@ await runChild<ResolvedMasterConfig>('maintenance', async ({ config, log }) => {
         (state !== 'not_connected' && state !== 'no_response' && state !== 'running')
       )
         continue;
-      if (!config.job_cache || config.master_job_cache !== 'local_cache') continue;
-      await localCache.saveEndState!(jid, id, state, ctx).catch((err) =>
-        log.warn({ err, jid, id }, 'end state not stored'),
-      );
+      const cache = await openJobCache();
+      if (!cache?.def.saveEndState) continue;
+      await cache.def
+        .saveEndState(jid, id, state, cache.ctx)
+        .catch((err) => log.warn({ err, jid, id }, 'end state not stored'));
     }
   })().catch((err) => log.error({ err }, 'end-state listener failed'));
   return async () => {
     clearInterval(timer);
     ends.close();
     await endsLoop;
+    if (jobCache?.def.close) await jobCache.def.close(jobCache.ctx).catch(() => undefined);
   };
 });

@@ -4,9 +4,10 @@
  */
 
 import type { ResolvedMasterConfig } from '../../config/index.js';
-import type { ReturnerDef } from '../../jobs/returner.js';
 import type { PublishLoad } from '../../jobs/types.js';
 import type { Kernel } from '../../kernel.js';
+import type { ReturnerLoader } from '../../loader/returner-loader.js';
+import type { MasterJobCache } from '../job-cache.js';
 import type { KeyCache } from '../key-cache.js';
 
 export interface MasterKeys {
@@ -20,8 +21,10 @@ export interface HandlerEnv {
   readonly kernel: Kernel;
   readonly keys: MasterKeys;
   readonly cache: KeyCache;
-  /** The master job cache returner. */
-  readonly jobCache: ReturnerDef;
+  /** The master job cache (`master_job_cache`) with its context. */
+  readonly jobCache: MasterJobCache;
+  /** Every other returner this master may call (`ext_job_cache`, `event_return`). */
+  readonly returners: ReturnerLoader;
   /** The current AES key string (re-read after a rotation). */
   aesKey(): string;
   /** Valid user keys (`.<user>_key` contents) that may publish. */

@@ -42,10 +42,38 @@ function publishLoad(req: PublishRequest, jid: string): PublishLoad {
   };
   const delimiter = targetDelimiter(req);
   if (delimiter !== ':') load.delimiter = delimiter;
+  // Salt's LocalClient sends these inside `kwargs`; tsalt's clients may send them at the top.
+  const kwargs = req.kwargs ?? {};
   for (const k of ['metadata', 'to', 'ret_config', 'ret_kwargs', 'module_executors', 'executor_opts']) {
-    if (req[k] !== undefined) load[k] = req[k];
+    const value = req[k] ?? kwargs[k];
+    if (value !== undefined) load[k] = value;
   }
   return load;
+}
+
+/** Salt's ext_job_cache: the load also goes to that returner; a failure is logged, never fatal. */
+async function saveExtLoad(
+  env: HandlerEnv,
+  jid: string,
+  load: PublishRequest,
+  minions: readonly string[],
+): Promise<void> {
+  const name = env.config.ext_job_cache;
+  try {
+    const { def } = await env.returners.get(name);
+    if (!def.saveLoad) {
+      env.kernel.log.error(
+        `The specified returner used for the external job cache "${name}" does not have a save_load function!`,
+      );
+      return;
+    }
+    await def.saveLoad(jid, load, minions, env.returners.context(def));
+  } catch (err) {
+    env.kernel.log.error(
+      { returner: name, jid, err: (err as Error).message },
+      `ext_job_cache ${name} did not store the load of ${jid}: ${(err as Error).message}`,
+    );
+  }
 }
 
 export async function handlePublish(
@@ -94,15 +122,18 @@ export async function handlePublish(
     };
   }
 
-  const ctx = { opts: env.config, log: env.kernel.log, options: {} };
-  const jid = typeof req.jid === 'string' && req.jid ? req.jid : await env.jobCache.prepJid!(ctx);
+  const { def: jobCache, ctx } = env.jobCache;
+  // Salt's `_prep_jid`: the job cache allocates the jid, or reserves the one the client chose.
+  const passedJid = typeof req.jid === 'string' && req.jid ? req.jid : undefined;
+  const jid = await jobCache.prepJid!(ctx, passedJid ? { passedJid } : {});
   req.jid = jid;
   const stored = { ...req };
   delete stored.key;
   let load = publishLoad(req, jid);
   load = await env.kernel.hooks.beforePublish.promise(load);
   // The user key is a secret: unlike Salt, tsalt does not keep it in the job cache.
-  await env.jobCache.saveLoad?.(jid, stored as PublishRequest, minions, ctx);
+  await jobCache.saveLoad?.(jid, stored as PublishRequest, minions, ctx);
+  if (env.config.ext_job_cache) await saveExtLoad(env, jid, stored as PublishRequest, minions);
 
   effects.events.push({ tag: jid, data: { minions } });
   effects.events.push({

@@ -16,11 +16,11 @@ export async function handleReturn(
     env.kernel.log.warn({ id: load.id, jid: load.jid }, 'return without return, jid or id: dropped');
     return false;
   }
-  const ctx = { opts: env.config, log: env.kernel.log, options: {} };
+  const { def: jobCache, ctx } = env.jobCache;
   if (load.jid === 'req') {
-    const jid = await env.jobCache.prepJid!(ctx);
+    const jid = await jobCache.prepJid!(ctx);
     load.jid = jid;
-    await env.jobCache.saveLoad?.(
+    await jobCache.saveLoad?.(
       jid,
       {
         cmd: 'publish',
@@ -41,9 +41,10 @@ export async function handleReturn(
   }
   // The event data is the load as the minion sent it, minus nonce and tok (Salt's order kept).
   const ret = load as JobReturn;
-  if (env.config.job_cache) {
+  // Salt's store_job: with an ext_job_cache the minions return to it, not to the master cache.
+  if (env.config.job_cache && !env.config.ext_job_cache) {
     try {
-      await env.jobCache.returner(ret, ctx);
+      await jobCache.returner(ret, ctx);
     } catch (err) {
       if ((err as { code?: string }).code === 'SALT_ERR_JOB_DUPLICATE_RETURN') {
         env.kernel.log.warn({ id: ret.id, jid: ret.jid }, (err as Error).message);
