@@ -15,8 +15,12 @@ export type { KernelHooks, TapOnly, TapOnlyHook } from './hooks.js';
 export { RetcodeResult } from './jobs/retcode.js';
 export {
   defineReturner,
+  type EndState,
+  type JobQuery,
+  type JobSummary,
   type ReturnerContext,
   type ReturnerDef,
+  type StoredLoad,
   type StoredReturn,
 } from './jobs/returner.js';
 export type { JobReturn, PublishLoad, PublishRequest, SaltEvent, StoredJob } from './jobs/types.js';
