@@ -98,7 +98,7 @@ describe('createModuleLoader: search order', () => {
     expect(await l.listModules()).toEqual(['demo']);
     const warns = warnings(records);
     expect(warns.some((m) => m.includes('tsalt-ext-absent') && m.includes('not found'))).toBe(true);
-    expect(warns.some((m) => m.includes('tsalt-ext-nofield') && m.includes('tsalt.modules'))).toBe(true);
+    expect(warns.some((m) => m.includes('tsalt-ext-nofield') && m.includes('no "tsalt" field'))).toBe(true);
   });
 
   it('skips _private, *.test.*, *.d.ts, *.map and non-JS files; *.ts only with tsLoader', async () => {

@@ -42,6 +42,7 @@ describe('findPackageJson', () => {
       tsalt: { modules: './dist/modules' },
     };
     await writeFile(join(pkgDir, 'package.json'), JSON.stringify(pkg));
+    await mkdir(join(pkgDir, 'dist/modules'), { recursive: true });
     expect(findPackageJson('@acme/tsalt-ext-x', root)).toBe(join(pkgDir, 'package.json'));
     expect(
       resolvePackageDirs(['@acme/tsalt-ext-x'], { resolveFrom: root, kind: 'modules', log: recorder().log }),
@@ -53,12 +54,17 @@ describe('readPackageDir', () => {
   it('reads tsalt.<kind> relative to the package', () => {
     const pj = join(pkgroot, 'node_modules/tsalt-ext-demo/package.json');
     expect(readPackageDir(pj, 'modules')).toEqual({ dir: join(pkgroot, 'node_modules/tsalt-ext-demo/mods') });
-    expect(readPackageDir(pj, 'returners')).toEqual({ reason: `${pj} has no "tsalt.returners" field` });
+    expect(readPackageDir(pj, 'returners')).toEqual({
+      reason: `${pj} has no "tsalt.returners" field`,
+      absent: true,
+    });
   });
 
   it('explains a missing field or an unreadable file', () => {
     const pj = join(pkgroot, 'node_modules/tsalt-ext-nofield/package.json');
-    expect(readPackageDir(pj, 'modules')).toEqual({ reason: `${pj} has no "tsalt.modules" field` });
+    expect(readPackageDir(pj, 'modules')).toEqual({
+      reason: `${pj} has no "tsalt" field: it is not a tsalt extension package`,
+    });
     expect(readPackageDir(join(pkgroot, 'nope.json'), 'modules')).toMatchObject({
       reason: expect.stringContaining('cannot read'),
     });
@@ -66,6 +72,24 @@ describe('readPackageDir', () => {
 });
 
 describe('resolvePackageDirs', () => {
+  it('names a declared folder that does not exist', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'tsalt-pkg-'));
+    roots.push(root);
+    const pkgDir = join(root, 'node_modules', 'tsalt-ext-gone');
+    await mkdir(pkgDir, { recursive: true });
+    await writeFile(
+      join(pkgDir, 'package.json'),
+      JSON.stringify({ name: 'tsalt-ext-gone', tsalt: { returners: './dist/returners' } }),
+    );
+    const { log, warns } = recorder();
+    expect(resolvePackageDirs(['tsalt-ext-gone'], { resolveFrom: root, kind: 'returners', log })).toEqual([]);
+    expect(warns).toEqual([
+      `extension package tsalt-ext-gone: "tsalt.returners" in ${join(pkgDir, 'package.json')} points to ${join(pkgDir, 'dist/returners')}, which does not exist`,
+    ]);
+    expect(resolvePackageDirs(['tsalt-ext-gone'], { resolveFrom: root, kind: 'modules', log })).toEqual([]);
+    expect(warns).toHaveLength(1);
+  });
+
   it('keeps the order given and warns about packages it cannot use', () => {
     const { log, warns } = recorder();
     const dirs = resolvePackageDirs(['tsalt-ext-absent', 'tsalt-ext-nofield', 'tsalt-ext-demo'], {
@@ -76,7 +100,7 @@ describe('resolvePackageDirs', () => {
     expect(dirs).toEqual([join(pkgroot, 'node_modules/tsalt-ext-demo/mods')]);
     expect(warns).toEqual([
       'extension package tsalt-ext-absent not found',
-      `extension package tsalt-ext-nofield: ${join(pkgroot, 'node_modules/tsalt-ext-nofield/package.json')} has no "tsalt.modules" field`,
+      `extension package tsalt-ext-nofield: ${join(pkgroot, 'node_modules/tsalt-ext-nofield/package.json')} has no "tsalt" field: it is not a tsalt extension package`,
     ]);
   });
 });

@@ -36,11 +36,14 @@ export function findPackageJson(name: string, resolveFrom: string): string | und
   return undefined;
 }
 
-/** The directory a package declares for `kind`, or a reason why there is none. */
+/**
+ * The directory a package declares for `kind`, or a reason why there is none. `absent` marks
+ * the ordinary case of a tsalt package that provides other kinds only (not worth a warning).
+ */
 export function readPackageDir(
   pkgJsonPath: string,
   kind: ExtensionKind,
-): { dir: string } | { reason: string } {
+): { dir: string } | { reason: string; absent?: true } {
   let pkg: unknown;
   try {
     pkg = JSON.parse(readFileSync(pkgJsonPath, 'utf8'));
@@ -48,19 +51,24 @@ export function readPackageDir(
     return { reason: `cannot read ${pkgJsonPath}: ${(err as Error).message}` };
   }
   const field = (pkg as { tsalt?: unknown } | null)?.tsalt;
-  const rel = (field as Record<string, unknown> | null | undefined)?.[kind];
-  if (typeof field !== 'object' || field === null || rel === undefined) {
-    return { reason: `${pkgJsonPath} has no "tsalt.${kind}" field` };
+  if (typeof field !== 'object' || field === null || Array.isArray(field)) {
+    return { reason: `${pkgJsonPath} has no "tsalt" field: it is not a tsalt extension package` };
   }
+  const rel = (field as Record<string, unknown>)[kind];
+  if (rel === undefined) return { reason: `${pkgJsonPath} has no "tsalt.${kind}" field`, absent: true };
   if (typeof rel !== 'string' || rel === '') {
     return { reason: `"tsalt.${kind}" in ${pkgJsonPath} is not a path` };
   }
-  return { dir: resolve(dirname(pkgJsonPath), rel) };
+  const dir = resolve(dirname(pkgJsonPath), rel);
+  if (!existsSync(dir))
+    return { reason: `"tsalt.${kind}" in ${pkgJsonPath} points to ${dir}, which does not exist` };
+  return { dir };
 }
 
 /**
  * Resolves each named package and returns the directories they declare for `kind`, in the
- * order given. A package that cannot be found or declares nothing is logged at `warn` and skipped.
+ * order given. A package that cannot be found, is not a tsalt package, or declares a folder that
+ * does not exist is logged at `warn` and skipped; one that provides other kinds only, at `trace`.
  */
 export function resolvePackageDirs(packages: readonly string[], options: PackageDirsOptions): string[] {
   const dirs: string[] = [];
@@ -75,7 +83,8 @@ export function resolvePackageDirs(packages: readonly string[], options: Package
     }
     const found = readPackageDir(pkgJson, options.kind);
     if ('reason' in found) {
-      options.log.warn({ package: name, path: pkgJson }, `extension package ${name}: ${found.reason}`);
+      const level = found.absent ? 'trace' : 'warn';
+      options.log[level]({ package: name, path: pkgJson }, `extension package ${name}: ${found.reason}`);
       continue;
     }
     options.log.trace({ package: name, dir: found.dir }, 'extension package dir');
