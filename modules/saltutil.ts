@@ -101,7 +101,7 @@ export function refreshModules(id: string): true | string {
 async function syncExtForm(
   ctx: ExecContext,
   args: z.output<typeof syncArgs>,
-  form: 'modules' | 'grains',
+  form: 'modules' | 'grains' | 'returners',
 ): Promise<{ changed: string[]; touched: boolean; link: MasterLink }> {
   const link = masterLink(ctx.id);
   const extmods = String(ctx.opts.extension_modules ?? '');
@@ -123,7 +123,7 @@ function withNote(changed: string[], touched: boolean, link: MasterLink): string
   return link.inProcess && touched ? [...changed, RESTART_NOTE] : changed;
 }
 
-/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules` and `grains`. */
+/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules`, `grains` and `returners`. */
 const SYNC_ALL_FORMS = [
   'clouds',
   'beacons',
@@ -202,18 +202,29 @@ export default defineModule({
         return withNote(changed, touched, link);
       },
     }),
+    sync_returners: defineFunction({
+      args: syncArgs,
+      doc: "Sync returners from salt://_returners on the master into the minion's extension_modules/returners.\n\nReturns the returners added or changed, as `returners.<name>`; those the master no longer has are removed. New job processes load them (`salt --return <name>`).\n\nCLI Example: salt '*' saltutil.sync_returners",
+      run: async (ctx, args) => {
+        const { changed, touched, link } = await syncExtForm(ctx, args, 'returners');
+        if (args.refresh) link.recycle();
+        return withNote(changed, touched, link);
+      },
+    }),
     sync_all: defineFunction({
       args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
-      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules) and grain modules (salt://_grains), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
+      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), grain modules (salt://_grains) and returners (salt://_returners), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
       run: async (ctx, args) => {
         const modules = await syncExtForm(ctx, args, 'modules');
         const grains = await syncExtForm(ctx, args, 'grains');
+        const returners = await syncExtForm(ctx, args, 'returners');
         const { link } = modules;
         if (args.refresh) link.recycle();
         const ret: Record<string, string[]> = {};
         for (const form of SYNC_ALL_FORMS) ret[form] = [];
         ret.modules = withNote(modules.changed, modules.touched, link);
         ret.grains = withNote(grains.changed, grains.touched, link);
+        ret.returners = withNote(returners.changed, returners.touched, link);
         return ret;
       },
     }),

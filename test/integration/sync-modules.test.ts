@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, runCli } from '../../tools/local-cluster.js';
@@ -56,6 +56,20 @@ describe('saltutil.sync_modules: modules from the master file server', () => {
     expect((await c.saltJson(['m1', 'saltutil.refresh_modules'])).data).toEqual({ m1: true });
     expect((await c.saltJson(['m1', 'sys.reload_modules'])).data).toEqual({ m1: true });
     expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
+  });
+
+  it('sync_returners brings a returner that the next --return uses', async () => {
+    const returners = join(c.root, 'srv', 'salt', '_returners');
+    const out = join(c.root, 'synced-returns.txt');
+    mkdirSync(returners, { recursive: true });
+    writeFileSync(
+      join(returners, 'to-file.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport default { name: 'to_file', async returner(ret) { appendFileSync(${JSON.stringify(out)}, ret.fun + ' ' + ret.id + '\\n'); } };\n`,
+    );
+    expect((await c.saltJson(['m1', 'saltutil.sync_returners'])).data).toEqual({ m1: ['returners.to-file'] });
+    expect((await c.saltJson(['m1', 'test.ping', '--return', 'to_file'])).data).toEqual({ m1: true });
+    for (let i = 0; i < 50 && !existsSync(out); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(out, 'utf8')).toBe('test.ping m1\n');
   });
 
   it('salt-call syncs through its own connection to the master', async () => {
