@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { newEffects } from './context.js';
+import { handleMinionEvent, validMinionTag } from './minion-event.js';
+
+describe('_minion_event', () => {
+  it("refuses the master's own namespaces, and another minion's progress", () => {
+    expect(validMinionTag('myco/deploy/done', 'm1')).toBe(true);
+    expect(validMinionTag('salt/minion/m1/start', 'm1')).toBe(true);
+    for (const tag of [
+      'salt/job/20261122133100000000/ret/m2',
+      'salt/auth',
+      'salt/key',
+      'salt/run/1/new',
+      'salt/wheel/1/ret',
+    ]) {
+      expect(validMinionTag(tag, 'm1')).toBe(false);
+    }
+    expect(validMinionTag('salt/job/20261122133100000000/prog/m1/0', 'm1')).toBe(true);
+    expect(validMinionTag('salt/job/20261122133100000000/prog/m2/0', 'm1')).toBe(false);
+  });
+
+  it('fires a single event with the load as data, and a batch with each event data; forged tags are logged', () => {
+    const effects = newEffects();
+    const warned: string[] = [];
+    handleMinionEvent(
+      { id: 'm1', cmd: '_minion_event', pretag: null, tag: 'myco/a', data: { x: 1 } },
+      effects,
+    );
+    handleMinionEvent(
+      {
+        id: 'm1',
+        cmd: '_minion_event',
+        events: [
+          { tag: 'myco/b', data: { y: 2 } },
+          { tag: 'salt/job/20261122133100000000/ret/m2', data: { return: 'forged' } },
+        ],
+      },
+      effects,
+      (m) => warned.push(m),
+    );
+    handleMinionEvent({ id: 'm1', cmd: '_minion_event', tag: 'salt/auth', data: {} }, effects, (m) =>
+      warned.push(m),
+    );
+    expect(effects.events.map((e) => e.tag)).toEqual(['myco/a', 'myco/b']);
+    expect(effects.events[0]!.data).toMatchObject({ id: 'm1', data: { x: 1 } });
+    expect(effects.events[1]!.data).toEqual({ y: 2 });
+    expect(warned).toEqual([
+      'Filtering blacklisted event tag salt/job/20261122133100000000/ret/m2 from minion m1',
+      'Filtering blacklisted event tag salt/auth from minion m1',
+    ]);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Salt's `event` execution module (`salt/modules/event.py`): a minion fires events to the
+ * master through its authenticated channel (`_minion_event`). The master refuses tags in its
+ * own namespaces (kernel/master/handlers/minion-event.ts).
+ */
+import { z } from 'zod';
+import type { ExecContext } from '../kernel/loader/define.js';
+import { defineFunction, defineModule } from '../kernel/loader/define.js';
+import { masterLink } from '../kernel/minion/master-link.js';
+import { isMapping } from './_traverse.js';
+
+/** Whether this minion runs without a master (`salt-call --local`, `file_client: local`). */
+function masterless(ctx: ExecContext): boolean {
+  const o = ctx.opts;
+  const local = o.local === true || o.file_client === 'local' || o.master_type === 'disable';
+  return local && o.use_master_when_local !== true;
+}
+
+/** Salt's `_dict_subset`: the named keys of a map (missing ones skipped). */
+function subset(keys: readonly unknown[], from: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (typeof k === 'string' && k in from) out[k] = from[k];
+  return out;
+}
+
+async function fireMaster(ctx: ExecContext, data: unknown, tag: string, preload?: unknown): Promise<boolean> {
+  if (masterless(ctx)) {
+    ctx.log.warn(`Local mode detected. Event with tag ${tag} will NOT be sent.`);
+    return false;
+  }
+  const load: Record<string, unknown> = { id: ctx.id, cmd: '_minion_event', pretag: null, data, tag };
+  if (isMapping(preload)) Object.assign(load, preload, { id: ctx.id, cmd: '_minion_event' });
+  try {
+    await masterLink(ctx.id).request(load);
+    return true;
+  } catch (err) {
+    ctx.log.warn({ tag, err: (err as Error).message }, 'event not delivered to the master');
+    return false;
+  }
+}
+
+const tagArg = z.string({ error: 'tag must be a string' }).min(1, 'tag must not be empty');
+
+export default defineModule({
+  name: 'event',
+  doc: 'Fire events from the minion to the master event bus.',
+  functions: {
+    fire_master: defineFunction({
+      args: z.object({ data: z.unknown(), tag: tagArg, preload: z.unknown().optional() }),
+      doc: "Fire an event off up to the master server.\n\nReturns True when the master took it.\n\nCLI Example: salt '*' event.fire_master '{\"data\":\"my event data\"}' 'tag'",
+      run: (ctx, { data, tag, preload }) => fireMaster(ctx, data, tag, preload),
+    }),
+    send: defineFunction({
+      args: z.object({
+        tag: tagArg,
+        data: z.unknown().optional(),
+        preload: z.unknown().optional(),
+        with_env: z.unknown().optional(),
+        with_grains: z.unknown().optional(),
+        with_pillar: z.unknown().optional(),
+        with_env_opts: z.unknown().optional(),
+        timeout: z.unknown().optional(),
+      }),
+      varkw: true,
+      doc: 'Send an event to the Salt Master, with optional environment, grains and pillar data; extra keywords become data keys, and `data` (a map) overrides them.\n\nCLI Example: salt-call event.send myco/mytag foo=Foo bar=Bar',
+      run: (ctx, a, extra) => {
+        const out: Record<string, unknown> = {};
+        if (a.with_env) {
+          const env = { ...process.env } as Record<string, unknown>;
+          out.environ = Array.isArray(a.with_env) ? subset(a.with_env, env) : env;
+        }
+        if (a.with_grains) {
+          out.grains = Array.isArray(a.with_grains) ? subset(a.with_grains, ctx.grains) : { ...ctx.grains };
+        }
+        // tsalt has no pillar sources yet: the pillar is empty, as the master serves it
+        if (a.with_pillar) out.pillar = {};
+        if (a.with_env_opts) {
+          out.saltenv = ctx.opts.saltenv ?? 'base';
+          out.pillarenv = ctx.opts.pillarenv ?? null;
+        }
+        for (const [k, v] of Object.entries(extra.kwargs)) if (!k.startsWith('__pub_')) out[k] = v;
+        if (isMapping(a.data)) Object.assign(out, a.data);
+        if (masterless(ctx)) {
+          ctx.log.warn(`Local mode detected. Event with tag ${a.tag} will NOT be sent.`);
+          return false;
+        }
+        return fireMaster(ctx, out, a.tag, a.preload);
+      },
+    }),
+  },
+});

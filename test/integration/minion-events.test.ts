@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
+import type { SaltEvent } from '../../kernel/jobs/types.js';
+import { Cluster, runCli } from '../../tools/local-cluster.js';
+
+describe('minions fire events to the master (event.send, event.fire_master)', () => {
+  const c = new Cluster();
+  let events: EventListener;
+  const seen: SaltEvent[] = [];
+
+  beforeAll(async () => {
+    await c.startMaster();
+    await c.startMinion('m1');
+    events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), [
+      'myco/',
+      'salt/auth',
+    ]);
+    await events.ready();
+    void (async () => {
+      for await (const ev of events) seen.push(ev);
+    })();
+  });
+  afterAll(async () => {
+    events.close();
+    await c.stop();
+  });
+
+  async function eventTagged(tag: string): Promise<SaltEvent | undefined> {
+    for (let i = 0; i < 100; i++) {
+      const ev = seen.find((e) => e.tag === tag);
+      if (ev) return ev;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return undefined;
+  }
+
+  it('event.send from a job: keywords become data, with the grains asked for', async () => {
+    const r = await c.saltJson([
+      'm1',
+      'event.send',
+      'myco/deploy/done',
+      'build=42',
+      'with_grains=[id, kernel]',
+    ]);
+    expect(r.data).toEqual({ m1: true });
+    const ev = await eventTagged('myco/deploy/done');
+    expect(ev?.data).toMatchObject({
+      id: 'm1',
+      tag: 'myco/deploy/done',
+      data: { build: 42, grains: { id: 'm1', kernel: 'Linux' } },
+    });
+  });
+
+  it('event.fire_master from salt-call goes through its own channel', async () => {
+    const r = await runCli('salt-call', [
+      '-c',
+      c.minionConfDir('m1'),
+      '--out',
+      'json',
+      'event.fire_master',
+      '{x: 1}',
+      'myco/from-call',
+    ]);
+    expect(JSON.parse(r.stdout)).toEqual({ local: true });
+    expect((await eventTagged('myco/from-call'))?.data).toMatchObject({ id: 'm1', data: { x: 1 } });
+  });
+
+  it("a minion cannot fire into the master's namespaces: the event is dropped and logged", async () => {
+    const r = await c.saltJson(['m1', 'event.send', 'salt/auth', 'act=accept']);
+    expect(r.data).toEqual({ m1: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      seen.some(
+        (e) => e.tag === 'salt/auth' && (e.data as { data?: { act?: string } }).data?.act === 'accept',
+      ),
+    ).toBe(false);
+    expect(c.master!.out).toContain('Filtering blacklisted event tag salt/auth from minion m1');
+  });
+
+  it('salt-call --local does not send and says so', async () => {
+    const r = await runCli('salt-call', [
+      '-c',
+      c.minionConfDir('m1'),
+      '--local',
+      '--out',
+      'json',
+      'event.send',
+      'myco/local',
+    ]);
+    expect(JSON.parse(r.stdout)).toEqual({ local: false });
+    expect(r.stderr).toContain('Local mode detected. Event with tag myco/local will NOT be sent.');
+  });
+});
