@@ -45,6 +45,7 @@ export {
   type PluginApi,
   type PluginOption,
 } from './plugin.js';
+export { definePluginFactory } from './plugin-factory.js';
 export type { Registry } from './registry.js';
 export * as stages from './stages.js';
 export { SALT_COMPAT_VERSION, VERSION } from './version.js';
