@@ -10,7 +10,15 @@ import { dirname, join, resolve } from 'node:path';
 import type { UnitLogger } from './define.js';
 
 /** The unit kinds a package can declare under its `tsalt` field. */
-export type ExtensionKind = 'modules' | 'returners' | 'runners' | 'processes' | 'outputters' | 'grains';
+export type ExtensionKind =
+  | 'modules'
+  | 'returners'
+  | 'runners'
+  | 'processes'
+  | 'engines'
+  | 'beacons'
+  | 'outputters'
+  | 'grains';
 
 /** Options of {@link resolvePackageDirs}. */
 export interface PackageDirsOptions {

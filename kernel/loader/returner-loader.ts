@@ -6,13 +6,11 @@
  * `master_job_cache` use (a file named after the returner is tried first, the rest only when
  * that fails). Each returner's `virtual()` runs once per process.
  */
-import { pathToFileURL } from 'node:url';
 import { SALT_ERR_RETURNER_UNAVAILABLE } from '../errors.js';
 import type { ReturnerContext, ReturnerDef } from '../jobs/returner.js';
 import { type ReturnerCallOptions, returnerContext } from '../jobs/returner-options.js';
 import type { UnitLogger } from './define.js';
-import { resolvePackageDirs } from './packages.js';
-import { scanDirs, type UnitFile } from './scan.js';
+import { createNamedUnitFinder } from './named-units.js';
 import { readVirtualResult } from './validate.js';
 
 /** The built-in returners: name → module path relative to this file (compiled into dist/). */
@@ -78,78 +76,27 @@ export function createReturnerLoader(options: ReturnerLoaderOptions): ReturnerLo
   const disabled = new Set(options.disabled ?? []);
   const settled = new Map<string, Promise<LoadedReturner>>();
   const done: LoadedReturner[] = [];
-  let files: Promise<readonly UnitFile[]> | undefined;
-  let byName: Promise<Map<string, UnitFile>> | undefined;
-
-  const unitFiles = (): Promise<readonly UnitFile[]> => {
-    files ??= (async () => {
-      const packageDirs = resolvePackageDirs(options.packages ?? [], {
-        resolveFrom: options.resolveFrom ?? process.cwd(),
-        kind: 'returners',
-        log,
-      });
-      const found = await scanDirs([...options.dirs, ...packageDirs], { log });
-      for (const c of found.collisions)
-        log.warn(c, `returner file collision: ${c.kept} shadows ${c.ignored}`);
-      return found.ordered;
-    })();
-    return files;
-  };
-
-  const importDef = async (path: string): Promise<ReturnerDef> => {
-    let namespace: unknown;
-    try {
-      namespace = await import(pathToFileURL(path).href);
-    } catch (err) {
-      throw new SALT_ERR_RETURNER_UNAVAILABLE(path, `cannot be imported: ${(err as Error).message}`);
-    }
-    const def = readReturnerDef(namespace);
-    if (typeof def === 'string') throw new SALT_ERR_RETURNER_UNAVAILABLE(path, def);
-    return def;
-  };
-
-  // Every unit file's returner name (imports them all: only when the file-name guess failed).
-  const indexByName = (): Promise<Map<string, UnitFile>> => {
-    byName ??= (async () => {
-      const out = new Map<string, UnitFile>();
-      for (const file of await unitFiles()) {
-        try {
-          const def = await importDef(file.path);
-          if (!out.has(def.name)) out.set(def.name, file);
-        } catch (err) {
-          log.warn({ path: file.path, err: (err as Error).message }, 'returner file skipped');
-        }
-      }
-      return out;
-    })();
-    return byName;
-  };
+  const finder = createNamedUnitFinder<ReturnerDef>({
+    kind: 'returners',
+    dirs: options.dirs,
+    packages: options.packages ?? [],
+    resolveFrom: options.resolveFrom ?? process.cwd(),
+    builtin: Object.fromEntries(
+      Object.entries(BUILTIN).map(([n, rel]) => [n, new URL(rel, import.meta.url)]),
+    ),
+    read: readReturnerDef,
+    nameOf: (def) => def.name,
+    log,
+  });
 
   const find = async (name: string): Promise<LoadedReturner | undefined> => {
     const registered = options.registered?.(name);
     if (registered) return { def: registered, source: 'plugin' };
-    const all = await unitFiles();
-    const guess = all.find((f) => f.stem === name || f.stem.replace(/-/g, '_') === name);
-    let guessError: unknown;
-    if (guess) {
-      const def = await importDef(guess.path).catch((err: unknown) => {
-        guessError = err;
-        return undefined;
-      });
-      if (def?.name === name) return { def, source: guess.path };
+    try {
+      return await finder.find(name);
+    } catch (err) {
+      throw new SALT_ERR_RETURNER_UNAVAILABLE(name, (err as Error).message);
     }
-    const file = (await indexByName()).get(name);
-    if (file) return { def: await importDef(file.path), source: file.path };
-    // the file named after the returner is broken: say why rather than "not available"
-    if (guessError) throw guessError;
-    const builtin = BUILTIN[name];
-    if (builtin) {
-      const path = new URL(builtin, import.meta.url);
-      const def = readReturnerDef(await import(path.href));
-      if (typeof def === 'string') throw new SALT_ERR_RETURNER_UNAVAILABLE(name, def);
-      return { def, source: 'builtin' };
-    }
-    return undefined;
   };
 
   const load = async (name: string): Promise<LoadedReturner> => {
