@@ -46,6 +46,13 @@ export {
   type PluginOption,
 } from './plugin.js';
 export { definePluginFactory } from './plugin-factory.js';
+export {
+  defineEngine,
+  defineProcess,
+  type EventStream,
+  type ProcessContext,
+  type ProcessDef,
+} from './processes/define.js';
 export type { Registry } from './registry.js';
 export * as stages from './stages.js';
 export { SALT_COMPAT_VERSION, VERSION } from './version.js';

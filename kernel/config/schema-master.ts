@@ -3,7 +3,9 @@
  * few tsalt adds (`extensions`, `plugins`, `process_kill_timeout_ms`). Options tsalt does not
  * know are warned about and kept in `extra` by the loader.
  */
+
 import { z } from 'zod';
+import { isProcessDef, type ProcessDef } from '../processes/define.js';
 import { SALT_LOGS_DIR, SIGNING_ALGORITHMS } from './constants.js';
 import {
   boolOption,
@@ -153,6 +155,18 @@ export const masterSchema = z.object({
   keep_acl_in_token: boolOption(false, 'Store the computed ACL in the eauth token.'),
   eauth_acl_module: stringOption('', 'Module that computes eauth ACLs; empty means the eauth backend.'),
   eauth_tokens: stringOption('localfs', 'Where eauth tokens are stored.'),
+  token_expire_user_override: collectionOption(
+    z.union([z.boolean(), z.record(z.string(), z.array(z.string()))], {
+      error: 'expected true/false or a mapping of eauth backend to a list of users',
+    }),
+    false,
+    'Let users ask for their own token lifetime at login: `true`, or `{eauth: [users]}`.',
+    'bool | mapping of backend → users',
+  ),
+  permissive_acl: boolOption(false, 'Apply the `*` eauth entry to every user, not only to unlisted ones.'),
+  sharedsecret: nullableStringOption(
+    'Password of the `sharedsecret` eauth backend (use a file or env reference).',
+  ),
   peer: mappingOption('Minion-to-minion publish permissions (Salt `peer`).'),
 
   // ── jobs and returns ────────────────────────────────────────────────────────────────────
@@ -234,7 +248,18 @@ export const masterSchema = z.object({
     'Engines started under the process manager.',
     'list of engines',
   ),
-  ext_processes: stringListOption('Extra processes started under the process manager.', 'list of names'),
+  ext_processes: collectionOption(
+    z.array(
+      z.union([z.string().min(1), z.custom<ProcessDef>(isProcessDef)], {
+        error: 'expected a module path, a package name, or a defineProcess({ name, start }) value',
+      }),
+      { error: 'expected a list of processes' },
+    ),
+    [],
+    'Extra processes run under the process manager: module paths (relative to the config folder), package names, or defineProcess values in a code config.',
+    'list of paths, packages or processes',
+  ),
+  engines_dirs: stringListOption('Extra directories searched for engines.', 'list of paths'),
   runner_dirs: stringListOption('Extra directories searched for runners.', 'list of paths'),
   outputter_dirs: stringListOption('Extra directories searched for outputters.', 'list of paths'),
   returner_dirs: stringListOption('Extra directories searched for returners.', 'list of paths'),
@@ -242,6 +267,18 @@ export const masterSchema = z.object({
   netapi_enable_clients: stringListOption(
     'Clients the REST API may call (`local`, `runner`, ...).',
     'list of names',
+  ),
+  rest_cherrypy: collectionOption(
+    z.record(z.string(), z.unknown(), { error: 'expected a mapping of REST API options' }).nullable(),
+    null,
+    'The REST API (netapi, salt-api compatible): `port`, `host`, `disable_ssl`, `ssl_crt`, `ssl_key`, ...; set to start it with the master.',
+    'mapping | null',
+  ),
+  rest_tornado: collectionOption(
+    z.record(z.string(), z.unknown(), { error: 'expected a mapping of REST API options' }).nullable(),
+    null,
+    'Same as `rest_cherrypy` (tsalt serves one REST API for both names).',
+    'mapping | null',
   ),
   schedule: mappingOption('The master scheduler.'),
 });

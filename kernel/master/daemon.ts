@@ -16,6 +16,7 @@ import { ensureDirs } from '../process/dirs.js';
 import { removePidfile, writePidfile } from '../process/pidfile.js';
 import { assertPortFree } from '../process/ports.js';
 import { ProcessManager } from '../process/process-manager.js';
+import { engineUnits, processUnits, unitChildName } from '../processes/unit-ref.js';
 import { ensureMasterKeys } from './master-keys.js';
 import { rotateAesKey, writeUserKey } from './secrets.js';
 
@@ -74,15 +75,42 @@ export async function startMaster(
   if (config.event_return.length > 0) {
     pm.add({ name: 'event-return', modulePath: childPath('event-return'), env, restart: 'always' });
   }
+  // ext_processes and engines: one child each, restarted with backoff when they die
+  for (const unit of [...processUnits(config.ext_processes), ...engineUnits(config.engines)]) {
+    pm.add({
+      name: unitChildName(unit),
+      modulePath: childPath('unit-process'),
+      args: [JSON.stringify(unit)],
+      env,
+      restart: 'always',
+    });
+  }
 
   pm.on('message', (proc, msg) => {
     if (proc.name === 'maintenance' && (msg as { type?: string }).type === 'rotate-aes') {
       void rotateAes();
     }
   });
-  pm.on('restart', (proc, info) =>
-    log.warn({ process: proc.name, restarts: proc.restarts, exit: info.exit }, 'child restarted'),
-  );
+  pm.on('restart', (proc, info) => {
+    log.warn({ process: proc.name, restarts: proc.restarts, exit: info.exit }, 'child restarted');
+    void fireMasterEvent(`tsalt/process/${proc.name}/restart`, {
+      name: proc.name,
+      restarts: proc.restarts,
+      exit_code: info.exit.code,
+      signal: info.exit.signal,
+    });
+  });
+
+  /** Fires one event on the master bus from this (parent) process; failures are logged. */
+  async function fireMasterEvent(tag: string, data: Record<string, unknown>): Promise<void> {
+    try {
+      const firer = new EventFirer(masterEventAddresses(config.sock_dir));
+      firer.fire(tag, data);
+      await firer.close();
+    } catch (err) {
+      log.warn({ err, tag }, 'event not fired');
+    }
+  }
 
   async function rotateAes(): Promise<void> {
     try {
