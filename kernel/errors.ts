@@ -256,6 +256,25 @@ export const SALT_ERR_JOB_DUPLICATE_RETURN = createError(
   (id: string, jid: string) =>
     `an extra return was detected from minion ${id} for job ${jid}: possible replay`,
 );
+/** The embedded job store (`returners/job-store`) could not open, read or write its database file. */
+export const SALT_ERR_JOB_STORE = createError(
+  'SALT_ERR_JOB_STORE',
+  (path: string, why: string) => `job store ${path}: ${why}`,
+);
+
+// ── RUNNER ──────────────────────────────────────────────────────────────────────────────
+/** A runner or wheel function failed as expected (unknown function, bad jid, nothing found). */
+export const SALT_ERR_RUNNER = createError('SALT_ERR_RUNNER', (message: string) => message);
+/** A runner ran past the time its client allowed (`salt-run -t`) and was stopped. */
+export const SALT_ERR_RUNNER_TIMEOUT = createError(
+  'SALT_ERR_RUNNER_TIMEOUT',
+  (fun: string, seconds: number) => `runner ${fun} did not finish within ${seconds} s and was stopped`,
+);
+/** The process running a runner died before it returned. */
+export const SALT_ERR_RUNNER_CRASHED = createError(
+  'SALT_ERR_RUNNER_CRASHED',
+  (fun: string, why: string) => `the process running runner ${fun} died: ${why}`,
+);
 
 // ── TARGET ──────────────────────────────────────────────────────────────────────────────
 /** A target expression that cannot be evaluated (bad compound grammar, prefix, regex, CIDR, nodegroup). */

@@ -54,5 +54,16 @@ export {
   type ProcessDef,
 } from './processes/define.js';
 export type { Registry } from './registry.js';
+export {
+  defineRunner,
+  defineRunnerFunction,
+  defineWheel,
+  defineWheelFunction,
+  type RunnerContext,
+  type RunnerFunctionSpec,
+  type RunnerModuleDef,
+  type WheelContext,
+  type WheelModuleDef,
+} from './runners/define.js';
 export * as stages from './stages.js';
 export { SALT_COMPAT_VERSION, VERSION } from './version.js';

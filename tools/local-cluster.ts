@@ -246,6 +246,11 @@ export class Cluster {
     return this.run('salt-key', args);
   }
 
+  /** Runs `salt-run` against this cluster's master. */
+  saltRun(args: string[], timeoutMs?: number): Promise<RunResult> {
+    return this.run('salt-run', args, timeoutMs);
+  }
+
   /** `salt --out json --static` parsed. */
   async saltJson(
     args: string[],

@@ -15,6 +15,8 @@ import { handleMinionEvent } from './handlers/minion-event.js';
 import { handlePillar, privateReply } from './handlers/pillar.js';
 import { handlePublish } from './handlers/publish.js';
 import { handleReturn } from './handlers/return.js';
+import { handleRunner } from './handlers/runner.js';
+import { handleWheel } from './handlers/wheel.js';
 
 export interface HandledRequest {
   reply: Buffer;
@@ -87,6 +89,10 @@ export class RequestHandler {
         return handleAuth(this.#env, load as unknown as AuthLoad, version, effects);
       case 'publish':
         return handlePublish(this.#env, load as unknown as PublishRequest, effects);
+      case 'runner':
+        return handleRunner(this.#env, load, effects);
+      case 'wheel':
+        return handleWheel(this.#env, load, effects);
       case 'ping':
         return load;
       default:
@@ -139,7 +145,7 @@ export class RequestHandler {
         ret = await handleReturn(env, load, effects);
         break;
       case '_minion_event':
-        ret = handleMinionEvent(load, effects);
+        ret = handleMinionEvent(load, effects, (m) => env.kernel.log.warn({ id }, m));
         break;
       case '_pillar':
         if (typeof nonce !== 'string') return packNetwork(BAD_LOAD);

@@ -1,0 +1,86 @@
+/**
+ * The `salt-run` command line: Salt's options, parsed and checked before anything is sent.
+ */
+import { Command, Option } from 'commander';
+import { parseCliArgs } from '../../kernel/jobs/args.js';
+import { defaultConfigDir } from '../default-config-dir.js';
+import { usageError } from '../usage-error.js';
+
+export const USAGE = 'salt-run [options] <function> [arguments]';
+
+export interface SaltRunOptions {
+  configDir: string;
+  timeout?: number;
+  async?: boolean;
+  out?: string;
+  output?: string;
+  outIndent?: number;
+  outputIndent?: number;
+  color?: boolean;
+  forceColor?: boolean;
+  logLevel?: string;
+  doc?: boolean;
+}
+
+export interface SaltRunInvocation {
+  opts: SaltRunOptions;
+  /** Empty only with `--doc`. */
+  fun: string;
+  /** Published form: positionals, then one `__kwarg__` map. */
+  arg: unknown[];
+}
+
+const LOG_LEVELS = [
+  'all',
+  'garbage',
+  'trace',
+  'debug',
+  'profile',
+  'info',
+  'warning',
+  'error',
+  'critical',
+  'quiet',
+];
+
+function program(): Command {
+  return new Command('salt-run')
+    .usage('[options] <function> [arguments]')
+    .argument('[function]')
+    .argument('[arguments...]')
+    .option('-c, --config-dir <dir>', 'the configuration directory', defaultConfigDir())
+    .option(
+      '-t, --timeout <seconds>',
+      'stop the runner (and report it) when it runs longer than this',
+      Number,
+    )
+    .option('--async', 'start the runner and print its jid without waiting')
+    .option('-d, --doc', 'print the documentation of the runner functions (all, a module or a function)')
+    .option('--out <outputter>', 'the outputter (nested, json, yaml, txt, raw, ...)')
+    .addOption(new Option('--output <outputter>').hideHelp())
+    .option('--out-indent <n>', 'indentation for json/yaml output', Number)
+    .addOption(new Option('--output-indent <n>').argParser(Number).hideHelp())
+    .option('--no-color', 'disable colours')
+    .option('--force-color', 'force colours')
+    .option('-l, --log-level <level>', `console log level: ${LOG_LEVELS.join(', ')}`)
+    .option('-V, --version', 'print the version and exit')
+    .exitOverride((err) => {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') process.exit(0);
+      process.exit(2);
+    });
+}
+
+export function parseSaltRunCommandLine(argv: readonly string[]): SaltRunInvocation {
+  const cmd = program();
+  cmd.parse([...argv]);
+  const opts = cmd.opts<SaltRunOptions>();
+  const [fun, ...rest] = cmd.args;
+  if (opts.timeout !== undefined && !(opts.timeout > 0))
+    usageError('salt-run', USAGE, '--timeout must be a positive number');
+  if (opts.logLevel !== undefined && !LOG_LEVELS.includes(opts.logLevel))
+    usageError('salt-run', USAGE, `invalid log level ${JSON.stringify(opts.logLevel)}`);
+  if (!fun && !opts.doc) usageError('salt-run', USAGE, 'you need to pass a function');
+  if (fun && !opts.doc && !/^[^.\s]+\.[^\s]+$/.test(fun))
+    usageError('salt-run', USAGE, `"${fun}" is not a runner function: use <module>.<function>`);
+  return { opts, fun: fun ?? '', arg: parseCliArgs(rest) };
+}

@@ -1,0 +1,106 @@
+/**
+ * The `runner` clear command (Salt's `ClearFuncs.runner`): check the user key, allocate a
+ * jid, store the job's load, start the runner in its own process and answer at once with
+ * `{tag, jid}`. The runner process fires `salt/run/<jid>/new` and `/ret`; when it dies or
+ * runs past the client's `timeout`, the error return is fired from here.
+ */
+import { hostname } from 'node:os';
+import { EventFirer, masterEventAddresses } from '../../bus/event-bus.js';
+import type { SaltError } from '../../errors.js';
+import type { PublishRequest } from '../../jobs/types.js';
+import { checkClearAuth } from '../../runners/auth.js';
+import { normalizeArgs } from '../../runners/invoke.js';
+import { masterId, type RunnerJobMessage, runnerNewEvent } from '../runner-protocol.js';
+import { spawnRunner } from '../runner-spawn.js';
+import type { Effects, HandlerEnv } from './context.js';
+
+/** One firer per worker thread for the events fired after the reply (a runner's failure). */
+const firers = new Map<string, EventFirer>();
+
+function firerFor(sockDir: string): EventFirer {
+  let f = firers.get(sockDir);
+  if (!f) {
+    f = new EventFirer(masterEventAddresses(sockDir));
+    firers.set(sockDir, f);
+  }
+  return f;
+}
+
+function plainConfig(config: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+}
+
+export async function handleRunner(
+  env: HandlerEnv,
+  load: Record<string, unknown>,
+  effects: Effects,
+): Promise<unknown> {
+  const auth = checkClearAuth(load, env.userKeys());
+  if ('error' in auth) {
+    env.kernel.log.warn({ user: load.user, fun: load.fun }, 'runner refused: bad user key');
+    return auth;
+  }
+  const fun = load.fun;
+  if (typeof fun !== 'string' || !/^[^.\s]+\.[^\s]+$/.test(fun)) {
+    return {
+      error: { name: 'SaltInvocationError', message: `"${String(fun)}" is not a runner function name` },
+    };
+  }
+  const { args, kwargs } = normalizeArgs(load.arg, load.kwarg);
+  const { def: store, ctx } = env.jobCache;
+  const jid = await store.prepJid!(ctx);
+  const tag = `salt/run/${jid}`;
+  const id = masterId(env.config as unknown as Record<string, unknown>, hostname());
+  const base = runnerNewEvent(fun, jid, auth.user, [
+    ...args,
+    ...(Object.keys(kwargs).length ? [kwargs] : []),
+  ]);
+  try {
+    const stored = {
+      fun: `runner.${fun}`,
+      arg: base.fun_args,
+      tgt: id,
+      tgt_type: 'list',
+      jid,
+      user: auth.user,
+      ret: '',
+    } as unknown as PublishRequest;
+    await store.saveLoad?.(jid, stored, [id], ctx);
+  } catch (err) {
+    env.kernel.log.warn({ err, jid }, 'could not store the runner job load');
+  }
+  const timeout = typeof load.timeout === 'number' && load.timeout > 0 ? load.timeout : undefined;
+  const job: RunnerJobMessage = {
+    type: 'run',
+    fun,
+    args,
+    kwargs,
+    jid,
+    user: auth.user,
+    configDir: env.config.config_dir,
+    config: plainConfig(env.config),
+    reloadConfig: (env.config.plugins ?? []).length > 0,
+  };
+  const onFailure = (err: SaltError): void => {
+    const data = { ...base, return: err.message, success: false, retcode: 1, error_code: err.code };
+    firerFor(env.config.sock_dir).fire(`${tag}/ret`, data);
+    store
+      .returner(
+        {
+          id,
+          jid,
+          fun: `runner.${fun}`,
+          fun_args: base.fun_args as unknown[],
+          return: err.message,
+          retcode: 1,
+          success: false,
+        },
+        ctx,
+      )
+      .catch((e: unknown) => env.kernel.log.warn({ err: e, jid }, 'could not store the runner failure'));
+  };
+  spawnRunner({ job, timeoutSeconds: timeout, log: env.kernel.log, onFailure });
+  void effects;
+  env.kernel.log.info(`Started runner ${fun} with jid ${jid}`);
+  return { tag, jid };
+}

@@ -1,0 +1,91 @@
+/**
+ * Salt's `saltutil` runner (`salt/runners/saltutil.py`): copy `salt://_<form>/` from the
+ * master's own file_roots into the master's `extension_modules`, where the runner, wheel and
+ * returner loaders look first. Returns Salt's list of synced names (`runners.foo`). Each
+ * runner runs in a new process, so a synced runner is callable by the next `salt-run`.
+ */
+import { z } from 'zod';
+import { SALT_ERR_RUNNER } from '../../kernel/errors.js';
+import type { FileServerConfig } from '../../kernel/master/handlers/file-server.js';
+import { fileHash, fileList, serveFile } from '../../kernel/master/handlers/file-server.js';
+import { syncForm } from '../../kernel/minion/extmods-sync.js';
+import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../kernel/runners/define.js';
+
+/** The forms `sync_all` syncs on the master. */
+export const MASTER_FORMS = ['modules', 'returners', 'runners', 'wheel'] as const;
+
+const syncArgs = z.object({
+  saltenv: z.union([z.string(), z.array(z.string())]).default('base'),
+  extmod_whitelist: z.union([z.string(), z.array(z.string())]).optional(),
+  extmod_blacklist: z.union([z.string(), z.array(z.string())]).optional(),
+});
+type SyncArgs = z.output<typeof syncArgs>;
+
+function list(value: string | readonly string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return (typeof value === 'string' ? value.split(',') : [...value]).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Serves the master's own file_roots to the sync code, as the request server would. */
+function localRequest(opts: Readonly<Record<string, unknown>>) {
+  const config = {
+    file_roots: (opts.file_roots ?? { base: [] }) as FileServerConfig['file_roots'],
+    file_buffer_size: typeof opts.file_buffer_size === 'number' ? opts.file_buffer_size : 262144,
+    hash_type: typeof opts.hash_type === 'string' ? opts.hash_type : 'sha256',
+  };
+  return async (load: Record<string, unknown>): Promise<unknown> => {
+    if (load.cmd === '_file_list') return fileList(config, load);
+    if (load.cmd === '_file_hash') return fileHash(config, load);
+    if (load.cmd === '_serve_file') return serveFile(config, load);
+    return undefined;
+  };
+}
+
+/** Syncs one form; Salt's list of `<form>.<name>` added or changed. */
+export async function syncMasterForm(
+  opts: Readonly<Record<string, unknown>>,
+  form: string,
+  args: SyncArgs,
+): Promise<string[]> {
+  const extmods = opts.extension_modules;
+  if (typeof extmods !== 'string' || !extmods) throw new SALT_ERR_RUNNER('extension_modules is not set');
+  const white = list(args.extmod_whitelist);
+  const black = list(args.extmod_blacklist) ?? [];
+  const result = await syncForm({
+    extensionModules: extmods,
+    form,
+    saltenvs: list(args.saltenv) ?? ['base'],
+    hashType: typeof opts.hash_type === 'string' ? opts.hash_type : 'sha256',
+    request: localRequest(opts),
+    accept: (name) => (!white || white.includes(name)) && !black.includes(name),
+  });
+  return result.changed;
+}
+
+function syncer(form: string, what: string) {
+  return defineRunnerFunction({
+    args: syncArgs,
+    doc: `Sync ${what} from salt://_${form}/ to the master's extension_modules/${form}.`,
+    run: (ctx: RunnerContext, args) => syncMasterForm(ctx.opts, form, args),
+  });
+}
+
+export default defineRunner({
+  name: 'saltutil',
+  doc: "Sync custom modules from the master's file_roots to the master.",
+  functions: {
+    sync_modules: syncer('modules', 'execution modules'),
+    sync_returners: syncer('returners', 'returners'),
+    sync_runners: syncer('runners', 'runners'),
+    sync_wheel: syncer('wheel', 'wheel modules'),
+    sync_all: defineRunnerFunction({
+      args: syncArgs,
+      doc: 'Sync every form (modules, returners, runners, wheel) and return what each synced.',
+      run: async (ctx, args) => {
+        const out: Record<string, string[]> = {};
+        for (const form of MASTER_FORMS) out[form] = await syncMasterForm(ctx.opts, form, args);
+        return out;
+      },
+    }),
+  },
+});

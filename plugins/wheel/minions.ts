@@ -1,0 +1,22 @@
+/**
+ * Salt's `minions` wheel (`salt/wheel/minions.py`): which minions are connected.
+ */
+import { listKeys } from '../../kernel/auth/pki.js';
+import { readPresence } from '../../kernel/master/presence.js';
+import { defineWheel, defineWheelFunction } from '../../kernel/runners/define.js';
+
+export default defineWheel({
+  name: 'minions',
+  doc: 'Wheel system wrapper for connected minions.',
+  functions: {
+    connected: defineWheelFunction({
+      doc: 'List the minions with accepted keys that hold a live connection to the master (presence).',
+      run: async (ctx) => {
+        const pki = typeof ctx.opts.pki_dir === 'string' ? ctx.opts.pki_dir : '';
+        const cachedir = typeof ctx.opts.cachedir === 'string' ? ctx.opts.cachedir : '';
+        const accepted = new Set((await listKeys(pki)).minions);
+        return (readPresence(cachedir)?.present ?? []).filter((id) => accepted.has(id)).sort();
+      },
+    }),
+  },
+});
