@@ -52,6 +52,15 @@ function exitCodeOf(ret: Record<string, unknown>): number {
   return ret.success === false ? 1 : 0;
 }
 
+if (inv.fun === 'state.event' && !opts.doc) {
+  // Salt runs it in salt-run's own process: it only reads the bus, and ends with salt-run.
+  const { stateEventOptions, streamEvents } = await import('./salt-run/state-event.js');
+  const abort = new AbortController();
+  process.once('SIGINT', () => abort.abort());
+  await streamEvents(config, stateEventOptions(inv.arg), (line) => process.stdout.write(line), abort.signal);
+  process.exit(0);
+}
+
 const client = new RunnerClient(config);
 let code = 0;
 try {
