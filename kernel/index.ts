@@ -1,6 +1,13 @@
 /**
  * tsalt's public API for config files and plugin authors.
  */
+
+export {
+  type BeaconContext,
+  type BeaconDef,
+  type BeaconEvent,
+  defineBeacon,
+} from './beacons/define.js';
 export {
   type ConfigEnv,
   defineConfig,

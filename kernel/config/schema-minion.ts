@@ -116,6 +116,8 @@ export const minionSchema = z.object({
     'string | list of strings',
   ),
   ext_job_cache: stringOption('', 'Returner the minion sends every return to as well.'),
+  beacons: mappingOption("Beacons the minion runs: name → its config (Salt's list of one-key maps)."),
+  beacons_dirs: stringListOption('Extra directories searched for beacons.', 'list of paths'),
 
   // ── execution ───────────────────────────────────────────────────────────────────────────
   multiprocessing: boolOption(true, 'Run each job in its own process.'),

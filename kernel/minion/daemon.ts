@@ -3,6 +3,7 @@
  * decrypt and drop replays, match targets, run jobs through the executor and send the
  * returns, re-authenticating by itself after an AES rotation or a master restart.
  */
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Subscriber } from 'zeromq';
@@ -20,6 +21,7 @@ import { isStringMap } from '../serial/is-string-map.js';
 import { matchesTarget } from '../targeting/match.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
+import { startBeacons } from './beacons.js';
 import { JobExecutor } from './executor.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
@@ -336,6 +338,20 @@ export async function startMinion(
       log.warn({ err: (err as Error).message }, 'start event not delivered');
     }
   })();
+  const beacons =
+    Object.keys(config.beacons).length > 0
+      ? await startBeacons({
+          id,
+          beacons: config.beacons,
+          opts: config as unknown as Readonly<Record<string, unknown>>,
+          dirs: [join(config.extension_modules, 'beacons'), ...config.beacons_dirs],
+          packages: [...config.extensions],
+          loopInterval: config.loop_interval,
+          grains: () => grainsView.current(),
+          send: (load) => sendToMaster(load),
+          log,
+        })
+      : undefined;
   log.info({ id, master: masterUri }, 'salt-minion started');
 
   return {
@@ -344,6 +360,7 @@ export async function startMinion(
       if (stopped) return;
       stopped = true;
       stopSignal.abort();
+      beacons?.stop();
       sub.close();
       channel.close();
       clearMasterLink(id, link);

@@ -1,0 +1,79 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
+import type { SaltEvent } from '../../kernel/jobs/types.js';
+import { Cluster } from '../../tools/local-cluster.js';
+
+describe('minion beacons fire to the master', () => {
+  const c = new Cluster();
+  let events: EventListener;
+  const seen: SaltEvent[] = [];
+
+  beforeAll(async () => {
+    await c.startMaster();
+    events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), ['salt/beacon/']);
+    await events.ready();
+    void (async () => {
+      for await (const ev of events) seen.push(ev);
+    })();
+    const dir = join(c.root, 'beacons');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'counter.mjs'),
+      `export default {
+  name: 'counter',
+  validate: (config) => (typeof config.every === 'number' ? true : 'every must be a number'),
+  beacon(ctx, config) {
+    const n = (ctx.state.get('n') ?? 0) + 1;
+    ctx.state.set('n', n);
+    if (n === 2) throw new Error('second run fails');
+    return n % config.every === 0 ? [{ n, tag: 'tick', kernel: ctx.grains.kernel }] : [];
+  },
+};
+`,
+    );
+    await c.startMinion('m1', {
+      beacons_dirs: [dir],
+      beacons: {
+        load: [{ averages: { '1m': [-2, -1] } }, { interval: 0.2 }],
+        counter: [{ every: 3 }, { interval: 0.1 }],
+        broken_config: [{ beacon_module: 'counter' }, { every: 'x' }],
+        nowhere: [{ interval: 1 }],
+      },
+    });
+  });
+  afterAll(async () => {
+    events.close();
+    await c.stop();
+  });
+
+  async function waitFor(pred: (e: SaltEvent) => boolean): Promise<SaltEvent | undefined> {
+    for (let t = 0; t < 10_000; t += 25) {
+      const ev = seen.find(pred);
+      if (ev) return ev;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return undefined;
+  }
+
+  it('the built-in load beacon fires the averages when they leave the range', async () => {
+    const ev = await waitFor((e) => e.tag === 'salt/beacon/m1/load/');
+    expect(ev?.data).toMatchObject({ id: 'm1' });
+    expect(typeof ev?.data['1m']).toBe('number');
+  });
+
+  it('a custom beacon keeps state between runs, appends its tag, and gets grains', async () => {
+    const ev = await waitFor((e) => e.tag === 'salt/beacon/m1/counter/tick');
+    expect(ev?.data).toEqual(expect.objectContaining({ n: 3, kernel: 'Linux', id: 'm1' }));
+  });
+
+  it('a throwing run, a bad config and a missing beacon are logged; the others go on', async () => {
+    const out = () => c.minions.get('m1')!.out;
+    await waitFor(() => out().includes('nowhere'));
+    expect(out()).toContain('Unable to start counter beacon, second run fails');
+    expect(out()).toContain('Beacon broken_config configuration invalid, not adding. every must be a number');
+    expect(out()).toContain('Unable to process beacon nowhere: no beacon module nowhere');
+    expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
+  });
+});
