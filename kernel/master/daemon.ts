@@ -75,6 +75,10 @@ export async function startMaster(
   if (config.event_return.length > 0) {
     pm.add({ name: 'event-return', modulePath: childPath('event-return'), env, restart: 'always' });
   }
+  // salt-api started with the master, only when a REST API block is configured
+  if (config.rest_cherrypy || config.rest_tornado) {
+    pm.add({ name: 'netapi', modulePath: childPath('netapi'), env, restart: 'always' });
+  }
   // ext_processes and engines: one child each, restarted with backoff when they die
   for (const unit of [...processUnits(config.ext_processes), ...engineUnits(config.engines)]) {
     pm.add({

@@ -1,0 +1,55 @@
+/**
+ * `salt-api [-c DIR] [-l LEVEL]`: serves the REST API (plugins/netapi) standalone, against a
+ * master running on this host with the same config (as Salt's salt-api does). The master
+ * also starts it itself when `rest_cherrypy`/`rest_tornado` is configured; run one or the other.
+ */
+import { handleVersionFlag } from './version.js';
+
+handleVersionFlag('salt-api', process.argv);
+const { Command } = await import('commander');
+const { resolve } = await import('node:path');
+const { loadConfigCached } = await import('../kernel/config/cache.js');
+const { createLogger } = await import('../kernel/log.js');
+const { startNetapi } = await import('../plugins/netapi/server.js');
+const { netapiConfigured } = await import('../plugins/netapi/config.js');
+const { defaultConfigDir } = await import('./default-config-dir.js');
+const { fail } = await import('./usage-error.js');
+
+const program = new Command('salt-api')
+  .description('salt-api compatible REST API for a tsalt master')
+  .option('-c, --config-dir <dir>', 'directory of the master config', defaultConfigDir())
+  .option('-l, --log-level <level>', 'console log level')
+  .allowExcessArguments(false)
+  .parse(process.argv);
+const o = program.opts<{ configDir: string; logLevel?: string }>();
+
+const config = await loadConfigCached('master', resolve(o.configDir)).then(
+  (l) => l.config,
+  (err: unknown) => fail('salt-api', err, 2),
+);
+if (!netapiConfigured(config)) {
+  process.stderr.write(
+    'salt-api: error: no REST API configured: add a rest_cherrypy block (port, disable_ssl or ssl_crt/ssl_key) to the master config\n',
+  );
+  process.exit(2);
+}
+const log = createLogger({
+  name: 'salt-api',
+  level: o.logLevel ?? config.log_level,
+  file: config.log_file,
+  fileLevel: config.log_level_logfile ?? config.log_level,
+});
+let handle: Awaited<ReturnType<typeof startNetapi>>;
+try {
+  handle = await startNetapi(config, log);
+} catch (err) {
+  const e = err as { code?: string; message?: string };
+  process.stderr.write(`salt-api: error: ${e.message ?? String(err)}${e.code ? ` [${e.code}]` : ''}\n`);
+  process.exit(1);
+}
+log.info({ port: handle.port }, 'salt-api started');
+const stop = (): void => {
+  void handle.close().finally(() => process.exit(0));
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

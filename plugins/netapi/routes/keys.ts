@@ -1,0 +1,72 @@
+/**
+ * `GET /keys` (wheel `key.list_all`), `GET /keys/:mid` (`key.finger`) and `POST /keys`
+ * (`key.gen_accept` with credentials in the body, answered as a tarball of the pair).
+ */
+import type { FastifyInstance } from 'fastify';
+import { isValidMinionId } from '../../../kernel/auth/minion-id.js';
+import { specCheck } from '../auth/acl.js';
+import { toMapping } from '../body.js';
+import type { Identity } from '../clients.js';
+import {
+  identityFromCredentials,
+  type NetapiContext,
+  requireIdentity,
+  send,
+  sessionCookie,
+} from '../context.js';
+import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_FORBIDDEN } from '../errors.js';
+import { tarFiles } from '../tar.js';
+
+function mayWheel(who: Identity, fun: string, arg: unknown[] = []): void {
+  if (specCheck(who.authList, fun, { arg }, 'wheel') !== true)
+    throw new NETAPI_ERR_FORBIDDEN(`user ${who.user} may not run the wheel function ${fun}`);
+}
+
+export function keyRoutes(app: FastifyInstance, ctx: NetapiContext): void {
+  app.get('/keys', async (req, reply) => {
+    const who = await requireIdentity(ctx, req);
+    mayWheel(who, 'key.list_all');
+    const res = await ctx.link.wheel('key.list_all', [], {}, who.user);
+    reply.header('Set-Cookie', sessionCookie(who.token));
+    return send(req, reply, 200, { return: res.data.return });
+  });
+
+  app.get<{ Params: { mid: string } }>('/keys/:mid', async (req, reply) => {
+    const who = await requireIdentity(ctx, req);
+    const mid = req.params.mid;
+    if (!isValidMinionId(mid) || /[*?[\],]/.test(mid))
+      throw new NETAPI_ERR_BAD_LOWSTATE(`invalid minion id ${JSON.stringify(mid)}`);
+    mayWheel(who, 'key.finger', [mid]);
+    const res = await ctx.link.wheel('key.finger', [], { match: mid }, who.user);
+    reply.header('Set-Cookie', sessionCookie(who.token));
+    return send(req, reply, 200, { return: res.data.return });
+  });
+
+  app.post('/keys', async (req, reply) => {
+    const body = toMapping(req.body);
+    const who = await identityFromCredentials(ctx, body);
+    const mid = body.mid;
+    if (!isValidMinionId(mid)) throw new NETAPI_ERR_BAD_LOWSTATE('"mid" must be a valid minion id');
+    mayWheel(who, 'key.gen_accept', [mid]);
+    const keysize = body.keysize === undefined ? 2048 : Number(body.keysize);
+    if (!Number.isInteger(keysize) || keysize < 2048 || keysize > 8192)
+      throw new NETAPI_ERR_BAD_LOWSTATE('"keysize" must be an integer from 2048 to 8192');
+    const force = body.force === true || body.force === 'True' || body.force === 'true';
+    const res = await ctx.link.wheel('key.gen_accept', [], { id_: mid, keysize, force }, who.user);
+    const pair = res.data.return as { pub?: string; priv?: string } | undefined;
+    if (!pair?.pub || !pair.priv) {
+      throw new NETAPI_ERR_BAD_LOWSTATE(
+        `minion ${mid} already has an accepted key: pass force=True to replace it`,
+      );
+    }
+    const tar = tarFiles([
+      { name: 'minion.pem', content: pair.priv, mode: 0o400 },
+      { name: 'minion.pub', content: pair.pub, mode: 0o644 },
+    ]);
+    return reply
+      .code(200)
+      .header('Content-Disposition', `attachment; filename="saltkeys-${mid}.tar"`)
+      .type('application/x-tar')
+      .send(tar);
+  });
+}

@@ -1,0 +1,202 @@
+/**
+ * The netapi HTTP server (Fastify): salt-api's routes, body parsers, CORS and `Allow`
+ * headers, a per-token rate limit, a body size limit, and one JSON error shape
+ * `{status, return, error: {code, message}}` for every failure. `startNetapi` opens the master
+ * link and listens; the master child and `salt-api` both use it.
+ */
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
+import { SaltError } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/log.js';
+import { TokenStore } from './auth/token-store.js';
+import { BODY_TYPES, parseBody } from './body.js';
+import { type NetapiOptions, netapiOptions } from './config.js';
+import { type NetapiContext, requestToken, send } from './context.js';
+import { corsHeaders } from './cors.js';
+import {
+  NETAPI_ERR_BODY_TOO_LARGE,
+  NETAPI_ERR_MEDIA_TYPE,
+  NETAPI_ERR_RATE_LIMITED,
+  statusOf,
+} from './errors.js';
+import { MasterLink } from './master-link.js';
+import { RateLimiter } from './rate-limit.js';
+import { attachWebSocket, eventRoutes } from './routes/events.js';
+import { hookRoutes } from './routes/hook.js';
+import { jobRoutes } from './routes/jobs.js';
+import { keyRoutes } from './routes/keys.js';
+import { loginRoutes } from './routes/login.js';
+import { minionRoutes } from './routes/minions.js';
+import { rootRoutes } from './routes/root.js';
+import { statsRoutes } from './routes/stats.js';
+
+function errorBody(status: number, code: string, message: string) {
+  return { status, return: message, error: { code, message } };
+}
+
+/** Maps Fastify's own errors (body limit, media type, bad JSON) to netapi's. */
+function normalizeError(err: unknown, limit: number): { status: number; code: string; message: string } {
+  if (err instanceof SaltError) return { status: statusOf(err), code: err.code, message: err.message };
+  const e = err as { code?: string; statusCode?: number; message?: string };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const x = new NETAPI_ERR_BODY_TOO_LARGE(limit);
+    return { status: 413, code: x.code, message: x.message };
+  }
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const x = new NETAPI_ERR_MEDIA_TYPE('unknown');
+    return { status: 415, code: x.code, message: x.message };
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
+    return {
+      status: e.statusCode,
+      code: e.code ?? 'NETAPI_ERR_BAD_BODY',
+      message: e.message ?? 'bad request',
+    };
+  return {
+    status: 500,
+    code: 'NETAPI_ERR_INTERNAL',
+    message: 'internal server error (see the salt-api log)',
+  };
+}
+
+/** Builds the app (not listening). */
+export async function buildNetapi(ctx: NetapiContext): Promise<FastifyInstance> {
+  const opts = ctx.opts;
+  const https =
+    !opts.disable_ssl && opts.ssl_crt && opts.ssl_key
+      ? { https: { cert: readFileSync(opts.ssl_crt), key: readFileSync(opts.ssl_key) } }
+      : {};
+  const app = Fastify({
+    ...https,
+    bodyLimit: opts.max_request_body_size,
+    logger: false,
+    trustProxy: false,
+    return503OnClosing: true,
+    keepAliveTimeout: 10_000,
+    connectionTimeout: 0,
+    requestTimeout: 0,
+    maxParamLength: 256,
+  }) as unknown as FastifyInstance;
+
+  app.removeAllContentTypeParsers();
+  const parser = (
+    req: FastifyRequest,
+    body: string | Buffer,
+    done: (err: Error | null, body?: unknown) => void,
+  ) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    ctx.rawBodies.set(req, text);
+    try {
+      done(null, parseBody(req.headers['content-type'], text));
+    } catch (err) {
+      done(err as Error);
+    }
+  };
+  app.addContentTypeParser(BODY_TYPES, { parseAs: 'string' }, parser);
+  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+    const type = req.headers['content-type'];
+    if (type && String(body).length > 0) {
+      done(new NETAPI_ERR_MEDIA_TYPE(type.split(';')[0] ?? type));
+      return;
+    }
+    parser(req, body, done);
+  });
+
+  const limiter = new RateLimiter(opts.rate_limit, opts.rate_limit_burst);
+  app.addHook('onRequest', async (req, reply) => {
+    ctx.stats.requests++;
+    const cors = corsHeaders(ctx, req);
+    for (const [k, v] of Object.entries(cors)) reply.header(k, v);
+    reply.header('Allow', 'GET, HEAD, POST');
+    reply.header('Vary', 'Accept-Encoding');
+    const key = requestToken(req, true) ?? `ip:${req.ip}`;
+    const wait = limiter.take(key);
+    if (wait > 0) {
+      reply.header('Retry-After', String(wait));
+      throw new NETAPI_ERR_RATE_LIMITED(wait);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const n = normalizeError(err, opts.max_request_body_size);
+    ctx.stats.errors++;
+    if (n.status >= 500) ctx.log.error({ err, url: req.url }, 'netapi: request failed');
+    else ctx.log.info({ url: req.url, code: n.code, status: n.status }, n.message);
+    return send(req, reply, n.status, errorBody(n.status, n.code, n.message));
+  });
+  app.setNotFoundHandler((req, reply) =>
+    send(
+      req,
+      reply,
+      404,
+      errorBody(404, 'NETAPI_ERR_NOT_FOUND', `no such resource: ${req.method} ${req.url.split('?')[0]}`),
+    ),
+  );
+  app.options('*', async (_req, reply) => {
+    reply.header('Access-Control-Allow-Methods', 'GET, POST');
+    reply.header('Access-Control-Allow-Headers', 'Content-Type, X-Auth-Token, X-Requested-With');
+    return reply.code(200).send();
+  });
+
+  rootRoutes(app, ctx);
+  loginRoutes(app, ctx);
+  minionRoutes(app, ctx);
+  jobRoutes(app, ctx);
+  keyRoutes(app, ctx);
+  eventRoutes(app, ctx);
+  hookRoutes(app, ctx);
+  statsRoutes(app, ctx);
+  attachWebSocket(app, ctx);
+  return app;
+}
+
+export interface NetapiHandle {
+  readonly app: FastifyInstance;
+  readonly opts: NetapiOptions;
+  /** The port it listens on (the configured one, or the one the OS chose for port 0). */
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Opens the master link and serves the REST API until closed. */
+export async function startNetapi(config: ResolvedMasterConfig, log: Logger): Promise<NetapiHandle> {
+  const opts = netapiOptions(config);
+  const link = new MasterLink(config, log);
+  await link.start();
+  const ctx: NetapiContext = {
+    config,
+    opts,
+    link,
+    tokens: new TokenStore(`${config.cachedir}/tokens`),
+    log,
+    stats: { started: Date.now(), requests: 0, errors: 0, sseClients: 0, sseDropped: 0, wsClients: 0 },
+    rawBodies: new WeakMap(),
+  };
+  const app = await buildNetapi(ctx);
+  try {
+    await app.listen({ port: opts.port, host: opts.host });
+  } catch (err) {
+    await link.close();
+    throw err;
+  }
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const prune = setInterval(() => void ctx.tokens.prune().catch(() => undefined), 600_000);
+  prune.unref();
+  log.info({ port, host: opts.host, tls: Boolean(https(opts)) }, 'netapi listening');
+  return {
+    app,
+    opts,
+    port,
+    async close() {
+      clearInterval(prune);
+      await app.close();
+      await link.close();
+    },
+  };
+}
+
+function https(opts: NetapiOptions): boolean {
+  return !opts.disable_ssl && Boolean(opts.ssl_crt && opts.ssl_key);
+}
