@@ -18,7 +18,7 @@ import type { JobReturn, PublishRequest } from '../kernel/jobs/types.js';
 import { silentLogger } from '../kernel/log.js';
 import { createPostgresReturner } from '../returners/postgres/index.js';
 import type { PostgresOptions } from '../returners/postgres/options.js';
-import { startPostgres } from '../test/support/db-servers.js';
+import { startPostgres } from '../tools/db-servers.js';
 
 /** Milliseconds over repeated calls. */
 export interface PgLatency {

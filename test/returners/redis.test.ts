@@ -11,7 +11,7 @@ import { silentLogger } from '../../kernel/log.js';
 import { createRedisReturner } from '../../returners/redis/index.js';
 import type { RedisOptions } from '../../returners/redis/options.js';
 import { Cluster } from '../../tools/local-cluster.js';
-import { SKIP_DB_TESTS, startRedis, type TestServer } from '../support/db-servers.js';
+import { SKIP_DB_TESTS, startRedis, type TestServer } from '../../tools/db-servers.js';
 import { describeReturnerConformance } from './conformance.js';
 
 const load = (jid: string, fun = 'test.ping'): PublishRequest => ({
