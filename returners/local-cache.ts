@@ -12,11 +12,13 @@ import { genJid, isJid, jidDir } from '../kernel/jid.js';
 import {
   defineReturner,
   type EndState,
+  type JobSummary,
   type ReturnerContext,
   type StoredReturn,
 } from '../kernel/jobs/returner.js';
 import type { JobReturn, PublishRequest } from '../kernel/jobs/types.js';
 import { packIpc, unpackIpc } from '../kernel/serial/index.js';
+import { formatJidInstance, searchJobs } from './job-store/summary.js';
 
 const END_TEXT: Record<EndState, string> = {
   not_connected: 'Not connected',
@@ -40,10 +42,64 @@ async function readMsgpack(path: string): Promise<unknown> {
   }
 }
 
+/** One job directory met by {@link walkJobs}. */
+interface JobDir {
+  jid: string;
+  dir: string;
+  load: PublishRequest | undefined;
+  minions: string[];
+}
+
+/** Every job directory with a `jid` file (Salt's `_walk_through`): one readdir per directory. */
+async function* walkJobs(ctx: ReturnerContext, withLoad = true): AsyncGenerator<JobDir> {
+  const root = jobsRoot(ctx);
+  const tops = await readdir(root).catch(() => [] as string[]);
+  for (const top of tops) {
+    const subs = await readdir(join(root, top)).catch(() => [] as string[]);
+    for (const sub of subs) {
+      const dir = join(root, top, sub);
+      const jid = await readFile(join(dir, 'jid'), 'utf8').catch(() => undefined);
+      if (!jid) continue;
+      const load = withLoad
+        ? ((await readMsgpack(join(dir, '.load.p'))) as PublishRequest | undefined)
+        : undefined;
+      const minions = withLoad
+        ? ((await readMsgpack(join(dir, '.minions.p'))) as string[] | undefined)
+        : undefined;
+      yield { jid: jid.trim(), dir, load, minions: Array.isArray(minions) ? minions : [] };
+    }
+  }
+}
+
+/** The minion ids that stored a real return in a job directory. */
+async function returnedMinions(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const out: string[] = [];
+  for (const name of names) {
+    if (name.startsWith('.') || name === 'jid' || name === 'nocache' || name === 'endtime') continue;
+    if (await stat(join(dir, name, 'return.p')).catch(() => undefined)) out.push(name);
+  }
+  return out;
+}
+
+async function getJids(ctx: ReturnerContext): Promise<Record<string, JobSummary>> {
+  const out: Record<string, JobSummary> = {};
+  for await (const job of walkJobs(ctx)) {
+    if (job.load) out[job.jid] = formatJidInstance(job.jid, job.load, job.minions);
+  }
+  return out;
+}
+
 export default defineReturner({
   name: 'local_cache',
 
   async prepJid(ctx, opts) {
+    if (opts?.passedJid) {
+      const dir = dirOf(opts.passedJid, ctx);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'jid'), opts.passedJid);
+      return opts.passedJid;
+    }
     for (let attempt = 0; attempt < 5; attempt++) {
       const jid = genJid({ unique_jid: Boolean(ctx.opts.unique_jid) });
       const dir = dirOf(jid, ctx);
@@ -70,6 +126,41 @@ export default defineReturner({
     await writeFile(join(dir, 'jid'), jid);
     await writeFile(join(dir, '.load.p'), packIpc(load));
     await writeFile(join(dir, '.minions.p'), packIpc([...minions]));
+  },
+
+  async saveMinions(jid: string, minions: readonly string[], ctx) {
+    const dir = dirOf(jid, ctx);
+    await mkdir(dir, { recursive: true });
+    const known = (await readMsgpack(join(dir, '.minions.p'))) as string[] | undefined;
+    const all = [...new Set([...(Array.isArray(known) ? known : []), ...minions])];
+    await writeFile(join(dir, '.minions.p'), packIpc(all));
+  },
+
+  getJids,
+
+  async listJobs(query, ctx) {
+    return searchJobs(await getJids(ctx), query);
+  },
+
+  async getFun(fun: string, ctx) {
+    const out: Record<string, string> = {};
+    for await (const job of walkJobs(ctx)) {
+      const f = job.load?.fun;
+      if (f !== fun && !(Array.isArray(f) && f.includes(fun))) continue;
+      for (const id of await returnedMinions(job.dir)) {
+        const seen = out[id];
+        if (seen === undefined || seen < job.jid) out[id] = job.jid;
+      }
+    }
+    return out;
+  },
+
+  async getMinions(ctx) {
+    const out = new Set<string>();
+    for await (const job of walkJobs(ctx, false)) {
+      for (const id of await returnedMinions(job.dir)) out.add(id);
+    }
+    return [...out].sort();
   },
 
   async returner(ret: JobReturn, ctx) {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StoredReturn } from '../kernel/jobs/returner.js';
 import { silentLogger } from '../kernel/log.js';
+import type { MasterJobCache } from '../kernel/master/job-cache.js';
 import { freePort } from '../kernel/process/ports.js';
 
 /** The package root (tools/ runs from source under vitest and from dist/tools/ compiled). */
@@ -224,18 +225,25 @@ export class Cluster {
     ready: (stored: Record<string, StoredReturn>) => boolean,
     timeoutMs = 5000,
   ): Promise<Record<string, StoredReturn>> {
-    const { default: localCache } = await import('../returners/local-cache.js');
-    const ctx = {
-      opts: { cachedir: join(this.root, 'var/cache/salt/master'), hash_type: 'sha256' },
-      log: silentLogger(),
-      options: {},
-    };
+    const { def, ctx } = await this.jobCache();
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const stored = await localCache.getJid!(jid, ctx);
+      const stored = await def.getJid!(jid, ctx);
       if (ready(stored) || Date.now() > deadline) return stored;
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  #jobCache: Promise<MasterJobCache> | undefined;
+  /** The master's job cache (`master_job_cache`), opened in this process as the master opens it. */
+  jobCache(): Promise<MasterJobCache> {
+    this.#jobCache ??= (async () => {
+      const { loadConfig } = await import('../kernel/config/index.js');
+      const { masterReturnerLoader, openMasterJobCache } = await import('../kernel/master/job-cache.js');
+      const { config } = await loadConfig('master', this.confDir);
+      return openMasterJobCache(config, masterReturnerLoader(config, silentLogger()));
+    })();
+    return this.#jobCache;
   }
 
   salt(args: string[], timeoutMs?: number): Promise<RunResult> {
@@ -268,6 +276,8 @@ export class Cluster {
   async stop(): Promise<void> {
     await Promise.all([...this.minions.values()].map((m) => m.stop()));
     await this.master?.stop();
+    const jobCache = await this.#jobCache?.catch(() => undefined);
+    await jobCache?.def.close?.(jobCache.ctx).catch(() => undefined);
     rmSync(this.root, { recursive: true, force: true });
   }
 }

@@ -59,7 +59,7 @@ describe('resolveConfig: master defaults (Salt 3006 DEFAULT_MASTER_OPTS)', () =>
       extensions: [],
       plugins: [],
       job_cache: true,
-      master_job_cache: 'local_cache',
+      master_job_cache: 'job_store',
       ext_job_cache: '',
       event_return: [],
       nodegroups: {},

@@ -5,6 +5,7 @@
  */
 
 import { z } from 'zod';
+import { isReactionDef, type ReactionDef } from '../../plugins/reactor/define.js';
 import { isProcessDef, type ProcessDef } from '../processes/define.js';
 import { SALT_LOGS_DIR, SIGNING_ALGORITHMS } from './constants.js';
 import {
@@ -178,7 +179,10 @@ export const masterSchema = z.object({
   }),
   archive_jobs: boolOption(false, 'Archive jobs before deleting them (when the job cache supports it).'),
   job_cache: boolOption(true, 'Store jobs and returns in the master job cache.'),
-  master_job_cache: stringOption('local_cache', 'Returner used as the master job cache.'),
+  master_job_cache: stringOption(
+    'job_store',
+    'Returner used as the master job cache: job_store (embedded SQLite, the default), local_cache (Salt\'s directory layout), postgres, redis, or any returner with the job methods.',
+  ),
   ext_job_cache: stringOption('', 'Returner every minion sends its returns to as well.'),
   job_cache_store_endtime: boolOption(false, 'Record job end times in the job cache.'),
   minion_data_cache: boolOption(true, 'Cache minion grains and pillar on the master.'),
@@ -242,6 +246,25 @@ export const masterSchema = z.object({
     'Event tags mapped to reactor files.',
     'list of `tag: [files]`',
   ),
+  reactions: collectionOption(
+    z.array(
+      z.custom<ReactionDef>(isReactionDef, {
+        error: 'expected a defineReaction({ name, tags, react }) value',
+      }),
+      { error: 'expected a list of reactions' },
+    ),
+    [],
+    'TypeScript reactions (defineReaction values) in a code config, run by the reactor next to the `reactor:` files.',
+    'list of reactions',
+  ),
+  reactor_loop_burst: intOption(
+    100,
+    'Events one reactor glob may match per second before the reactor pauses it as a loop (0: never).',
+    { min: 0 },
+  ),
+  reactor_loop_pause: intOption(60, 'Seconds a reactor glob stays paused after a loop was detected.', {
+    min: 1,
+  }),
   engines: collectionOption(
     engineEntries,
     [],

@@ -1,8 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unpackIpc } from '../../kernel/serial/index.js';
 import { Cluster, Daemon } from '../../tools/local-cluster.js';
 
 /** Pids of the direct children of `pid`. */
@@ -26,18 +24,13 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Finds the job cache return of `id` for a job by function name. */
-function cachedReturns(root: string, id: string): unknown[] {
-  const jobs = join(root, 'var/cache/salt/master/jobs');
+/** Every job cache return of minion `id`. */
+async function cachedReturns(c: Cluster, id: string): Promise<unknown[]> {
+  const { def, ctx } = await c.jobCache();
   const out: unknown[] = [];
-  for (const a of readdirSync(jobs)) {
-    for (const b of readdirSync(join(jobs, a))) {
-      try {
-        out.push(unpackIpc(readFileSync(join(jobs, a, b, id, 'return.p'))));
-      } catch {
-        // no return from this minion in this job
-      }
-    }
+  for (const jid of Object.keys(await def.getJids!(ctx))) {
+    const ret = (await def.getJid!(jid, ctx))[id];
+    if (ret) out.push(ret);
   }
   return out;
 }
@@ -76,7 +69,7 @@ describe('process management and recovery', () => {
     c.master = restarted;
     await restarted.waitFor('salt-master started');
     await new Promise((r) => setTimeout(r, 4000));
-    const returns = cachedReturns(c.root, 'r1') as { return: unknown }[];
+    const returns = (await cachedReturns(c, 'r1')) as { return: unknown }[];
     expect(returns.map((x) => x.return)).toContain('late-return');
     // new AES key after the restart: the next publish makes the minion sign in again
     const r = await c.saltJson(['r1', 'test.ping']);

@@ -1,10 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
-import { jidDir } from '../../kernel/jid.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
-import { unpackIpc } from '../../kernel/serial/index.js';
 import { Cluster, type RunResult, runCli } from '../../tools/local-cluster.js';
 
 function saltCall(confDir: string, args: string[], timeoutMs = 30_000): Promise<RunResult> {
@@ -51,9 +49,9 @@ describe('salt-call', () => {
     throw new Error(`no return event for ${id} ${fun}: ${seen.map((e) => e.tag).join(', ')}`);
   }
 
-  function cachedReturn(jid: string, id: string): Record<string, unknown> {
-    const dir = join(c.root, 'var/cache/salt/master', jidDir(jid, 'jobs'));
-    return unpackIpc(readFileSync(join(dir, id, 'return.p'))) as Record<string, unknown>;
+  async function cachedReturn(jid: string, id: string): Promise<Record<string, unknown>> {
+    const { def, ctx } = await c.jobCache();
+    return ((await def.getJid!(jid, ctx))[id] ?? {}) as Record<string, unknown>;
   }
 
   it('prints under local: and returns through the master while the minion daemon runs', async () => {
@@ -64,7 +62,7 @@ describe('salt-call', () => {
     const ev = await returnEvent('m1', 'test.ping');
     const jid = ev.tag.split('/')[2]!;
     expect(ev.data).toMatchObject({ cmd: '_return', id: 'm1', jid, return: true, retcode: 0, fun_args: [] });
-    expect(cachedReturn(jid, 'm1').return).toBe(true);
+    expect((await cachedReturn(jid, 'm1')).return).toBe(true);
   });
 
   it('passes args as the salt CLI parses them; the master sees fun_args as given', async () => {
@@ -90,7 +88,7 @@ describe('salt-call', () => {
     expect(r.stdout).toBe('local:\n    hello\n');
     expect(r.code).toBe(0);
     const ev = await returnEvent('solo', 'test.echo');
-    expect(cachedReturn(ev.tag.split('/')[2]!, 'solo').return).toBe('hello');
+    expect((await cachedReturn(ev.tag.split('/')[2]!, 'solo')).return).toBe('hello');
     expect(existsSync(join(c.root, 'minions', 'solo', 'etc/salt/pki/minion/minion.pem'))).toBe(true);
     expect(existsSync(join(c.root, 'minions', 'solo', 'etc/salt/pki/minion/minion_master.pub'))).toBe(true);
   });

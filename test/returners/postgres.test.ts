@@ -9,8 +9,8 @@ import type { JobReturn, PublishRequest } from '../../kernel/jobs/types.js';
 import { silentLogger } from '../../kernel/log.js';
 import { createPostgresReturner } from '../../returners/postgres/index.js';
 import type { PostgresOptions } from '../../returners/postgres/options.js';
-import { Cluster } from '../../tools/local-cluster.js';
 import { type PostgresTestServer, SKIP_DB_TESTS, startPostgres } from '../../tools/db-servers.js';
+import { Cluster } from '../../tools/local-cluster.js';
 import { describeReturnerConformance } from './conformance.js';
 
 const load = (jid: string, fun = 'test.ping', tgt: string | string[] = '*'): PublishRequest => ({

@@ -10,8 +10,8 @@ import type { JobReturn, PublishRequest } from '../../kernel/jobs/types.js';
 import { silentLogger } from '../../kernel/log.js';
 import { createRedisReturner } from '../../returners/redis/index.js';
 import type { RedisOptions } from '../../returners/redis/options.js';
-import { Cluster } from '../../tools/local-cluster.js';
 import { SKIP_DB_TESTS, startRedis, type TestServer } from '../../tools/db-servers.js';
+import { Cluster } from '../../tools/local-cluster.js';
 import { describeReturnerConformance } from './conformance.js';
 
 const load = (jid: string, fun = 'test.ping'): PublishRequest => ({

@@ -1,0 +1,215 @@
+/**
+ * `job_store`: the embedded job store, one SQLite file (`<cachedir>/jobs.sqlite`, WAL mode)
+ * instead of Salt's directory per job. A million returns take a few files and bounded disk,
+ * listing and searching jobs is indexed, old jobs go in small batches, and a crashed writer
+ * loses nothing it acknowledged. Every request-server worker opens the same file; writers
+ * wait for each other (`busy_timeout`) and writes made in the same event-loop turn share one
+ * commit. Failures are SALT_ERR_JOB_STORE, never a crash.
+ *
+ * Why SQLite, measured by bench/job-store-bench.ts (1,000,000 returns, jobs of 10, same disk,
+ * same run): 15 s and 174 MiB in 4 files, against 247 s, 9.4 GiB and 2.4 million inodes for
+ * Salt's directory layout; lookup_jid 0.1 ms against 3 ms; list_jobs 1 ms against more than
+ * 60 s; removing every job 1.4 s against 851 s. WAL with synchronous=NORMAL loses no
+ * acknowledged write when the process dies (tested with kill -9); group commit is 2.7x one
+ * commit per return, synchronous=FULL 0.5x (the `synchronous: full` option).
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { isValidMinionId } from '../../kernel/auth/minion-id.js';
+import { SALT_ERR_JOB_DUPLICATE_RETURN, SALT_ERR_JOB_STORE } from '../../kernel/errors.js';
+import { genJid, isJid } from '../../kernel/jid.js';
+import {
+  defineReturner,
+  type EndState,
+  type ReturnerContext,
+  type StoredReturn,
+} from '../../kernel/jobs/returner.js';
+import * as Q from './queries.js';
+import { closeConnection, connection, type StoreSettings, storeError } from './schema.js';
+import { WriteQueue } from './write-queue.js';
+
+/** The store's options (`job_store.path`, `job_store.synchronous`, `job_store.busy_timeout`). */
+export const jobStoreOptions = z.object({
+  /** The database file; default `<cachedir>/jobs.sqlite`. */
+  path: z.string().min(1).optional(),
+  /** `normal`: a crashed master loses nothing; `full`: a power cut loses nothing either (slower). */
+  synchronous: z.enum(['normal', 'full']).default('normal'),
+  /** Milliseconds a writer waits for another process's write lock before failing. */
+  busy_timeout: z.number().int().nonnegative().default(10_000),
+});
+export type JobStoreOptions = z.infer<typeof jobStoreOptions>;
+
+const END_TEXT: Record<EndState, string> = {
+  not_connected: 'Not connected',
+  no_response: 'No response',
+  running: 'Still running when the client stopped waiting',
+};
+
+/** Jobs removed per transaction by cleanOldJobs (the event loop runs between batches). */
+const CLEAN_BATCH = 500;
+/** Pages returned to the file system per incremental_vacuum step. */
+const VACUUM_PAGES = 2048;
+
+/** The file and settings a context points at (defaults applied, so raw options work too). */
+export function storeSettings(ctx: ReturnerContext<Partial<JobStoreOptions>>): StoreSettings {
+  const o = ctx.options ?? {};
+  const path = o.path ?? join(String(ctx.opts.cachedir ?? '.'), 'jobs.sqlite');
+  return {
+    path,
+    synchronous: o.synchronous === 'full' ? 'full' : 'normal',
+    busyTimeoutMs: typeof o.busy_timeout === 'number' ? o.busy_timeout : 10_000,
+  };
+}
+
+interface Store {
+  settings: StoreSettings;
+  queue: WriteQueue;
+}
+
+const stores = new Map<string, Store>();
+
+function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): Store {
+  const settings = storeSettings(ctx);
+  let s = stores.get(settings.path);
+  if (!s) {
+    s = { settings, queue: new WriteQueue(() => connection(settings), settings.path) };
+    stores.set(settings.path, s);
+  }
+  return s;
+}
+
+/** Runs a read on the process's connection; failures become SALT_ERR_JOB_STORE. */
+async function read<T>(
+  ctx: ReturnerContext<Partial<JobStoreOptions>>,
+  op: (db: ReturnType<typeof connection>) => T,
+): Promise<T> {
+  const { settings } = store(ctx);
+  try {
+    return op(connection(settings));
+  } catch (err) {
+    throw storeError(settings.path, err);
+  }
+}
+
+function write<T>(
+  ctx: ReturnerContext<Partial<JobStoreOptions>>,
+  op: (db: ReturnType<typeof connection>) => T,
+): Promise<T> {
+  return store(ctx).queue.run(op);
+}
+
+function funsOf(fun: unknown): string[] {
+  if (typeof fun === 'string') return [fun];
+  return Array.isArray(fun) ? fun.filter((f): f is string => typeof f === 'string') : [];
+}
+
+export default defineReturner<JobStoreOptions>({
+  name: 'job_store',
+  doc: 'Embedded job store: jobs, returns and events in <cachedir>/jobs.sqlite (SQLite, WAL).',
+  options: jobStoreOptions,
+
+  async prepJid(ctx, opts) {
+    if (opts?.passedJid) {
+      const jid = opts.passedJid;
+      await write(ctx, (db) => Q.reserveJob(db, jid, Boolean(opts.nocache)));
+      return jid;
+    }
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const jid = genJid({ unique_jid: Boolean(ctx.opts.unique_jid) });
+      // Another process may have taken the same microsecond: then take the next jid.
+      if (await write(ctx, (db) => Q.reserveJob(db, jid, Boolean(opts?.nocache)))) return jid;
+    }
+    throw new SALT_ERR_JOB_STORE(store(ctx).settings.path, 'could not reserve a free jid after 10 tries');
+  },
+
+  async saveLoad(jid, load, minions, ctx) {
+    await write(ctx, (db) => Q.saveLoad(db, jid, load, minions));
+  },
+
+  async saveMinions(jid, minions, ctx) {
+    await write(ctx, (db) => Q.saveMinions(db, jid, minions));
+  },
+
+  async returner(ret, ctx) {
+    if (!isValidMinionId(ret.id) || !isJid(ret.jid)) {
+      ctx.log.warn({ id: ret.id, jid: ret.jid }, 'job store: return with a bad minion id or jid not stored');
+      return;
+    }
+    const stored: StoredReturn = { return: ret.return, retcode: ret.retcode, success: ret.success };
+    if (typeof ret.out === 'string') stored.out = ret.out;
+    const funs = funsOf(ret.fun);
+    await write(ctx, (db) => {
+      if (!Q.insertReturn(db, ret.jid, ret.id, funs, stored))
+        throw new SALT_ERR_JOB_DUPLICATE_RETURN(ret.id, ret.jid);
+    });
+  },
+
+  async saveEndState(jid, id, state, ctx) {
+    if (!isValidMinionId(id) || !isJid(jid)) return;
+    await write(ctx, (db) =>
+      Q.saveEndState(db, jid, id, state, `Minion did not return. [${END_TEXT[state]}]`),
+    );
+  },
+
+  getLoad: (jid, ctx) => read(ctx, (db) => Q.getLoad(db, jid)),
+  getJid: (jid, ctx) => read(ctx, (db) => Q.getJid(db, jid)),
+  getFun: (fun, ctx) => read(ctx, (db) => Q.getFun(db, fun)),
+  getJids: (ctx) => read(ctx, (db) => Q.getJids(db)),
+  listJobs: (query, ctx) => read(ctx, (db) => Q.listJobs(db, query)),
+  getMinions: (ctx) => read(ctx, (db) => Q.getMinions(db)),
+
+  async cleanOldJobs(keepSeconds, ctx) {
+    const now = Date.now();
+    const cutoff = Q.jidOf(now - keepSeconds * 1000);
+    let removed = 0;
+    for (;;) {
+      const n = await write(ctx, (db) => Q.deleteOldJobs(db, cutoff, CLEAN_BATCH));
+      removed += n;
+      if (n < CLEAN_BATCH) break;
+    }
+    await write(ctx, (db) => Q.deleteOldFunLast(db, cutoff));
+    let events = 1;
+    while (events > 0)
+      events = await write(ctx, (db) => Q.deleteOldEvents(db, now - keepSeconds * 1000, CLEAN_BATCH * 10));
+    // Give the freed pages back to the file system, a slice at a time (a file made without
+    // incremental auto-vacuum keeps them for reuse instead: then the count stops falling).
+    let free = Number.POSITIVE_INFINITY;
+    for (;;) {
+      const left = await write(ctx, (db) => {
+        db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
+        return Number(db.pragma('freelist_count', { simple: true }));
+      });
+      if (left === 0 || left >= free) break;
+      free = left;
+    }
+    if (removed > 0) {
+      await read(ctx, (db) => {
+        try {
+          db.pragma('wal_checkpoint(TRUNCATE)');
+        } catch {
+          // busy with another process's readers: the next checkpoint shrinks it
+        }
+      });
+    }
+    return removed;
+  },
+
+  async eventReturn(events, ctx) {
+    if (!events.length) return;
+    const stamp = Date.now();
+    await write(ctx, (db) => {
+      for (const ev of events) Q.insertEvent(db, ev.tag, ev.data, stamp);
+    });
+  },
+
+  async close(ctx) {
+    const { settings, queue } = store(ctx);
+    queue.flush();
+    stores.delete(settings.path);
+    try {
+      closeConnection(settings.path);
+    } catch (err) {
+      throw storeError(settings.path, err);
+    }
+  },
+});
