@@ -132,3 +132,31 @@ describe('returners and modules from an npm package (test/fixtures/tsalt-ext-acm
     expect(r.data).toEqual({ m2: true });
   });
 });
+
+describe('ext_job_cache: the load on the master, every return on the minions, not in the master cache', () => {
+  const files = mkdtempSync(join(tmpdir(), 'tsalt-ext-'));
+  const masterFile = join(files, 'loads.jsonl');
+  const minionFile = join(files, 'returns.jsonl');
+  const c = new Cluster({
+    master: { extensions: ['tsalt-ext-acme'], ext_job_cache: 'acme_file', 'acme_file.path': masterFile },
+  });
+  beforeAll(async () => {
+    await c.startMaster();
+    await c.startMinion('m1', { extensions: ['tsalt-ext-acme'], 'acme_file.path': minionFile });
+  });
+  afterAll(async () => {
+    await c.stop();
+    rmSync(files, { recursive: true, force: true });
+  });
+
+  it('salt sends the job to the ext_job_cache returner without being asked', async () => {
+    const r = await c.saltJson(['m1', 'test.ping']);
+    expect(r.data).toEqual({ m1: true });
+    const loads = await linesOf(masterFile, (ls) => ls.length >= 1);
+    expect(loads[0]).toMatchObject({ kind: 'load', fun: 'test.ping', minions: ['m1'] });
+    const rets = (await linesOf(minionFile, (ls) => ls.length >= 1)) as unknown as Ret[];
+    expect(rets[0]).toMatchObject({ kind: 'return', ret: { id: 'm1', fun: 'test.ping', return: true } });
+    const { def, ctx } = await c.jobCache();
+    expect(await def.getJid!(rets[0]!.ret.jid, ctx)).toEqual({});
+  });
+});
