@@ -1,32 +1,34 @@
 /**
  * zod schemas for Python's lenient argument conversions, as Salt functions apply them to
- * CLI values (`int(length)` accepts 5, 5.9, True and " 5 ").
+ * CLI values (`int(length)` accepts 5, 5.9, True and " 5 "). Each takes the zod it builds with,
+ * so a module that declares its arguments with an ArgsBuilder never imports zod itself.
  */
-import { z } from 'zod';
+import type { z as Zod } from 'zod';
 import { pyTruthy } from '../kernel/python/repr.js';
 
 const INT_LITERAL = /^\s*[-+]?\d+(?:_\d+)*\s*$/;
 
 /** Python's `int(x)` for a number, bigint, bool or decimal string; the result is a JS number. */
-export const pyInt = z.union([z.number(), z.bigint(), z.boolean(), z.string()]).transform((v, ctx) => {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) {
-      ctx.addIssue({ code: 'custom', message: `cannot convert float ${v} to integer` });
+export const pyInt = (z: typeof Zod) =>
+  z.union([z.number(), z.bigint(), z.boolean(), z.string()]).transform((v, ctx) => {
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    if (typeof v === 'bigint') return Number(v);
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) {
+        ctx.addIssue({ code: 'custom', message: `cannot convert float ${v} to integer` });
+        return z.NEVER;
+      }
+      return Math.trunc(v);
+    }
+    if (!INT_LITERAL.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `invalid literal for int() with base 10: '${v}'` });
       return z.NEVER;
     }
-    return Math.trunc(v);
-  }
-  if (!INT_LITERAL.test(v)) {
-    ctx.addIssue({ code: 'custom', message: `invalid literal for int() with base 10: '${v}'` });
-    return z.NEVER;
-  }
-  return Number(v.replace(/_/g, '').trim());
-});
+    return Number(v.replace(/_/g, '').trim());
+  });
 
 /** Python truthiness of an optional flag, with its default when absent. */
-export function pyFlag(defaultValue: boolean) {
+export function pyFlag(z: typeof Zod, defaultValue: boolean) {
   return z
     .unknown()
     .optional()

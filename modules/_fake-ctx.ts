@@ -4,7 +4,12 @@
  */
 import { bindArgs, splitArgs } from '../kernel/jobs/args.js';
 import { unwrapRetcode } from '../kernel/jobs/retcode.js';
-import type { ExecContext, ModuleDef, UnitLogger } from '../kernel/loader/define.js';
+import {
+  type ExecContext,
+  type ModuleDef,
+  resolveFunctionArgs,
+  type UnitLogger,
+} from '../kernel/loader/define.js';
 
 /** A logger that keeps what it is given. */
 export function memoryLogger(): UnitLogger & { lines: unknown[][] } {
@@ -56,8 +61,9 @@ export async function invoke(
   arg: readonly unknown[] = [],
   ctx: ExecContext = fakeCtx(),
 ): Promise<{ value: unknown; retcode: number }> {
-  const spec = mod.functions[fun];
-  if (!spec) throw new Error(`${mod.name}.${fun} is not defined`);
+  const found = mod.functions[fun];
+  if (!found) throw new Error(`${mod.name}.${fun} is not defined`);
+  const spec = await resolveFunctionArgs(found);
   const { args, kwargs } = splitArgs(arg);
   const { bound, extra } = bindArgs(spec, `${mod.name}.${fun}`, args, kwargs);
   return unwrapRetcode(await spec.run(ctx, bound, extra));

@@ -194,7 +194,7 @@ export default defineModule({
   doc: "Return/control aspects of the grains data.\n\nGrains set or altered with this module are stored in the 'grains' file on the minion (next to its config file). This does NOT override grains set in the minion config file.",
   functions: {
     items: defineFunction({
-      args: z.object({ sanitize: pyFlag(false) }),
+      args: z.object({ sanitize: pyFlag(z, false) }),
       outputter: 'nested',
       doc: "Return all of the minion's grains.\n\nsanitize=True replaces host names and serial numbers.",
       run: (ctx, { sanitize: clean }) => {
@@ -220,7 +220,7 @@ export default defineModule({
         key: keyArg,
         default: z.unknown().default(''),
         delimiter: delimiterArg,
-        ordered: pyFlag(true),
+        ordered: pyFlag(z, true),
       }),
       doc: 'Return the named grain, or `default` ("") when it is not set.\n\nA nested value is named with ":" (`pkg:apache`); `delimiter` changes the separator.',
       run: (ctx, a) => get(ctx, a.key, a.default, a.delimiter),
@@ -230,7 +230,7 @@ export default defineModule({
         key: keyArg,
         default: z.unknown().default(''),
         delimiter: delimiterArg,
-        ordered: pyFlag(true),
+        ordered: pyFlag(z, true),
       }),
       doc: 'Alias of grains.get.',
       run: (ctx, a) => get(ctx, a.key, a.default, a.delimiter),
@@ -264,7 +264,7 @@ export default defineModule({
       run: (ctx, a) => filterBy(a.lookup_dict, a.grain, ctx.grains, a.merge, a.default, a.base),
     }),
     setvals: defineFunction({
-      args: z.object({ grains: z.unknown(), destructive: pyFlag(false), refresh_pillar: pyFlag(true) }),
+      args: z.object({ grains: z.unknown(), destructive: pyFlag(z, false), refresh_pillar: pyFlag(z, true) }),
       doc: 'Set new grains values in the grains file.\n\nWith destructive=True a value of None deletes the key.',
       run: (ctx, a) => setvals(ctx, a.grains, a.destructive),
     }),
@@ -272,8 +272,8 @@ export default defineModule({
       args: z.object({
         key: keyArg,
         val: z.unknown(),
-        destructive: pyFlag(false),
-        refresh_pillar: pyFlag(true),
+        destructive: pyFlag(z, false),
+        refresh_pillar: pyFlag(z, true),
       }),
       outputter: 'nested',
       doc: 'Set a grains value in the grains file.\n\nWith destructive=True a value of None deletes the key.',
@@ -283,25 +283,25 @@ export default defineModule({
       args: z.object({
         key: keyArg,
         val: z.unknown().default(''),
-        force: pyFlag(false),
-        destructive: pyFlag(false),
+        force: pyFlag(z, false),
+        destructive: pyFlag(z, false),
         delimiter: delimiterArg,
       }),
       doc: 'Set a (possibly nested) key to a value, like setval.\n\nConservative: a list or dict is only overwritten with force=True.',
       run: (ctx, a) => setNested(ctx, a.key, a.val ?? null, a.force, a.destructive, a.delimiter),
     }),
     delval: defineFunction({
-      args: z.object({ key: keyArg, destructive: pyFlag(false), force: pyFlag(false) }),
+      args: z.object({ key: keyArg, destructive: pyFlag(z, false), force: pyFlag(z, false) }),
       doc: 'Delete a grain value from the grains file (set it to None); destructive=True removes the key too.',
       run: (ctx, a) => setNested(ctx, a.key, null, a.force, a.destructive, DELIM),
     }),
     delkey: defineFunction({
-      args: z.object({ key: keyArg, force: pyFlag(false) }),
+      args: z.object({ key: keyArg, force: pyFlag(z, false) }),
       doc: 'Remove a grain (key and value) from the grains file.',
       run: (ctx, a) => setNested(ctx, a.key, null, a.force, true, DELIM),
     }),
     append: defineFunction({
-      args: z.object({ key: keyArg, val: z.unknown(), convert: pyFlag(false), delimiter: delimiterArg }),
+      args: z.object({ key: keyArg, val: z.unknown(), convert: pyFlag(z, false), delimiter: delimiterArg }),
       doc: 'Append a value to a list grain (created when missing).\n\nconvert=True turns a non-list value into a list first.',
       run: (ctx, { key, val, convert, delimiter }) => {
         let list = deepCopy(get(ctx, key, [], delimiter));

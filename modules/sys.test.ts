@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionIndex, FunctionSpec, ModuleDef } from '../kernel/loader/define.js';
+import {
+  type FunctionIndex,
+  type FunctionSpec,
+  type ModuleDef,
+  resolveFunctionArgs,
+} from '../kernel/loader/define.js';
 import { fakeCtx, invoke } from './_fake-ctx.js';
 import sys from './sys.js';
 import test from './test.js';
@@ -14,7 +19,10 @@ function indexOf(mods: readonly ModuleDef[]): FunctionIndex {
   return {
     list: async (mod) => [...specs.keys()].filter((k) => !mod || k.startsWith(`${mod}.`)).sort(),
     modules: async () => [...new Set(mods.map((m) => m.name))].sort(),
-    get: async (fun) => specs.get(fun),
+    get: async (fun) => {
+      const spec = specs.get(fun);
+      return spec && resolveFunctionArgs(spec);
+    },
     moduleDoc: async (name) => mods.find((m) => m.name === name)?.doc,
     explain: async (fun) => `'${fun}' is not available.`,
     provider: async (name) => (mods.some((m) => m.name === name) ? name : undefined),

@@ -7,7 +7,7 @@ import {
   defineFunction,
   defineModule,
   type FunctionIndex,
-  type FunctionSpec,
+  type ResolvedFunctionSpec,
 } from '../kernel/loader/define.js';
 import { globMatch } from '../kernel/targeting/glob.js';
 import { refreshModules } from './saltutil.js';
@@ -36,7 +36,7 @@ interface ArgSpec {
 }
 
 /** Python-style argspec of a function spec: named args in order, trailing defaults, `*args`/`**kwargs`. */
-function argspecOf(spec: FunctionSpec): ArgSpec {
+function argspecOf(spec: ResolvedFunctionSpec): ArgSpec {
   const shape = (spec.args?.shape ?? {}) as Record<string, z.ZodType>;
   const args = Object.keys(shape);
   const defaults: unknown[] = [];

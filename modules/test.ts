@@ -3,7 +3,7 @@
  * echoes, sleeps and retcode/exception probes used to exercise the platform.
  */
 import { createHash, getHashes, randomBytes, randomInt } from 'node:crypto';
-import { z } from 'zod';
+import type { z as Zod } from 'zod';
 import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/errors.js';
 import { PUB_PREFIX } from '../kernel/jobs/args.js';
 import { RetcodeResult } from '../kernel/jobs/retcode.js';
@@ -60,10 +60,11 @@ function cleanKwargs(kwargs: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
 }
 
-const randomHashArgs = z.object({
-  size: z.union([z.number(), z.bigint(), z.string().regex(/^\d+$/)]).default(9999999999),
-  hash_type: z.string().nullish(),
-});
+const randomHashArgs = (z: typeof Zod) =>
+  z.object({
+    size: z.union([z.number(), z.bigint(), z.string().regex(/^\d+$/)]).default(9999999999),
+    hash_type: z.string().nullish(),
+  });
 
 const randomHash = defineFunction({
   args: randomHashArgs,
@@ -95,7 +96,7 @@ export default defineModule({
   functions: {
     ping,
     echo: defineFunction({
-      args: z.object({ text: z.unknown() }),
+      args: (z) => z.object({ text: z.unknown() }),
       doc: 'Return a string - used for testing the connection.',
       run: (_ctx, { text }) => text,
     }),
@@ -132,7 +133,7 @@ export default defineModule({
       run: (_ctx, _a, extra) => extra.kwargs,
     }),
     sleep: defineFunction({
-      args: z.object({ length: pyInt }),
+      args: (z) => z.object({ length: pyInt(z) }),
       doc: 'Instruct the minion to initiate a process that will sleep for a given period of time (seconds).',
       run: async (ctx, { length }) => {
         if (length < 0) throw new SALT_ERR_INVOCATION('sleep length must be non-negative');
@@ -141,7 +142,7 @@ export default defineModule({
       },
     }),
     rand_sleep: defineFunction({
-      args: z.object({ max: pyInt.default(60) }),
+      args: (z) => z.object({ max: pyInt(z).default(60) }),
       doc: 'Sleep for a random number of seconds between 0 and max.',
       run: async (ctx, { max }) => {
         if (max < 0) throw new SALT_ERR_INVOCATION('empty range for randrange()');
@@ -157,19 +158,19 @@ export default defineModule({
     versions_report: versionsReportFn,
     versions: versionsReportFn,
     retcode: defineFunction({
-      args: z.object({ code: z.unknown().optional().default(42) }),
+      args: (z) => z.object({ code: z.unknown().optional().default(42) }),
       doc: 'Test that the returncode system is functioning correctly: returns True with retcode `code` (default 42).',
       run: (_ctx, { code }) => new RetcodeResult(true, typeof code === 'number' ? code : Number(code) || 0),
     }),
     exception: defineFunction({
-      args: z.object({ message: z.unknown().optional().default('Test Exception') }),
+      args: (z) => z.object({ message: z.unknown().optional().default('Test Exception') }),
       doc: 'Raise an exception (SALT_ERR_EXEC_COMMAND) with the given message.',
       run: (_ctx, { message }) => {
         throw new SALT_ERR_EXEC_COMMAND(String(message));
       },
     }),
     fib: defineFunction({
-      args: z.object({ num: pyInt }),
+      args: (z) => z.object({ num: pyInt(z) }),
       doc: 'Return the num-th Fibonacci number and the time it took to compute, in seconds.',
       run: (_ctx, { num }) => {
         if (num < 0) throw new SALT_ERR_INVOCATION('Negative number is not allowed!');
@@ -182,7 +183,7 @@ export default defineModule({
       },
     }),
     collatz: defineFunction({
-      args: z.object({ start: pyInt }),
+      args: (z) => z.object({ start: pyInt(z) }),
       doc: 'Execute the Collatz conjecture from start; returns the sequence and the time it took.',
       run: (_ctx, { start }) => {
         if (start < 1) throw new SALT_ERR_INVOCATION('start must be a positive integer');
@@ -200,7 +201,7 @@ export default defineModule({
       },
     }),
     outputter: defineFunction({
-      args: z.object({ data: z.unknown() }),
+      args: (z) => z.object({ data: z.unknown() }),
       doc: 'Test the outputter: returns the data passed in.',
       run: (_ctx, { data }) => data,
     }),
@@ -217,12 +218,12 @@ export default defineModule({
       run: (ctx) => ctx.call('config.option', ['test.foo']),
     }),
     cross_test: defineFunction({
-      args: z.object({ func: z.string(), args: z.array(z.unknown()).nullish() }),
+      args: (z) => z.object({ func: z.string(), args: z.array(z.unknown()).nullish() }),
       doc: 'Execute a minion function through ctx.call (Salt: __salt__).',
       run: (ctx, { func, args }) => ctx.call(func, args ?? []),
     }),
     provider: defineFunction({
-      args: z.object({ module: z.string() }),
+      args: (z) => z.object({ module: z.string() }),
       doc: "Return the name of the file (without extension) the named module was loaded from, or '' when it is not loaded.\n\nCLI Example: salt '*' test.provider pkg",
       run: async (ctx, { module }) => (await ctx.functions.provider(module)) ?? '',
     }),
@@ -244,7 +245,7 @@ export default defineModule({
       },
     }),
     try: defineFunction({
-      args: z.object({ module: z.string(), return_try_exception: pyFlag(false) }),
+      args: (z) => z.object({ module: z.string(), return_try_exception: pyFlag(z, false) }),
       varkw: true,
       doc: 'Run a module function with the given keywords; on an exception return None (or its message).',
       run: async (ctx, { module, return_try_exception }, extra) => {

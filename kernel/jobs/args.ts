@@ -10,7 +10,7 @@
  * {@link splitArgs} takes that list apart and {@link bindArgs} binds it to a function spec.
  */
 import type { z } from 'zod';
-import { SALT_ERR_INVOCATION, type SaltError } from '../errors.js';
+import { SALT_ERR_EXEC_INTERNAL, SALT_ERR_INVOCATION, type SaltError } from '../errors.js';
 import type { ExtraArgs, FunctionSpec } from '../loader/define.js';
 import { pyStr } from '../python/repr.js';
 import { yamlifyArg } from './yamlify-arg.js';
@@ -185,6 +185,12 @@ export function bindArgs(
 ): { bound: Record<string, unknown>; extra: ExtraArgs } {
   const name = fun.includes('.') ? fun.slice(fun.lastIndexOf('.') + 1) : fun;
   const schema = spec.args;
+  if (typeof schema === 'function') {
+    // a spec straight from a module file: the loader builds its schema (resolveFunctionArgs)
+    throw new SALT_ERR_EXEC_INTERNAL(
+      `${fun}: argument schema not built; look the function up through the loader`,
+    );
+  }
   const keys = schema ? Object.keys(schema.shape) : [];
   const keySet = new Set(keys);
   const extra: ExtraArgs = { args: [], kwargs: {} };

@@ -25,8 +25,8 @@ export interface FunctionIndex {
   list(moduleName?: string): Promise<string[]>;
   /** Sorted names of every loadable module. */
   modules(): Promise<string[]>;
-  /** The spec of `mod.fn`, or undefined when it is not available. */
-  get(fun: string): Promise<FunctionSpec | undefined>;
+  /** The spec of `mod.fn` (its argument schema built), or undefined when it is not available. */
+  get(fun: string): Promise<ResolvedFunctionSpec | undefined>;
   /** A module's doc. */
   moduleDoc(name: string): Promise<string | undefined>;
   /** Salt's text for why `mod.fn` is not available. */
@@ -66,8 +66,17 @@ export interface ExtraArgs {
  * keywords fill them by name; the zod schema then validates and types the bound record.
  * Arguments that fit no key are an invocation error unless `varargs`/`varkw` collect them.
  */
+/**
+ * Builds a function's argument schema from the zod it is handed. A module whose functions all
+ * declare their arguments this way never imports zod itself, so a CLI that runs `test.ping`
+ * does not pay zod's load time; the loader builds each schema once, when the function is first
+ * looked up.
+ */
+export type ArgsBuilder<S extends z.ZodObject = z.ZodObject> = (zod: typeof z) => S;
+
 export interface FunctionSpec<S extends z.ZodObject = z.ZodObject, R = unknown> {
-  args?: S;
+  /** The arguments: a zod object schema, or an {@link ArgsBuilder} that makes one. */
+  args?: S | ArgsBuilder<S>;
   /** Collect positionals beyond `args` into `extra.args` (Python's `*args`). */
   varargs?: boolean;
   /** Collect keywords that name no key of `args` into `extra.kwargs` (Python's `**kwargs`). */
@@ -81,7 +90,7 @@ export interface FunctionSpec<S extends z.ZodObject = z.ZodObject, R = unknown> 
 
 /** Identity helper that types a function spec. */
 export function defineFunction<S extends z.ZodObject, R>(
-  spec: FunctionSpec<S, R> & { args: S },
+  spec: FunctionSpec<S, R> & { args: S | ArgsBuilder<S> },
 ): FunctionSpec<S, R>;
 export function defineFunction<R>(
   spec: Omit<FunctionSpec<z.ZodObject, R>, 'args'>,
@@ -150,4 +159,20 @@ export interface GrainsModuleDef {
  */
 export function defineGrains<G extends GrainsModuleDef>(def: G): G {
   return def;
+}
+
+/** A function spec whose argument schema is built (what the loader hands out). */
+export type ResolvedFunctionSpec<S extends z.ZodObject = z.ZodObject, R = unknown> = FunctionSpec<S, R> & {
+  args?: S;
+};
+
+/** Builds `spec.args` in place when it is an {@link ArgsBuilder} (importing zod then), once. */
+export async function resolveFunctionArgs<S extends z.ZodObject, R>(
+  spec: FunctionSpec<S, R>,
+): Promise<ResolvedFunctionSpec<S, R>> {
+  if (typeof spec.args === 'function') {
+    const { z: zod } = await import('zod');
+    spec.args = spec.args(zod);
+  }
+  return spec as ResolvedFunctionSpec<S, R>;
 }

@@ -12,7 +12,14 @@
  */
 import { pathToFileURL } from 'node:url';
 import { SALT_ERR_LOADER_INVALID_UNIT } from '../errors.js';
-import type { FunctionSpec, ModuleDef, UnitLogger, VirtualContext } from './define.js';
+import {
+  type FunctionSpec,
+  type ModuleDef,
+  type ResolvedFunctionSpec,
+  resolveFunctionArgs,
+  type UnitLogger,
+  type VirtualContext,
+} from './define.js';
 import { missingFunString, moduleOf } from './missing.js';
 import { resolvePackageDirs } from './packages.js';
 import { scanDirs, type UnitFile } from './scan.js';
@@ -40,7 +47,7 @@ export interface ModuleLoaderOptions {
 /** Lazy access to execution modules by `mod.fn` name. */
 export interface ModuleLoader {
   /** The function `mod.fn`, importing its module on first access; `undefined` when not available. */
-  get(fun: string): Promise<FunctionSpec | undefined>;
+  get(fun: string): Promise<ResolvedFunctionSpec | undefined>;
   /**
    * Salt's text for why `fun` is not available: `'foo.bar' is not available.` or
    * `'foo' __virtual__ returned False: <reason>`. For a function that is available it
@@ -135,13 +142,14 @@ class LazyModuleLoader implements ModuleLoader {
     this.#state = undefined;
   }
 
-  async get(fun: string): Promise<FunctionSpec | undefined> {
+  async get(fun: string): Promise<ResolvedFunctionSpec | undefined> {
     const dot = fun.indexOf('.');
     if (dot <= 0 || dot === fun.length - 1) return undefined;
     const st = await this.#current();
     const mod = fun.slice(0, dot);
     await this.#resolve(st, mod);
-    return this.#lookup(st, mod, fun.slice(dot + 1));
+    const spec = this.#lookup(st, mod, fun.slice(dot + 1));
+    return spec && resolveFunctionArgs(spec);
   }
 
   async explain(fun: string): Promise<string> {
