@@ -3,6 +3,14 @@
  */
 
 export {
+  defineReaction,
+  type Reaction,
+  type ReactionContext,
+  type ReactionDef,
+  type ReactionResult,
+  type ReactorEvent,
+} from '../plugins/reactor/define.js';
+export {
   type BeaconContext,
   type BeaconDef,
   type BeaconEvent,

@@ -75,6 +75,10 @@ export async function startMaster(
   if (config.event_return.length > 0) {
     pm.add({ name: 'event-return', modulePath: childPath('event-return'), env, restart: 'always' });
   }
+  // Salt's Reactor process, only when reactor files or TypeScript reactions are configured
+  if (config.reactor.length > 0 || config.reactions.length > 0) {
+    pm.add({ name: 'reactor', modulePath: childPath('reactor'), env, restart: 'always' });
+  }
   // salt-api started with the master, only when a REST API block is configured
   if (config.rest_cherrypy || config.rest_tornado) {
     pm.add({ name: 'netapi', modulePath: childPath('netapi'), env, restart: 'always' });

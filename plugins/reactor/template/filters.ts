@@ -1,0 +1,202 @@
+/**
+ * The filters (`{{ x | name(args) }}`), tests (`x is name`) and methods (`x.name(args)`) a
+ * reactor template may use. Each is a plain function over data: nothing reaches the host.
+ */
+import { stringify } from 'yaml';
+import { defined, isMap, iterate, str, TemplateError, typeName, Undefined } from './values.js';
+
+export type Fn = (value: unknown, args: unknown[], kwargs: Record<string, unknown>) => unknown;
+
+function arg(
+  args: unknown[],
+  kwargs: Record<string, unknown>,
+  i: number,
+  name: string,
+  def: unknown,
+): unknown {
+  if (args.length > i) return args[i];
+  return Object.hasOwn(kwargs, name) ? kwargs[name] : def;
+}
+
+/** Python's `json.dumps`: `", "` and `": "` separators, non-ASCII escaped. */
+export function pyJson(value: unknown, sortKeys = false): string {
+  const v = defined(value);
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') {
+    if (Number.isNaN(v)) return 'NaN';
+    if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
+    return String(v);
+  }
+  if (typeof v === 'string')
+    return JSON.stringify(v).replace(
+      /[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+  if (Array.isArray(v)) return `[${v.map((x) => pyJson(x, sortKeys)).join(', ')}]`;
+  if (isMap(v)) {
+    const keys = Object.keys(v);
+    if (sortKeys) keys.sort();
+    return `{${keys.map((k) => `${pyJson(k)}: ${pyJson(v[k], sortKeys)}`).join(', ')}}`;
+  }
+  throw new TemplateError(`Object of type ${typeName(v)} is not JSON serializable`);
+}
+
+function toInt(value: unknown, def: unknown): unknown {
+  if (typeof value === 'number') return Math.trunc(value);
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' && /^\s*[-+]?\d+(?:\.\d*)?\s*$/.test(value)) return Math.trunc(Number(value));
+  return def;
+}
+
+function lengthOf(value: unknown): number {
+  const v = defined(value);
+  if (typeof v === 'string' || Array.isArray(v)) return v.length;
+  if (isMap(v)) return Object.keys(v).length;
+  throw new TemplateError(`object of type '${typeName(v)}' has no len()`);
+}
+
+export const FILTERS: Record<string, Fn> = {
+  default(value, args, kwargs) {
+    const boolean = arg(args, kwargs, 1, 'boolean', false);
+    if (value instanceof Undefined || (boolean && !value)) return arg(args, kwargs, 0, 'default_value', '');
+    return value;
+  },
+  json: (value, args, kwargs) => pyJson(value, Boolean(arg(args, kwargs, 0, 'sort_keys', false))),
+  tojson: (value) => pyJson(value, true),
+  yaml(value, args, kwargs) {
+    const flow = arg(args, kwargs, 0, 'flow_style', true);
+    const text = stringify(defined(value), {
+      collectionStyle: flow === false ? 'block' : 'flow',
+      lineWidth: 0,
+    });
+    return text.replace(/\n$/, '');
+  },
+  lower: (value) => str(value).toLowerCase(),
+  upper: (value) => str(value).toUpperCase(),
+  trim: (value) => str(value).trim(),
+  string: (value) => str(value),
+  replace(value, args, kwargs) {
+    const s = str(value);
+    const from = str(arg(args, kwargs, 0, 'old', ''));
+    const to = str(arg(args, kwargs, 1, 'new', ''));
+    const count = arg(args, kwargs, 2, 'count', null);
+    if (typeof count !== 'number') return s.split(from).join(to);
+    let out = s;
+    let pos = 0;
+    for (let n = 0; n < count; n++) {
+      const at = out.indexOf(from, pos);
+      if (at < 0) break;
+      out = out.slice(0, at) + to + out.slice(at + from.length);
+      pos = at + to.length;
+    }
+    return out;
+  },
+  join(value, args, kwargs) {
+    const sep = str(arg(args, kwargs, 0, 'd', ''));
+    const attribute = arg(args, kwargs, 1, 'attribute', null);
+    const items = iterate(value).map((x) =>
+      typeof attribute === 'string' && isMap(x)
+        ? defined(x[attribute] ?? new Undefined(`no ${attribute}`))
+        : x,
+    );
+    return items.map((x) => str(x)).join(sep);
+  },
+  length: (value) => lengthOf(value),
+  count: (value) => lengthOf(value),
+  first: (value) => iterate(value)[0] ?? new Undefined('first of an empty sequence'),
+  last: (value) => iterate(value).at(-1) ?? new Undefined('last of an empty sequence'),
+  list: (value) => [...iterate(value)],
+  int: (value, args, kwargs) => toInt(defined(value), arg(args, kwargs, 0, 'default', 0)),
+  float(value, args, kwargs) {
+    const v = defined(value);
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    return Number.isNaN(n) ? arg(args, kwargs, 0, 'default', 0) : n;
+  },
+};
+FILTERS.d = FILTERS.default as Fn;
+
+export const TESTS: Record<string, (value: unknown, args: unknown[]) => boolean> = {
+  defined: (v) => !(v instanceof Undefined),
+  undefined: (v) => v instanceof Undefined,
+  none: (v) => v === null,
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number',
+  boolean: (v) => typeof v === 'boolean',
+  mapping: (v) => isMap(v),
+  sequence: (v) => Array.isArray(v) || typeof v === 'string' || isMap(v),
+  iterable: (v) => Array.isArray(v) || typeof v === 'string' || isMap(v),
+  true: (v) => v === true,
+  false: (v) => v === false,
+  even: (v) => typeof v === 'number' && v % 2 === 0,
+  odd: (v) => typeof v === 'number' && Math.abs(v % 2) === 1,
+};
+
+function startsOrEnds(s: string, what: unknown, end: boolean): boolean {
+  const options = Array.isArray(what) ? what : [what];
+  return options.some((o) => (end ? s.endsWith(str(o)) : s.startsWith(str(o))));
+}
+
+function pySplit(s: string, sep: unknown, maxsplit: unknown): string[] {
+  const max = typeof maxsplit === 'number' && maxsplit >= 0 ? maxsplit : Number.POSITIVE_INFINITY;
+  if (sep === null || sep === undefined) {
+    const parts = s.trim().split(/\s+/).filter(Boolean);
+    if (parts.length <= max + 1) return parts;
+    return [...parts.slice(0, max), parts.slice(max).join(' ')];
+  }
+  const d = str(sep);
+  if (d === '') throw new TemplateError('empty separator');
+  const parts = s.split(d);
+  if (parts.length <= max + 1) return parts;
+  return [...parts.slice(0, max), parts.slice(max).join(d)];
+}
+
+function strip(s: string, chars: unknown, side: 'both' | 'left' | 'right'): string {
+  const set = chars === null || chars === undefined ? null : new Set(str(chars));
+  const keep = (c: string) => (set ? !set.has(c) : !/\s/.test(c));
+  let a = 0;
+  let b = s.length;
+  if (side !== 'right') while (a < b && !keep(s[a] as string)) a++;
+  if (side !== 'left') while (b > a && !keep(s[b - 1] as string)) b--;
+  return s.slice(a, b);
+}
+
+const STRING_METHODS: Record<string, (s: string, a: unknown[]) => unknown> = {
+  startswith: (s, a) => startsOrEnds(s, a[0], false),
+  endswith: (s, a) => startsOrEnds(s, a[0], true),
+  split: (s, a) => pySplit(s, a[0], a[1]),
+  lower: (s) => s.toLowerCase(),
+  upper: (s) => s.toUpperCase(),
+  strip: (s, a) => strip(s, a[0], 'both'),
+  lstrip: (s, a) => strip(s, a[0], 'left'),
+  rstrip: (s, a) => strip(s, a[0], 'right'),
+  replace: (s, a) => s.split(str(a[0])).join(str(a[1])),
+  join: (s, a) =>
+    iterate(a[0])
+      .map((x) => str(x))
+      .join(s),
+};
+
+const MAP_METHODS: Record<string, (m: Record<string, unknown>, a: unknown[]) => unknown> = {
+  get: (m, a) => {
+    const key = a[0];
+    return typeof key === 'string' && Object.hasOwn(m, key) ? m[key] : (a[1] ?? null);
+  },
+  items: (m) => Object.entries(m),
+  keys: (m) => Object.keys(m),
+  values: (m) => Object.values(m),
+};
+
+/** Calls a method by name; only the ones listed above exist. */
+export function callMethod(obj: unknown, name: string, args: unknown[]): unknown {
+  const o = defined(obj);
+  // own keys only: `constructor`, `__proto__` and the like are never methods here
+  const fn =
+    typeof o === 'string' && Object.hasOwn(STRING_METHODS, name)
+      ? STRING_METHODS[name]?.bind(null, o)
+      : isMap(o) && Object.hasOwn(MAP_METHODS, name)
+        ? MAP_METHODS[name]?.bind(null, o)
+        : undefined;
+  if (!fn) throw new TemplateError(`'${typeName(o)} object' has no method '${name}' in the reactor sandbox`);
+  return fn(args);
+}

@@ -1,0 +1,2 @@
+export { compileTemplate, renderTemplate, type Template } from './render.js';
+export { TemplateError } from './values.js';

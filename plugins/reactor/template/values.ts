@@ -1,0 +1,170 @@
+/**
+ * Python's value semantics as Jinja sees them, for the reactor's template subset: truthiness,
+ * `str()`, `repr()`, equality, ordering, membership, and Jinja's StrictUndefined (Salt renders
+ * with it: using a missing value is an error, only `default` and `is defined` may touch it).
+ */
+
+/** A missing value; `why` is the message of the error raised when it is used. */
+export class Undefined {
+  constructor(readonly why: string) {}
+}
+
+/** An error in a template; `line` is 1-based (0 when not known yet). */
+export class TemplateError extends Error {
+  constructor(
+    message: string,
+    public line = 0,
+  ) {
+    super(message);
+  }
+}
+
+export function isMap(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Undefined) &&
+    !(value instanceof Uint8Array)
+  );
+}
+
+/** Throws when `value` is undefined (StrictUndefined); returns it otherwise. */
+export function defined<T>(value: T | Undefined): T {
+  if (value instanceof Undefined) throw new TemplateError(value.why);
+  return value;
+}
+
+export function typeName(value: unknown): string {
+  if (value === null || value === undefined) return 'NoneType';
+  if (typeof value === 'string') return 'str';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  if (Array.isArray(value)) return 'list';
+  if (value instanceof Uint8Array) return 'bytes';
+  if (value instanceof Undefined) return 'Undefined';
+  return 'dict';
+}
+
+export function truthy(value: unknown): boolean {
+  const v = defined(value);
+  if (v === null || v === undefined) return false;
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v !== 0 && !Number.isNaN(v);
+  if (typeof v === 'string' || Array.isArray(v)) return v.length > 0;
+  if (v instanceof Uint8Array) return v.length > 0;
+  if (typeof v === 'object') return Object.keys(v).length > 0;
+  return true;
+}
+
+function reprString(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = '';
+  for (const ch of s) {
+    if (ch === '\\') out += '\\\\';
+    else if (ch === quote) out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else out += ch;
+  }
+  return `${quote}${out}${quote}`;
+}
+
+function numberStr(n: number): string {
+  if (Number.isNaN(n)) return 'nan';
+  if (n === Number.POSITIVE_INFINITY) return 'inf';
+  if (n === Number.NEGATIVE_INFINITY) return '-inf';
+  return String(n);
+}
+
+/** Python's `repr()`. */
+export function repr(value: unknown): string {
+  const v = defined(value);
+  if (typeof v === 'string') return reprString(v);
+  if (Array.isArray(v)) return `[${v.map(repr).join(', ')}]`;
+  if (isMap(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${reprString(k)}: ${repr(x)}`)
+      .join(', ')}}`;
+  return str(v);
+}
+
+/** Python's `str()`, what `{{ value }}` prints. */
+export function str(value: unknown): string {
+  const v = defined(value);
+  if (typeof v === 'string') return v;
+  if (v === null || v === undefined) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'number') return numberStr(v);
+  if (v instanceof Uint8Array) return `b${reprString(Buffer.from(v).toString('latin1'))}`;
+  return repr(v);
+}
+
+/** Python's `==`: deep for lists and mappings; `1 == 1.0`; booleans are not numbers here. */
+export function equal(a: unknown, b: unknown): boolean {
+  if (a instanceof Undefined || b instanceof Undefined) return a === b;
+  if (a === b) return true;
+  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  if (isMap(a) && isMap(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
+  }
+  return false;
+}
+
+/** Python's ordering for numbers with numbers and strings with strings; anything else is an error. */
+export function compare(a: unknown, b: unknown, op: string): number {
+  const x = defined(a);
+  const y = defined(b);
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
+  throw new TemplateError(`'${op}' not supported between instances of '${typeName(x)}' and '${typeName(y)}'`);
+}
+
+/** Python's `in`: substring, list membership, mapping key. */
+export function contains(container: unknown, item: unknown): boolean {
+  const c = defined(container);
+  const i = defined(item);
+  if (typeof c === 'string') {
+    if (typeof i !== 'string')
+      throw new TemplateError(`'in <string>' requires string as left operand, not ${typeName(i)}`);
+    return c.includes(i);
+  }
+  if (Array.isArray(c)) return c.some((x) => equal(x, i));
+  if (isMap(c)) return typeof i === 'string' && Object.hasOwn(c, i);
+  throw new TemplateError(`argument of type '${typeName(c)}' is not iterable`);
+}
+
+/** What `for x in value` walks: list items, mapping keys, string characters. */
+export function iterate(value: unknown): unknown[] {
+  const v = defined(value);
+  if (Array.isArray(v)) return v;
+  if (typeof v === 'string') return [...v];
+  if (isMap(v)) return Object.keys(v);
+  throw new TemplateError(`'${typeName(v)}' object is not iterable`);
+}
+
+/** Own properties only: a template can never reach prototypes or host objects. */
+export function getItem(obj: unknown, key: unknown, how: 'attr' | 'item'): unknown {
+  const o = defined(obj);
+  if (isMap(o)) {
+    if (typeof key === 'string' && Object.hasOwn(o, key)) return o[key];
+    return new Undefined(
+      how === 'attr'
+        ? `'dict object' has no attribute ${repr(key)}`
+        : `'dict object' has no key ${repr(key)}`,
+    );
+  }
+  if (Array.isArray(o) || typeof o === 'string') {
+    if (typeof key === 'number' && Number.isInteger(key)) {
+      const i = key < 0 ? o.length + key : key;
+      if (i >= 0 && i < o.length) return o[i];
+      return new Undefined(`${typeName(o)} index ${key} out of range`);
+    }
+    return new Undefined(`'${typeName(o)} object' has no attribute ${repr(key)}`);
+  }
+  return new Undefined(`'${typeName(o)} object' has no attribute ${repr(key)}`);
+}
