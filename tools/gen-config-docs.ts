@@ -44,7 +44,7 @@ for (const [heading, kind] of [
     const nl = text.indexOf('\n', end);
     end = nl < 0 ? text.length : nl + 1;
   }
-  text = text.slice(0, tableStart) + alignTable(optionsMarkdownTable(kind)) + '\n' + text.slice(end);
+  text = `${text.slice(0, tableStart) + alignTable(optionsMarkdownTable(kind))}\n${text.slice(end)}`;
 }
 writeFileSync(path, text);
 console.log(`rewrote the option tables of ${path}`);
