@@ -22,6 +22,16 @@ function format(date: Date, micros: number): string {
   );
 }
 
+/** The 20-digit jid of `date`; the microseconds default to the date's milliseconds × 1000. */
+export function jidFromDate(date: Date, micros = date.getUTCMilliseconds() * 1000): string {
+  return format(date, micros);
+}
+
+/** The jid one microsecond after `jid` (a `_<pid>` suffix is kept). */
+export function nextJid(jid: string): string {
+  return bump(jid.slice(0, 20)) + jid.slice(20);
+}
+
 /** Increments a 20-digit jid by one microsecond. */
 function bump(jid: string): string {
   const y = Number(jid.slice(0, 4));

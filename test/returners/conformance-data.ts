@@ -2,24 +2,12 @@
  * Data builders of the returner conformance suite (re-exported by conformance.ts): jids at
  * chosen times, publish loads and minion returns.
  */
+import { jidFromDate } from '../../kernel/jid.js';
 import type { JobReturn, PublishRequest } from '../../kernel/jobs/types.js';
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
-}
 
 /** A 20-digit jid for the given time (the microseconds are random so runs do not collide). */
 export function jidAt(date: Date): string {
-  const micros = date.getUTCMilliseconds() * 1000 + Math.floor(Math.random() * 1000);
-  return (
-    pad(date.getUTCFullYear(), 4) +
-    pad(date.getUTCMonth() + 1, 2) +
-    pad(date.getUTCDate(), 2) +
-    pad(date.getUTCHours(), 2) +
-    pad(date.getUTCMinutes(), 2) +
-    pad(date.getUTCSeconds(), 2) +
-    pad(micros, 6)
-  );
+  return jidFromDate(date, date.getUTCMilliseconds() * 1000 + Math.floor(Math.random() * 1000));
 }
 
 /** A publish load as the master saves it. */
