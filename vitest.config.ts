@@ -9,6 +9,7 @@ export default defineConfig({
       'plugins/**/*.test.ts',
       'outputters/**/*.test.ts',
       'cli/**/*.test.ts',
+      'tools/**/*.test.ts',
       'test/**/*.test.ts',
     ],
     testTimeout: 60_000,

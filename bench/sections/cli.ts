@@ -1,0 +1,157 @@
+/**
+ * The command-line figures (issues 2, 3 and 5): cold starts, `salt '*' test.ping` to 1 and 10
+ * real minions, sequential jobs/s, idle memory, `salt-call --local`, a compound target.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LocalClient } from '../../kernel/client/local-client.js';
+import { loadConfig } from '../../kernel/config/index.js';
+import { Cluster, REPO } from '../../tools/local-cluster.js';
+import { rssMiB, treeRssMiB } from '../proc-stats.js';
+import { report, reportTimes, timeCommand } from '../report.js';
+
+async function jobsPerSecond(c: Cluster, expected: number, seconds: number): Promise<number> {
+  const { config } = await loadConfig('master', c.confDir);
+  const client = new LocalClient(config);
+  await client.listen();
+  let jobs = 0;
+  const t0 = Date.now();
+  while (Date.now() - t0 < seconds * 1000) {
+    const pub = await client.publish({ tgt: '*', fun: 'test.ping', arg: [] });
+    let got = 0;
+    for await (const r of client.collect(pub, { timeout: 10, gatherJobTimeout: 5 })) if ('ret' in r) got++;
+    if (got !== expected) process.stderr.write(`job ${pub.jid}: ${got}/${expected} returns\n`);
+    jobs++;
+  }
+  await client.close();
+  return jobs / ((Date.now() - t0) / 1000);
+}
+
+async function withMinions(n: number, body: (c: Cluster) => Promise<void>): Promise<void> {
+  // Salt's defaults where they matter: console logging at warning, 5 request workers.
+  const c = new Cluster({ quiet: true, master: { worker_threads: 5 } });
+  try {
+    await c.startMaster();
+    await Promise.all(Array.from({ length: n }, (_, i) => c.startMinion(`bench${i}`)));
+    await c.salt(['*', 'test.ping']);
+    await body(c);
+  } finally {
+    await c.stop();
+  }
+}
+
+export async function cliSection(quick: boolean): Promise<void> {
+  const runs = quick ? 3 : 10;
+  reportTimes(
+    { name: 'node -e 0 (baseline: Node itself)', unit: 's', method: `node -e 0, ${runs} runs` },
+    timeCommand(['-e', '0'], runs),
+  );
+  reportTimes(
+    {
+      name: 'salt --version (cold start)',
+      unit: 's',
+      salt: 0.21,
+      goal: '≤ 0.08 s',
+      method: `bin/salt --version, ${runs} runs`,
+    },
+    timeCommand([join(REPO, 'bin/salt'), '--version'], runs),
+  );
+
+  for (const n of [1, 10]) {
+    await withMinions(n, async (c) => {
+      reportTimes(
+        {
+          name: `salt '*' test.ping, ${n} minion${n > 1 ? 's' : ''} (wall)`,
+          unit: 's',
+          salt: n === 1 ? 0.56 : 0.92,
+          ...(n === 1 && { goal: '≤ 0.15 s' }),
+          method: `bin/salt -c DIR '*' test.ping, ${runs} runs`,
+        },
+        timeCommand([join(REPO, 'bin/salt'), '-c', c.confDir, '*', 'test.ping'], runs),
+      );
+      report({
+        name: `sequential jobs/s to ${n} minion${n > 1 ? 's' : ''}`,
+        value: await jobsPerSecond(c, n, quick ? 3 : 10),
+        unit: 'jobs/s',
+        salt: n === 1 ? 5.4 : 1.9,
+        ...(n === 10 && { goal: '≥ 200' }),
+        method: 'LocalClient publish + collect all returns, one job at a time',
+      });
+      if (n === 1) {
+        await new Promise((r) => setTimeout(r, 2000));
+        const master = treeRssMiB(c.master!.proc.pid!);
+        report({
+          name: `idle master RSS (${master.processes} processes)`,
+          value: master.mib,
+          unit: 'MiB',
+          salt: 795,
+          method: 'sum of VmRSS of the master and all its children',
+        });
+        const minion = c.minions.get('bench0')!;
+        const tree = treeRssMiB(minion.proc.pid!);
+        report({
+          name: 'idle minion RSS (main process)',
+          value: rssMiB(minion.proc.pid!),
+          unit: 'MiB',
+          salt: 66,
+          method: 'VmRSS of the salt-minion process',
+        });
+        report({
+          name: `idle minion RSS (with ${tree.processes - 1} warm job process)`,
+          value: tree.mib,
+          unit: 'MiB',
+          method: 'sum of VmRSS of the minion and its job processes',
+        });
+      }
+    });
+  }
+
+  // salt-call --local: a minion-side CLI run with no master at all
+  {
+    const c = new Cluster({ quiet: true });
+    try {
+      await c.writeMasterConfig();
+      const dir = c.minionConfDir('caller');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'minion'), `id: caller\nroot_dir: ${join(c.root, 'minions/caller')}\n`);
+      timeCommand([join(REPO, 'bin/salt-call'), '-c', dir, '--local', 'test.ping'], 1);
+      reportTimes(
+        {
+          name: 'salt-call --local test.ping (cold start)',
+          unit: 's',
+          method: `bin/salt-call --local, ${runs} runs`,
+        },
+        timeCommand([join(REPO, 'bin/salt-call'), '-c', dir, '--local', 'test.ping'], runs),
+      );
+    } finally {
+      await c.stop();
+    }
+  }
+
+  // a compound target over 50 real minions with distinct grains (full run only)
+  if (!quick) {
+    const c = new Cluster({ quiet: true, master: { worker_threads: 5 } });
+    try {
+      await c.startMaster();
+      for (let i = 0; i < 50; i += 10) {
+        await Promise.all(
+          Array.from({ length: 10 }, (_, k) => i + k).map((n) =>
+            c.startMinion(`c${n}`, { grains: { role: n % 2 ? 'web' : 'db', rack: `r${n % 5}` } }),
+          ),
+        );
+      }
+      const args = [join(REPO, 'bin/salt'), '-c', c.confDir, '-C', 'G@role:web or G@rack:r0', 'test.ping'];
+      timeCommand(args, 1);
+      reportTimes(
+        {
+          name: "salt -C 'G@role:web or G@rack:r0' test.ping, 50 minions (30 match)",
+          unit: 's',
+          method: `bin/salt, ${runs} runs, 50 real minion processes`,
+        },
+        timeCommand(args, runs),
+      );
+    } finally {
+      await c.stop();
+    }
+  }
+}

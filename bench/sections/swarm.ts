@@ -1,0 +1,50 @@
+/**
+ * Issue 5's figures with the minion swarm (tools/swarm): auth storms against a fresh and a
+ * restarted master, `test.ping` fan-out to every swarm minion, master memory with them all.
+ */
+
+import { details, print, report } from '../report.js';
+import { authStorm, fanOut } from '../swarm-bench.js';
+
+export async function swarmSection(quick: boolean): Promise<void> {
+  for (const count of quick ? [1000] : [1000, 10_000]) {
+    const n = count.toLocaleString('en-US');
+    try {
+      const storm = await authStorm(count, { log: print });
+      details[`authStorm${count}`] = storm;
+      report({
+        name: `auth storm: ${n} minions, fresh master`,
+        value: storm.connectedSeconds,
+        unit: 's',
+        goal: count === 10_000 ? '≤ 20 s' : undefined,
+        method: `swarm in ${storm.procs} processes, until presence shows all connected; ${storm.errors} errors`,
+      });
+      report({
+        name: `auth storm: ${n} minions after a master restart`,
+        value: storm.restartReauthSeconds,
+        unit: 's',
+        method: `first job after the restart until its last return (${storm.restartReturns} returns, ${storm.reauths} re-auths)`,
+      });
+      const fan = await fanOut(count, quick ? 3 : 5, { log: print });
+      details[`fanOut${count}`] = fan;
+      report({
+        name: `test.ping fan-out to ${n} swarm minions`,
+        value: fan.median,
+        unit: 's',
+        goal: count === 10_000 ? '≤ 2 s' : '≤ 0.25 s',
+        min: Math.min(...fan.seconds),
+        max: Math.max(...fan.seconds),
+        method: `publish to last return, ${fan.runs} runs; returns per run: ${fan.returns.join(', ')}`,
+      });
+      report({
+        name: `master RSS with ${n} connected minions (${fan.masterProcesses} processes)`,
+        value: fan.masterRssMiB,
+        unit: 'MiB',
+        goal: count === 10_000 ? '≤ 450 MiB' : undefined,
+        method: 'sum of VmRSS of the master tree',
+      });
+    } catch (err) {
+      print(`swarm ${n}: ${(err as Error).message}`);
+    }
+  }
+}

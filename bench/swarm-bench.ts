@@ -1,0 +1,269 @@
+/**
+ * Swarm figures (issue 5): an auth storm against a fresh master and again after a master
+ * restart, `test.ping` fan-out to every swarm minion, and the master's memory with them all
+ * connected. The master is a real tsalt master (tools/local-cluster.ts, auto_accept); the
+ * minions are tools/swarm workers on the same machine. Functions for bench/run.ts; standalone:
+ * `node dist/bench/swarm-bench.js --count 1000 [--runs 5] [--procs N] [--workers 5]`.
+ */
+import { renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LocalClient } from '../kernel/client/local-client.js';
+import { loadConfig } from '../kernel/config/index.js';
+import { presencePath, readPresence } from '../kernel/master/presence.js';
+import { Cluster } from '../tools/local-cluster.js';
+import { minionId } from '../tools/swarm/grains-spread.js';
+import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';
+import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
+import { treeRssMiB } from './proc-stats.js';
+
+export interface SwarmBenchOptions {
+  /** Worker processes of the swarm (default: one per 2,500 minions). */
+  procs?: number;
+  /** The master's `worker_threads` (default 5, Salt's). */
+  workerThreads?: number;
+  keysDir?: string;
+  /** Distinct RSA keys (default one per minion; see tools/swarm/key-cache.ts). */
+  keyPool?: number;
+  /** Seconds to wait for the whole swarm at each step. */
+  timeoutS?: number;
+  log?: (line: string) => void;
+}
+
+export interface AuthStormResult {
+  count: number;
+  procs: number;
+  /** Seconds from `go` until every minion holds its keys. */
+  authSeconds: number;
+  /** Seconds from `go` until the master's presence shows every minion connected. */
+  connectedSeconds: number;
+  /** After a master restart: seconds until presence shows every minion again (SUB reconnects). */
+  restartConnectedSeconds: number;
+  /** After the restart, the first job triggers the re-auth storm: seconds from its publish to the last return. */
+  restartReauthSeconds: number;
+  restartReturns: number;
+  reauths: number;
+  errors: number;
+  /** The last error a swarm worker reported (a failed sign-in, a lost return), if any. */
+  lastError?: string;
+}
+
+export interface FanOutResult {
+  count: number;
+  runs: number;
+  /** Seconds from publish to the last return, per run. */
+  seconds: number[];
+  median: number;
+  /** Returns per run. */
+  returns: number[];
+  /** Master RSS (all its processes) with every minion connected, after the runs. */
+  masterRssMiB: number;
+  masterProcesses: number;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+}
+
+/** Sum of VmRSS of the master process and all its children (MiB). */
+export function masterRss(pid: number): { mib: number; processes: number } {
+  return treeRssMiB(pid);
+}
+
+interface Rig {
+  cluster: Cluster;
+  swarm: SwarmHandle;
+  cachedir: string;
+  ids: Set<string>;
+}
+
+async function rig(count: number, o: SwarmBenchOptions): Promise<Rig> {
+  const log = o.log ?? (() => undefined);
+  const keysDir = o.keysDir ?? defaultKeysDir();
+  const made = await ensureKeys(keysDir, Math.min(count, o.keyPool ?? count));
+  if (made) log(`generated ${made} swarm keys in ${keysDir}`);
+  const cluster = new Cluster({
+    quiet: true,
+    master: { worker_threads: o.workerThreads ?? 5, auto_accept: true, keep_jobs_seconds: 3600 },
+  });
+  await cluster.startMaster();
+  let swarm: SwarmHandle;
+  try {
+    swarm = await startSwarm({
+      count,
+      masterHost: '127.0.0.1',
+      retPort: cluster.retPort,
+      procs: o.procs,
+      keysDir,
+      keyPool: o.keyPool,
+      idPrefix: 'swarm-',
+    });
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+  const ids = new Set(Array.from({ length: count }, (_, i) => minionId('swarm-', i, count)));
+  return { cluster, swarm, cachedir: join(cluster.root, 'var/cache/salt/master'), ids };
+}
+
+async function teardown(r: Rig): Promise<void> {
+  await r.swarm.stop();
+  await r.cluster.stop();
+}
+
+/** Resolves when the master's presence snapshot shows every swarm minion connected. */
+async function waitPresent(r: Rig, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const present = readPresence(r.cachedir)?.present ?? [];
+    let n = 0;
+    for (const id of present) if (r.ids.has(id)) n++;
+    if (n >= r.ids.size) return;
+    if (Date.now() > deadline) throw new Error(`presence shows ${n}/${r.ids.size} swarm minions connected`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+/** One `test.ping` to `*`: seconds from the publish to the last return, and how many returned. */
+async function ping(r: Rig, timeoutS: number): Promise<{ seconds: number; returns: number }> {
+  const { config } = await loadConfig('master', r.cluster.confDir);
+  const client = new LocalClient(config);
+  await client.listen();
+  try {
+    const t0 = performance.now();
+    const pub = await client.publish({ tgt: '*', fun: 'test.ping', arg: [] });
+    let last = t0;
+    let returns = 0;
+    for await (const got of client.collect(pub, { timeout: timeoutS, gatherJobTimeout: 10 })) {
+      if ('ret' in got) {
+        returns++;
+        last = performance.now();
+      }
+    }
+    return { seconds: (last - t0) / 1000, returns };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Signs `count` minions in to a fresh master, then again after restarting it. */
+export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promise<AuthStormResult> {
+  const timeoutMs = (o.timeoutS ?? 300) * 1000;
+  const r = await rig(count, o);
+  try {
+    const t0 = performance.now();
+    r.swarm.go();
+    await r.swarm.waitFor((s) => s.authenticated >= count, timeoutMs);
+    const authSeconds = (performance.now() - t0) / 1000;
+    await waitPresent(r, timeoutMs);
+    const connectedSeconds = (performance.now() - t0) / 1000;
+    o.log?.(
+      `auth storm ${count}: authenticated ${authSeconds.toFixed(2)} s, connected ${connectedSeconds.toFixed(2)} s`,
+    );
+
+    await r.cluster.master?.stop();
+    // a fresh start must be read from a fresh log, and presence from the new publisher
+    renameSync(join(r.cluster.root, 'master.log'), join(r.cluster.root, 'master.log.1'));
+    rmSync(presencePath(r.cachedir), { force: true });
+    const t1 = performance.now();
+    await r.cluster.startMaster();
+    await waitPresent(r, timeoutMs);
+    const restartConnectedSeconds = (performance.now() - t1) / 1000;
+    const before = r.swarm.stats().reauths;
+    const storm = await ping(r, o.timeoutS ?? 300);
+    const stats = r.swarm.stats();
+    o.log?.(
+      `after restart: connected ${restartConnectedSeconds.toFixed(2)} s, re-auth + first job ${storm.seconds.toFixed(2)} s (${storm.returns} returns)`,
+    );
+    return {
+      count,
+      procs: r.swarm.procs,
+      authSeconds,
+      connectedSeconds,
+      restartConnectedSeconds,
+      restartReauthSeconds: storm.seconds,
+      restartReturns: storm.returns,
+      reauths: stats.reauths - before,
+      errors: stats.errors,
+      lastError: r.swarm.lastError(),
+    };
+  } finally {
+    await teardown(r);
+  }
+}
+
+/** `runs` times `test.ping` to all `count` minions, one job at a time. */
+export async function fanOut(count: number, runs: number, o: SwarmBenchOptions = {}): Promise<FanOutResult> {
+  const timeoutMs = (o.timeoutS ?? 300) * 1000;
+  const r = await rig(count, o);
+  try {
+    r.swarm.go();
+    await r.swarm.waitFor((s) => s.authenticated >= count, timeoutMs);
+    await waitPresent(r, timeoutMs);
+    // the grains reports (`_pillar`) finish after the sign-ins: let the master settle
+    await new Promise((res) => setTimeout(res, 2000));
+    const seconds: number[] = [];
+    const returns: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const one = await ping(r, 60);
+      seconds.push(one.seconds);
+      returns.push(one.returns);
+      o.log?.(`test.ping to ${count}: ${one.seconds.toFixed(3)} s, ${one.returns} returns`);
+    }
+    const rss = masterRss(r.cluster.master?.proc.pid ?? 0);
+    return {
+      count,
+      runs,
+      seconds,
+      median: median(seconds),
+      returns,
+      masterRssMiB: rss.mib,
+      masterProcesses: rss.processes,
+    };
+  } finally {
+    await teardown(r);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (name: string, dflt: number): number => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? Number(argv[i + 1]) : dflt;
+  };
+  const count = arg('--count', 1000);
+  const runs = arg('--runs', 5);
+  const procs = argv.includes('--procs') ? arg('--procs', 1) : undefined;
+  const o: SwarmBenchOptions = {
+    procs,
+    workerThreads: arg('--workers', 5),
+    keyPool: argv.includes('--key-pool') ? arg('--key-pool', count) : undefined,
+    log: (line) => process.stdout.write(`  ${line}\n`),
+  };
+  const out = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  };
+  if (!argv.includes('--no-storm')) {
+    const a = await authStorm(count, o);
+    out(
+      `auth storm, ${count} minions (${a.procs} procs): all authenticated ${a.authSeconds.toFixed(2)} s, all connected ${a.connectedSeconds.toFixed(2)} s`,
+    );
+    out(
+      `after a master restart: all reconnected ${a.restartConnectedSeconds.toFixed(2)} s, re-auth storm + first test.ping ${a.restartReauthSeconds.toFixed(2)} s (${a.restartReturns}/${count} returns, ${a.reauths} re-auths, ${a.errors} errors)`,
+    );
+    if (a.lastError) out(`  last swarm error: ${a.lastError}`);
+  }
+  if (!argv.includes('--no-fanout')) {
+    const f = await fanOut(count, runs, o);
+    out(
+      `test.ping to ${count} swarm minions: median ${f.median.toFixed(3)} s over ${runs} runs [${f.seconds.map((s) => s.toFixed(3)).join(' ')}], returns [${f.returns.join(' ')}]`,
+    );
+    out(
+      `master RSS with ${count} connected minions: ${f.masterRssMiB.toFixed(0)} MiB (${f.masterProcesses} processes)`,
+    );
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main(process.argv.slice(2));
+}
