@@ -14,7 +14,19 @@ export async function netapiSection(quick: boolean): Promise<void> {
       method: `${f.requests} requests, ${f.errors} errors`,
     });
     const salt =
-      f.concurrency === 1 ? (f.client === 'local' ? 217 : f.client === 'local_async' ? 46 : undefined) : undefined;
-    report({ name: `${what}: p99`, value: f.p99Ms, unit: 'ms', salt, method: `p50 ${f.p50Ms.toFixed(1)} ms` });
+      f.concurrency === 1
+        ? f.client === 'local'
+          ? 217
+          : f.client === 'local_async'
+            ? 46
+            : undefined
+        : undefined;
+    report({
+      name: `${what}: p99`,
+      value: f.p99Ms,
+      unit: 'ms',
+      salt,
+      method: `p50 ${f.p50Ms.toFixed(1)} ms`,
+    });
   }
 }

@@ -181,7 +181,7 @@ export const masterSchema = z.object({
   job_cache: boolOption(true, 'Store jobs and returns in the master job cache.'),
   master_job_cache: stringOption(
     'job_store',
-    'Returner used as the master job cache: job_store (embedded SQLite, the default), local_cache (Salt\'s directory layout), postgres, redis, or any returner with the job methods.',
+    "Returner used as the master job cache: job_store (embedded SQLite, the default), local_cache (Salt's directory layout), postgres, redis, or any returner with the job methods.",
   ),
   ext_job_cache: stringOption('', 'Returner every minion sends its returns to as well.'),
   job_cache_store_endtime: boolOption(false, 'Record job end times in the job cache.'),

@@ -154,7 +154,7 @@ describe.skipIf(!existsSync(BUILT_MODULES))('callFunction --local (compiled modu
     expect(typeof map['test.ping']).toBe('string');
   });
 
-  it('names a returner that cannot be loaded, in Salt\'s words, and the call still stands', async () => {
+  it("names a returner that cannot be loaded, in Salt's words, and the call still stands", async () => {
     const log = recordingLogger();
     const r = await callFunction(minionConfig(), 'c1', {
       fun: 'test.ping',

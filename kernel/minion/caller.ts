@@ -281,7 +281,9 @@ async function callAndReturn(
     const loader = minionReturnerLoader(config, opts.log);
     await sendToReturners(loader, returners, ret, {}, opts.log);
     // a one-shot process: release the returners' connections so it can exit
-    await Promise.all(loader.loaded().map(({ def }) => def.close?.(loader.context(def)).catch(() => undefined)));
+    await Promise.all(
+      loader.loaded().map(({ def }) => def.close?.(loader.context(def)).catch(() => undefined)),
+    );
   }
   return result;
 }
