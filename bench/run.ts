@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,swarm]`: the issues' figures,
+ * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,event-bus,swarm]`: the issues' figures,
  * measured on this machine with real processes on loopback, printed with their method and
  * written to bench-results[-quick].json. Never fails on a figure; leaves no process behind.
  */
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { REPO } from '../tools/local-cluster.js';
 import { details, figures, print } from './report.js';
 import { cliSection } from './sections/cli.js';
+import { eventBusSection } from './sections/event-bus.js';
 import { netapiSection } from './sections/netapi.js';
 import { reactorSection } from './sections/reactor.js';
 import { storesSection } from './sections/stores.js';
@@ -19,6 +20,7 @@ const SECTIONS: Record<string, (quick: boolean) => Promise<void>> = {
   stores: storesSection,
   netapi: netapiSection,
   reactor: reactorSection,
+  'event-bus': eventBusSection,
   swarm: swarmSection,
 };
 

@@ -1,16 +1,24 @@
 /**
  * The master (or minion) event bus on ZeroMQ over ipc: firers PUSH to `<prefix>_pull.ipc`, the
- * event publisher re-publishes each frame on `<prefix>_pub.ipc`, listeners SUB by tag prefix.
- * A frame is Salt's event body: `<tag>\n\n<msgpack(data)>`, so ZeroMQ's prefix subscription
- * is exactly Salt's tag-prefix matching.
+ * event publisher (event-publisher.ts) re-publishes each frame on `<prefix>_pub.ipc`,
+ * listeners SUB by tag prefix. A message's first part is Salt's event body:
+ * `<tag>\n\n<msgpack(data)>`, so ZeroMQ's prefix subscription is exactly Salt's tag-prefix
+ * matching; its second part numbers it per subscribed prefix (bus-sequence.ts), so a listener
+ * knows how many events it missed when it read too slowly.
  */
 import { randomUUID } from 'node:crypto';
-import { Publisher, Pull, Push, Subscriber } from 'zeromq';
+import { basename } from 'node:path';
+import { Push, Subscriber } from 'zeromq';
 import type { SaltEvent } from '../jobs/types.js';
 import { decodeEventBody } from '../serial/index.js';
-import { bindOrFail, ipcAddress } from './address.js';
+import { ipcAddress } from './address.js';
+import { GapTracker, readSequence } from './bus-sequence.js';
+import { LAG_TAG, type LagReport } from './bus-stats.js';
 import { stampedEventBody } from './event-body.js';
+import { DROPPED_TAG, type GuardTrace, isEventMap, traceTag } from './event-guard.js';
 import { SendQueue } from './send-queue.js';
+
+export { EventPublisher, type EventPublisherOptions } from './event-publisher.js';
 
 export interface EventBusAddresses {
   pub: string;
@@ -25,38 +33,6 @@ export function masterEventAddresses(sockDir: string): EventBusAddresses {
   };
 }
 
-/** Binds the bus and forwards every pulled frame to subscribers until closed. */
-export class EventPublisher {
-  readonly #pull = new Pull();
-  readonly #pub = new Publisher({ sendHighWaterMark: 100_000 });
-  #queue = new SendQueue(this.#pub);
-  #running = false;
-
-  async bind(addrs: EventBusAddresses): Promise<void> {
-    await bindOrFail(this.#pub, addrs.pub);
-    await bindOrFail(this.#pull, addrs.pull);
-  }
-
-  /** Forwards frames; resolves when closed. */
-  async run(): Promise<void> {
-    this.#running = true;
-    try {
-      for await (const frames of this.#pull) {
-        const [frame] = frames;
-        if (frame) this.#queue.push(frame);
-      }
-    } catch (err) {
-      if (this.#running) throw err;
-    }
-  }
-
-  close(): void {
-    this.#running = false;
-    this.#pull.close();
-    this.#pub.close();
-  }
-}
-
 /** Fires events onto a bus. Never blocks the caller; frames queue while the bus is away. */
 export class EventFirer {
   readonly #push = new Push({ sendHighWaterMark: 100_000, linger: 1000 });
@@ -66,8 +42,23 @@ export class EventFirer {
     this.#push.connect(addrs.pull);
   }
 
-  /** Fires `data` (a map) under `tag`, adding `_stamp`. */
+  /**
+   * Fires `data` (a map) under `tag`, adding `_stamp`. Data that is not a map, or a tag that
+   * is empty or holds `\n\n`, is not fired: a `tsalt/bus/dropped` event says so instead
+   * (the publisher logs it). Size is checked by the publisher.
+   */
   fire(tag: string, data: Record<string, unknown>): void {
+    const bad: GuardTrace['reason'] | undefined =
+      typeof tag !== 'string' || tag === '' || tag.includes('\n\n')
+        ? 'bad-tag'
+        : isEventMap(data)
+          ? undefined
+          : 'not-a-map';
+    if (bad) {
+      const trace: GuardTrace = { tag: traceTag(String(tag)), size: 0, reason: bad };
+      this.#queue.push(stampedEventBody(DROPPED_TAG, { ...trace }));
+      return;
+    }
     this.#queue.push(stampedEventBody(tag, data));
   }
 
@@ -82,19 +73,56 @@ export class EventFirer {
   }
 }
 
-/** Listens to a bus for tags starting with the given prefixes. */
-export class EventListener implements AsyncIterable<SaltEvent> {
-  readonly #sub = new Subscriber({ receiveHighWaterMark: 100_000 });
-  readonly #addrs: EventBusAddresses;
+export interface EventListenerOptions {
+  /** Events this listener's socket may hold unread before ZeroMQ drops for it; default 100000. */
+  hwm?: number;
+  /** Its name in `tsalt/bus/lag` reports and `bus.stats`; default: the program's file name. */
+  name?: string;
+  /** Fire `tsalt/bus/lag` when events were missed (at most once a second); default true. */
+  reportLag?: boolean;
+}
 
-  constructor(addrs: EventBusAddresses, prefixes: readonly string[]) {
+/** A listener's own counters. */
+export interface ListenerStats {
+  received: number;
+  /** Events the publisher numbered for our prefixes that never reached us. */
+  missed: number;
+}
+
+/**
+ * Listens to a bus for tags starting with the given prefixes. A listener that reads too
+ * slowly loses events (its queue and its queue in the publisher are bounded); it counts them
+ * from the publisher's numbers ({@link stats}) and reports them on the bus (`tsalt/bus/lag`).
+ */
+export class EventListener implements AsyncIterable<SaltEvent> {
+  readonly #sub: Subscriber;
+  readonly #addrs: EventBusAddresses;
+  readonly #gaps: GapTracker;
+  readonly #name: string;
+  readonly #reportLag: boolean;
+  #reporter: EventFirer | undefined;
+  #reportedMissed = 0;
+  #lastReport = 0;
+  #reportTimer: NodeJS.Timeout | undefined;
+
+  constructor(addrs: EventBusAddresses, prefixes: readonly string[], opts: EventListenerOptions = {}) {
     this.#addrs = addrs;
+    this.#sub = new Subscriber({ receiveHighWaterMark: opts.hwm ?? 100_000 });
+    this.#name = opts.name ?? basename(process.argv[1] ?? 'node');
+    this.#reportLag = opts.reportLag ?? true;
+    this.#gaps = new GapTracker(prefixes);
     this.#sub.connect(addrs.pub);
     for (const p of prefixes) this.#sub.subscribe(p);
   }
 
   subscribe(prefix: string): void {
+    this.#gaps.add(prefix);
     this.#sub.subscribe(prefix);
+  }
+
+  /** Events received and events missed so far. */
+  get stats(): ListenerStats {
+    return { received: this.#gaps.received, missed: this.#gaps.missed };
   }
 
   /**
@@ -126,7 +154,7 @@ export class EventListener implements AsyncIterable<SaltEvent> {
 
   async *[Symbol.asyncIterator](): AsyncIterator<SaltEvent> {
     try {
-      for await (const [frame] of this.#sub) {
+      for await (const [frame, seq] of this.#sub) {
         if (!frame) continue;
         let ev: { tag: string; data: unknown };
         try {
@@ -134,6 +162,8 @@ export class EventListener implements AsyncIterable<SaltEvent> {
         } catch {
           continue;
         }
+        // probes are numbered too: count them before leaving them out
+        if (this.#gaps.observe(readSequence(seq)) > 0) this.#lagged();
         if (ev.tag.startsWith('tsalt/probe/')) continue;
         yield { tag: ev.tag, data: (ev.data ?? {}) as Record<string, unknown> };
       }
@@ -142,7 +172,39 @@ export class EventListener implements AsyncIterable<SaltEvent> {
     }
   }
 
+  /** Reports the missed events now, or within a second of the previous report. */
+  #lagged(): void {
+    if (!this.#reportLag || this.#reportTimer) return;
+    const wait = this.#lastReport + 1000 - Date.now();
+    if (wait <= 0) this.#report();
+    else this.#reportTimer = setTimeout(() => this.#report(), wait).unref();
+  }
+
+  #report(): void {
+    this.#reportTimer = undefined;
+    if (this.#sub.closed) return;
+    this.#lastReport = Date.now();
+    const missed = this.#gaps.missed;
+    const report: LagReport = {
+      name: this.#name,
+      pid: process.pid,
+      prefixes: this.#gaps.prefixes,
+      received: this.#gaps.received,
+      missed,
+      new_missed: missed - this.#reportedMissed,
+      reason: 'subscriber-queue-full',
+    };
+    this.#reportedMissed = missed;
+    this.#reporter ??= new EventFirer(this.#addrs);
+    this.#reporter.fire(LAG_TAG, { ...report });
+  }
+
   close(): void {
+    if (this.#reportTimer) clearTimeout(this.#reportTimer);
+    this.#reportTimer = undefined;
     this.#sub.close();
+    const r = this.#reporter;
+    this.#reporter = undefined;
+    if (r) void r.close();
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The master event bus child (Salt's `EventPublisher`).
+ * The master event bus child (Salt's `EventPublisher`): `max_event_size` enforced on every
+ * event, slow subscribers dropped for (never waited for), counters for `salt-run bus.stats`.
  */
 
 import { EventPublisher, masterEventAddresses } from '../../bus/event-bus.js';
@@ -7,10 +8,10 @@ import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
 
 await runChild<ResolvedMasterConfig>('event-publisher', async ({ config, log }) => {
-  const bus = new EventPublisher();
+  const bus = new EventPublisher({ maxEventSize: config.max_event_size, log });
   await bus.bind(masterEventAddresses(config.sock_dir));
   const done = bus.run().catch((err) => log.error({ err }, 'event bus failed'));
-  log.info({ sock_dir: config.sock_dir }, 'master event bus up');
+  log.info({ sock_dir: config.sock_dir, max_event_size: config.max_event_size }, 'master event bus up');
   return async () => {
     bus.close();
     await done;

@@ -41,12 +41,44 @@ describe('_minion_event', () => {
     handleMinionEvent({ id: 'm1', cmd: '_minion_event', tag: 'salt/auth', data: {} }, effects, (m) =>
       warned.push(m),
     );
-    expect(effects.events.map((e) => e.tag)).toEqual(['myco/a', 'myco/b']);
+    expect(effects.events.map((e) => e.tag)).toEqual([
+      'myco/a',
+      'myco/b',
+      'tsalt/bus/dropped',
+      'tsalt/bus/dropped',
+    ]);
     expect(effects.events[0]!.data).toMatchObject({ id: 'm1', data: { x: 1 } });
     expect(effects.events[1]!.data).toEqual({ y: 2 });
+    expect(effects.events[3]!.data).toEqual({
+      tag: 'salt/auth',
+      size: 0,
+      reason: 'forbidden-tag',
+      minion: 'm1',
+    });
     expect(warned).toEqual([
       'Filtering blacklisted event tag salt/job/20261122133100000000/ret/m2 from minion m1',
       'Filtering blacklisted event tag salt/auth from minion m1',
     ]);
+  });
+
+  it('refuses data that is not a map, with a trace event; an event without data is its own data', () => {
+    const effects = newEffects();
+    const warned: string[] = [];
+    handleMinionEvent(
+      {
+        id: 'm1',
+        events: [
+          { tag: 'myco/list', data: [1, 2] },
+          { tag: 'myco/bare', x: 1 },
+        ],
+      },
+      effects,
+      (m) => warned.push(m),
+    );
+    expect(effects.events).toEqual([
+      { tag: 'tsalt/bus/dropped', data: { tag: 'myco/list', size: 0, reason: 'not-a-map', minion: 'm1' } },
+      { tag: 'myco/bare', data: { tag: 'myco/bare', x: 1 } },
+    ]);
+    expect(warned).toEqual(['Refusing event myco/list from minion m1: its data is not a map']);
   });
 });

@@ -2,6 +2,7 @@
  * `_minion_event`: events a minion sends to the master bus (PROTOCOL.md §7, Salt's
  * `RemoteFuncs._minion_event`).
  */
+import { DROPPED_TAG, type GuardTrace, isEventMap, traceTag } from '../../bus/event-guard.js';
 import type { Effects } from './context.js';
 
 /**
@@ -14,34 +15,47 @@ export function validMinionTag(tag: string, id: string): boolean {
   return prog !== null && prog[1] === id;
 }
 
-/** Fires a minion's event(s); tags it may not use are dropped and told to `warn`, as Salt logs them. */
+/**
+ * Fires a minion's event(s). Refused, each with a `tsalt/bus/dropped` trace event and a line
+ * told to `warn`: tags the minion may not use (Salt's wording), and data that is not a map
+ * (Salt's `fire_event` raises for it). `max_event_size` is the event publisher's.
+ */
 export function handleMinionEvent(
   load: Record<string, unknown>,
   effects: Effects,
   warn: (message: string) => void = () => {},
 ): unknown {
-  if (typeof load.id !== 'string') return false;
-  const refused: string[] = [];
+  const id = load.id;
+  if (typeof id !== 'string') return false;
+  const refuse = (tag: string, reason: GuardTrace['reason'], line: string): void => {
+    const trace: GuardTrace = { tag: traceTag(tag), size: 0, reason, minion: id };
+    effects.events.push({ tag: DROPPED_TAG, data: { ...trace } });
+    warn(line);
+  };
+  const forged = (tag: string) =>
+    refuse(tag, 'forbidden-tag', `Filtering blacklisted event tag ${tag} from minion ${id}`);
   if (Array.isArray(load.events)) {
     const pretag = typeof load.pretag === 'string' ? load.pretag : undefined;
     for (const ev of load.events as unknown[]) {
-      if (!ev || typeof ev !== 'object') continue;
-      const { tag, data } = ev as { tag?: unknown; data?: unknown };
-      if (typeof tag !== 'string' || !validMinionTag(tag, load.id)) {
-        if (typeof tag === 'string') refused.push(tag);
+      if (!isEventMap(ev)) continue;
+      const tag = ev.tag;
+      if (typeof tag !== 'string') continue;
+      if (!validMinionTag(tag, id)) {
+        forged(tag);
         continue;
       }
-      const map =
-        data && typeof data === 'object' && !Array.isArray(data)
-          ? (data as Record<string, unknown>)
-          : { data };
-      effects.events.push({ tag, data: map });
-      if (pretag) effects.events.push({ tag: `${pretag}/${tag}`, data: map });
+      // Salt: the event's `data`, or the event itself when it has none
+      const data = 'data' in ev ? ev.data : ev;
+      if (!isEventMap(data)) {
+        refuse(tag, 'not-a-map', `Refusing event ${traceTag(tag)} from minion ${id}: its data is not a map`);
+        continue;
+      }
+      effects.events.push({ tag, data });
+      if (pretag) effects.events.push({ tag: `${pretag}/${tag}`, data });
     }
   } else if (typeof load.tag === 'string') {
-    if (validMinionTag(load.tag, load.id)) effects.events.push({ tag: load.tag, data: { ...load } });
-    else refused.push(load.tag);
+    if (validMinionTag(load.tag, id)) effects.events.push({ tag: load.tag, data: { ...load } });
+    else forged(load.tag);
   }
-  for (const tag of refused) warn(`Filtering blacklisted event tag ${tag} from minion ${load.id}`);
   return null;
 }
