@@ -32,6 +32,21 @@ export interface AuthLoad {
   pub?: unknown;
 }
 
+let aesSig: { privatePem: string; aes: string; sig: Buffer } | undefined;
+
+/**
+ * The master's X9.31 signature over the SHA-256 of the AES key, which every accepted sign-in
+ * carries: the same for every minion until the key rotates, so it is made once per key (one
+ * RSA private-key operation less per sign-in; signatures are deterministic).
+ */
+function aesKeySignature(privatePem: string, aes: string): Buffer {
+  if (aesSig?.aes !== aes || aesSig.privatePem !== privatePem) {
+    const digest = createHash('sha256').update(aes).digest('hex');
+    aesSig = { privatePem, aes, sig: x931Sign(privatePem, Buffer.from(digest)) };
+  }
+  return aesSig.sig;
+}
+
 /** Salt's `_clear_signed`: the load as msgpack bytes plus a PKCS#1 v1.5 signature over them. */
 function clearSigned(
   env: HandlerEnv,
@@ -181,8 +196,7 @@ export async function handleAuth(
     const session = await sessionKeyFor(env.config.cachedir, id, env.config.publish_session);
     env.cache.remember(id, session);
     ret.session = oaepEncrypt(minionPub, Buffer.from(session), encAlgo as EncAlgo);
-    const digest = createHash('sha256').update(aes).digest('hex');
-    ret.sig = x931Sign(env.keys.privatePem, Buffer.from(digest));
+    ret.sig = aesKeySignature(env.keys.privatePem, aes);
     ret.nonce = nonce;
     authEvent(effects, true, 'accept', id, pub);
     env.kernel.log.info(`Authentication accepted from ${id}`);
