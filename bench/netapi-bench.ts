@@ -4,8 +4,11 @@
  * `node dist/bench/netapi-bench.js [minions] [concurrency,...]` (after a build).
  */
 import { writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { EventFirer, masterEventAddresses } from '../kernel/bus/event-bus.js';
+import { loadConfigCached } from '../kernel/config/cache.js';
 import { freePort } from '../kernel/process/ports.js';
 import { Cluster } from '../tools/local-cluster.js';
 
@@ -120,6 +123,153 @@ export async function runNetapiBench(
     await c.stop();
   }
   return out;
+}
+
+export interface SseFanoutFigure {
+  subscribers: number;
+  /** Events fired; each one timed. */
+  events: number;
+  /** Median ms from firing on the master bus to arrival at the last subscriber. */
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  /** Median ms to the first subscriber. */
+  firstMedianMs: number;
+  /** Events every subscriber received (must equal `events`). */
+  complete: number;
+  /** Subscribers connected (must equal `subscribers`). */
+  connected: number;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+}
+
+/** An SSE subscriber on a raw socket: notes when each `marker` first shows in its stream. */
+function sseSubscriber(
+  port: number,
+  token: string,
+  tag: string,
+  onMarker: (marker: string) => void,
+): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(port, '127.0.0.1');
+    let tail = '';
+    let ready = false;
+    sock.setNoDelay(true);
+    sock.on('data', (d: Buffer) => {
+      const text = tail + d.toString('latin1');
+      if (!ready && text.includes('retry: 400')) {
+        ready = true;
+        resolve(sock);
+      }
+      for (const m of text.matchAll(/tag: \S+\/(\d+)\n/g)) onMarker(m[1] as string);
+      tail = text.slice(Math.max(0, text.lastIndexOf('\n') + 1));
+    });
+    sock.once('error', reject);
+    sock.write(`GET /events?tag=${tag} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Auth-Token: ${token}\r\n\r\n`);
+  });
+}
+
+/**
+ * SSE fan-out: `subscribers` `/events` streams (raw sockets) on the master's netapi; events
+ * fired on the master bus one at a time; for each, the time from the fire to its arrival at
+ * the first and at the last subscriber. Starts a master (no minions), measures, stops it.
+ */
+export async function runSseFanoutBench(
+  opts: { subscribers?: number; events?: number } = {},
+): Promise<SseFanoutFigure> {
+  const subscribers = opts.subscribers ?? 1000;
+  const events = opts.events ?? 9;
+  const port = await freePort();
+  const master: Record<string, unknown> = {
+    rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0 },
+    netapi_enable_clients: ['local_async'],
+  };
+  const c = new Cluster({ quiet: true, master });
+  // the users file lives in the cluster root, known once the cluster exists
+  const users = join(c.root, 'users.txt');
+  writeFileSync(users, 'bench:bench\n');
+  master.external_auth = { file: { '^filename': users, bench: ['.*'] } };
+  const socks: Socket[] = [];
+  let firer: EventFirer | undefined;
+  try {
+    await c.startMaster();
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i++) {
+      try {
+        await fetch(`${base}/`);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const login = await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench', eauth: 'file' }),
+    });
+    const token = ((await login.json()) as { return: [{ token: string }] }).return[0].token;
+    const tag = 'tsalt/bench/fanout';
+    // arrivals[event] = times at which subscribers saw it (one per subscriber)
+    const arrivals = new Map<string, { times: number[]; done: () => void }>();
+    for (let i = 0; i < subscribers; i += 100) {
+      const batch = Array.from({ length: Math.min(100, subscribers - i) }, () => {
+        const seen = new Set<string>();
+        return sseSubscriber(port, token, tag, (marker) => {
+          if (seen.has(marker)) return;
+          seen.add(marker);
+          const a = arrivals.get(marker);
+          if (!a) return;
+          a.times.push(performance.now());
+          if (a.times.length === subscribers) a.done();
+        });
+      });
+      socks.push(...(await Promise.all(batch)));
+    }
+    const { config } = await loadConfigCached('master', c.confDir);
+    firer = new EventFirer(masterEventAddresses(config.sock_dir));
+    const fireAndWait = async (marker: string): Promise<{ first: number; last: number; got: number }> => {
+      const got: number[] = [];
+      let timer: NodeJS.Timeout | undefined;
+      const all = new Promise<void>((done) => {
+        arrivals.set(marker, { times: got, done });
+        timer = setTimeout(done, 30_000);
+      });
+      const t0 = performance.now();
+      firer?.fire(`${tag}/${marker}`, { n: Number(marker) });
+      await all;
+      clearTimeout(timer);
+      arrivals.delete(marker);
+      return { first: (got[0] ?? t0) - t0, last: (got[got.length - 1] ?? t0) - t0, got: got.length };
+    };
+    await fireAndWait('0'); // warm-up (connects the firer), not timed
+    const lasts: number[] = [];
+    const firsts: number[] = [];
+    let complete = 0;
+    for (let e = 1; e <= events; e++) {
+      const r = await fireAndWait(String(e));
+      if (r.got === subscribers) complete++;
+      lasts.push(r.last);
+      firsts.push(r.first);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    return {
+      subscribers,
+      events,
+      medianMs: median(lasts),
+      minMs: Math.min(...lasts),
+      maxMs: Math.max(...lasts),
+      firstMedianMs: median(firsts),
+      complete,
+      connected: socks.length,
+    };
+  } finally {
+    for (const s of socks) s.destroy();
+    await firer?.close();
+    await c.stop();
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

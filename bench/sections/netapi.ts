@@ -1,5 +1,8 @@
-/** Issue 6's figures: requests/s and p99 of the REST API at several concurrencies. */
-import { runNetapiBench } from '../netapi-bench.js';
+/**
+ * Issue 6's figures: requests/s and p99 of the REST API at several concurrencies, and SSE
+ * fan-out to 1,000 subscribers (fire on the master bus to arrival at the last one).
+ */
+import { runNetapiBench, runSseFanoutBench } from '../netapi-bench.js';
 import { details, report } from '../report.js';
 
 export async function netapiSection(quick: boolean): Promise<void> {
@@ -13,20 +16,27 @@ export async function netapiSection(quick: boolean): Promise<void> {
       unit: 'req/s',
       method: `${f.requests} requests, ${f.errors} errors`,
     });
-    const salt =
-      f.concurrency === 1
-        ? f.client === 'local'
-          ? 217
-          : f.client === 'local_async'
-            ? 46
-            : undefined
-        : undefined;
     report({
       name: `${what}: p99`,
       value: f.p99Ms,
       unit: 'ms',
-      salt,
+      salt:
+        f.client === 'local' && f.concurrency === 1
+          ? 217
+          : f.client === 'local_async' && f.concurrency === 1
+            ? 46
+            : undefined,
       method: `p50 ${f.p50Ms.toFixed(1)} ms`,
     });
   }
+  const fan = await runSseFanoutBench({ subscribers: 1000, events: quick ? 5 : 11 });
+  details.netapiSseFanout = fan;
+  report({
+    name: `SSE fan-out to ${fan.subscribers} /events subscribers: bus event to last subscriber`,
+    value: fan.medianMs,
+    unit: 'ms',
+    min: fan.minMs,
+    max: fan.maxMs,
+    method: `median of ${fan.events} events fired on the master bus; first subscriber ${fan.firstMedianMs.toFixed(1)} ms; ${fan.complete}/${fan.events} events reached all ${fan.connected} subscribers`,
+  });
 }

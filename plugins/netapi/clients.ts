@@ -6,8 +6,6 @@
  */
 import { batchSize } from '../../kernel/client/batch.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import type { JobReturn } from '../../kernel/jobs/types.js';
-import { readPresence } from '../../kernel/master/presence.js';
 import { expectedMinions } from '../../kernel/targeting/expected-minions.js';
 import { authCheck, specCheck, type TargetResolver } from './auth/acl.js';
 import type { Chunk } from './body.js';
@@ -19,6 +17,7 @@ import {
   NETAPI_ERR_MASTER,
   NETAPI_ERR_NOT_SUPPORTED,
 } from './errors.js';
+import { gatherReturns, shapeReturns } from './gather.js';
 import type { MasterLink, PublishResult } from './master-link.js';
 
 /** Who is calling: the eauth user behind a token (or inline credentials). */
@@ -59,6 +58,7 @@ const RESERVED = new Set([
   'batch_size',
   'batch_wait',
   'sub',
+  'subset',
   'cli',
 ]);
 
@@ -160,113 +160,6 @@ function checkSpec(
   throw new NETAPI_ERR_BAD_LOWSTATE(r.error.message);
 }
 
-/**
- * Waits for the returns of a published job: until every expected minion answered, or until
- * `timeout` passes and a `saltutil.find_job` check finds none still running.
- */
-export async function gatherReturns(
-  env: ClientEnv,
-  pub: PublishResult & { jid: string },
-  timeoutS: number,
-  user: string,
-): Promise<Map<string, JobReturn>> {
-  const got = new Map<string, JobReturn>();
-  const outstanding = new Set(pub.minions);
-  if (outstanding.size === 0) return got;
-  let wake: (() => void) | undefined;
-  const prefix = `salt/job/${pub.jid}/ret/`;
-  const stop = env.link.watchJob(pub.jid, (ev) => {
-    if (!ev.tag.startsWith(prefix)) return;
-    const id = ev.tag.slice(prefix.length);
-    if (!outstanding.delete(id)) return;
-    got.set(id, ev.data as unknown as JobReturn);
-    wake?.();
-  });
-  const sleep = (ms: number) =>
-    new Promise<void>((r) => {
-      const t = setTimeout(r, ms);
-      wake = () => {
-        if (outstanding.size > 0) return;
-        clearTimeout(t);
-        r();
-      };
-    });
-  const hardStop = Date.now() + env.opts.sync_timeout_max * 1000;
-  try {
-    while (outstanding.size > 0 && Date.now() < hardStop) {
-      await sleep(Math.max(1, timeoutS * 1000));
-      if (outstanding.size === 0) break;
-      const running = await findJob(env, pub.jid, [...outstanding], user);
-      if (running === 0) break;
-    }
-  } finally {
-    stop();
-  }
-  return got;
-}
-
-/** How many of `ids` still run job `jid` (Salt's `saltutil.find_job` check). */
-async function findJob(env: ClientEnv, jid: string, ids: string[], user: string): Promise<number> {
-  const presence = readPresence(env.config.cachedir);
-  const tracked = new Set(presence?.tracked);
-  const present = new Set(presence?.present);
-  const reachable = ids.filter((id) => !tracked.has(id) || present.has(id));
-  if (reachable.length === 0) return 0;
-  const fj = await env.link.publish({
-    tgt: reachable,
-    fun: 'saltutil.find_job',
-    arg: [jid],
-    tgtType: 'list',
-    user,
-  });
-  if (!fj.jid) return 0;
-  const res = await gatherOnce(env, fj.jid, fj.minions, env.config.gather_job_timeout * 1000);
-  let running = 0;
-  for (const ret of res.values()) {
-    const r = ret.return;
-    if (r && typeof r === 'object' && Object.keys(r).length > 0) running++;
-  }
-  return running;
-}
-
-/** Returns of `jid` from `ids` within `ms` (no find_job). */
-async function gatherOnce(
-  env: ClientEnv,
-  jid: string,
-  ids: string[],
-  ms: number,
-): Promise<Map<string, JobReturn>> {
-  const got = new Map<string, JobReturn>();
-  const outstanding = new Set(ids);
-  const prefix = `salt/job/${jid}/ret/`;
-  let done: () => void = () => undefined;
-  const finished = new Promise<void>((r) => {
-    done = r;
-  });
-  const stop = env.link.watchJob(jid, (ev) => {
-    if (!ev.tag.startsWith(prefix)) return;
-    const id = ev.tag.slice(prefix.length);
-    if (!outstanding.delete(id)) return;
-    got.set(id, ev.data as unknown as JobReturn);
-    if (outstanding.size === 0) done();
-  });
-  const t = setTimeout(done, ms);
-  await finished;
-  clearTimeout(t);
-  stop();
-  return got;
-}
-
-function shapeReturns(rets: Map<string, JobReturn>, full: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [id, ret] of rets) {
-    out[id] = full
-      ? { ret: ret.return, retcode: ret.retcode ?? 0, jid: ret.jid, success: ret.success }
-      : ret.return;
-  }
-  return out;
-}
-
 function timeoutOf(env: ClientEnv, chunk: Chunk): number {
   const t = Number(chunk.timeout);
   return Number.isFinite(t) && t > 0 ? Math.min(t, env.opts.sync_timeout_max) : env.config.timeout;
@@ -298,34 +191,56 @@ async function runLocal(env: ClientEnv, who: Identity, chunk: Chunk): Promise<un
   return [shapeReturns(rets, chunk.full_return === true)];
 }
 
+/**
+ * Salt's `cmd_subset`: asks the target for `sys.list_functions`, then runs the function on
+ * at most `subset` (Salt 3006's name; `sub` before it; default 3) of the minions that have
+ * it, picked at random. One entry: the returns of the chosen minions.
+ */
 async function runSubset(env: ClientEnv, who: Identity, chunk: Chunk): Promise<unknown[]> {
   const call = localCall(chunk);
   await checkLocal(env, who, call);
-  const sub = chunk.sub === undefined ? 3 : Number(chunk.sub);
-  if (!Number.isInteger(sub) || sub < 1)
-    throw new NETAPI_ERR_BAD_LOWSTATE('"sub" must be a positive integer');
-  const { minions } = await expectedMinions(env.config, call.tgt, call.tgtType);
-  const presence = readPresence(env.config.cachedir);
-  const live = presence ? minions.filter((m) => presence.present.includes(m)) : minions;
-  const pool = [...(live.length > 0 ? live : minions)];
+  const raw = chunk.subset ?? chunk.sub;
+  const subset = raw === undefined ? 3 : Number(raw);
+  if (!Number.isInteger(subset) || subset < 1)
+    throw new NETAPI_ERR_BAD_LOWSTATE('"subset" must be a positive integer');
+  const timeout = timeoutOf(env, chunk);
+  const lf = await env.link.publish({
+    tgt: call.tgt,
+    fun: 'sys.list_functions',
+    arg: [],
+    tgtType: call.tgtType,
+    user: who.user,
+  });
+  if (!lf.jid) return [{}];
+  const listed = await gatherReturns(env, { ...lf, jid: lf.jid }, timeout, who.user);
+  const pool = [...listed.keys()];
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
     [pool[i], pool[j]] = [pool[j] as string, pool[i] as string];
   }
-  const chosen = pool.slice(0, sub);
+  const chosen: string[] = [];
+  for (const id of pool) {
+    const funs = listed.get(id)?.return;
+    if (Array.isArray(funs) && funs.includes(call.fun)) chosen.push(id);
+    if (chosen.length >= subset) break;
+  }
   if (chosen.length === 0) return [{}];
   const pub = await publishChecked(env, who, { ...call, tgt: chosen, tgtType: 'list' });
   if (!pub.jid) return [{}];
-  const rets = await gatherReturns(env, { ...pub, jid: pub.jid }, timeoutOf(env, chunk), who.user);
+  const rets = await gatherReturns(env, { ...pub, jid: pub.jid }, timeout, who.user);
   return [shapeReturns(rets, chunk.full_return === true)];
 }
 
+/**
+ * Salt's `cmd_batch` as salt-api yields it: the minions answering a `test.ping`, run `batch`
+ * (N or N%) at a time; one entry `{minion: return}` per minion as it returns, a dict return
+ * getting the job's `retcode` added as Salt's batch does.
+ */
 async function runBatchClient(env: ClientEnv, who: Identity, chunk: Chunk): Promise<unknown[]> {
   const call = localCall(chunk);
   await checkLocal(env, who, call);
   const spec = String(chunk.batch ?? chunk.batch_size ?? '10%');
   const timeout = timeoutOf(env, chunk);
-  // Salt's batch first asks who answers a test.ping
   const ping = await env.link.publish({
     tgt: call.tgt,
     fun: 'test.ping',
@@ -341,8 +256,22 @@ async function runBatchClient(env: ClientEnv, who: Identity, chunk: Chunk): Prom
     const next = alive.slice(i, i + size);
     const pub = await publishChecked(env, who, { ...call, tgt: next, tgtType: 'list' });
     if (!pub.jid) continue;
-    const rets = await gatherReturns(env, { ...pub, jid: pub.jid }, timeout, who.user);
-    for (const [id, ret] of rets) out.push(shapeReturns(new Map([[id, ret]]), chunk.full_return === true));
+    const order: string[] = [];
+    const rets = await gatherReturns(env, { ...pub, jid: pub.jid }, timeout, who.user, order);
+    for (const id of order) {
+      const ret = rets.get(id);
+      if (!ret) continue;
+      if (chunk.full_return === true) {
+        out.push(shapeReturns(new Map([[id, ret]]), true));
+        continue;
+      }
+      const r = ret.return;
+      const value =
+        r && typeof r === 'object' && !Array.isArray(r) && !('retcode' in r)
+          ? { ...(r as Record<string, unknown>), retcode: ret.retcode ?? 0 }
+          : r;
+      out.push({ [id]: value });
+    }
   }
   return out;
 }

@@ -44,7 +44,7 @@ export const netapiOptionsSchema = z.object({
   rate_limit: z.coerce.number().min(0).default(100),
   /** tsalt: burst allowed above the rate. */
   rate_limit_burst: z.coerce.number().min(1).default(200),
-  /** tsalt: bytes an SSE subscriber may have unsent before it is disconnected. */
+  /** tsalt: bytes an SSE/WebSocket subscriber may leave unread for over 1 s (4x at once) before it is cut off. */
   sse_max_buffer: z.coerce
     .number()
     .int()

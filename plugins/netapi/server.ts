@@ -22,6 +22,7 @@ import {
 } from './errors.js';
 import { MasterLink } from './master-link.js';
 import { RateLimiter } from './rate-limit.js';
+import { appRoutes } from './routes/app.js';
 import { attachWebSocket, eventRoutes } from './routes/events.js';
 import { hookRoutes } from './routes/hook.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -73,10 +74,12 @@ export async function buildNetapi(ctx: NetapiContext): Promise<FastifyInstance> 
     logger: false,
     trustProxy: false,
     return503OnClosing: true,
+    // close() must not wait for SSE streams (they never end by themselves)
+    forceCloseConnections: true,
     keepAliveTimeout: 10_000,
     connectionTimeout: 0,
     requestTimeout: 0,
-    maxParamLength: 256,
+    routerOptions: { maxParamLength: 256 },
   }) as unknown as FastifyInstance;
 
   app.removeAllContentTypeParsers();
@@ -139,6 +142,7 @@ export async function buildNetapi(ctx: NetapiContext): Promise<FastifyInstance> 
     return reply.code(200).send();
   });
 
+  appRoutes(app, ctx);
   rootRoutes(app, ctx);
   loginRoutes(app, ctx);
   minionRoutes(app, ctx);

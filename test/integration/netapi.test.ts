@@ -193,7 +193,8 @@ describe('netapi: salt-api compatible REST API on a real master', () => {
         const { value, done } = await reader.read();
         if (done) break;
         text += Buffer.from(value).toString();
-        if (/tag: salt\/job\/\d+\/ret\/m0/.test(text)) break;
+        // both, in either order: /new and the return come from different master threads
+        if (/tag: salt\/job\/\d+\/ret\/m0/.test(text) && /tag: salt\/job\/\d+\/new\n/.test(text)) break;
       }
     })();
     await new Promise((res) => setTimeout(res, 300));

@@ -59,13 +59,15 @@ export function keyRoutes(app: FastifyInstance, ctx: NetapiContext): void {
         `minion ${mid} already has an accepted key: pass force=True to replace it`,
       );
     }
+    // salt-api's order: the public key, then the private one
     const tar = tarFiles([
-      { name: 'minion.pem', content: pair.priv, mode: 0o400 },
       { name: 'minion.pub', content: pair.pub, mode: 0o644 },
+      { name: 'minion.pem', content: pair.priv, mode: 0o400 },
     ]);
     return reply
       .code(200)
       .header('Content-Disposition', `attachment; filename="saltkeys-${mid}.tar"`)
+      .header('Cache-Control', 'no-cache')
       .type('application/x-tar')
       .send(tar);
   });
