@@ -49,7 +49,8 @@ export function print(line = ''): void {
 /** Records a figure and prints its line (with Salt's figure, the goal and the range when known). */
 export function report(f: Figure): void {
   figures.push(f);
-  const decimals = f.unit === 'MiB' ? 0 : f.unit === 'jobs/s' || f.unit === 'req/s' ? 1 : 3;
+  const decimals =
+    f.unit === 'MiB' || f.unit === 'inodes' ? 0 : f.unit === 'jobs/s' || f.unit === 'req/s' ? 1 : 3;
   const salt = f.salt !== undefined ? `  (Salt 3006: ${f.salt} ${f.unit})` : '';
   const goal = f.goal ? `  (goal ${f.goal})` : '';
   const range =
