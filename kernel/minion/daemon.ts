@@ -8,7 +8,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Subscriber } from 'zeromq';
 import { tcpAddress } from '../bus/address.js';
-import { eventStamp } from '../bus/event-body.js';
 import type { ResolvedMinionConfig } from '../config/index.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { loadOrCreateKeyPair } from '../crypt/keys.js';
@@ -31,6 +30,7 @@ import { primaryMaster } from './master-address.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
 import { openPrivateReply } from './private-reply.js';
 import { decryptPublish, openEnvelope } from './publish-decoder.js';
+import { buildReturnLoad } from './return-load.js';
 
 export interface MinionHandle {
   readonly id: string;
@@ -218,22 +218,7 @@ export async function startMinion(
   }
 
   async function sendReturn(job: JobData, outcome: Awaited<ReturnType<JobExecutor['run']>>): Promise<void> {
-    // Field order as Salt's minion builds it (return.json).
-    const load: Record<string, unknown> = {
-      cmd: '_return',
-      id,
-      success: outcome.success,
-      return: outcome.return,
-      retcode: outcome.retcode,
-      jid: job.jid,
-      fun: job.fun,
-      fun_args: job.arg,
-    };
-    if (job.user !== undefined) load.user = job.user;
-    if (job.master_id !== undefined) load.master_id = job.master_id;
-    if (job.metadata !== undefined) load.metadata = job.metadata;
-    if (outcome.out !== undefined) load.out = outcome.out;
-    load._stamp = eventStamp();
+    const load = buildReturnLoad(id, job, outcome);
     const timeoutMs = randomBetween(config.return_retry_timer, config.return_retry_timer_max) * 1000;
     try {
       await sendToMaster(load, { timeoutMs });

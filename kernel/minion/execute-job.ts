@@ -9,7 +9,7 @@ import type { JobData } from './job-protocol.js';
 import { type RunEnv, runFunction } from './run-function.js';
 
 /** The publish fields Salt passes on as `__pub_*` keywords. */
-function pubData(job: JobData): Record<string, unknown> {
+export function pubData(job: JobData): Record<string, unknown> {
   const { fun, arg, tgt, jid, ret, tgt_type, user } = job;
   return { fun, arg, tgt, jid, ret, tgt_type, user };
 }

@@ -9,11 +9,11 @@
  * order) and the start-up `_pillar` grains report (whose reply is not opened: swarm minions
  * have no pillar, which saves an RSA decryption per minion).
  */
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Subscriber } from 'zeromq';
 import { tcpAddress } from '../../kernel/bus/address.js';
-import { eventStamp } from '../../kernel/bus/event-body.js';
 import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import type { EncAlgo, SigAlgo } from '../../kernel/crypt/rsa.js';
 import type { Grains } from '../../kernel/loader/define.js';
@@ -21,9 +21,11 @@ import type { ModuleLoader } from '../../kernel/loader/index.js';
 import { presenceTopic } from '../../kernel/master/presence.js';
 import { AesChannel, StaleSessionError } from '../../kernel/minion/aes-channel.js';
 import { type Credentials, type MinionKeys, signIn } from '../../kernel/minion/auth.js';
+import { pubData } from '../../kernel/minion/execute-job.js';
 import { JidQueue } from '../../kernel/minion/jid-queue.js';
 import type { JobData } from '../../kernel/minion/job-protocol.js';
 import { decryptPublish, openEnvelope } from '../../kernel/minion/publish-decoder.js';
+import { buildReturnLoad } from '../../kernel/minion/return-load.js';
 import { type FunctionResult, type RunEnv, runFunction } from '../../kernel/minion/run-function.js';
 import { matchesTarget } from '../../kernel/targeting/match.js';
 import type { SwarmStats } from './swarm-protocol.js';
@@ -50,35 +52,7 @@ export interface SwarmShared {
   onError(message: string): void;
 }
 
-/** The publish fields Salt passes on as `__pub_*` keywords (as execute-job.ts does). */
-function pubData(job: JobData): Record<string, unknown> {
-  const { fun, arg, tgt, jid, ret, tgt_type, user } = job;
-  return { fun, arg, tgt, jid, ret, tgt_type, user };
-}
-
-/** The `_return` load in the field order of Salt's minion (the daemon's `sendReturn`). */
-export function buildReturnLoad(
-  id: string,
-  job: JobData,
-  outcome: { return: unknown; retcode: unknown; success: unknown; out?: string },
-): Record<string, unknown> {
-  const load: Record<string, unknown> = {
-    cmd: '_return',
-    id,
-    success: outcome.success,
-    return: outcome.return,
-    retcode: outcome.retcode,
-    jid: job.jid,
-    fun: job.fun,
-    fun_args: job.arg,
-  };
-  if (job.user !== undefined) load.user = job.user;
-  if (job.master_id !== undefined) load.master_id = job.master_id;
-  if (job.metadata !== undefined) load.metadata = job.metadata;
-  if (outcome.out !== undefined) load.out = outcome.out;
-  load._stamp = eventStamp();
-  return load;
-}
+export { buildReturnLoad };
 
 export class SwarmMinion {
   readonly id: string;
