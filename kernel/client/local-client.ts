@@ -5,21 +5,22 @@
  * running the job (PROTOCOL.md §9).
  */
 
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
-import { connectHost, tcpAddress } from '../bus/address.js';
-import { EventFirer, EventListener, masterEventAddresses } from '../bus/event-bus.js';
-import { ReqClient } from '../bus/req-client.js';
+import { EventFirer, type EventListener, masterEventAddresses } from '../bus/event-bus.js';
+import type { ReqClient } from '../bus/req-client.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import { SaltError } from '../errors.js';
 import { END_STATE_TAG } from '../jobs/end-state.js';
 import { returnerNames } from '../jobs/returner-calls.js';
 import type { JobReturn, SaltEvent } from '../jobs/types.js';
 import { readPresence } from '../master/presence.js';
-import { userKeyPath } from '../master/secrets.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
+import {
+  listenToMasterBus,
+  masterRequestClient,
+  readOwnUserKey,
+  SALT_ERR_CLIENT_PUBLISH,
+} from './master-access.js';
 
 export interface PublishOptions {
   tgt: string | string[];
@@ -43,7 +44,7 @@ export type NoReturnReason = 'No response' | 'Not connected';
 /** What the collector yields: a return, or a minion given up on. */
 export type CollectedReturn = { id: string; ret: JobReturn } | { id: string; noReturn: NoReturnReason };
 
-export const SALT_ERR_CLIENT_PUBLISH = 'SALT_ERR_CLIENT_PUBLISH';
+export { SALT_ERR_CLIENT_PUBLISH };
 
 export class LocalClient {
   readonly #config: ResolvedMasterConfig;
@@ -56,42 +57,18 @@ export class LocalClient {
 
   constructor(config: ResolvedMasterConfig) {
     this.#config = config;
-    this.#req = new ReqClient(tcpAddress(connectHost(config.interface), config.ret_port), {
-      timeoutMs: Math.max(5000, config.timeout * 1000),
-      tries: 1,
-    });
+    this.#req = masterRequestClient(config);
   }
 
   /** Subscribes to job events; resolves when the subscription is live. */
   async listen(): Promise<void> {
     if (this.#listener) return;
-    const pubSock = join(this.#config.sock_dir, 'master_event_pub.ipc');
-    if (!existsSync(pubSock)) {
-      throw new SaltError(
-        SALT_ERR_CLIENT_PUBLISH,
-        `The salt master could not be contacted: ${pubSock} does not exist. Is the salt-master running?`,
-      );
-    }
-    this.#listener = new EventListener(masterEventAddresses(this.#config.sock_dir), ['salt/job/']);
-    await this.#listener.ready(5000).catch((err: Error) => {
-      throw new SaltError(
-        SALT_ERR_CLIENT_PUBLISH,
-        `the salt master is not running or not reachable: ${err.message}`,
-      );
-    });
+    this.#listener = await listenToMasterBus(this.#config, ['salt/job/']);
     this.#events = this.#listener[Symbol.asyncIterator]();
   }
 
-  async #userKey(): Promise<string> {
-    const user = userInfo().username;
-    try {
-      return (await readFile(userKeyPath(this.#config.cachedir, user), 'utf8')).trim();
-    } catch {
-      throw new SaltError(
-        SALT_ERR_CLIENT_PUBLISH,
-        `cannot read the master's key for user ${user} in ${this.#config.cachedir}: is the salt master running, and may this user publish?`,
-      );
-    }
+  #userKey(): Promise<string> {
+    return readOwnUserKey(this.#config, 'publish');
   }
 
   /** Sends a publish request; resolves with the master's answer. */

@@ -1,22 +1,18 @@
-/**
- * What `salt-run` (and later salt-api) uses on the master host: the `runner` and `wheel`
- * clear commands with the local user key, and the runner's events (`salt/run/<jid>/...`)
- * from the master bus, subscribed before the request goes out so none is missed.
- */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
-import { connectHost, tcpAddress } from '../bus/address.js';
-import { EventListener, masterEventAddresses } from '../bus/event-bus.js';
-import { ReqClient } from '../bus/req-client.js';
+import type { EventListener } from '../bus/event-bus.js';
+import type { ReqClient } from '../bus/req-client.js';
+import {
+  listenToMasterBus,
+  masterRequestClient,
+  readOwnUserKey,
+  SALT_ERR_CLIENT_PUBLISH,
+} from '../client/master-access.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import { SaltError } from '../errors.js';
 import type { SaltEvent } from '../jobs/types.js';
-import { userKeyPath } from '../master/secrets.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
 
-export const SALT_ERR_CLIENT_PUBLISH = 'SALT_ERR_CLIENT_PUBLISH';
+export { SALT_ERR_CLIENT_PUBLISH };
 
 export interface RunnerCall {
   fun: string;
@@ -42,45 +38,18 @@ export class RunnerClient {
 
   constructor(config: ResolvedMasterConfig) {
     this.#config = config;
-    this.#req = new ReqClient(tcpAddress(connectHost(config.interface), config.ret_port), {
-      timeoutMs: Math.max(5000, config.timeout * 1000),
-      tries: 1,
-    });
+    this.#req = masterRequestClient(config);
   }
 
   /** Subscribes to `salt/run/` and `salt/wheel/` events; resolves when the subscription is live. */
   async listen(): Promise<void> {
     if (this.#listener) return;
-    const pubSock = join(this.#config.sock_dir, 'master_event_pub.ipc');
-    if (!existsSync(pubSock)) {
-      throw new SaltError(
-        SALT_ERR_CLIENT_PUBLISH,
-        `The salt master could not be contacted: ${pubSock} does not exist. Is the salt-master running?`,
-      );
-    }
-    this.#listener = new EventListener(masterEventAddresses(this.#config.sock_dir), [
-      'salt/run/',
-      'salt/wheel/',
-    ]);
-    await this.#listener.ready(5000).catch((err: Error) => {
-      throw new SaltError(
-        SALT_ERR_CLIENT_PUBLISH,
-        `the salt master is not running or not reachable: ${err.message}`,
-      );
-    });
+    this.#listener = await listenToMasterBus(this.#config, ['salt/run/', 'salt/wheel/']);
     this.#events = this.#listener[Symbol.asyncIterator]();
   }
 
-  async #userKey(): Promise<string> {
-    const user = userInfo().username;
-    try {
-      return (await readFile(userKeyPath(this.#config.cachedir, user), 'utf8')).trim();
-    } catch {
-      throw new SaltError(
-        SALT_ERR_CLIENT_PUBLISH,
-        `cannot read the master's key for user ${user} in ${this.#config.cachedir}: is the salt master running, and may this user run runners?`,
-      );
-    }
+  #userKey(): Promise<string> {
+    return readOwnUserKey(this.#config, 'run runners');
   }
 
   /** Sends one clear command and returns the master's reply body; an `error` reply throws. */
