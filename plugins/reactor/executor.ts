@@ -5,15 +5,13 @@
  * published without waiting for returns (Salt's `cmd_async`); runner and wheel functions are
  * checked with the master's loaders first, so an unknown one is a clear error.
  */
-import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { connectHost, tcpAddress } from '../../kernel/bus/address.js';
-import { ReqClient } from '../../kernel/bus/req-client.js';
+import type { ReqClient } from '../../kernel/bus/req-client.js';
+import { masterRequestClient, readOwnUserKey } from '../../kernel/client/master-access.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { SALT_ERR_REACTOR_REACTION, SaltError } from '../../kernel/errors.js';
 import { returnerNames } from '../../kernel/jobs/returner-calls.js';
 import type { UnitLogger } from '../../kernel/loader/define.js';
-import { userKeyPath } from '../../kernel/master/secrets.js';
 import { createRunnerLoader, createWheelLoader, type RunnerLoader } from '../../kernel/runners/loader.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
 import type { NamedReaction } from './define.js';
@@ -36,27 +34,20 @@ export class MasterExecutor implements Executor {
 
   constructor(config: ResolvedMasterConfig, log: UnitLogger) {
     this.#config = config;
-    this.#req = new ReqClient(tcpAddress(connectHost(config.interface), config.ret_port), {
-      timeoutMs: Math.max(5000, config.timeout * 1000),
-      tries: 1,
-    });
+    this.#req = masterRequestClient(config);
     const opts = config as unknown as Record<string, unknown>;
     this.#runners = createRunnerLoader(opts, log) as RunnerLoader<unknown>;
     this.#wheel = createWheelLoader(opts, log) as RunnerLoader<unknown>;
   }
 
   async #userKey(): Promise<string> {
-    if (this.#key) return this.#key;
-    const user = userInfo().username;
-    try {
-      this.#key = (await readFile(userKeyPath(this.#config.cachedir, user), 'utf8')).trim();
-      return this.#key;
-    } catch {
+    this.#key ??= await readOwnUserKey(this.#config, 'publish').catch(() => {
       throw new SaltError(
         EXECUTE_ERROR,
-        `cannot read the master's key for user ${user} in ${this.#config.cachedir}: the reactor cannot start jobs`,
+        `cannot read the master's key for user ${userInfo().username} in ${this.#config.cachedir}: the reactor cannot start jobs`,
       );
-    }
+    });
+    return this.#key;
   }
 
   async #clear(load: Record<string, unknown>): Promise<Record<string, unknown>> {
