@@ -121,7 +121,14 @@ export const minionSchema = z.object({
 
   // ── execution ───────────────────────────────────────────────────────────────────────────
   multiprocessing: boolOption(true, 'Run each job in its own process.'),
-  process_count_max: intOption(-1, 'Maximum concurrent job processes; -1 means no limit.', { min: -1 }),
+  process_count_max: intOption(-1, 'Most jobs running at once; the next waits for one to end. -1 means no limit.', {
+    min: -1,
+  }),
+  job_processes_max: intOption(
+    0,
+    'tsalt: most job processes (Node processes are ~60 MiB, not a cheap fork); past it jobs share the least busy one. 0 means one per core, at least 2.',
+    { min: 0 },
+  ),
   minion_jid_queue_hwm: intOption(100, 'Recent jids remembered to drop duplicate publications.', { min: 1 }),
   loop_interval: numberOption(1, 'Seconds between runs of the minion main loop tasks.', { min: 0 }),
   cache_jobs: boolOption(false, 'Keep a local copy of job returns.'),

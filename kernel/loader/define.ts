@@ -172,7 +172,8 @@ export async function resolveFunctionArgs<S extends z.ZodObject, R>(
 ): Promise<ResolvedFunctionSpec<S, R>> {
   if (typeof spec.args === 'function') {
     const { z: zod } = await import('zod');
-    spec.args = spec.args(zod);
+    // another caller may have built it while zod loaded (jobs run side by side in one process)
+    if (typeof spec.args === 'function') spec.args = spec.args(zod);
   }
   return spec as ResolvedFunctionSpec<S, R>;
 }

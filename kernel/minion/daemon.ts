@@ -21,7 +21,7 @@ import { matchesTarget } from '../targeting/match.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
 import { startBeacons } from './beacons.js';
-import { JobExecutor } from './executor.js';
+import { JobExecutor, jobProcessesMax } from './executor.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';
@@ -161,7 +161,8 @@ export async function startMinion(
     cachedir: config.cachedir,
     log,
     runEnv: () => runEnvWith(config, id, log, grainsView),
-    maxProcesses: config.process_count_max,
+    maxJobs: config.process_count_max,
+    maxProcesses: jobProcessesMax(config.job_processes_max),
     masterRequest: (load) => sendToMaster(load),
     // synced grain modules: recompute this process's grains and report them
     onRecycle: () => {

@@ -1,14 +1,22 @@
 /**
- * Runs jobs isolated from the minion's main loop. With `multiprocessing` (the default) each
- * job runs in a job process from a small pool (one job per process at a time, one warm
- * process kept idle, extra idle ones retired); a job whose process dies yields an error
- * return. Without it, jobs run in this process.
+ * Runs jobs isolated from the minion's main loop. With `multiprocessing` (the default) jobs run
+ * in a bounded pool of job processes: a job takes an idle process, or a new one while the pool
+ * is below `job_processes_max`; past that it shares the least busy process (job processes run
+ * several jobs at once: modules are asynchronous). One warm process is kept idle, extra idle
+ * ones are retired. A job process that dies yields an error return for each job it held.
+ * `process_count_max` bounds the jobs running at once, as in Salt: the next job waits for one
+ * to end. Without `multiprocessing`, jobs run in this process.
+ *
+ * Why a pool and not a process per job: Salt forks (copy-on-write, a few MiB a job); a Node job
+ * process costs ~60 MiB and ~100 ms to start, so a flood of queued jobs would otherwise start
+ * one process each (a 2,000-job flood reached 1,300 processes).
  *
  * Job processes may ask for a master request (relayed through `masterRequest`) and for a
  * {@link JobExecutor.recycle}: Node cannot unload modules, so after a module sync the pool is
  * replaced and the next job imports the new files.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../errors.js';
@@ -19,12 +27,19 @@ import type { RunEnv } from './run-function.js';
 
 const JOB_PROCESS = fileURLToPath(new URL('./job-process.js', import.meta.url));
 
+interface RunningJob {
+  jid: string;
+  fun: string;
+  resolve(r: JobOutcome): void;
+}
+
 interface PoolProc {
   child: ChildProcess;
   ready: Promise<void>;
-  job?: { jid: string; fun: string; resolve(r: JobOutcome): void };
+  /** Jobs running in this process, by run number. */
+  jobs: Map<number, RunningJob>;
   idleTimer?: NodeJS.Timeout;
-  /** Replaced: takes no new job, exits when its current one ends. */
+  /** Replaced: takes no new job, exits when its current ones end. */
   retired?: boolean;
 }
 
@@ -35,7 +50,9 @@ export interface ExecutorOptions {
   log: Logger;
   /** In-process execution environment (used when multiprocessing is off). */
   runEnv?: () => RunEnv;
-  /** Most job processes at once (-1: no limit). */
+  /** Most jobs running at once (Salt's `process_count_max`; -1: no limit). */
+  maxJobs: number;
+  /** Most job processes at once (at least 1). */
   maxProcesses: number;
   idleRetireMs?: number;
   /** Sends a job process's aes load to the master (the minion's channel). */
@@ -44,10 +61,18 @@ export interface ExecutorOptions {
   onRecycle?: () => void;
 }
 
+/** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
+export function jobProcessesMax(configured: number): number {
+  return configured > 0 ? configured : Math.max(2, availableParallelism());
+}
+
 export class JobExecutor {
   readonly #opts: ExecutorOptions;
   readonly #procs = new Set<PoolProc>();
+  /** Jobs waiting for a `process_count_max` slot. */
   readonly #waiting: (() => void)[] = [];
+  #running = 0;
+  #seq = 0;
   #runEnv: RunEnv | undefined;
   #closed = false;
 
@@ -61,41 +86,50 @@ export class JobExecutor {
     return this.#procs.size;
   }
 
+  /** Jobs running now. */
+  get running(): number {
+    return this.#running;
+  }
+
   #spawn(): PoolProc {
     const child = fork(JOB_PROCESS, [], {
       env: { ...process.env, ...this.#opts.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let markReady: () => void = () => undefined;
-    const proc: PoolProc = { child, ready: new Promise((r) => (markReady = r)) };
+    const proc: PoolProc = { child, ready: new Promise((r) => (markReady = r)), jobs: new Map() };
     this.#procs.add(proc);
-    child.on('message', (msg: { type?: string; result?: JobResult['result'] }) => {
+    child.on('message', (msg: { type?: string }) => {
       if (msg.type === 'ready') markReady();
-      else if (msg.type === 'result' && proc.job && msg.result) {
-        const done = proc.job;
-        proc.job = undefined;
-        done.resolve(msg.result);
-        if (proc.retired) proc.child.kill('SIGTERM');
-        else this.#release(proc);
-      } else if (msg.type === 'master-request') this.#relay(proc, msg as MasterRequest);
+      else if (msg.type === 'result') this.#finish(proc, msg as JobResult);
+      else if (msg.type === 'master-request') this.#relay(proc, msg as MasterRequest);
       else if (msg.type === 'recycle') this.recycle();
     });
     child.on('exit', (code, signal) => {
       this.#procs.delete(proc);
       markReady();
       if (proc.idleTimer) clearTimeout(proc.idleTimer);
-      if (proc.job) {
-        const why = signal ? `killed by ${signal}` : `exit code ${code}`;
-        const err = new SALT_ERR_EXEC_CRASHED(proc.job.fun, why);
-        this.#opts.log.error({ jid: proc.job.jid, fun: proc.job.fun, why }, 'job process died');
-        proc.job.resolve({ return: `ERROR: ${err.message}`, retcode: 1, success: false, out: 'nested' });
-        proc.job = undefined;
+      const why = signal ? `killed by ${signal}` : `exit code ${code}`;
+      for (const job of proc.jobs.values()) {
+        const err = new SALT_ERR_EXEC_CRASHED(job.fun, why);
+        this.#opts.log.error({ jid: job.jid, fun: job.fun, why }, 'job process died');
+        job.resolve({ return: `ERROR: ${err.message}`, retcode: 1, success: false, out: 'nested' });
       }
+      proc.jobs.clear();
       if (!this.#closed && [...this.#procs].every((p) => p.retired)) this.#spawn();
-      this.#wake();
     });
     child.on('error', (err) => this.#opts.log.error({ err }, 'job process error'));
     return proc;
+  }
+
+  #finish(proc: PoolProc, msg: JobResult): void {
+    const job = msg.seq === undefined ? undefined : proc.jobs.get(msg.seq);
+    if (!job || msg.seq === undefined || !msg.result) return;
+    proc.jobs.delete(msg.seq);
+    job.resolve(msg.result);
+    if (proc.jobs.size > 0) return;
+    if (proc.retired) proc.child.kill('SIGTERM');
+    else this.#retireWhenIdle(proc);
   }
 
   #relay(proc: PoolProc, msg: MasterRequest): void {
@@ -109,7 +143,7 @@ export class JobExecutor {
   }
 
   /**
-   * Replaces every job process: idle ones exit now, busy ones when their job ends, and a fresh
+   * Replaces every job process: idle ones exit now, busy ones when their jobs end, and a fresh
    * one is started, so the next job loads modules anew. In-process execution can only rescan
    * (new files load; changed ones keep their first import until the minion restarts).
    */
@@ -121,40 +155,53 @@ export class JobExecutor {
     }
     for (const p of this.#procs) {
       p.retired = true;
-      if (!p.job) p.child.kill('SIGTERM');
+      if (p.jobs.size === 0) p.child.kill('SIGTERM');
     }
     if (!this.#closed) this.#spawn();
     this.#opts.log.info('job processes recycled: the next jobs load modules anew');
   }
 
-  #release(proc: PoolProc): void {
-    const idle = [...this.#procs].filter((p) => !p.job);
-    if (idle.length > 1) {
-      proc.idleTimer = setTimeout(() => {
-        if (!proc.job && [...this.#procs].filter((p) => !p.job).length > 1) proc.child.kill('SIGTERM');
-      }, this.#opts.idleRetireMs ?? 30_000);
-      proc.idleTimer.unref();
-    }
-    this.#wake();
+  /** An idle process beyond the one kept warm exits after `idleRetireMs` unless a job takes it. */
+  #retireWhenIdle(proc: PoolProc): void {
+    const idle = (): PoolProc[] => [...this.#procs].filter((p) => p.jobs.size === 0 && !p.retired);
+    if (idle.length <= 1) return;
+    proc.idleTimer = setTimeout(() => {
+      if (proc.jobs.size === 0 && idle().length > 1) proc.child.kill('SIGTERM');
+    }, this.#opts.idleRetireMs ?? 30_000);
+    proc.idleTimer.unref();
   }
 
-  #wake(): void {
-    const next = this.#waiting.shift();
-    next?.();
+  /** Waits for a `process_count_max` slot, then takes it. */
+  async #slot(job: JobData): Promise<void> {
+    const max = this.#opts.maxJobs;
+    if (max >= 0 && this.#running >= max) {
+      this.#opts.log.warn(
+        { jid: job.jid, running: this.#running, process_count_max: max },
+        `Maximum number of processes reached while executing jid ${job.jid}, waiting...`,
+      );
+      while (this.#running >= max) await new Promise<void>((r) => this.#waiting.push(r));
+    }
+    this.#running++;
   }
 
-  async #acquire(): Promise<PoolProc> {
-    for (;;) {
-      const idle = [...this.#procs].find((p) => !p.job && !p.retired && p.child.connected);
-      if (idle) {
-        if (idle.idleTimer) clearTimeout(idle.idleTimer);
-        return idle;
-      }
-      const max = this.#opts.maxProcesses;
-      const live = [...this.#procs].filter((p) => !p.retired).length;
-      if (max < 0 || live < max) return this.#spawn();
-      await new Promise<void>((r) => this.#waiting.push(r));
+  #freeSlot(): void {
+    this.#running--;
+    this.#waiting.shift()?.();
+  }
+
+  /** An idle process, a new one below the cap, or else the least busy live one. */
+  #pick(): PoolProc {
+    const live = [...this.#procs].filter((p) => !p.retired && p.child.connected);
+    const idle = live.find((p) => p.jobs.size === 0);
+    if (idle) {
+      if (idle.idleTimer) clearTimeout(idle.idleTimer);
+      idle.idleTimer = undefined;
+      return idle;
     }
+    if (live.length < Math.max(1, this.#opts.maxProcesses)) return this.#spawn();
+    let best = live[0] as PoolProc;
+    for (const p of live) if (p.jobs.size < best.jobs.size) best = p;
+    return best;
   }
 
   /** Runs a job and resolves with its outcome; never rejects. */
@@ -164,15 +211,20 @@ export class JobExecutor {
       if (!this.#runEnv) throw new Error('in-process execution needs a run environment');
       return executeJob(this.#runEnv, this.#opts.cachedir, job);
     }
-    const proc = await this.#acquire();
-    return new Promise<JobOutcome>((resolve) => {
-      proc.job = { jid: job.jid, fun: String(job.fun), resolve };
-      void proc.ready.then(() => {
-        const msg: RunJob = { type: 'run', job };
-        if (!proc.child.connected) return;
-        proc.child.send(msg);
+    await this.#slot(job);
+    try {
+      const proc = this.#pick();
+      const seq = ++this.#seq;
+      return await new Promise<JobOutcome>((resolve) => {
+        proc.jobs.set(seq, { jid: job.jid, fun: String(job.fun), resolve });
+        void proc.ready.then(() => {
+          const msg: RunJob = { type: 'run', seq, job };
+          if (proc.child.connected) proc.child.send(msg);
+        });
       });
-    });
+    } finally {
+      this.#freeSlot();
+    }
   }
 
   async close(): Promise<void> {

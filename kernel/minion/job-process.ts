@@ -1,7 +1,7 @@
 /**
- * A job process: forked by the minion's executor, it runs one job at a time, isolated from the
- * minion's main loop, and reports each result over IPC. A crash here costs one job, never the
- * minion.
+ * A job process: forked by the minion's executor, it runs the jobs it is given (several at once
+ * when the pool is full), isolated from the minion's main loop, and reports each result over
+ * IPC. A crash here costs the jobs it held, never the minion.
  */
 import type { ResolvedMinionConfig } from '../config/index.js';
 
@@ -36,7 +36,7 @@ const returners = minionReturnerLoader(c, log);
 process.on('message', (msg: RunJob) => {
   if (msg?.type !== 'run') return;
   void executeJob(env, c.cachedir, msg.job).then(async (result) => {
-    const reply: JobResult = { type: 'result', jid: msg.job.jid, result };
+    const reply: JobResult = { type: 'result', seq: msg.seq, jid: msg.job.jid, result };
     process.send?.(reply);
     // the master has the return (the main process sends it now); then the job's own returners
     await returnJobToReturners(returners, c, id, msg.job, result, log).catch((err) =>

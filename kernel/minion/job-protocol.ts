@@ -17,11 +17,15 @@ export interface JobData {
 
 export interface RunJob {
   type: 'run';
+  /** The executor's run number: a job process runs several jobs at once. */
+  seq: number;
   job: JobData;
 }
 
 export interface JobResult {
   type: 'result';
+  /** The {@link RunJob.seq} this answers. */
+  seq?: number;
   jid: string;
   result: JobOutcome;
 }

@@ -67,7 +67,8 @@ export async function runFunction(
   let spec: FunctionSpec | undefined;
   try {
     spec = await env.loader.get(fun);
-  } catch {
+  } catch (err) {
+    env.log.error({ err, fun }, 'loading the function failed');
     spec = undefined;
   }
   if (!spec) {

@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from '../../tools/local-cluster.js';
+
+/** Pids of the job processes (children running job-process.js) of `parent`. */
+function jobProcesses(parent: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== parent) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes('job-process.js'))
+        pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the minion job-process pool: bounded, shared past the cap', () => {
+  const c = new Cluster();
+  beforeAll(async () => {
+    await c.startMaster();
+    await c.startMinion('pool', { job_processes_max: 2 });
+    await c.startMinion('one', { job_processes_max: 1 });
+    await c.startMinion('slots', { process_count_max: 1 });
+  }, 60_000);
+  afterAll(() => c.stop());
+
+  async function asyncJob(tgt: string, ...fun: string[]): Promise<string> {
+    const r = await c.salt(['--async', tgt, ...fun]);
+    const jid = /Executed command with job ID: (\d+)/.exec(r.stdout)?.[1];
+    if (!jid) throw new Error(`no jid: ${r.stdout}${r.stderr}`);
+    return jid;
+  }
+
+  it('a flood of concurrent jobs runs in at most job_processes_max processes, all at once, every one returning', async () => {
+    const minion = c.minions.get('pool')!;
+    const jids = await Promise.all(Array.from({ length: 8 }, () => asyncJob('pool', 'test.sleep', '3')));
+    const started = Date.now();
+    let most = 0;
+    const all = Promise.all(jids.map((jid) => c.jobReturns(jid, (s) => 'pool' in s, 30_000)));
+    const watch = setInterval(() => {
+      most = Math.max(most, jobProcesses(minion.proc.pid!).length);
+    }, 100);
+    const stored = await all;
+    clearInterval(watch);
+    for (const s of stored) expect(s.pool?.return).toBe(true);
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(2);
+    // sharing processes, the eight 3 s sleeps ran side by side, not one after another (24 s)
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('a job process that dies fails every job it held, and the next job runs in a fresh one', async () => {
+    const minion = c.minions.get('one')!;
+    const jids = await Promise.all([
+      asyncJob('one', 'test.sleep', '60'),
+      asyncJob('one', 'test.sleep', '60'),
+    ]);
+    // both jobs are in the one job process (proc files name it)
+    const pid = await until(() => {
+      const pids = jobProcesses(minion.proc.pid!);
+      return pids.length === 1 ? pids[0] : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    process.kill(pid!, 'SIGKILL');
+    const stored = await Promise.all(jids.map((jid) => c.jobReturns(jid, (s) => 'one' in s, 15_000)));
+    for (const s of stored) {
+      expect(String(s.one?.return)).toMatch(/killed by SIGKILL/);
+      expect(s.one?.retcode).toBe(1);
+    }
+    const again = await c.saltJson(['one', 'test.ping']);
+    expect(again.data).toEqual({ one: true });
+  }, 60_000);
+
+  it("process_count_max bounds the jobs running at once: the next waits for a slot (Salt's warning), then runs", async () => {
+    const minion = c.minions.get('slots')!;
+    const jids = await Promise.all([
+      asyncJob('slots', 'test.sleep', '1'),
+      asyncJob('slots', 'test.sleep', '1'),
+    ]);
+    const stored = await Promise.all(jids.map((jid) => c.jobReturns(jid, (s) => 'slots' in s, 15_000)));
+    for (const s of stored) expect(s.slots?.return).toBe(true);
+    expect(minion.out).toMatch(/Maximum number of processes reached while executing jid \d+, waiting/);
+  }, 60_000);
+});
