@@ -1,6 +1,7 @@
 /**
  * Issue 7's event-bus figures, on a real master's bus: events/s delivered to 1 and to 100
- * subscribers, and the event publisher's memory while one subscriber stops reading.
+ * subscribers, and the event publisher's memory while one subscriber stops reading for a full
+ * minute (30 s with --quick): before, during, after, and how the bus treated it.
  * Run alone: `npx tsx bench/event-bus-bench.ts [--quick]` (or through bench/run.ts).
  */
 import { join } from 'node:path';
@@ -25,13 +26,26 @@ export interface EventBusBenchResult {
   stall: {
     seconds: number;
     fired: number;
-    /** Event publisher RSS before, the highest seen while the subscriber was stalled, and at the end (MiB). */
+    /** Event publisher RSS (MiB): before, sampled every 5 s while stalled, the highest, after. */
     rssBeforeMiB: number;
+    rssDuringMiB: number[];
     rssMaxMiB: number;
+    /** Once the stalled subscriber read again and caught up. */
     rssEndMiB: number;
+    /** After it disconnected and the bus stayed idle 2 s. */
+    rssAfterMiB: number;
+    /** RSS change over the second half of the stall: near 0 when memory is bounded. */
+    rssGrowthLastHalfMiB: number;
     /** Events the reading subscriber missed (expected 0) and the stalled one missed. */
     fastMissed: number;
     stalledMissed: number;
+    /**
+     * How the bus treated the stalled subscriber: its events were dropped for it alone (the
+     * subscriber stays connected) and the publisher recorded its lag report with this reason.
+     */
+    stalledDropped: { reported: boolean; reason: string | null; missed: number };
+    /** The publisher's own backlog (frames waiting for its socket): highest seen. */
+    backlogMax: number;
     subscriberHwm: number;
   };
 }
@@ -83,6 +97,7 @@ async function stall(
   const firer = new EventFirer(addrs);
   const before = await requestBusStats(addrs);
   let rssMax = before.rss;
+  const during: Array<{ at: number; rss: number }> = [];
   let fired = 0;
   const pad = 'p'.repeat(300);
   const t0 = Date.now();
@@ -92,7 +107,9 @@ async function stall(
     const due = Math.floor(((Date.now() - t0) / 1000) * rate);
     while (fired < due) firer.fire('stall/x', { i: fired++, pad });
     if (Date.now() >= nextSample) {
-      rssMax = Math.max(rssMax, (await requestBusStats(addrs)).rss);
+      const rss = (await requestBusStats(addrs)).rss;
+      rssMax = Math.max(rssMax, rss);
+      during.push({ at: (Date.now() - t0) / 1000, rss });
       nextSample += 1000;
     }
     await sleep(10);
@@ -105,22 +122,37 @@ async function stall(
     if (r.done || r.value.tag === 'stall/last') break;
   }
   clearInterval(poke);
-  const end = await requestBusStats(addrs);
-  const result = {
-    seconds,
-    fired,
-    rssBeforeMiB: MiB(before.rss),
-    rssMaxMiB: MiB(Math.max(rssMax, end.rss)),
-    rssEndMiB: MiB(end.rss),
-    fastMissed: fast.stats.missed,
-    stalledMissed: stalled.stats.missed,
-    subscriberHwm: end.subscriber_hwm,
-  };
+  // its lag report (fired when it saw the gap) reaches the publisher
+  let end = await requestBusStats(addrs);
+  for (let i = 0; i < 20 && !end.lagging.some((l) => l.name === 'stalled'); i++) {
+    await sleep(100);
+    end = await requestBusStats(addrs);
+  }
+  const lag = end.lagging.find((l) => l.name === 'stalled' && l.pid === process.pid);
+  const fastMissed = fast.stats.missed;
+  const stalledMissed = stalled.stats.missed;
   stalled.close();
   fast.close();
   await reading;
+  await sleep(2000);
+  const after = await requestBusStats(addrs);
   await firer.close();
-  return result;
+  const half = during.filter((d) => d.at >= seconds / 2);
+  return {
+    seconds,
+    fired,
+    rssBeforeMiB: MiB(before.rss),
+    rssDuringMiB: during.filter((_, i) => i % 5 === 4).map((d) => MiB(d.rss)),
+    rssMaxMiB: MiB(Math.max(rssMax, end.rss)),
+    rssEndMiB: MiB(end.rss),
+    rssAfterMiB: MiB(after.rss),
+    rssGrowthLastHalfMiB: MiB((half.at(-1)?.rss ?? 0) - (half[0]?.rss ?? 0)),
+    fastMissed,
+    stalledMissed,
+    stalledDropped: { reported: lag !== undefined, reason: lag?.reason ?? null, missed: lag?.missed ?? 0 },
+    backlogMax: after.backlog_max,
+    subscriberHwm: end.subscriber_hwm,
+  };
 }
 
 export async function eventBusBench(opts: {
@@ -143,7 +175,7 @@ export async function eventBusBench(opts: {
     }
     const s = await stall(addrs, opts.quick ? 30 : 60, 2000);
     log(
-      `  stalled subscriber ${s.seconds} s: ${s.fired} events, publisher RSS ${s.rssBeforeMiB} → max ${s.rssMaxMiB} MiB, stalled one missed ${s.stalledMissed}, reader missed ${s.fastMissed}`,
+      `  stalled subscriber ${s.seconds} s: ${s.fired} events, publisher RSS ${s.rssBeforeMiB} → during [${s.rssDuringMiB.join(', ')}] (max ${s.rssMaxMiB}, last-half growth ${s.rssGrowthLastHalfMiB}) → ${s.rssEndMiB} → after ${s.rssAfterMiB} MiB; stalled one missed ${s.stalledMissed} (${s.stalledDropped.reported ? `dropped for it, reason ${s.stalledDropped.reason}` : 'no lag report'}), reader missed ${s.fastMissed}`,
     );
     return { throughput: out, stall: s };
   } finally {

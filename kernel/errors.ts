@@ -229,6 +229,10 @@ export const SALT_ERR_PROCESS_DAEMONIZE = createError(
   'SALT_ERR_PROCESS_DAEMONIZE',
   (why: string) => `could not start the daemon in the background: ${why}`,
 );
+export const SALT_ERR_PROCESS_MASTER_ONLY = createError(
+  'SALT_ERR_PROCESS_MASTER_ONLY',
+  (what: string) => `${what} is available on the master only`,
+);
 
 // ── EXEC ────────────────────────────────────────────────────────────────────────────────
 export const SALT_ERR_INVOCATION = createError('SALT_ERR_INVOCATION', (message: string) => message);

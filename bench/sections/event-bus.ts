@@ -14,10 +14,13 @@ export async function eventBusSection(quick: boolean): Promise<void> {
     });
   }
   const s = r.stall;
+  const dropped = s.stalledDropped.reported
+    ? `its events were dropped for it alone (${s.stalledMissed} missed; the publisher recorded its lag report, reason ${s.stalledDropped.reason})`
+    : `it missed ${s.stalledMissed} and the publisher recorded no lag report`;
   report({
     name: `event bus: publisher RSS, a subscriber stalled ${s.seconds} s`,
     value: s.rssMaxMiB,
     unit: 'MiB',
-    method: `highest RSS of the event-publisher child (${s.rssBeforeMiB} MiB before) while ${s.fired} events were fired at 2000/s and one subscriber read nothing; it missed ${s.stalledMissed}, the reading one ${s.fastMissed}; per-subscriber bound ${s.subscriberHwm} events`,
+    method: `highest RSS of the event-publisher child while ${s.fired} events were fired at 2000/s and one subscriber read nothing: ${s.rssBeforeMiB} MiB before, every 5 s [${s.rssDuringMiB.join(', ')}] (last-half growth ${s.rssGrowthLastHalfMiB} MiB), ${s.rssEndMiB} once it caught up, ${s.rssAfterMiB} after it left; ${dropped}; the reading one missed ${s.fastMissed}; per-subscriber bound ${s.subscriberHwm} events`,
   });
 }

@@ -118,12 +118,28 @@ export const minionSchema = z.object({
   ext_job_cache: stringOption('', 'Returner the minion sends every return to as well.'),
   beacons: mappingOption("Beacons the minion runs: name → its config (Salt's list of one-key maps)."),
   beacons_dirs: stringListOption('Extra directories searched for beacons.', 'list of paths'),
+  engines: collectionOption(
+    z.array(
+      z.union([z.string(), z.record(z.string(), z.unknown())], {
+        error: 'expected an engine name or a `name: {options}` mapping',
+      }),
+      { error: 'expected a list of engines' },
+    ),
+    [],
+    'Engines the minion runs, each in its own process (as the master does; their events go to the master).',
+    'list of engines',
+  ),
+  engines_dirs: stringListOption('Extra directories searched for engines.', 'list of paths'),
 
   // ── execution ───────────────────────────────────────────────────────────────────────────
   multiprocessing: boolOption(true, 'Run each job in its own process.'),
-  process_count_max: intOption(-1, 'Most jobs running at once; the next waits for one to end. -1 means no limit.', {
-    min: -1,
-  }),
+  process_count_max: intOption(
+    -1,
+    'Most jobs running at once; the next waits for one to end. -1 means no limit.',
+    {
+      min: -1,
+    },
+  ),
   job_processes_max: intOption(
     0,
     'tsalt: most job processes (Node processes are ~60 MiB, not a cheap fork); past it jobs share the least busy one. 0 means one per core, at least 2.',

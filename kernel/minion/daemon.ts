@@ -21,6 +21,7 @@ import { matchesTarget } from '../targeting/match.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, newAuthToken, signIn } from './auth.js';
 import { startBeacons } from './beacons.js';
+import { startEngines } from './engines.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
@@ -338,6 +339,15 @@ export async function startMinion(
           log,
         })
       : undefined;
+  // minion-side engines: one child each, restarted with backoff (kernel/minion/engines.ts)
+  const engines = startEngines({
+    id,
+    engines: config.engines,
+    config,
+    boot,
+    send: (load) => sendToMaster(load),
+    log,
+  });
   log.info({ id, master: masterUri }, 'salt-minion started');
 
   return {
@@ -347,6 +357,7 @@ export async function startMinion(
       stopped = true;
       stopSignal.abort();
       beacons?.stop();
+      await engines?.stop();
       sub.close();
       channel.close();
       clearMasterLink(id, link);

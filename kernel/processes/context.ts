@@ -1,12 +1,28 @@
 /**
- * The context a master-side process or engine runs with: events fired on and read from the
- * master bus, its options validated by its own schema, and the signal that stops it.
+ * The context a process or engine runs with: its options validated by its own schema, the
+ * signal that stops it, and events. On the master they are fired on and read from the master
+ * bus; on a minion they go to the master through `_minion_event` (the minion has no bus of
+ * its own to read).
  */
 import { EventFirer, EventListener, masterEventAddresses } from '../bus/event-bus.js';
-import { SALT_ERR_PLUGIN_OPTIONS } from '../errors.js';
+import { SALT_ERR_PLUGIN_OPTIONS, SALT_ERR_PROCESS_MASTER_ONLY } from '../errors.js';
 import type { UnitLogger } from '../loader/define.js';
 import { summarizeIssues } from '../plugin-factory.js';
 import type { EventStream, ProcessContext, ProcessDef } from './define.js';
+
+/** A context plus the release of what it opened. */
+export type ClosableContext = ProcessContext & { close(): Promise<void> };
+
+/** The unit's options, checked by its `options` schema (the raw mapping when it has none). */
+export function unitOptions(
+  def: ProcessDef,
+  rawOptions: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  if (!def.options) return rawOptions;
+  const parsed = def.options.safeParse(rawOptions);
+  if (!parsed.success) throw new SALT_ERR_PLUGIN_OPTIONS(def.name, summarizeIssues(parsed.error.issues));
+  return parsed.data as Readonly<Record<string, unknown>>;
+}
 
 /** A context for `def` on the master bus in `sockDir`; `close()` releases its sockets. */
 export function masterProcessContext(
@@ -15,13 +31,8 @@ export function masterProcessContext(
   rawOptions: Readonly<Record<string, unknown>>,
   log: UnitLogger,
   signal: AbortSignal,
-): ProcessContext & { close(): Promise<void> } {
-  let options: Readonly<Record<string, unknown>> = rawOptions;
-  if (def.options) {
-    const parsed = def.options.safeParse(rawOptions);
-    if (!parsed.success) throw new SALT_ERR_PLUGIN_OPTIONS(def.name, summarizeIssues(parsed.error.issues));
-    options = parsed.data as Readonly<Record<string, unknown>>;
-  }
+): ClosableContext {
+  const options = unitOptions(def, rawOptions);
   const addrs = masterEventAddresses(String(opts.sock_dir));
   let firer: EventFirer | undefined;
   const streams = new Set<EventListener>();
@@ -51,5 +62,50 @@ export function masterProcessContext(
       streams.clear();
       await firer?.close();
     },
+  };
+}
+
+/**
+ * The `_minion_event` load for one event a minion's engine fires: Salt's `events` form, so
+ * the master bus gets the engine's tag and data as they are, plus the minion's `id` (as a
+ * beacon's events have it), and the master's tag rules (no `salt/job/...`, `salt/auth`, ...)
+ * apply as for `event.send`.
+ */
+export function minionEngineEventLoad(
+  id: string,
+  tag: string,
+  data: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...data };
+  if (!('id' in body)) body.id = id;
+  return { cmd: '_minion_event', id, pretag: null, events: [{ tag, data: body }] };
+}
+
+/**
+ * A context for `def` on minion `id`: `fire` sends each event to the master with `request`
+ * (the minion's master link); `listen` is master-only and throws.
+ */
+export function minionProcessContext(
+  def: ProcessDef,
+  opts: Readonly<Record<string, unknown>>,
+  rawOptions: Readonly<Record<string, unknown>>,
+  log: UnitLogger,
+  signal: AbortSignal,
+  link: { id: string; request(load: Record<string, unknown>): Promise<unknown> },
+): ClosableContext {
+  const options = unitOptions(def, rawOptions);
+  return {
+    name: def.name,
+    opts,
+    options,
+    log,
+    signal,
+    async fire(tag, data) {
+      await link.request(minionEngineEventLoad(link.id, tag, data));
+    },
+    listen(): EventStream {
+      throw new SALT_ERR_PROCESS_MASTER_ONLY('ctx.listen');
+    },
+    async close() {},
   };
 }

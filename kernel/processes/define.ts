@@ -34,6 +34,8 @@ export interface ProcessContext<O = Readonly<Record<string, unknown>>> {
 /**
  * A unit: `start` runs until the unit is done or `signal` aborts; it may return a cleanup
  * function, called on stop. Throwing (or rejecting) ends the process, which is restarted.
+ * `stop`, if given, is called once when the daemon stops the unit (after `signal` aborted and
+ * after the cleanup function `start` returned), within the child's shutdown bound (5 s).
  */
 export interface ProcessDef<O = Readonly<Record<string, unknown>>> {
   name: string;
@@ -43,6 +45,8 @@ export interface ProcessDef<O = Readonly<Record<string, unknown>>> {
   start(
     ctx: ProcessContext<O>,
   ): void | (() => Promise<void> | void) | Promise<void | (() => Promise<void> | void)>;
+  /** Called on a clean stop (daemon shutdown); not called when the unit crashed. */
+  stop?(ctx: ProcessContext<O>): void | Promise<void>;
 }
 
 /**
@@ -53,6 +57,9 @@ export interface ProcessDef<O = Readonly<Record<string, unknown>>> {
  *   start(ctx) {
  *     const t = setInterval(() => void ctx.fire('acme/heartbeat', { at: Date.now() }), 60_000);
  *     return () => clearInterval(t);
+ *   },
+ *   stop(ctx) {
+ *     ctx.log.info('heartbeat stopped');
  *   },
  * });
  */

@@ -15,6 +15,8 @@ describe('minions fire events to the master (event.send, event.fire_master)', ()
     events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), [
       'myco/',
       'salt/auth',
+      'salt/job/',
+      'tsalt/bus/dropped',
     ]);
     await events.ready();
     void (async () => {
@@ -76,6 +78,25 @@ describe('minions fire events to the master (event.send, event.fire_master)', ()
       ),
     ).toBe(false);
     expect(c.master!.out).toContain('Filtering blacklisted event tag salt/auth from minion m1');
+    expect((await eventTagged('tsalt/bus/dropped'))?.data).toMatchObject({
+      tag: 'salt/auth',
+      reason: 'forbidden-tag',
+      minion: 'm1',
+    });
+    // another minion's return, and a job's progress under another id, are refused the same way
+    const forged = 'salt/job/20990101000000000000/ret/m2';
+    const prog = 'salt/job/20990101000000000000/prog/m2/0';
+    for (const tag of [forged, prog])
+      expect((await c.saltJson(['m1', 'event.fire_master', '{return: true}', tag])).data).toEqual({
+        m1: true,
+      });
+    for (let i = 0; i < 100 && !c.master!.out.includes(`blacklisted event tag ${prog}`); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const drops = seen.filter((e) => e.tag === 'tsalt/bus/dropped').map((e) => e.data.tag);
+    expect(drops).toEqual(expect.arrayContaining([forged, prog]));
+    expect(seen.some((e) => e.tag === forged || e.tag === prog)).toBe(false);
+    expect(c.master!.out).toContain(`Filtering blacklisted event tag ${forged} from minion m1`);
+    expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
   });
 
   it('salt-call --local does not send and says so', async () => {

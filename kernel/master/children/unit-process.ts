@@ -3,12 +3,14 @@
  * command-line argument, JSON). The unit starts, the child reports ready, and the unit runs
  * until the master stops it; a unit that throws at start or later ends the process with an
  * error, and the ProcessManager restarts it with capped backoff (the master fires
- * `tsalt/process/<child>/restart` each time).
+ * `tsalt/process/<child>/restart` each time). The unit's life: kernel/processes/run-unit.ts.
  */
 import { join } from 'node:path';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
+import { signalReady } from '../../process/child.js';
 import { masterProcessContext } from '../../processes/context.js';
+import { runUnit } from '../../processes/run-unit.js';
 import { findUnit, type UnitRef, unitChildName } from '../../processes/unit-ref.js';
 
 const unit = JSON.parse(process.argv[2] ?? '{}') as UnitRef;
@@ -20,35 +22,22 @@ await runChild<ResolvedMasterConfig>(
   async ({ config, log, configDir }) => {
     const opts = config as unknown as Readonly<Record<string, unknown>>;
     const engineDirs = Array.isArray(opts.engines_dirs) ? opts.engines_dirs.map(String) : [];
-    const abort = new AbortController();
-    let ctx: ReturnType<typeof masterProcessContext> | undefined;
-    let cleanup: (() => Promise<void> | void) | undefined;
-    const fail = (err: unknown) => {
-      log.error({ err }, `${unitChildName(unit)} failed: ${(err as Error)?.message ?? String(err)}`);
-      process.exit(1);
-    };
-    // Ready at once: a unit that cannot load or start must never hold up the master's start;
-    // it fails here, after the fact, and the ProcessManager restarts it with backoff.
-    void (async () => {
-      const def = await findUnit(unit, {
-        configDir,
-        extProcesses: config.ext_processes,
-        engineDirs: [join(config.extension_modules, 'engines'), ...engineDirs],
-        packages: [...config.extensions],
-        log,
-      });
-      ctx = masterProcessContext(def, opts, unit.kind === 'engine' ? unit.options : {}, log, abort.signal);
-      // `start` may set things up and return, or run for as long as the unit lives.
-      const started = def.start(ctx);
-      log.info({ unit: def.name, kind: unit.kind }, `${unitChildName(unit)} started`);
-      const done = await started;
-      if (typeof done === 'function') cleanup = done;
-    })().catch(fail);
-    return async () => {
-      abort.abort();
-      await cleanup?.();
-      await ctx?.close();
-    };
+    return runUnit({
+      label: unitChildName(unit),
+      kind: unit.kind,
+      log,
+      ready: signalReady,
+      find: () =>
+        findUnit(unit, {
+          configDir,
+          extProcesses: config.ext_processes,
+          engineDirs: [join(config.extension_modules, 'engines'), ...engineDirs],
+          packages: [...config.extensions],
+          log,
+        }),
+      context: (def, signal) =>
+        masterProcessContext(def, opts, unit.kind === 'engine' ? unit.options : {}, log, signal),
+    });
   },
   { needsPlugins },
 );
