@@ -2,9 +2,12 @@
  * RSA key handles: PEM text (string or Buffer) or a ready `KeyObject`, parsed once and cached.
  * Every RSA operation in kernel/crypt goes through {@link privateKeyOf} / {@link publicKeyOf}, so a
  * key that arrives as PEM thousands of times (a minion's public key, master.pem) is parsed once.
+ * Parsing goes through ./rsa-der.ts first (~15 µs instead of OpenSSL 3's 0.35–1 ms), so a
+ * bounded cache that churns at 10,000 minions costs little.
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { SALT_ERR_CRYPT_KEY } from '../errors.js';
+import { fastPrivateKey, fastPublicKey } from './rsa-der.js';
 
 /** Anything that names an RSA key: PEM text, PEM bytes or a parsed `KeyObject`. */
 export type RsaKeyInput = string | Buffer | KeyObject;
@@ -38,8 +41,9 @@ function requireRsa(key: KeyObject, kind: 'private' | 'public'): KeyObject {
   return key;
 }
 
+/** The cache key: the PEM without surrounding white space (key files end in a newline, loads may not). */
 function pemText(input: string | Buffer): string {
-  return typeof input === 'string' ? input : input.toString('utf8');
+  return (typeof input === 'string' ? input : input.toString('utf8')).trim();
 }
 
 /** Parses (or fetches from the cache) an RSA private key. Throws `SALT_ERR_CRYPT_KEY` if unusable. */
@@ -54,7 +58,7 @@ export function privateKeyOf(input: RsaKeyInput): KeyObject {
   if (hit) return hit;
   let key: KeyObject;
   try {
-    key = createPrivateKey({ key: pem, format: 'pem' });
+    key = fastPrivateKey(pem) ?? createPrivateKey({ key: pem, format: 'pem' });
   } catch (cause) {
     throw new SALT_ERR_CRYPT_KEY('malformed RSA private key PEM', { cause });
   }
@@ -75,7 +79,7 @@ export function publicKeyOf(input: RsaKeyInput): KeyObject {
   if (hit) return hit;
   let key: KeyObject;
   try {
-    key = createPublicKey({ key: pem, format: 'pem' });
+    key = fastPublicKey(pem) ?? createPublicKey({ key: pem, format: 'pem' });
   } catch (cause) {
     throw new SALT_ERR_CRYPT_KEY('malformed RSA public key PEM', { cause });
   }
