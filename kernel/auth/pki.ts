@@ -2,6 +2,7 @@
  * The master's key folders under `pki_dir` (Salt's `salt/key.py`): accepted, pending,
  * rejected and denied minion keys, one file per minion id holding its public key PEM.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SALT_ERR_AUTH_BAD_ID } from '../errors.js';
@@ -62,6 +63,22 @@ export async function listKeys(pkiDir: string): Promise<KeyListing> {
 export async function readKey(pkiDir: string, state: KeyState, id: string): Promise<string | undefined> {
   try {
     return await readFile(keyPath(pkiDir, state, id), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * {@link readKey} without the event loop, for the request workers (Salt's MWorkers), which
+ * may block: a sign-in looks in three or four key folders, and a missing file costs one
+ * `access` here instead of an fs/promises open and a thrown ENOENT.
+ */
+export function readKeySync(pkiDir: string, state: KeyState, id: string): string | undefined {
+  const path = keyPath(pkiDir, state, id);
+  if (!existsSync(path)) return undefined;
+  try {
+    return readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;

@@ -7,7 +7,8 @@
  * - per-minion session keys `sessions/<id>`.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Crypticle } from '../crypt/crypticle.js';
 
@@ -110,11 +111,14 @@ export function sessionKeyPath(cachedir: string, id: string): string {
  */
 export async function sessionKeyFor(cachedir: string, id: string, maxAgeSeconds: number): Promise<string> {
   const path = sessionKeyPath(cachedir, id);
-  try {
-    const st = await stat(path);
-    if (Date.now() - st.mtimeMs < maxAgeSeconds * 1000) return (await readFile(path, 'utf8')).trim();
-  } catch {
-    // missing: make one
+  // read synchronously (a request worker may block; a missing file throws nothing here)
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st && Date.now() - st.mtimeMs < maxAgeSeconds * 1000) {
+    try {
+      return readFileSync(path, 'utf8').trim();
+    } catch {
+      // removed meanwhile: make one
+    }
   }
   await mkdir(join(cachedir, 'sessions'), { recursive: true, mode: 0o700 });
   const key = Crypticle.generateKeyString();

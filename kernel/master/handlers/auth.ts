@@ -4,9 +4,9 @@
  * open mode; then the signed reply carrying the AES and session keys.
  */
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { isValidMinionId } from '../../auth/minion-id.js';
-import { type KeyState, listKeys, moveKey, readKey, sameKey, writeKey } from '../../auth/pki.js';
+import { type KeyState, listKeys, moveKey, readKeySync, sameKey, writeKey } from '../../auth/pki.js';
 import {
   type EncAlgo,
   isEncAlgo,
@@ -61,36 +61,34 @@ function authEvent(effects: Effects, result: boolean, act: string, id: string, p
   effects.events.push({ tag: 'salt/auth', data: { result, act, id, pub } });
 }
 
-async function exists(path: string): Promise<'file' | 'dir' | undefined> {
-  try {
-    return (await stat(path)).isDirectory() ? 'dir' : 'file';
-  } catch {
-    return undefined;
-  }
-}
-
-type Decision = { accept: true } | { accept: false; ret: boolean | 'full'; act?: string };
+/** `stored`: the accepted key file already holds this key (nothing to write). */
+type Decision = { accept: true; stored: boolean } | { accept: false; ret: boolean | 'full'; act?: string };
 
 async function decide(env: HandlerEnv, id: string, pub: string, effects: Effects): Promise<Decision> {
   const c = env.config;
   const pki = c.pki_dir;
-  if (c.open_mode) return { accept: true };
-  const read = (s: KeyState) => readKey(pki, s, id);
-  const autoReject = await idListedIn(c.autoreject_file, id);
-  const autoSign = c.auto_accept || (await idListedIn(c.autosign_file, id));
+  // key folders and autosign files are read synchronously: this runs in a request worker
+  const read = (s: KeyState) => readKeySync(pki, s, id);
+  if (c.open_mode) {
+    // open mode takes any key and stores it (a changed key replaces the old one)
+    const stored = read('accepted');
+    return { accept: true, stored: stored !== undefined && sameKey(stored, pub) };
+  }
+  const autoReject = idListedIn(c.autoreject_file, id);
+  const autoSign = c.auto_accept || idListedIn(c.autosign_file, id);
 
-  if ((await read('rejected')) !== undefined) {
+  if (read('rejected') !== undefined) {
     authEvent(effects, false, 'reject', id, pub);
     return { accept: false, ret: false };
   }
-  const accepted = await read('accepted');
+  const accepted = read('accepted');
   if (accepted !== undefined) {
     if (!sameKey(accepted, pub)) {
       await writeKey(pki, 'denied', id, pub);
       authEvent(effects, false, 'denied', id, pub);
       return { accept: false, ret: false };
     }
-    return { accept: true };
+    return { accept: true, stored: true };
   }
   if (c.max_minions > 0) {
     const { minions } = await listKeys(pki);
@@ -99,9 +97,10 @@ async function decide(env: HandlerEnv, id: string, pub: string, effects: Effects
       return { accept: false, ret: 'full' };
     }
   }
-  const pending = await read('pending');
+  const pending = read('pending');
   if (pending === undefined) {
-    if ((await exists(`${pki}/minions_pre/${id}`)) === 'dir') return { accept: false, ret: false };
+    if (statSync(`${pki}/minions_pre/${id}`, { throwIfNoEntry: false })?.isDirectory())
+      return { accept: false, ret: false };
     if (autoReject) {
       await writeKey(pki, 'rejected', id, pub);
       authEvent(effects, false, 'reject', id, pub);
@@ -113,7 +112,7 @@ async function decide(env: HandlerEnv, id: string, pub: string, effects: Effects
       authEvent(effects, true, 'pend', id, pub);
       return { accept: false, ret: true };
     }
-    return { accept: true };
+    return { accept: true, stored: false };
   }
   if (autoReject) {
     await moveKey(pki, 'pending', 'rejected', id);
@@ -130,7 +129,7 @@ async function decide(env: HandlerEnv, id: string, pub: string, effects: Effects
     return { accept: false, ret: true };
   }
   await moveKey(pki, 'pending', 'accepted', id);
-  return { accept: true };
+  return { accept: true, stored: true };
 }
 
 /** Handles a clear `_auth` load; returns the value to send back (msgpack'd by the caller). */
@@ -171,10 +170,7 @@ export async function handleAuth(
     return refuse(decision.ret);
   }
 
-  const pki = env.config.pki_dir;
-  if (env.config.open_mode || (await readKey(pki, 'accepted', id)) === undefined) {
-    await writeKey(pki, 'accepted', id, `${pub}\n`);
-  }
+  if (!decision.stored) await writeKey(env.config.pki_dir, 'accepted', id, `${pub}\n`);
   let minionPub: string;
   try {
     minionPub = pub;

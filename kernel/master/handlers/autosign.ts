@@ -2,20 +2,38 @@
  * `autosign_file` / `autoreject_file`: one pattern per line; a line matches an id as a glob
  * or, failing that, as a regular expression (Salt's `check_autosign` / `check_autoreject`).
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { globMatch } from '../../targeting/glob.js';
 
-export async function idListedIn(file: string | null | undefined, id: string): Promise<boolean> {
-  if (!file) return false;
+/** The pattern lines of each file, kept while its mtime and size are unchanged. */
+const files = new Map<string, { mtimeMs: number; size: number; lines: string[] }>();
+
+function patternLines(file: string): string[] {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (!st) {
+    files.delete(file);
+    return [];
+  }
+  const hit = files.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.lines;
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
-    return false;
+    return [];
   }
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  files.set(file, { mtimeMs: st.mtimeMs, size: st.size, lines });
+  return lines;
+}
+
+/** Whether `id` matches a line of `file` (read synchronously: request workers may block). */
+export function idListedIn(file: string | null | undefined, id: string): boolean {
+  if (!file) return false;
+  for (const line of patternLines(file)) {
     if (line === id || globMatch(line, id)) return true;
     try {
       if (new RegExp(`^(?:${line})$`).test(id)) return true;
