@@ -80,7 +80,10 @@ export class Daemon {
     args: string[],
     readonly logFile?: string,
   ) {
-    this.proc = spawn(process.execPath, [join(CLI, `${cli}.js`), ...args], {
+    // TSALT_DAEMON_NODE_ARGS: extra node flags for the daemons, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
+    // to profile a benchmark's master (forked children and worker threads inherit them)
+    const nodeArgs = (process.env.TSALT_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    this.proc = spawn(process.execPath, [...nodeArgs, join(CLI, `${cli}.js`), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.proc.stdout?.on('data', (d: Buffer) => {
