@@ -40,6 +40,26 @@ export function rssMiB(pid: number): number {
   return (statusField(pid, 'VmRSS') ?? 0) / 1024;
 }
 
+/**
+ * PSS in MiB of `pid` alone (/proc/<pid>/smaps_rollup): resident pages divided by the number
+ * of processes sharing them. Every Node process maps the same ~35-45 MiB of the `node` binary,
+ * which VmRSS counts once per process and PSS once in all.
+ */
+export function pssMiB(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** PSS in MiB of `pid` and all its descendants (the memory the tree really takes). */
+export function treePssMiB(pid: number): { mib: number; processes: number } {
+  const all = [pid, ...descendants(pid)];
+  return { mib: all.reduce((s, p) => s + pssMiB(p), 0), processes: all.length };
+}
+
 /** RSS in MiB of `pid` and all its descendants, and how many processes that is. */
 export function treeRssMiB(pid: number): { mib: number; processes: number } {
   const all = [pid, ...descendants(pid)];

@@ -1,6 +1,11 @@
 /**
- * Per-worker caches of minion public keys and session Crypticles. Entries are checked against
- * the files' mtimes so a key accepted, deleted or rotated by another process is seen at once.
+ * Per-worker caches of minion public keys and session keys. Entries are checked against the
+ * files' mtimes so a key accepted, deleted or rotated by another process is seen at once.
+ *
+ * Memory: a session is kept as its key string (~0.2 KiB); a Crypticle holds two native
+ * KeyObjects (~2 KiB), so only the most recently used {@link SESSION_OBJECTS} are kept as
+ * Crypticles (making one costs ~15 µs). With the worker pool's per-minion affinity each minion
+ * is cached in one worker.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +13,9 @@ import { isValidMinionId } from '../auth/minion-id.js';
 import { KEY_STATES } from '../auth/pki.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { sessionKeyPath } from './secrets.js';
+
+/** Session Crypticles kept ready per worker (least recently used dropped first). */
+export const SESSION_OBJECTS = 512;
 
 interface Entry<T> {
   mtimeMs: number;
@@ -26,7 +34,9 @@ export class KeyCache {
   readonly #pkiDir: string;
   readonly #cachedir: string;
   readonly #pubs = new Map<string, Entry<string>>();
-  readonly #sessions = new Map<string, Entry<Crypticle>>();
+  readonly #sessions = new Map<string, Entry<string>>();
+  /** Recently used session Crypticles, in use order (a Map keeps insertion order). */
+  readonly #ready = new Map<string, { key: string; crypticle: Crypticle }>();
 
   constructor(pkiDir: string, cachedir: string) {
     this.#pkiDir = pkiDir;
@@ -54,19 +64,40 @@ export class KeyCache {
     if (!isValidMinionId(id)) return undefined;
     const path = sessionKeyPath(this.#cachedir, id);
     const mtime = mtimeOf(path);
-    if (mtime === undefined) return undefined;
-    const hit = this.#sessions.get(id);
-    if (hit && hit.mtimeMs === mtime) return hit.value;
-    const value = new Crypticle(readFileSync(path, 'utf8').trim());
-    this.#sessions.set(id, { mtimeMs: mtime, value });
-    return value;
+    if (mtime === undefined) {
+      this.#sessions.delete(id);
+      this.#ready.delete(id);
+      return undefined;
+    }
+    let hit = this.#sessions.get(id);
+    if (!hit || hit.mtimeMs !== mtime) {
+      hit = { mtimeMs: mtime, value: readFileSync(path, 'utf8').trim() };
+      this.#sessions.set(id, hit);
+    }
+    return this.#crypticle(id, hit.value);
   }
 
   /** A Crypticle for a key string this worker just issued. */
   remember(id: string, key: string): Crypticle {
-    const c = new Crypticle(key);
     const mtime = mtimeOf(sessionKeyPath(this.#cachedir, id));
-    if (mtime !== undefined) this.#sessions.set(id, { mtimeMs: mtime, value: c });
-    return c;
+    if (mtime !== undefined) this.#sessions.set(id, { mtimeMs: mtime, value: key });
+    return this.#crypticle(id, key);
+  }
+
+  /** Number of minions with a cached session key, and of ready Crypticles. */
+  get sizes(): { pubs: number; sessions: number; crypticles: number } {
+    return { pubs: this.#pubs.size, sessions: this.#sessions.size, crypticles: this.#ready.size };
+  }
+
+  #crypticle(id: string, key: string): Crypticle {
+    const ready = this.#ready.get(id);
+    this.#ready.delete(id);
+    const crypticle = ready && ready.key === key ? ready.crypticle : new Crypticle(key);
+    this.#ready.set(id, { key, crypticle });
+    if (this.#ready.size > SESSION_OBJECTS) {
+      const oldest = this.#ready.keys().next();
+      if (!oldest.done) this.#ready.delete(oldest.value);
+    }
+    return crypticle;
   }
 }

@@ -1,10 +1,14 @@
 /**
- * The request server's worker threads: each request goes to the least busy worker; a worker
- * that dies is replaced (its in-flight requests are dropped and the clients' REQ sockets
- * retry, as with a dead Salt MWorker).
+ * The request server's worker threads: a minion's requests go to its own worker (by a hash of
+ * its id, so its cached keys live in one thread), unless that worker is far busier than the
+ * least busy one; other requests go to the least busy worker. A worker that dies is replaced
+ * (its in-flight requests are dropped and the clients' REQ sockets retry, as with a dead Salt
+ * MWorker).
  */
-import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { affinityHash } from './request-affinity.js';
 import type { FromWorker, ToWorker, WorkerReply } from './worker-protocol.js';
 
 interface Slot {
@@ -18,6 +22,26 @@ export interface WorkerPoolOptions {
   entry: URL;
   workerData: Record<string, unknown>;
   log: Logger;
+  /** V8 heap limits of each worker (e.g. a small young generation, see request-server.ts). */
+  resourceLimits?: ResourceLimits;
+  /** Requests in flight per worker (on average) before {@link WorkerPool.whenAvailable} waits; default 32. */
+  maxInflightPerWorker?: number;
+}
+
+/**
+ * How much busier than the least busy worker a minion's own worker may be before the request
+ * goes elsewhere: `inflight > 2 × least + AFFINITY_SLACK`.
+ */
+const AFFINITY_SLACK = 32;
+
+/**
+ * Threads to start for `worker_threads`. A Salt MWorker serves one request at a time, so Salt
+ * wants several; a tsalt worker serves many at once (its I/O is asynchronous), so threads past
+ * the core count only add contention: on 2 cores, 5 threads cost twice the CPU per `_return`
+ * of 2 (SQLite write locks, context switches). The setting is an upper bound; at least 2.
+ */
+export function requestWorkerCount(configured: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(configured, Math.max(2, cores)));
 }
 
 export class WorkerPool {
@@ -25,6 +49,7 @@ export class WorkerPool {
   readonly #slots: Slot[] = [];
   #seq = 0;
   #closing = false;
+  #waiters: (() => void)[] = [];
 
   constructor(opts: WorkerPoolOptions) {
     this.#opts = opts;
@@ -37,7 +62,10 @@ export class WorkerPool {
 
   #spawn(index: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(this.#opts.entry, { workerData: { ...this.#opts.workerData, index } });
+      const worker = new Worker(this.#opts.entry, {
+        workerData: { ...this.#opts.workerData, index },
+        ...(this.#opts.resourceLimits ? { resourceLimits: this.#opts.resourceLimits } : {}),
+      });
       const slot: Slot = { worker, inflight: new Map(), ready: false };
       this.#slots[index] = slot;
       worker.on('message', (msg: FromWorker) => {
@@ -50,12 +78,15 @@ export class WorkerPool {
           const done = slot.inflight.get(msg.seq);
           slot.inflight.delete(msg.seq);
           done?.(msg);
+          this.#wake();
         }
       });
       worker.on('error', (err) => this.#opts.log.error({ err, worker: index }, 'request worker crashed'));
       worker.on('exit', (code) => {
         if (this.#closing) return;
         const lost = slot.inflight.size;
+        slot.inflight.clear();
+        this.#wake();
         this.#opts.log.error({ worker: index, code, lost }, 'request worker exited; restarting it');
         if (!slot.ready) {
           reject(new Error(`request worker ${index} exited with code ${code} before it was ready`));
@@ -68,13 +99,20 @@ export class WorkerPool {
     });
   }
 
-  /** Runs one request on the least busy ready worker. */
-  run(frame: Uint8Array): Promise<WorkerReply> {
+  /**
+   * Runs one request: on the worker `affinity` (a minion id) hashes to, unless that one is not
+   * ready or far busier than the least busy ready worker, which takes it then.
+   */
+  run(frame: Uint8Array, affinity?: string): Promise<WorkerReply> {
     let best: Slot | undefined;
     for (const s of this.#slots) {
       if (s?.ready && (!best || s.inflight.size < best.inflight.size)) best = s;
     }
     if (!best) return Promise.reject(new Error('no request worker is ready'));
+    if (affinity !== undefined && this.#slots.length > 1) {
+      const home = this.#slots[affinityHash(affinity) % this.#slots.length];
+      if (home?.ready && home.inflight.size <= 2 * best.inflight.size + AFFINITY_SLACK) best = home;
+    }
     const seq = ++this.#seq;
     const slot = best;
     return new Promise((resolve) => {
@@ -82,6 +120,29 @@ export class WorkerPool {
       const msg: ToWorker = { type: 'request', seq, frame };
       slot.worker.postMessage(msg);
     });
+  }
+
+  /** Most requests in flight before {@link whenAvailable} makes the caller wait. */
+  get capacity(): number {
+    return this.#opts.size * (this.#opts.maxInflightPerWorker ?? 32);
+  }
+
+  /**
+   * Undefined while fewer than {@link capacity} requests are in flight; otherwise a promise
+   * that resolves once a reply brings the count below it. The request server stops reading its
+   * ROUTER meanwhile, so a sign-in storm waits in libzmq's queues (a few dozen bytes per
+   * request) rather than as thousands of half-done requests in the workers' heaps.
+   */
+  whenAvailable(): Promise<void> | undefined {
+    if (this.#closing || this.inflight < this.capacity) return undefined;
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #wake(): void {
+    if (this.#waiters.length === 0 || (!this.#closing && this.inflight >= this.capacity)) return;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const w of waiters) w();
   }
 
   broadcast(msg: ToWorker): void {
@@ -95,6 +156,7 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.#closing = true;
+    this.#wake();
     await Promise.all(this.#slots.map((s) => s?.worker.terminate()));
   }
 }

@@ -14,6 +14,7 @@ import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
 import { unpackIpc } from '../../serial/index.js';
 import { readMasterKeys } from '../master-keys.js';
+import { limitPeerBuffers } from '../peer-buffers.js';
 import { PresenceTracker } from '../presence.js';
 import { wrapPublish } from '../publish-envelope.js';
 import { readAesKey, SerialReservation } from '../secrets.js';
@@ -30,6 +31,7 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
 
   // XPUB rather than PUB: it hears minions' presence subscriptions (kernel/master/presence.ts).
   const pub = new XPublisher({ sendHighWaterMark: config.pub_hwm, linger: 0, backlog: config.zmq_backlog });
+  limitPeerBuffers(pub);
   const presence = new PresenceTracker(config.cachedir);
   await presence.flush();
   const pull = new Pull();

@@ -5,22 +5,25 @@
  * runs past the client's `timeout`, the error return is fired from here.
  */
 import { hostname } from 'node:os';
-import { EventFirer, masterEventAddresses } from '../../bus/event-bus.js';
+import type { EventFirer } from '../../bus/event-bus.js';
 import type { SaltError } from '../../errors.js';
 import type { PublishRequest } from '../../jobs/types.js';
 import { checkClearAuth } from '../../runners/auth.js';
-import { normalizeArgs } from '../../runners/invoke.js';
-import { masterId, type RunnerJobMessage, runnerNewEvent } from '../runner-protocol.js';
-import { spawnRunner } from '../runner-spawn.js';
+import type { RunnerJobMessage } from '../runner-protocol.js';
 import type { Effects, HandlerEnv } from './context.js';
 
-/** One firer per worker thread for the events fired after the reply (a runner's failure). */
-const firers = new Map<string, EventFirer>();
+// The runner machinery (argument handling, process spawning, the event bus client) is loaded on
+// the first `runner` request: a request-server worker that only serves minions never needs it.
 
-function firerFor(sockDir: string): EventFirer {
+/** One firer per worker thread for the events fired after the reply (a runner's failure). */
+const firers = new Map<string, Promise<EventFirer>>();
+
+function firerFor(sockDir: string): Promise<EventFirer> {
   let f = firers.get(sockDir);
   if (!f) {
-    f = new EventFirer(masterEventAddresses(sockDir));
+    f = import('../../bus/event-bus.js').then(
+      ({ EventFirer, masterEventAddresses }) => new EventFirer(masterEventAddresses(sockDir)),
+    );
     firers.set(sockDir, f);
   }
   return f;
@@ -46,6 +49,11 @@ export async function handleRunner(
       error: { name: 'SaltInvocationError', message: `"${String(fun)}" is not a runner function name` },
     };
   }
+  const [{ normalizeArgs }, { masterId, runnerNewEvent }, { spawnRunner }] = await Promise.all([
+    import('../../runners/invoke.js'),
+    import('../runner-protocol.js'),
+    import('../runner-spawn.js'),
+  ]);
   const { args, kwargs } = normalizeArgs(load.arg, load.kwarg);
   const { def: store, ctx } = env.jobCache;
   const jid = await store.prepJid!(ctx);
@@ -83,7 +91,10 @@ export async function handleRunner(
   };
   const onFailure = (err: SaltError): void => {
     const data = { ...base, return: err.message, success: false, retcode: 1, error_code: err.code };
-    firerFor(env.config.sock_dir).fire(`${tag}/ret`, data);
+    firerFor(env.config.sock_dir).then(
+      (firer) => firer.fire(`${tag}/ret`, data),
+      (e: unknown) => env.kernel.log.warn({ err: e, jid }, 'could not fire the runner failure'),
+    );
     store
       .returner(
         {

@@ -7,9 +7,11 @@
 import { genJid } from '../../jid.js';
 import { checkClearAuth } from '../../runners/auth.js';
 import type { WheelContext } from '../../runners/define.js';
-import { invokeFunction, normalizeArgs } from '../../runners/invoke.js';
-import { createWheelLoader, type RunnerLoader } from '../../runners/loader.js';
+import type { RunnerLoader } from '../../runners/loader.js';
 import type { Effects, HandlerEnv } from './context.js';
+
+// The wheel loader and invoker are loaded on the first `wheel` request: a request-server worker
+// that only serves minions never needs them.
 
 /** Load keys that are not arguments of the wheel function. */
 const CLIENT_KEYS = new Set([
@@ -36,9 +38,10 @@ const CLIENT_KEYS = new Set([
 
 const loaders = new WeakMap<HandlerEnv, RunnerLoader<WheelContext>>();
 
-function loaderFor(env: HandlerEnv): RunnerLoader<WheelContext> {
+async function loaderFor(env: HandlerEnv): Promise<RunnerLoader<WheelContext>> {
   let l = loaders.get(env);
   if (!l) {
+    const { createWheelLoader } = await import('../../runners/loader.js');
     l = createWheelLoader(env.config as unknown as Record<string, unknown>, env.kernel.log);
     loaders.set(env, l);
   }
@@ -65,6 +68,7 @@ export async function handleWheel(
   const topLevel: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(load)) if (!CLIENT_KEYS.has(k)) topLevel[k] = v;
   const kwarg = { ...topLevel, ...(load.kwarg && typeof load.kwarg === 'object' ? load.kwarg : {}) };
+  const { invokeFunction, normalizeArgs } = await import('../../runners/invoke.js');
   const { args, kwargs } = normalizeArgs(load.arg, kwarg);
   const jid = genJid();
   const tag = `salt/wheel/${jid}`;
@@ -77,7 +81,7 @@ export async function handleWheel(
     user: auth.user,
     fireEvent: (t, d) => effects.events.push({ tag: t, data: d }),
   };
-  const outcome = await invokeFunction('wheel', loaderFor(env), fun, args, kwargs, ctx);
+  const outcome = await invokeFunction('wheel', await loaderFor(env), fun, args, kwargs, ctx);
   data.return = outcome.return;
   data.success = outcome.success;
   effects.events.push({ tag: `${tag}/ret`, data: { ...data } });

@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Crypticle } from '../crypt/crypticle.js';
+import { KeyCache, SESSION_OBJECTS } from './key-cache.js';
+
+let root: string;
+let cache: KeyCache;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'key-cache-'));
+  mkdirSync(join(root, 'pki', 'minions'), { recursive: true });
+  mkdirSync(join(root, 'cache', 'sessions'), { recursive: true });
+  cache = new KeyCache(join(root, 'pki'), join(root, 'cache'));
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function writeSession(id: string, key: string, mtime: number): void {
+  const path = join(root, 'cache', 'sessions', id);
+  writeFileSync(path, `${key}\n`);
+  utimesSync(path, mtime, mtime);
+}
+
+describe('KeyCache', () => {
+  it('returns the accepted key and notices its removal', () => {
+    expect(cache.acceptedKey('web1')).toBeUndefined();
+    writeFileSync(join(root, 'pki', 'minions', 'web1'), 'PEM1\n');
+    expect(cache.acceptedKey('web1')).toBe('PEM1\n');
+    rmSync(join(root, 'pki', 'minions', 'web1'));
+    expect(cache.acceptedKey('web1')).toBeUndefined();
+    expect(cache.acceptedKey('../x')).toBeUndefined();
+  });
+
+  it('opens what the session key sealed and follows a rotated key', () => {
+    const k1 = Crypticle.generateKeyString();
+    writeSession('web1', k1, 1000);
+    const sealed = new Crypticle(k1).dumps({ a: 1 });
+    expect(cache.session('web1')?.loads(sealed)).toEqual({ a: 1 });
+    expect(cache.session('web1')).toBe(cache.session('web1'));
+    const k2 = Crypticle.generateKeyString();
+    writeSession('web1', k2, 2000);
+    expect(() => cache.session('web1')?.loads(sealed)).toThrow();
+    expect(cache.session('web1')?.loads(new Crypticle(k2).dumps('x'))).toBe('x');
+    rmSync(join(root, 'cache', 'sessions', 'web1'));
+    expect(cache.session('web1')).toBeUndefined();
+  });
+
+  it('remembers a key it issued', () => {
+    const k = Crypticle.generateKeyString();
+    writeSession('db1', k, 3000);
+    const c = cache.remember('db1', k);
+    expect(cache.session('db1')).toBe(c);
+  });
+
+  it('keeps key strings for every minion but a bounded number of Crypticles', () => {
+    const n = SESSION_OBJECTS + 20;
+    for (let i = 0; i < n; i++) {
+      const id = `m${i}`;
+      writeSession(id, Crypticle.generateKeyString(), 1000);
+      expect(cache.session(id)).toBeInstanceOf(Crypticle);
+    }
+    expect(cache.sizes).toEqual({ pubs: 0, sessions: n, crypticles: SESSION_OBJECTS });
+    // the oldest lost its Crypticle but still decrypts with its key
+    expect(cache.session('m0')).toBeInstanceOf(Crypticle);
+  });
+});

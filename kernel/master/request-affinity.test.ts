@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { packNetwork } from '../serial/index.js';
+import { affinityHash, requestMinionId } from './request-affinity.js';
+
+describe('requestMinionId', () => {
+  it('reads the outer id of an aes request', () => {
+    const frame = packNetwork({ enc: 'aes', load: Buffer.alloc(300, 7), id: 'web-01', version: 3 });
+    expect(requestMinionId(frame)).toBe('web-01');
+  });
+
+  it('reads the id inside the load of a clear _auth', () => {
+    const frame = packNetwork({
+      enc: 'clear',
+      load: { cmd: '_auth', pub: 'x'.repeat(450), token: Buffer.alloc(256), id: 'db-7', nonce: 'n' },
+      version: 3,
+    });
+    expect(requestMinionId(frame)).toBe('db-7');
+  });
+
+  it('prefers the outer id and handles long ids (str8/str16)', () => {
+    const long = 'm'.repeat(40);
+    expect(requestMinionId(packNetwork({ load: { id: 'inner' }, id: long }))).toBe(long);
+    const longer = 'n'.repeat(300);
+    expect(requestMinionId(packNetwork({ enc: 'clear', load: { id: longer } }))).toBe(longer);
+  });
+
+  it('is undefined for user commands and for what is not a request map', () => {
+    expect(
+      requestMinionId(packNetwork({ enc: 'clear', load: { cmd: 'publish', tgt: '*' } })),
+    ).toBeUndefined();
+    expect(requestMinionId(packNetwork('bad'))).toBeUndefined();
+    expect(requestMinionId(packNetwork({ id: 5 }))).toBeUndefined();
+    expect(requestMinionId(new Uint8Array([0x82, 0xa2]))).toBeUndefined();
+    expect(requestMinionId(new Uint8Array([0x81, 0xc1, 0x01]))).toBeUndefined();
+    expect(requestMinionId(new Uint8Array())).toBeUndefined();
+  });
+
+  it('skips values of every kind before the id', () => {
+    const frame = packNetwork({ a: [1, { b: 2.5 }, null], c: Buffer.alloc(70000), d: -1, id: 'late' });
+    expect(requestMinionId(frame)).toBe('late');
+  });
+});
+
+describe('affinityHash', () => {
+  it('is stable and spreads ids over workers', () => {
+    expect(affinityHash('swarm-0001')).toBe(affinityHash('swarm-0001'));
+    const counts = [0, 0, 0, 0, 0];
+    for (let i = 0; i < 5000; i++) {
+      const k = affinityHash(`swarm-${String(i).padStart(4, '0')}`) % 5;
+      counts[k] = (counts[k] ?? 0) + 1;
+    }
+    for (const n of counts) expect(n).toBeGreaterThan(800);
+  });
+});
