@@ -74,7 +74,11 @@ export const masterSchema = z.object({
   tcp_master_pull_port: portOption(4513, 'Event bus pull port when ipc_mode is tcp.'),
   tcp_master_publish_pull: portOption(4514, 'Publisher pull port when ipc_mode is tcp.'),
   tcp_master_workers: portOption(4515, 'Request-server workers port when ipc_mode is tcp.'),
-  worker_threads: intOption(5, 'Request-server workers (MWorkers).', { min: 1 }),
+  worker_threads: intOption(
+    5,
+    'Request-server worker threads (MWorkers), at most: tsalt starts no more than the core count (at least 2), since each thread serves many requests at once.',
+    { min: 1 },
+  ),
   process_kill_timeout_ms: intOption(
     10000,
     'tsalt: wait this long after SIGTERM before SIGKILL on shutdown.',

@@ -12,8 +12,12 @@ import { fastPrivateKey, fastPublicKey } from './rsa-der.js';
 /** Anything that names an RSA key: PEM text, PEM bytes or a parsed `KeyObject`. */
 export type RsaKeyInput = string | Buffer | KeyObject;
 
-/** Most keys a cache holds; the oldest entry is dropped past this (one per minion is plenty). */
-const CACHE_LIMIT = 8192;
+/**
+ * Most keys a cache holds; the oldest entry is dropped past this. A parsed key costs ~4.5 KiB
+ * and a re-parse ~15 µs, and the hot path (aes requests) checks tokens without a key object,
+ * so a small cache per thread beats one entry per minion.
+ */
+const CACHE_LIMIT = 1024;
 
 const privateCache = new Map<string, KeyObject>();
 const publicCache = new Map<string, KeyObject>();
