@@ -1,5 +1,5 @@
 /**
- * netapi figures: requests/s and p99 latency of `POST /` with `local_async` and with `local`
+ * netapi figures: requests/s, p50 and p99 latency of `POST /` with `local_async` and with `local`
  * test.ping, at several concurrency levels, against a small local cluster. Standalone:
  * `node dist/bench/netapi-bench.js [minions] [concurrency,...]` (after a build).
  */
@@ -74,7 +74,12 @@ async function load(
 
 /** Starts a cluster with `minions` minions and netapi, measures, stops it. */
 export async function runNetapiBench(
-  opts: { minions?: number; concurrency?: number[]; requestsPerLevel?: number } = {},
+  opts: {
+    minions?: number;
+    concurrency?: number[];
+    /** Requests per level: a count, or one from the level's concurrency (default 4 per client, at least 50). */
+    requestsPerLevel?: number | ((concurrency: number) => number);
+  } = {},
 ): Promise<NetapiFigure[]> {
   const minions = opts.minions ?? 10;
   const levels = opts.concurrency ?? [1, 50, 500];
@@ -119,7 +124,8 @@ export async function runNetapiBench(
     // and a `local` request measured behind that backlog would time the backlog, not the API
     for (const client of ['local', 'local_async'] as const) {
       for (const n of levels) {
-        const total = opts.requestsPerLevel ?? Math.max(50, n * 4);
+        const per = opts.requestsPerLevel;
+        const total = typeof per === 'function' ? per(n) : (per ?? Math.max(50, n * 4));
         out.push(await load(base, token, client, n, total));
       }
     }

@@ -1,11 +1,13 @@
 /**
  * Salt's batch mode (`salt -b N|N%`, salt/cli/batch.py): find the minions that answer a
  * `test.ping`, then keep at most N of them busy, publishing to the next ones (as a `list`
- * target) as earlier ones return; `--batch-wait` holds a freed slot for a while, `--failhard`
- * stops publishing after the first failing return.
+ * target) as soon as earlier ones return (a sliding window, not fixed rounds); `--batch-wait`
+ * holds a freed slot for a while, `--failhard` stops publishing after the first failing return.
+ * The engine drives anything that can publish and read job events: the `salt` CLI's
+ * LocalClient, or salt-api's `local_batch` client over its shared master link.
  */
 import { SALT_ERR_INVOCATION } from '../errors.js';
-import type { JobReturn } from '../jobs/types.js';
+import type { JobReturn, SaltEvent } from '../jobs/types.js';
 import type { LocalClient, NoReturnReason, PublishOptions } from './local-client.js';
 
 export interface BatchOptions extends PublishOptions {
@@ -16,6 +18,18 @@ export interface BatchOptions extends PublishOptions {
   failhard: boolean;
   /** Seconds a minion has to return (`-t`). */
   timeout: number;
+}
+
+/** What the engine needs of a client (LocalClient is one). */
+export interface BatchDriver {
+  publish(opts: PublishOptions): Promise<{ jid: string }>;
+  /** The next job event, or undefined once `deadline` (ms since the epoch) passes. */
+  nextEvent(deadline: number): Promise<SaltEvent | undefined>;
+  /**
+   * Optional Salt `saltutil.find_job` check, asked when minions' timeout passes: which of
+   * `ids` still run `jid`. Those get another `timeout`; without it they are given up on.
+   */
+  stillRunning?(jid: string, ids: string[]): Promise<string[]>;
 }
 
 export type BatchEvent =
@@ -43,12 +57,14 @@ function failed(ret: JobReturn): boolean {
   return typeof rc === 'number' ? rc !== 0 : Object.values(rc ?? {}).some((c) => c !== 0);
 }
 
+const RET_TAG = /^salt\/job\/([^/]+)\/ret\/(.+)$/;
+
 /**
- * Runs a batch over `minions` (the responding ones, in order). Yields each sub-batch start,
- * each return, each minion given up on, and a failhard stop.
+ * Runs a batch over `minions` (the responding ones, in order). Yields each publish to newly
+ * freed slots, each return, each minion given up on, and a failhard stop.
  */
 export async function* runBatch(
-  client: LocalClient,
+  client: BatchDriver,
   minions: readonly string[],
   opts: BatchOptions,
 ): AsyncGenerator<BatchEvent> {
@@ -57,12 +73,13 @@ export async function* runBatch(
   const active = new Map<string, { jid: string; deadline: number }>();
   const slotsFreeAt: number[] = [];
   let stopping = false;
+  const free = (t: number) => slotsFreeAt.push(t + opts.wait * 1000);
   while ((queue.length > 0 && !stopping) || active.size > 0) {
     const now = Date.now();
     const held = slotsFreeAt.filter((t) => t > now).length;
-    const free = size - active.size - held;
-    if (!stopping && free > 0 && queue.length > 0) {
-      const next = queue.splice(0, free);
+    const open = size - active.size - held;
+    if (!stopping && open > 0 && queue.length > 0) {
+      const next = queue.splice(0, open);
       const pub = await client.publish({ ...opts, tgt: next, tgtType: 'list' });
       for (const id of next) active.set(id, { jid: pub.jid, deadline: Date.now() + opts.timeout * 1000 });
       yield { type: 'start', jid: pub.jid, minions: next };
@@ -73,12 +90,12 @@ export async function* runBatch(
     const until = Math.min(...deadlines, ...(queue.length > 0 && !stopping ? nextSlot : []), now + 60_000);
     const ev = await client.nextEvent(until);
     if (ev) {
-      const m = /^salt\/job\/([^/]+)\/ret\/(.+)$/.exec(ev.tag);
+      const m = RET_TAG.exec(ev.tag);
       const entry = m ? active.get(m[2] as string) : undefined;
       if (m && entry && entry.jid === m[1]) {
         const id = m[2] as string;
         active.delete(id);
-        slotsFreeAt.push(Date.now() + opts.wait * 1000);
+        free(Date.now());
         const ret = ev.data as unknown as JobReturn;
         yield { type: 'return', id, ret };
         if (opts.failhard && failed(ret) && !stopping) {
@@ -88,13 +105,32 @@ export async function* runBatch(
       }
       continue;
     }
-    const t = Date.now();
-    for (const [id, a] of active) {
-      if (a.deadline <= t) {
-        active.delete(id);
-        slotsFreeAt.push(t + opts.wait * 1000);
-        yield { type: 'noReturn', id, reason: 'No response' };
+    yield* expire(client, active, opts.timeout, free);
+  }
+}
+
+/** Minions past their deadline: a find_job check where the driver has one, else given up on. */
+async function* expire(
+  client: BatchDriver,
+  active: Map<string, { jid: string; deadline: number }>,
+  timeout: number,
+  free: (t: number) => void,
+): AsyncGenerator<BatchEvent> {
+  const byJid = new Map<string, string[]>();
+  const t = Date.now();
+  for (const [id, a] of active) if (a.deadline <= t) byJid.set(a.jid, [...(byJid.get(a.jid) ?? []), id]);
+  for (const [jid, ids] of byJid) {
+    const running = new Set(client.stillRunning ? await client.stillRunning(jid, ids) : []);
+    for (const id of ids) {
+      const a = active.get(id);
+      if (!a) continue; // returned meanwhile
+      if (running.has(id)) {
+        a.deadline = Date.now() + timeout * 1000;
+        continue;
       }
+      active.delete(id);
+      free(Date.now());
+      yield { type: 'noReturn', id, reason: 'No response' };
     }
   }
 }

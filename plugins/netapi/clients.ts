@@ -4,10 +4,10 @@
  * answers "not supported". Each chunk is checked against `netapi_enable_clients` and the
  * caller's eauth ACL before anything reaches the master.
  */
-import { batchSize } from '../../kernel/client/batch.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { expectedMinions } from '../../kernel/targeting/expected-minions.js';
 import { authCheck, specCheck, type TargetResolver } from './auth/acl.js';
+import { runBatchClient } from './batch-client.js';
 import type { Chunk } from './body.js';
 import { ALL_CLIENTS, type NetapiOptions } from './config.js';
 import {
@@ -35,15 +35,17 @@ export interface ClientEnv {
   opts: NetapiOptions;
 }
 
-/** Keys of a chunk that are never function keywords. */
+/**
+ * Keys of a runner/wheel chunk that are not function keywords: what Salt's `_reformat_low`
+ * takes out (credentials, `client`, `fun`, `arg`, `kwarg`) and what salt-api's runner call
+ * consumes itself (`timeout`, `full_return`, `print_event`). Everything else is a keyword:
+ * SaltGUI's `cache.grains` passes `tgt` that way.
+ */
 const RESERVED = new Set([
   'client',
   'fun',
   'arg',
   'kwarg',
-  'tgt',
-  'tgt_type',
-  'expr_form',
   'token',
   'username',
   'password',
@@ -53,13 +55,6 @@ const RESERVED = new Set([
   'timeout',
   'full_return',
   'print_event',
-  'ret',
-  'batch',
-  'batch_size',
-  'batch_wait',
-  'sub',
-  'subset',
-  'cli',
 ]);
 
 /** Resolves targets as the master does (for ACL target entries). */
@@ -105,7 +100,7 @@ export function clientOf(chunk: Chunk, enabled: readonly string[]): string {
   return client;
 }
 
-interface LocalCall {
+export interface LocalCall {
   tgt: unknown;
   tgtType: string;
   fun: string;
@@ -113,7 +108,7 @@ interface LocalCall {
   ret: string;
 }
 
-function localCall(chunk: Chunk): LocalCall {
+export function localCall(chunk: Chunk): LocalCall {
   const fun = funOf(chunk);
   const tgt = chunk.tgt;
   if (tgt === undefined || tgt === null || tgt === '')
@@ -132,7 +127,7 @@ function localCall(chunk: Chunk): LocalCall {
   };
 }
 
-async function checkLocal(env: ClientEnv, who: Identity, call: LocalCall): Promise<void> {
+export async function checkLocal(env: ClientEnv, who: Identity, call: LocalCall): Promise<void> {
   const ok = await authCheck(
     who.authList,
     call.fun,
@@ -160,7 +155,7 @@ function checkSpec(
   throw new NETAPI_ERR_BAD_LOWSTATE(r.error.message);
 }
 
-function timeoutOf(env: ClientEnv, chunk: Chunk): number {
+export function timeoutOf(env: ClientEnv, chunk: Chunk): number {
   const t = Number(chunk.timeout);
   return Number.isFinite(t) && t > 0 ? Math.min(t, env.opts.sync_timeout_max) : env.config.timeout;
 }
@@ -229,51 +224,6 @@ async function runSubset(env: ClientEnv, who: Identity, chunk: Chunk): Promise<u
   if (!pub.jid) return [{}];
   const rets = await gatherReturns(env, { ...pub, jid: pub.jid }, timeout, who.user);
   return [shapeReturns(rets, chunk.full_return === true)];
-}
-
-/**
- * Salt's `cmd_batch` as salt-api yields it: the minions answering a `test.ping`, run `batch`
- * (N or N%) at a time; one entry `{minion: return}` per minion as it returns, a dict return
- * getting the job's `retcode` added as Salt's batch does.
- */
-async function runBatchClient(env: ClientEnv, who: Identity, chunk: Chunk): Promise<unknown[]> {
-  const call = localCall(chunk);
-  await checkLocal(env, who, call);
-  const spec = String(chunk.batch ?? chunk.batch_size ?? '10%');
-  const timeout = timeoutOf(env, chunk);
-  const ping = await env.link.publish({
-    tgt: call.tgt,
-    fun: 'test.ping',
-    arg: [],
-    tgtType: call.tgtType,
-    user: who.user,
-  });
-  if (!ping.jid) return [];
-  const alive = [...(await gatherReturns(env, { ...ping, jid: ping.jid }, timeout, who.user)).keys()].sort();
-  const size = batchSize(spec, alive.length);
-  const out: unknown[] = [];
-  for (let i = 0; i < alive.length; i += size) {
-    const next = alive.slice(i, i + size);
-    const pub = await publishChecked(env, who, { ...call, tgt: next, tgtType: 'list' });
-    if (!pub.jid) continue;
-    const order: string[] = [];
-    const rets = await gatherReturns(env, { ...pub, jid: pub.jid }, timeout, who.user, order);
-    for (const id of order) {
-      const ret = rets.get(id);
-      if (!ret) continue;
-      if (chunk.full_return === true) {
-        out.push(shapeReturns(new Map([[id, ret]]), true));
-        continue;
-      }
-      const r = ret.return;
-      const value =
-        r && typeof r === 'object' && !Array.isArray(r) && !('retcode' in r)
-          ? { ...(r as Record<string, unknown>), retcode: ret.retcode ?? 0 }
-          : r;
-      out.push({ [id]: value });
-    }
-  }
-  return out;
 }
 
 function runnerArgs(chunk: Chunk): { fun: string; arg: unknown[]; kwarg: Record<string, unknown> } {

@@ -57,11 +57,24 @@ export async function gatherReturns(
 
 /** How many of `ids` still run job `jid` (Salt's `saltutil.find_job` check). */
 async function findJob(env: ClientEnv, jid: string, ids: string[], user: string): Promise<number> {
+  return (await stillRunning(env, jid, ids, user)).length;
+}
+
+/**
+ * Which of `ids` still run job `jid` (Salt's `saltutil.find_job` check); minions the master
+ * knows to be disconnected are not asked.
+ */
+export async function stillRunning(
+  env: ClientEnv,
+  jid: string,
+  ids: string[],
+  user: string,
+): Promise<string[]> {
   const presence = readPresence(env.config.cachedir);
   const tracked = new Set(presence?.tracked);
   const present = new Set(presence?.present);
   const reachable = ids.filter((id) => !tracked.has(id) || present.has(id));
-  if (reachable.length === 0) return 0;
+  if (reachable.length === 0) return [];
   const fj = await env.link.publish({
     tgt: reachable,
     fun: 'saltutil.find_job',
@@ -69,12 +82,12 @@ async function findJob(env: ClientEnv, jid: string, ids: string[], user: string)
     tgtType: 'list',
     user,
   });
-  if (!fj.jid) return 0;
+  if (!fj.jid) return [];
   const res = await gatherOnce(env, fj.jid, fj.minions, env.config.gather_job_timeout * 1000);
-  let running = 0;
-  for (const ret of res.values()) {
+  const running: string[] = [];
+  for (const [id, ret] of res) {
     const r = ret.return;
-    if (r && typeof r === 'object' && Object.keys(r).length > 0) running++;
+    if (r && typeof r === 'object' && Object.keys(r).length > 0) running.push(id);
   }
   return running;
 }

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigCached } from '../../kernel/config/cache.js';
@@ -42,6 +42,11 @@ async function readSse(r: Response, until: RegExp, ms: number): Promise<string> 
   await reader.cancel().catch(() => undefined);
   return text;
 }
+
+/** A real PAM login needs root (to add a throw-away user) and Debian's pamtester. */
+const realPam =
+  process.getuid?.() === 0 && existsSync('/usr/bin/pamtester') && existsSync('/usr/sbin/useradd');
+const pamUser = `tsaltapi${process.pid}`;
 
 describe('netapi clients local_batch/local_subset, /keys, /token, webhooks', () => {
   let c: Cluster;
@@ -79,6 +84,7 @@ describe('netapi clients local_batch/local_subset, /keys, /token, webhooks', () 
             saltdev: ['.*', '@runner', '@wheel', '@jobs'],
             nokeys: ['test.*'],
           },
+          pam: { [pamUser]: ['test.*'] },
         },
       },
     });
@@ -89,7 +95,12 @@ describe('netapi clients local_batch/local_subset, /keys, /token, webhooks', () 
     writeFileSync(conf, readFileSync(conf, 'utf8').replace('"USERS"', JSON.stringify(users)));
     c.writeMasterConfig = async () => undefined;
     await c.startMaster();
-    await Promise.all(['m0', 'm1', 'm2'].map((id) => c.startMinion(id)));
+    // m1's shell takes 3 s longer: a batch's slow member (cmd.run runs through the `shell` grain)
+    const slowShell = join(c.root, 'slow-sh');
+    writeFileSync(slowShell, '#!/bin/sh\nsleep 3\nexec /bin/sh "$@"\n', { mode: 0o755 });
+    await Promise.all(
+      ['m0', 'm1', 'm2'].map((id) => c.startMinion(id, id === 'm1' ? { grains: { shell: slowShell } } : {})),
+    );
     base = `http://127.0.0.1:${port}`;
     await waitUp(base);
     const login = await fetch(`${base}/login`, {
@@ -100,6 +111,13 @@ describe('netapi clients local_batch/local_subset, /keys, /token, webhooks', () 
     token = ((await login.json()) as { return: [{ token: string }] }).return[0].token;
   }, 120_000);
   afterAll(async () => {
+    if (realPam) {
+      try {
+        execFileSync('/usr/sbin/userdel', [pamUser], { stdio: 'ignore' });
+      } catch {
+        // never created
+      }
+    }
     for (const h of extra) await h.close();
     await c?.stop();
   });
@@ -132,6 +150,53 @@ describe('netapi clients local_batch/local_subset, /keys, /token, webhooks', () 
     const bad = await post({ client: 'local_batch', tgt: '*', fun: 'test.ping', batch: 'lots' });
     expect(bad.status).toBe(400);
   }, 60_000);
+
+  it('local_batch is a sliding window: a freed slot takes the next minion at once', async () => {
+    const stream = await fetch(`${base}/events?tag=salt/job/`, { headers: auth() });
+    // everything up to the cmd.run return of m1 (the ping's ret/m1 comes first)
+    const collected = readSse(stream, /"fun": "cmd\.run"[^\n]*\/ret\/m1"\}/, 30_000);
+    await new Promise((r) => setTimeout(r, 200));
+    const r = await post({
+      client: 'local_batch',
+      tgt: 'm*',
+      fun: 'cmd.run',
+      arg: ['sleep 1; echo done'],
+      batch: 2,
+      timeout: 15,
+    });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { return: Record<string, string>[] };
+    // m0 and m1 start together; m2 takes m0's slot when m0 returns, and returns before m1
+    expect(body.return).toEqual([{ m0: 'done' }, { m2: 'done' }, { m1: 'done' }]);
+    const events = [...(await collected).matchAll(/^data: (.*)$/gm)].map(
+      (m) => JSON.parse(m[1] as string) as { tag: string; data: { fun?: string; minions?: string[] } },
+    );
+    const batchJobs = events.filter((e) => e.tag.endsWith('/new') && e.data.fun === 'cmd.run');
+    expect(batchJobs.map((e) => e.data.minions)).toEqual([['m0', 'm1'], ['m2']]);
+    const at = (pred: (e: (typeof events)[number]) => boolean) => events.findIndex(pred);
+    const m2New = at((e) => e === batchJobs[1]);
+    expect(m2New).toBeGreaterThan(at((e) => /\/ret\/m0$/.test(e.tag) && e.data.fun === 'cmd.run'));
+    expect(m2New).toBeLessThan(at((e) => /\/ret\/m1$/.test(e.tag) && e.data.fun === 'cmd.run'));
+  }, 60_000);
+
+  it('local_batch: a bad batch, batch_wait or failhard is a clear 400 and runs nothing', async () => {
+    for (const bad of [
+      { batch: 'lots' },
+      { batch: '0' },
+      { batch: -2 },
+      { batch: '1.5' },
+      { batch: true },
+      { batch: ['1'] },
+      { batch: '1', batch_wait: 'soon' },
+      { batch: '1', batch_wait: -1 },
+      { batch: '1', failhard: 'maybe' },
+    ]) {
+      const r = await post({ client: 'local_batch', tgt: 'nosuch*', fun: 'test.ping', ...bad });
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      const b = (await r.json()) as { error: { code: string; message: string } };
+      expect(b.error.message).toMatch(/batch|failhard/);
+    }
+  }, 30_000);
 
   it('local_subset: `subset` (or `sub`) minions that have the function, at random', async () => {
     const r = await post({ client: 'local_subset', tgt: '*', fun: 'test.ping', subset: 2 });
@@ -207,6 +272,36 @@ describe('netapi clients local_batch/local_subset, /keys, /token, webhooks', () 
     });
     expect(denied.status).toBe(403);
   }, 60_000);
+
+  it.skipIf(!realPam)(
+    'eauth pam (pamtester): a system user logs in with its password, nobody else',
+    async () => {
+      execFileSync('/usr/sbin/useradd', ['-M', '-s', '/usr/sbin/nologin', pamUser]);
+      execFileSync('/usr/sbin/chpasswd', [], { input: `${pamUser}:pam api pw\n` });
+      const login = (password: string, username = pamUser) =>
+        fetch(`${base}/login`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify({ username, password, eauth: 'pam' }),
+        });
+      const ok = await login('pam api pw');
+      expect(ok.status).toBe(200);
+      const body = (await ok.json()) as { return: [{ token: string; eauth: string; perms: unknown[] }] };
+      expect(body.return[0].eauth).toBe('pam');
+      expect(body.return[0].perms).toEqual(['test.*']);
+      const ping = await fetch(`${base}/`, {
+        method: 'POST',
+        headers: { 'X-Auth-Token': body.return[0].token, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ client: 'local', tgt: 'm0', fun: 'test.ping' }),
+      });
+      expect(await ping.json()).toEqual({ return: [{ m0: true }] });
+      expect((await login('wrong')).status).toBe(401);
+      expect((await login('pam api pw\nmore')).status).toBe(401);
+      // a user PAM knows but external_auth:pam does not list
+      expect((await login('x', 'root')).status).toBe(401);
+    },
+    60_000,
+  );
 
   it('POST /token gives a token usable as X-Auth-Token; GET /keys/:id', async () => {
     const r = await fetch(`${base}/token`, {

@@ -72,7 +72,8 @@ describe('SaltGUI against tsalt netapi', () => {
       external_auth: { file: { '^filename': users, gui: ['.*', '@runner', '@wheel', '@jobs'] } },
     });
     await c.startMaster();
-    await c.startMinion('m0');
+    // m0 runs a beacon (a load range no machine leaves, checked hourly): the beacons page lists it
+    await c.startMinion('m0', { beacons: { load: [{ averages: { '1m': [0, 1000] } }, { interval: 3600 }] } });
     await c.startMinion('m1');
     base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 100; i++) {
@@ -269,23 +270,70 @@ describe('SaltGUI against tsalt netapi', () => {
     expect(info.User).toBe('gui');
   }, 60_000);
 
-  it('pages whose functions tsalt lacks get what Salt answers for a missing function', async () => {
-    // SaltGUI shows these per minion (beacons, schedules, pillars, mine) or as a panel error
-    // (the cache runner): the same 200 answers as Salt's for a function that is not there
-    for (const fun of ['cache.grains', 'cache.pillar']) {
-      const r = await ok<{ return: [string] }>('POST', '/', { client: 'runner', fun, tgt: '*' });
-      expect(r.return[0]).toBe(`'${fun}' is not available.`);
-    }
-    for (const fun of ['beacons.list', 'schedule.list', 'pillar.items', 'mine.valid']) {
-      const r = await ok<{ return: [Record<string, string>] }>('POST', '/', {
+  it('grains, beacons, schedules and pillars pages: cache runners and the minion modules', async () => {
+    // Grains page: cache.grains from the master's minion data cache
+    const cached = await ok<{ return: [Record<string, Json>] }>('POST', '/', {
+      client: 'runner',
+      fun: 'cache.grains',
+      tgt: '*',
+    });
+    expect(Object.keys(cached.return[0]).sort(), JSON.stringify(cached)).toEqual(['m0', 'm1']);
+    expect(cached.return[0].m0?.id).toBe('m0');
+    expect(typeof cached.return[0].m1?.saltversion).toBe('string');
+    const pillars = await ok<{ return: [Record<string, Json>] }>('POST', '/', {
+      client: 'runner',
+      fun: 'cache.pillar',
+      tgt: '*',
+    });
+    expect(pillars.return[0]).toEqual({ m0: {}, m1: {} });
+    const local = (fun: string, extra: Json = {}) =>
+      ok<{ return: [Record<string, unknown>] }>('POST', '/', {
         client: 'local',
         fun,
         tgt: '*',
         tgt_type: 'glob',
-        kwarg: { return_yaml: false },
+        ...extra,
       });
-      expect(r.return[0]).toEqual({ m0: `'${fun}' is not available.`, m1: `'${fun}' is not available.` });
-    }
+    const noYaml = { kwarg: { return_yaml: false } };
+    // Beacons page: m0 runs the load beacon (its minion config), m1 none
+    const list = await local('beacons.list', noYaml);
+    expect(list.return[0]).toEqual({
+      m0: { load: [{ averages: { '1m': [0, 1000] } }, { interval: 3600 }] },
+      m1: {},
+    });
+    const yaml = await local('beacons.list');
+    expect(yaml.return[0].m1).toBe('beacons: {}\n');
+    expect(yaml.return[0].m0).toMatch(/^beacons:\n {2}load:\n {2}- averages:\n/);
+    const available = await local('beacons.list_available', noYaml);
+    for (const id of ['m0', 'm1']) expect(available.return[0][id]).toContain('load');
+    // Schedules page: no scheduler, Salt's answer for an empty schedule
+    expect((await local('schedule.list', noYaml)).return[0]).toEqual({ m0: {}, m1: {} });
+    expect((await local('schedule.list')).return[0]).toEqual({ m0: 'schedule: {}\n', m1: 'schedule: {}\n' });
+    // Pillars page: no pillar sources, Salt's answers for an empty pillar
+    expect((await local('pillar.items')).return[0]).toEqual({ m0: {}, m1: {} });
+    expect((await local('pillar.obfuscate')).return[0]).toEqual({ m0: {}, m1: {} });
+    expect((await local('pillar.get', { arg: ['role', 'none'] })).return[0]).toEqual({
+      m0: 'none',
+      m1: 'none',
+    });
+    expect((await local('pillar.item', { arg: ['role'] })).return[0]).toEqual({
+      m0: { role: '' },
+      m1: { role: '' },
+    });
+  }, 60_000);
+
+  it('a function tsalt lacks gets what Salt answers for a missing function', async () => {
+    // SaltGUI shows it per minion (the mine page) as Salt's 200 answer
+    const r = await ok<{ return: [Record<string, string>] }>('POST', '/', {
+      client: 'local',
+      fun: 'mine.valid',
+      tgt: '*',
+      tgt_type: 'glob',
+    });
+    expect(r.return[0]).toEqual({
+      m0: "'mine.valid' is not available.",
+      m1: "'mine.valid' is not available.",
+    });
     const providers = await ok<{ return: [Record<string, Json>] }>('POST', '/', {
       client: 'local',
       fun: 'test.providers',

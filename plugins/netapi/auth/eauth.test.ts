@@ -158,7 +158,6 @@ describe('authenticate', () => {
     for (const [e, u, p] of [
       ['file', 'saltdev', 'wrong'],
       ['nope', 'saltdev', 'saltdev'],
-      ['pam', 'saltdev', 'saltdev'],
       [undefined, 'saltdev', 'saltdev'],
       ['file', 42, 'saltdev'],
       ['file', 'saltdev', ['saltdev']],
@@ -166,14 +165,17 @@ describe('authenticate', () => {
       expect((await authenticate(config, e, u, p, { log, groupFiles })).ok).toBe(false);
     }
   });
-  it('pam is configured but refused with a clear message', async () => {
+  it('pam without pamtester denies with a clear message', async () => {
     const r = recorder();
-    const res = await authenticate({ external_auth: { pam: { u: ['.*'] } } }, 'pam', 'u', 'p', {
-      log: r.log,
-      groupFiles,
-    });
+    const res = await authenticate(
+      { external_auth: { pam: { u: ['.*'] } }, extra: { 'auth.pam.pamtester': join(dir, 'no-pamtester') } },
+      'pam',
+      'u',
+      'p',
+      { log: r.log, groupFiles },
+    );
     expect(res.ok).toBe(false);
-    expect(r.lines.join()).toContain('PAM binding');
+    expect(r.lines.join()).toContain('Debian package pamtester');
   });
   it('sharedsecret: the password is the master secret', async () => {
     const { log } = recorder();

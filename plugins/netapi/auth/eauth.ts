@@ -1,18 +1,21 @@
 /**
  * The eauth back ends netapi knows (Salt's `salt/auth/*.py` loaded by `LoadAuth`): `file`,
- * `sharedsecret`; `pam` answers a clear refusal (no well-kept Node PAM binding installs
- * here). A back end is usable only when `external_auth` names it. Authentication errors of
- * any kind deny.
+ * `sharedsecret` and `pam` (through Debian's `pamtester`, ./eauth-pam.ts: no native addon).
+ * A back end is usable only when `external_auth` names it. Authentication errors of any kind
+ * deny.
  */
 import { readFile } from 'node:fs/promises';
 import { fillAuthList, userListed } from './acl.js';
 import { type AuthLog, fileAuthenticate } from './eauth-file.js';
+import { pamAuthenticate, pamOptions } from './eauth-pam.js';
 import { safeEqual } from './password-hash.js';
 
 export interface EauthConfig {
   external_auth: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   sharedsecret?: string | null;
   permissive_acl?: boolean;
+  /** Options tsalt does not define, where `auth.pam.service` and `auth.pam.timeout` live. */
+  extra?: Readonly<Record<string, unknown>>;
 }
 
 export type AuthOutcome =
@@ -122,11 +125,7 @@ async function checkPassword(
       return safeEqual(password, secret);
     }
     case 'pam':
-      log.error(
-        { eauth },
-        'eauth pam is not available in tsalt: no well-kept Node PAM binding is installed; use the file back end (htpasswd files) or sharedsecret',
-      );
-      return false;
+      return pamAuthenticate(username, password, pamOptions(config.extra), log);
     default:
       log.error({ eauth }, `eauth ${eauth}: unknown back end (tsalt knows ${EAUTH_BACKENDS.join(', ')})`);
       return false;
