@@ -12,7 +12,7 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'key-cache-'));
   mkdirSync(join(root, 'pki', 'minions'), { recursive: true });
   mkdirSync(join(root, 'cache', 'sessions'), { recursive: true });
-  cache = new KeyCache(join(root, 'pki'), join(root, 'cache'));
+  cache = new KeyCache(join(root, 'pki'), join(root, 'cache'), { recheckMs: 0 });
 });
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -64,5 +64,20 @@ describe('KeyCache', () => {
     expect(cache.sizes).toEqual({ pubs: 0, sessions: n, crypticles: SESSION_OBJECTS });
     // the oldest lost its Crypticle but still decrypts with its key
     expect(cache.session('m0')).toBeInstanceOf(Crypticle);
+  });
+
+  it('trusts an entry for a while without looking at its file, and re-reads at once when asked', () => {
+    const slow = new KeyCache(join(root, 'pki'), join(root, 'cache'), { recheckMs: 60_000 });
+    writeFileSync(join(root, 'pki', 'minions', 'web1'), 'PEM1\n');
+    expect(slow.acceptedKey('web1')).toBe('PEM1\n');
+    rmSync(join(root, 'pki', 'minions', 'web1'));
+    expect(slow.acceptedKey('web1')).toBe('PEM1\n');
+    const k1 = Crypticle.generateKeyString();
+    writeSession('web1', k1, 1000);
+    expect(slow.session('web1')?.loads(new Crypticle(k1).dumps(1))).toBe(1);
+    const k2 = Crypticle.generateKeyString();
+    writeSession('web1', k2, 2000);
+    expect(() => slow.session('web1')?.loads(new Crypticle(k2).dumps(2))).toThrow();
+    expect(slow.session('web1', { fresh: true })?.loads(new Crypticle(k2).dumps(2))).toBe(2);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Per-worker caches of minion public keys and session keys. Entries are checked against the
- * files' mtimes so a key accepted, deleted or rotated by another process is seen at once.
+ * files' mtimes, at most once per {@link RECHECK_MS} per minion, so a key accepted, deleted or
+ * rotated by another process is seen within that time (a `stat` per request was a tenth of a
+ * return's cost); a caller whose decryption fails asks again with `fresh` to re-read at once.
  *
  * Memory: a session is kept as its key string (~0.2 KiB); a Crypticle holds two native
  * KeyObjects (~2 KiB), so only the most recently used {@link SESSION_OBJECTS} are kept as
@@ -15,12 +17,19 @@ import { Crypticle } from '../crypt/crypticle.js';
 import { sessionKeyPath } from './secrets.js';
 
 /** Session Crypticles kept ready per worker (least recently used dropped first). */
-export const SESSION_OBJECTS = 512;
+export const SESSION_OBJECTS = 4096;
+
+/** How long a checked entry is trusted without looking at its file again. */
+export const RECHECK_MS = 1000;
 
 interface Entry<T> {
   mtimeMs: number;
   value: T;
+  /** When the file's mtime was last compared (ms, monotonic). */
+  checkedAt: number;
 }
+
+const now = (): number => performance.now();
 
 function mtimeOf(path: string): number | undefined {
   try {
@@ -38,30 +47,42 @@ export class KeyCache {
   /** Recently used session Crypticles, in use order (a Map keeps insertion order). */
   readonly #ready = new Map<string, { key: string; crypticle: Crypticle }>();
 
-  constructor(pkiDir: string, cachedir: string) {
+  readonly #recheckMs: number;
+
+  constructor(pkiDir: string, cachedir: string, opts: { recheckMs?: number } = {}) {
     this.#pkiDir = pkiDir;
     this.#cachedir = cachedir;
+    this.#recheckMs = opts.recheckMs ?? RECHECK_MS;
   }
 
   /** The accepted public key of `id`, or undefined when it is not accepted. */
   acceptedKey(id: string): string | undefined {
     if (!isValidMinionId(id)) return undefined;
+    const hit = this.#pubs.get(id);
+    if (hit && now() - hit.checkedAt < this.#recheckMs) return hit.value;
     const path = join(this.#pkiDir, KEY_STATES.accepted, id);
     const mtime = mtimeOf(path);
     if (mtime === undefined) {
       this.#pubs.delete(id);
       return undefined;
     }
-    const hit = this.#pubs.get(id);
-    if (hit && hit.mtimeMs === mtime) return hit.value;
+    if (hit && hit.mtimeMs === mtime) {
+      hit.checkedAt = now();
+      return hit.value;
+    }
     const value = readFileSync(path, 'utf8');
-    this.#pubs.set(id, { mtimeMs: mtime, value });
+    this.#pubs.set(id, { mtimeMs: mtime, value, checkedAt: now() });
     return value;
   }
 
-  /** The session Crypticle of `id`, or undefined when it has none. */
-  session(id: string): Crypticle | undefined {
+  /**
+   * The session Crypticle of `id`, or undefined when it has none. `fresh` re-reads the file now
+   * (after a load failed to decrypt: another worker may have issued a new key).
+   */
+  session(id: string, opts: { fresh?: boolean } = {}): Crypticle | undefined {
     if (!isValidMinionId(id)) return undefined;
+    let hit = this.#sessions.get(id);
+    if (hit && !opts.fresh && now() - hit.checkedAt < this.#recheckMs) return this.#crypticle(id, hit.value);
     const path = sessionKeyPath(this.#cachedir, id);
     const mtime = mtimeOf(path);
     if (mtime === undefined) {
@@ -69,18 +90,17 @@ export class KeyCache {
       this.#ready.delete(id);
       return undefined;
     }
-    let hit = this.#sessions.get(id);
     if (!hit || hit.mtimeMs !== mtime) {
-      hit = { mtimeMs: mtime, value: readFileSync(path, 'utf8').trim() };
+      hit = { mtimeMs: mtime, value: readFileSync(path, 'utf8').trim(), checkedAt: now() };
       this.#sessions.set(id, hit);
-    }
+    } else hit.checkedAt = now();
     return this.#crypticle(id, hit.value);
   }
 
   /** A Crypticle for a key string this worker just issued. */
   remember(id: string, key: string): Crypticle {
     const mtime = mtimeOf(sessionKeyPath(this.#cachedir, id));
-    if (mtime !== undefined) this.#sessions.set(id, { mtimeMs: mtime, value: key });
+    if (mtime !== undefined) this.#sessions.set(id, { mtimeMs: mtime, value: key, checkedAt: now() });
     return this.#crypticle(id, key);
   }
 

@@ -135,7 +135,7 @@ export class RequestHandler {
     if (typeof id === 'string' && id.includes('\0')) return packNetwork('bad load: id contains a null byte');
     if (!isValidMinionId(id)) return packNetwork(BAD_LOAD);
     const pub = env.cache.acceptedKey(id);
-    const session = env.cache.session(id);
+    let session = env.cache.session(id);
     if (!pub || !session || !(payload.load instanceof Uint8Array)) {
       env.kernel.log.warn({ id }, 'aes request from a minion without an accepted key or session');
       return packNetwork(BAD_LOAD);
@@ -144,8 +144,16 @@ export class RequestHandler {
     try {
       load = session.loads(Buffer.from(payload.load));
     } catch {
-      env.kernel.log.warn({ id }, 'aes request failed to decrypt');
-      return packNetwork('Some exception handling minion payload');
+      // the cached session may be a second old: another worker may have signed the minion in again
+      const fresh = env.cache.session(id, { fresh: true });
+      try {
+        if (!fresh || fresh === session) throw new Error('same session');
+        load = fresh.loads(Buffer.from(payload.load));
+        session = fresh;
+      } catch {
+        env.kernel.log.warn({ id }, 'aes request failed to decrypt');
+        return packNetwork('Some exception handling minion payload');
+      }
     }
     if (!isStringMap(load)) return packNetwork(BAD_LOAD);
     const nonce = load.nonce;
