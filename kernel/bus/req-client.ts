@@ -18,6 +18,8 @@ export class ReqClient {
   readonly #address: string;
   readonly #opts: ReqClientOptions;
   #sock: Request | undefined;
+  /** The timeouts the current socket has (it is made with the default ones). */
+  #timeoutSet: number | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
@@ -40,6 +42,7 @@ export class ReqClient {
         reconnectMaxInterval: this.#opts.reconnectMaxMs ?? 5000,
       });
       this.#sock.connect(this.#address);
+      this.#timeoutSet = this.#opts.timeoutMs;
     }
     return this.#sock;
   }
@@ -57,8 +60,12 @@ export class ReqClient {
       for (let attempt = 1; ; attempt++) {
         if (this.#closed) throw new SALT_ERR_BUS_TIMEOUT(`request to ${this.#address} (client closed)`, 0);
         const sock = this.#socket();
-        sock.receiveTimeout = timeoutMs;
-        sock.sendTimeout = timeoutMs;
+        // socket options go through the addon (getsockopt/setsockopt): set them only on change
+        if (this.#timeoutSet !== timeoutMs) {
+          sock.receiveTimeout = timeoutMs;
+          sock.sendTimeout = timeoutMs;
+          this.#timeoutSet = timeoutMs;
+        }
         try {
           await sock.send(frame);
           const [reply] = await sock.receive();
