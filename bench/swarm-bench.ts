@@ -15,7 +15,7 @@ import { Cluster } from '../tools/local-cluster.js';
 import { minionId } from '../tools/swarm/grains-spread.js';
 import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';
 import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
-import { treeRssMiB } from './proc-stats.js';
+import { treePssMiB, treeRssMiB } from './proc-stats.js';
 
 export interface SwarmBenchOptions {
   /** Worker processes of the swarm (default: one per 2,500 minions). */
@@ -58,6 +58,8 @@ export interface FanOutResult {
   returns: number[];
   /** Master RSS (all its processes) with every minion connected, after the runs. */
   masterRssMiB: number;
+  /** The same tree's PSS: shared pages (the node binary, libraries) counted once. */
+  masterPssMiB: number;
   masterProcesses: number;
 }
 
@@ -212,6 +214,7 @@ export async function fanOut(count: number, runs: number, o: SwarmBenchOptions =
       o.log?.(`test.ping to ${count}: ${one.seconds.toFixed(3)} s, ${one.returns} returns`);
     }
     const rss = masterRss(r.cluster.master?.proc.pid ?? 0);
+    const pss = treePssMiB(r.cluster.master?.proc.pid ?? 0);
     return {
       count,
       runs,
@@ -219,6 +222,7 @@ export async function fanOut(count: number, runs: number, o: SwarmBenchOptions =
       median: median(seconds),
       returns,
       masterRssMiB: rss.mib,
+      masterPssMiB: pss.mib,
       masterProcesses: rss.processes,
     };
   } finally {
@@ -259,7 +263,7 @@ async function main(argv: string[]): Promise<void> {
       `test.ping to ${count} swarm minions: median ${f.median.toFixed(3)} s over ${runs} runs [${f.seconds.map((s) => s.toFixed(3)).join(' ')}], returns [${f.returns.join(' ')}]`,
     );
     out(
-      `master RSS with ${count} connected minions: ${f.masterRssMiB.toFixed(0)} MiB (${f.masterProcesses} processes)`,
+      `master RSS with ${count} connected minions: ${f.masterRssMiB.toFixed(0)} MiB, PSS ${f.masterPssMiB.toFixed(0)} MiB (${f.masterProcesses} processes)`,
     );
   }
 }

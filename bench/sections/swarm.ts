@@ -43,6 +43,13 @@ export async function swarmSection(quick: boolean): Promise<void> {
         goal: count === 10_000 ? '≤ 450 MiB' : undefined,
         method: 'sum of VmRSS of the master tree',
       });
+      report({
+        name: `master PSS with ${n} connected minions`,
+        value: fan.masterPssMiB,
+        unit: 'MiB',
+        goal: count === 10_000 ? '≤ 450 MiB' : undefined,
+        method: 'sum of PSS (shared pages such as the node binary counted once) of the master tree',
+      });
     } catch (err) {
       print(`swarm ${n}: ${(err as Error).message}`);
     }
