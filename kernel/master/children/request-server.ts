@@ -11,7 +11,7 @@ import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
 import { limitPeerBuffers } from '../peer-buffers.js';
-import { requestMinionId } from '../request-affinity.js';
+import { RequestQueue } from '../request-queue.js';
 import { requestWorkerCount, WorkerPool } from '../worker-pool.js';
 
 /**
@@ -53,27 +53,25 @@ await runChild<ResolvedMasterConfig>(
       if ((msg as { type?: string }).type === 'aes-rotated') pool.broadcast({ type: 'reload' });
     });
 
+    const intake = new RequestQueue(pool, (envelope, payload, id) => {
+      pool.run(payload, id).then(
+        (r) => {
+          replies.push([...envelope, Buffer.from(r.reply.buffer, r.reply.byteOffset, r.reply.byteLength)]);
+          for (const p of r.publishes) pushQueue.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+          for (const e of r.events) events.fireRaw(Buffer.from(e.buffer, e.byteOffset, e.byteLength));
+        },
+        (err) => log.error({ err }, 'request dropped'),
+      );
+    });
+
     let running = true;
     const loop = (async () => {
       try {
         for await (const frames of router) {
           if (frames.length < 2) continue;
-          const envelope = frames.slice(0, -1);
-          const payload = frames[frames.length - 1] as Buffer;
-          pool.run(payload, requestMinionId(payload)).then(
-            (r) => {
-              replies.push([
-                ...envelope,
-                Buffer.from(r.reply.buffer, r.reply.byteOffset, r.reply.byteLength),
-              ]);
-              for (const p of r.publishes) pushQueue.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
-              for (const e of r.events) events.fireRaw(Buffer.from(e.buffer, e.byteOffset, e.byteLength));
-            },
-            (err) => log.error({ err }, 'request dropped'),
-          );
-          // Past the pool's capacity, stop reading: the rest waits in the ROUTER's queue.
-          const wait = pool.whenAvailable();
-          if (wait) await wait;
+          // minion requests queue past the pool's cap; user commands go ahead of them
+          const pause = intake.offer(frames.slice(0, -1), frames[frames.length - 1] as Buffer);
+          if (pause) await pause;
         }
       } catch (err) {
         if (running) log.error({ err }, 'request router failed');
@@ -89,6 +87,7 @@ await runChild<ResolvedMasterConfig>(
     );
     return async () => {
       running = false;
+      intake.close();
       router.close();
       await replies.drain(500);
       await pushQueue.drain(1000);

@@ -1,0 +1,93 @@
+/**
+ * The request server's intake: minion requests wait in a FIFO while the worker pool is at its
+ * in-flight cap, and requests that carry no minion id (a user's `publish`, `runner`, `wheel`
+ * from the CLI or the API) go to a worker at once. Without this, `salt '*' test.ping` during a
+ * sign-in storm of 10,000 minions waited behind every queued `_auth` and `_pillar` and timed
+ * out ("The master is not responding"). Past `maxBacklog` queued frames the reader is asked to
+ * pause, and the rest waits in libzmq's queue as before.
+ */
+import { requestMinionId } from './request-affinity.js';
+
+export interface Dispatcher {
+  /** Undefined while a request may start; else resolves when one may. */
+  whenAvailable(): Promise<void> | undefined;
+}
+
+interface Queued {
+  envelope: Buffer[];
+  payload: Buffer;
+  id: string;
+}
+
+export class RequestQueue {
+  readonly #pool: Dispatcher;
+  readonly #dispatch: (envelope: Buffer[], payload: Buffer, id: string | undefined) => void;
+  readonly #maxBacklog: number;
+  #backlog: Queued[] = [];
+  #head = 0;
+  #pumping = false;
+  #resume: (() => void) | undefined;
+  #closed = false;
+
+  constructor(
+    pool: Dispatcher,
+    dispatch: (envelope: Buffer[], payload: Buffer, id: string | undefined) => void,
+    opts: { maxBacklog?: number } = {},
+  ) {
+    this.#pool = pool;
+    this.#dispatch = dispatch;
+    this.#maxBacklog = opts.maxBacklog ?? 20_000;
+  }
+
+  /** Minion requests waiting for a worker. */
+  get backlog(): number {
+    return this.#backlog.length - this.#head;
+  }
+
+  /** Takes one request; returns a promise when the reader should pause until it resolves. */
+  offer(envelope: Buffer[], payload: Buffer): Promise<void> | undefined {
+    const id = requestMinionId(payload);
+    if (id === undefined || (this.backlog === 0 && !this.#pool.whenAvailable())) {
+      this.#dispatch(envelope, payload, id);
+      return undefined;
+    }
+    this.#backlog.push({ envelope, payload, id });
+    if (!this.#pumping) void this.#pump();
+    if (this.backlog < this.#maxBacklog) return undefined;
+    return new Promise((resolve) => {
+      this.#resume = resolve;
+    });
+  }
+
+  async #pump(): Promise<void> {
+    this.#pumping = true;
+    try {
+      while (this.backlog > 0 && !this.#closed) {
+        const wait = this.#pool.whenAvailable();
+        if (wait) await wait;
+        if (this.#closed) break;
+        const next = this.#backlog[this.#head++] as Queued;
+        if (this.#head > 1024 && this.#head * 2 > this.#backlog.length) {
+          this.#backlog = this.#backlog.slice(this.#head);
+          this.#head = 0;
+        }
+        this.#dispatch(next.envelope, next.payload, next.id);
+        if (this.#resume && this.backlog < this.#maxBacklog / 2) {
+          this.#resume();
+          this.#resume = undefined;
+        }
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** Drops what is queued (the minions' REQ sockets retry) and lets a paused reader go. */
+  close(): void {
+    this.#closed = true;
+    this.#backlog = [];
+    this.#head = 0;
+    this.#resume?.();
+    this.#resume = undefined;
+  }
+}
