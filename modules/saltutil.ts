@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { ExecContext } from '../kernel/loader/define.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
 import { syncForm } from '../kernel/minion/extmods-sync.js';
+import type { AbortJob } from '../kernel/minion/job-protocol.js';
 import { type MasterLink, masterLink } from '../kernel/minion/master-link.js';
 import { pyStr } from '../kernel/python/repr.js';
 import { fnmatch } from './_fnmatch.js';
@@ -36,6 +37,15 @@ function running(ctx: ExecContext) {
   return runningJobs(ctx.opts, ctx.jid);
 }
 
+/** Whether this function runs in one of the minion's job processes (not in the minion or salt-call). */
+function isJobProcess(id: string): boolean {
+  try {
+    return !masterLink(id).inProcess && typeof process.send === 'function';
+  } catch {
+    return false; // no master link: salt-call --local
+  }
+}
+
 /** Salt's `signal_job`: the job's process tree gets `sig`; a vanished job's file is removed. */
 function signalJob(ctx: ExecContext, jid: string, sig: number): string {
   for (const data of running(ctx)) {
@@ -43,7 +53,18 @@ function signalJob(ctx: ExecContext, jid: string, sig: number): string {
     const pid = Number(data.pid);
     // With multiprocessing off the job runs inside the minion: Salt would signal the whole
     // minion here; refuse instead.
-    if (pid === process.pid) return `Job ${jid} runs inside the minion process and cannot be signalled`;
+    const inJobProcess = isJobProcess(ctx.id);
+    if (pid === process.pid && !inJobProcess) {
+      return `Job ${jid} runs inside the minion process and cannot be signalled`;
+    }
+    // Job processes are shared past job_processes_max: signalling the process would stop the
+    // other jobs too, so the job alone is stopped through the minion (its abort signal fires).
+    const shared = running(ctx).some((d) => String(d.jid) !== jid && Number(d.pid) === pid);
+    if ((shared || pid === process.pid) && inJobProcess && process.send) {
+      const msg: AbortJob = { type: 'abort-job', jid, sig };
+      process.send(msg);
+      return `Signal ${sig} sent to job ${jid}: it shares job process ${pyStr(data.pid)} with other jobs, so that job alone is stopped`;
+    }
     try {
       for (const child of descendants(pid)) {
         try {

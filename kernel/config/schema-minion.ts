@@ -135,7 +135,7 @@ export const minionSchema = z.object({
   multiprocessing: boolOption(true, 'Run each job in its own process.'),
   process_count_max: intOption(
     -1,
-    'Most jobs running at once; the next waits for one to end. -1 means no limit.',
+    'Most jobs running at once; the next waits for one to end. 0 or -1 means no limit.',
     {
       min: -1,
     },

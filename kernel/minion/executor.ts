@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../errors.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
-import type { JobData, JobResult, MasterRequest, RunJob } from './job-protocol.js';
+import type { AbortJob, JobData, JobResult, MasterRequest, RunJob } from './job-protocol.js';
 import { answerMasterRequest } from './master-link.js';
 import type { RunEnv } from './run-function.js';
 
@@ -104,6 +104,7 @@ export class JobExecutor {
       else if (msg.type === 'result') this.#finish(proc, msg as JobResult);
       else if (msg.type === 'master-request') this.#relay(proc, msg as MasterRequest);
       else if (msg.type === 'recycle') this.recycle();
+      else if (msg.type === 'abort-job') this.#abort(msg as AbortJob);
     });
     child.on('exit', (code, signal) => {
       this.#procs.delete(proc);
@@ -128,8 +129,21 @@ export class JobExecutor {
     proc.jobs.delete(msg.seq);
     job.resolve(msg.result);
     if (proc.jobs.size > 0) return;
-    if (proc.retired) proc.child.kill('SIGTERM');
+    if (proc.retired) this.#stop(proc);
     else this.#retireWhenIdle(proc);
+  }
+
+  /** Forwards an {@link AbortJob} to the process that runs its job. */
+  #abort(msg: AbortJob): void {
+    if (typeof msg.jid !== 'string') return;
+    for (const p of this.#procs) {
+      for (const job of p.jobs.values()) {
+        if (job.jid === msg.jid && p.child.connected) {
+          p.child.send({ type: 'abort-job', jid: msg.jid, sig: msg.sig } satisfies AbortJob);
+          return;
+        }
+      }
+    }
   }
 
   #relay(proc: PoolProc, msg: MasterRequest): void {
@@ -155,10 +169,20 @@ export class JobExecutor {
     }
     for (const p of this.#procs) {
       p.retired = true;
-      if (p.jobs.size === 0) p.child.kill('SIGTERM');
+      if (p.jobs.size === 0) this.#stop(p);
     }
     if (!this.#closed) this.#spawn();
     this.#opts.log.info('job processes recycled: the next jobs load modules anew');
+  }
+
+  /**
+   * Ends an idle process: marked retired first, so no job is handed to it between the signal
+   * and its exit. It exits once the returners of its last jobs are done (job-process.ts).
+   */
+  #stop(proc: PoolProc): void {
+    proc.retired = true;
+    if (proc.child.connected) proc.child.send({ type: 'exit' });
+    else proc.child.kill('SIGTERM');
   }
 
   /** An idle process beyond the one kept warm exits after `idleRetireMs` unless a job takes it. */
@@ -166,15 +190,16 @@ export class JobExecutor {
     const idle = (): PoolProc[] => [...this.#procs].filter((p) => p.jobs.size === 0 && !p.retired);
     if (idle.length <= 1) return;
     proc.idleTimer = setTimeout(() => {
-      if (proc.jobs.size === 0 && idle().length > 1) proc.child.kill('SIGTERM');
+      if (proc.jobs.size === 0 && idle().length > 1) this.#stop(proc);
     }, this.#opts.idleRetireMs ?? 30_000);
     proc.idleTimer.unref();
   }
 
   /** Waits for a `process_count_max` slot, then takes it. */
   async #slot(job: JobData): Promise<void> {
+    // Salt limits only when process_count_max > 0: 0 and -1 both mean no limit
     const max = this.#opts.maxJobs;
-    if (max >= 0 && this.#running >= max) {
+    if (max > 0 && this.#running >= max) {
       this.#opts.log.warn(
         { jid: job.jid, running: this.#running, process_count_max: max },
         `Maximum number of processes reached while executing jid ${job.jid}, waiting...`,

@@ -10,7 +10,7 @@ import { createLogger } from '../log.js';
 import { exitWhenParentDies } from '../process/child.js';
 import { executeJob } from './execute-job.js';
 import { createRunEnv } from './job-env.js';
-import type { JobResult, RunJob } from './job-protocol.js';
+import type { AbortJob, JobResult, RunJob } from './job-protocol.js';
 import { minionReturnerLoader, returnJobToReturners } from './job-returners.js';
 import { ipcMasterLink, setMasterLink } from './master-link.js';
 
@@ -33,15 +33,49 @@ setMasterLink(id, ipcMasterLink());
 
 const returners = minionReturnerLoader(c, log);
 
-process.on('message', (msg: RunJob) => {
+// jobs whose returners still run: an `exit` from the executor waits for them
+let busy = 0;
+let exitWhenDone = false;
+const maybeExit = (): void => {
+  if (exitWhenDone && busy === 0) process.exit(0);
+};
+
+// each running job's abort switch, by jid (saltutil.kill_job of a job sharing this process)
+const aborts = new Map<string, AbortController>();
+
+process.on('message', (msg: RunJob | AbortJob | { type: 'exit' }) => {
+  if (msg?.type === 'exit') {
+    exitWhenDone = true;
+    maybeExit();
+    return;
+  }
+  if (msg?.type === 'abort-job') {
+    aborts.get(msg.jid)?.abort(new Error(`job ${msg.jid} stopped by signal ${msg.sig}`));
+    return;
+  }
   if (msg?.type !== 'run') return;
-  void executeJob(env, c.cachedir, msg.job).then(async (result) => {
-    const reply: JobResult = { type: 'result', seq: msg.seq, jid: msg.job.jid, result };
-    process.send?.(reply);
-    // the master has the return (the main process sends it now); then the job's own returners
-    await returnJobToReturners(returners, c, id, msg.job, result, log).catch((err) =>
-      log.error({ err, jid: msg.job.jid }, 'returners failed'),
-    );
-  });
+  busy++;
+  const abort = new AbortController();
+  aborts.set(msg.job.jid, abort);
+  void executeJob(env, c.cachedir, msg.job, abort.signal)
+    .then(async (result) => {
+      const reply: JobResult = { type: 'result', seq: msg.seq, jid: msg.job.jid, result };
+      process.send?.(reply);
+      // the master has the return (the main process sends it now); then the job's own returners
+      await returnJobToReturners(returners, c, id, msg.job, result, log).catch((err) =>
+        log.error({ err, jid: msg.job.jid }, 'returners failed'),
+      );
+    })
+    .catch((err: Error) => {
+      // executeJob settles runFunction's errors itself: this is the proc file failing (disk)
+      log.error({ err, jid: msg.job.jid }, 'job failed outside its function');
+      const result = { return: `ERROR: ${err.message}`, retcode: 1, success: false, out: 'nested' };
+      process.send?.({ type: 'result', seq: msg.seq, jid: msg.job.jid, result } satisfies JobResult);
+    })
+    .finally(() => {
+      if (aborts.get(msg.job.jid) === abort) aborts.delete(msg.job.jid);
+      busy--;
+      maybeExit();
+    });
 });
 process.send?.({ type: 'ready' });

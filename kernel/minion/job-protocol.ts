@@ -53,3 +53,14 @@ export interface MasterReply {
 export interface RecycleRequest {
   type: 'recycle';
 }
+
+/**
+ * Stop one job (`saltutil.kill_job`/`term_job` of a job whose process also runs other jobs):
+ * a job process sends it to the minion's main process, which forwards it to the process that
+ * runs `jid`; there the job's abort signal fires and it ends with an error return.
+ */
+export interface AbortJob {
+  type: 'abort-job';
+  jid: string;
+  sig: number;
+}

@@ -87,6 +87,22 @@ describe('the minion job-process pool: bounded, shared past the cap', () => {
     expect(again.data).toEqual({ one: true });
   }, 60_000);
 
+  it('saltutil.kill_job stops only its job when the job process is shared, and the other jobs go on', async () => {
+    const [victim, bystander] = await Promise.all([
+      asyncJob('one', 'test.sleep', '60'),
+      asyncJob('one', 'test.sleep', '3'),
+    ]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const killed = await c.saltJson(['one', 'saltutil.kill_job', victim]);
+    expect(String(killed.data.one)).toMatch(/alone is stopped/);
+    const [v, b] = await Promise.all([
+      c.jobReturns(victim, (s) => 'one' in s, 15_000),
+      c.jobReturns(bystander, (s) => 'one' in s, 15_000),
+    ]);
+    expect(String(v.one?.return)).toMatch(/^ERROR: .*abort/i);
+    expect(b.one?.return).toBe(true);
+  }, 60_000);
+
   it("process_count_max bounds the jobs running at once: the next waits for a slot (Salt's warning), then runs", async () => {
     const minion = c.minions.get('slots')!;
     const jids = await Promise.all([
