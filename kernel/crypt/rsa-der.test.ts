@@ -51,3 +51,19 @@ describe('fast RSA key loading', () => {
     expect(fastPrivateKey('')).toBeUndefined();
   });
 });
+
+describe('fast RSA key loading refuses what OpenSSL refuses', () => {
+  it('leaves damaged base64 and multi-block files to OpenSSL', () => {
+    const pem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const lines = pem.split('\n');
+    const junk = [lines[0], `${lines[1]?.slice(0, 10)}!!!*${lines[1]?.slice(10)}`, ...lines.slice(2)].join(
+      '\n',
+    );
+    expect(fastPublicKey(junk)).toBeUndefined();
+    const url = pem.replace(/\+/g, '-').replace(/\//g, '_');
+    if (url !== pem) expect(fastPublicKey(url)).toBeUndefined();
+    const priv = pair.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const pkcs8 = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(fastPrivateKey(`${priv}${pkcs8}`)).toBeUndefined();
+  });
+});

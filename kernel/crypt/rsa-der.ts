@@ -56,17 +56,23 @@ function isRsaAlgorithm(buf: Buffer, alg: Tlv): boolean {
   return !!oid && oid.tag === 0x06 && oid.end <= alg.end && buf.subarray(oid.start, oid.end).equals(RSA_OID);
 }
 
-/** The DER body of a PEM block with this label, or undefined. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The DER body of the only PEM block, with this label, or undefined. */
 export function pemBody(pem: string, label: string): Buffer | undefined {
   const begin = `-----BEGIN ${label}-----`;
   const at = pem.indexOf(begin);
   if (at < 0) return undefined;
   const stop = pem.indexOf(`-----END ${label}-----`, at);
   if (stop < 0) return undefined;
-  const body = pem.slice(at + begin.length, stop);
+  // one block only: with several, OpenSSL's choice is what counts
+  if (pem.indexOf('-----BEGIN', at + 1) >= 0 || (at > 0 && pem.lastIndexOf('-----BEGIN', at - 1) >= 0))
+    return undefined;
   // encrypted PEM carries headers (Proc-Type, DEK-Info): leave those to OpenSSL
-  if (body.includes(':')) return undefined;
-  return Buffer.from(body.replace(/\s+/g, ''), 'base64');
+  const body = pem.slice(at + begin.length, stop).replace(/\s+/g, '');
+  // Buffer.from skips characters that are not base64 (and takes base64url): OpenSSL refuses them
+  if (!BASE64.test(body)) return undefined;
+  return Buffer.from(body, 'base64');
 }
 
 /** The PKCS#1 RSAPublicKey inside an SPKI structure, or undefined. */

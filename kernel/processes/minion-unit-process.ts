@@ -6,35 +6,27 @@
  * processes' IPC master link), so it reaches the master bus as a `_minion_event`. A failure
  * ends the process and the minion's ProcessManager restarts it (kernel/minion/engines.ts).
  */
-import { join } from 'node:path';
 import type { ResolvedMinionConfig } from '../config/index.js';
 import { runChild } from '../daemon/child-runtime.js';
 import { ipcMasterLink } from '../minion/master-link.js';
 import { signalReady } from '../process/child.js';
 import { minionProcessContext } from './context.js';
 import { runUnit } from './run-unit.js';
-import { findUnit, type UnitRef, unitChildName } from './unit-ref.js';
+import { findUnit, type UnitRef, unitChildName, unitSearch } from './unit-ref.js';
 
 const unit = JSON.parse(process.argv[2] ?? '{}') as UnitRef;
 const id = process.argv[3] ?? '';
 
 await runChild<ResolvedMinionConfig>(unitChildName(unit), async ({ config, log, configDir }) => {
   const opts = config as unknown as Readonly<Record<string, unknown>>;
-  const engineDirs = Array.isArray(opts.engines_dirs) ? opts.engines_dirs.map(String) : [];
   const link = ipcMasterLink(process);
   return runUnit({
     label: unitChildName(unit),
     kind: unit.kind,
     log,
     ready: signalReady,
-    find: () =>
-      findUnit(unit, {
-        configDir,
-        extProcesses: [],
-        engineDirs: [join(config.extension_modules, 'engines'), ...engineDirs],
-        packages: [...config.extensions],
-        log,
-      }),
+    // a minion has no ext_processes: only engines are found here
+    find: () => findUnit(unit, { ...unitSearch(opts, configDir, log), extProcesses: [] }),
     context: (def, signal) =>
       minionProcessContext(def, { ...opts, id }, unit.kind === 'engine' ? unit.options : {}, log, signal, {
         id,

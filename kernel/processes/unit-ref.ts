@@ -101,6 +101,25 @@ export interface FindUnitOptions {
   log: UnitLogger;
 }
 
+/**
+ * Where a daemon looks for units, from its resolved config: `<extension_modules>/engines`,
+ * `engines_dirs`, the `extensions` packages (and, on the master, the `ext_processes` values).
+ */
+export function unitSearch(
+  config: Readonly<Record<string, unknown>>,
+  configDir: string,
+  log: UnitLogger,
+): FindUnitOptions {
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+  return {
+    configDir,
+    extProcesses: Array.isArray(config.ext_processes) ? config.ext_processes : [],
+    engineDirs: [join(String(config.extension_modules), 'engines'), ...list(config.engines_dirs)],
+    packages: list(config.extensions),
+    log,
+  };
+}
+
 /** The definition a unit ref names. */
 export async function findUnit(unit: UnitRef, o: FindUnitOptions): Promise<ProcessDef> {
   if (unit.kind === 'process') {

@@ -5,13 +5,12 @@
  * error, and the ProcessManager restarts it with capped backoff (the master fires
  * `tsalt/process/<child>/restart` each time). The unit's life: kernel/processes/run-unit.ts.
  */
-import { join } from 'node:path';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
 import { signalReady } from '../../process/child.js';
 import { masterProcessContext } from '../../processes/context.js';
 import { runUnit } from '../../processes/run-unit.js';
-import { findUnit, type UnitRef, unitChildName } from '../../processes/unit-ref.js';
+import { findUnit, type UnitRef, unitChildName, unitSearch } from '../../processes/unit-ref.js';
 
 const unit = JSON.parse(process.argv[2] ?? '{}') as UnitRef;
 // A defineProcess value lives in the code config: load it here (with its plugins) to get it.
@@ -21,20 +20,12 @@ await runChild<ResolvedMasterConfig>(
   unitChildName(unit),
   async ({ config, log, configDir }) => {
     const opts = config as unknown as Readonly<Record<string, unknown>>;
-    const engineDirs = Array.isArray(opts.engines_dirs) ? opts.engines_dirs.map(String) : [];
     return runUnit({
       label: unitChildName(unit),
       kind: unit.kind,
       log,
       ready: signalReady,
-      find: () =>
-        findUnit(unit, {
-          configDir,
-          extProcesses: config.ext_processes,
-          engineDirs: [join(config.extension_modules, 'engines'), ...engineDirs],
-          packages: [...config.extensions],
-          log,
-        }),
+      find: () => findUnit(unit, unitSearch(opts, configDir, log)),
       context: (def, signal) =>
         masterProcessContext(def, opts, unit.kind === 'engine' ? unit.options : {}, log, signal),
     });

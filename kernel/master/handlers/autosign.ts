@@ -5,8 +5,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { globMatch } from '../../targeting/glob.js';
 
-/** The pattern lines of each file, kept while its mtime and size are unchanged. */
-const files = new Map<string, { mtimeMs: number; size: number; lines: string[] }>();
+/**
+ * The pattern lines of each file, kept while its mtime, ctime, inode and size are unchanged and
+ * it was read more than {@link SETTLE_MS} after its last change (an edit within the same
+ * timestamp tick as the read is seen on the next sign-in).
+ */
+const files = new Map<string, { stamp: string; lines: string[] }>();
+const SETTLE_MS = 2000;
 
 function patternLines(file: string): string[] {
   const st = statSync(file, { throwIfNoEntry: false });
@@ -14,8 +19,9 @@ function patternLines(file: string): string[] {
     files.delete(file);
     return [];
   }
+  const stamp = `${st.mtimeMs}:${st.ctimeMs}:${st.ino}:${st.size}`;
   const hit = files.get(file);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.lines;
+  if (hit && hit.stamp === stamp) return hit.lines;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -26,7 +32,8 @@ function patternLines(file: string): string[] {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
-  files.set(file, { mtimeMs: st.mtimeMs, size: st.size, lines });
+  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > SETTLE_MS) files.set(file, { stamp, lines });
+  else files.delete(file);
   return lines;
 }
 

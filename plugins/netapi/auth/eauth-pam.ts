@@ -162,13 +162,14 @@ class Gate {
       return true;
     }
     if (this.#queue.length >= maxQueued) return false;
+    // the slot is handed over by leave(): the count never drops between the two
     await new Promise<void>((r) => this.#queue.push(r));
-    this.#running++;
     return true;
   }
   leave(): void {
-    this.#running--;
-    this.#queue.shift()?.();
+    const next = this.#queue.shift();
+    if (next) next();
+    else this.#running--;
   }
 }
 const gate = new Gate();
