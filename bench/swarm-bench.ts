@@ -87,6 +87,7 @@ async function rig(count: number, o: SwarmBenchOptions): Promise<Rig> {
   if (made) log(`generated ${made} swarm keys in ${keysDir}`);
   const cluster = new Cluster({
     quiet: true,
+    productionLogs: true,
     master: { worker_threads: o.workerThreads ?? 5, auto_accept: true, keep_jobs_seconds: 3600 },
   });
   await cluster.startMaster();

@@ -126,6 +126,30 @@ export interface ClusterOptions {
    * info to a log file that readiness is read from (benchmarks). Default: info on the console.
    */
   quiet?: boolean;
+  /**
+   * With `quiet`: the master's log file at Salt's default level (warning) too, as in
+   * production, so that info lines (one per return) do not weigh on a benchmark; readiness is
+   * then read from its ports accepting connections.
+   */
+  productionLogs?: boolean;
+}
+
+/** Resolves once a TCP connection to 127.0.0.1:`port` succeeds. */
+async function portOpen(port: number, timeoutMs: number): Promise<void> {
+  const { connect } = await import('node:net');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((res) => {
+      const sock = connect({ host: '127.0.0.1', port }, () => {
+        sock.destroy();
+        res(true);
+      });
+      sock.on('error', () => res(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} did not open in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export class Cluster {
@@ -153,8 +177,9 @@ export class Cluster {
   }
 
   #logging(name: string): Record<string, unknown> {
+    const fileLevel = name === 'master' && this.#opts.productionLogs ? 'warning' : 'info';
     return this.#opts.quiet
-      ? { log_level: 'warning', log_file: this.#logPath(name), log_level_logfile: 'info' }
+      ? { log_level: 'warning', log_file: this.#logPath(name), log_level_logfile: fileLevel }
       : { log_level: 'info' };
   }
 
@@ -183,7 +208,10 @@ export class Cluster {
     await this.writeMasterConfig();
     const m = new Daemon('master', 'salt-master', ['-c', this.confDir], this.#logPath('master'));
     this.master = m;
-    await m.waitFor('salt-master started');
+    if (this.#opts.quiet && this.#opts.productionLogs) {
+      // the request server binds once its workers are ready, the publisher its port
+      await Promise.all([portOpen(this.retPort, 30_000), portOpen(this.publishPort, 30_000)]);
+    } else await m.waitFor('salt-master started');
     return m;
   }
 
