@@ -26,6 +26,24 @@ export interface JobOutcome {
   out?: string;
 }
 
+/** Proc folders known to exist: made once per process, again only if one vanished. */
+const madeProcDirs = new Set<string>();
+
+async function writeProcFile(cachedir: string, file: string, data: Buffer): Promise<void> {
+  const dir = procDir(cachedir);
+  if (!madeProcDirs.has(dir)) {
+    await mkdir(dir, { recursive: true });
+    madeProcDirs.add(dir);
+  }
+  try {
+    await writeFile(file, data);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(dir, { recursive: true });
+    await writeFile(file, data);
+  }
+}
+
 export async function executeJob(
   env: RunEnv,
   cachedir: string,
@@ -33,8 +51,7 @@ export async function executeJob(
   signal?: AbortSignal,
 ): Promise<JobOutcome> {
   const procFile = join(procDir(cachedir), job.jid);
-  await mkdir(procDir(cachedir), { recursive: true });
-  await writeFile(procFile, packIpc({ ...job, pid: process.pid }));
+  await writeProcFile(cachedir, procFile, packIpc({ ...job, pid: process.pid }));
   try {
     if (Array.isArray(job.fun)) {
       const ret: Record<string, unknown> = {};
