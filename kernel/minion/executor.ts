@@ -95,6 +95,7 @@ export class JobExecutor {
     const child = fork(JOB_PROCESS, [], {
       env: { ...process.env, ...this.#opts.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
     });
     let markReady: () => void = () => undefined;
     const proc: PoolProc = { child, ready: new Promise((r) => (markReady = r)), jobs: new Map() };
