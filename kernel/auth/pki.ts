@@ -2,9 +2,10 @@
  * The master's key folders under `pki_dir` (Salt's `salt/key.py`): accepted, pending,
  * rejected and denied minion keys, one file per minion id holding its public key PEM.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { SALT_ERR_AUTH_BAD_ID } from '../errors.js';
 import { isValidMinionId } from './minion-id.js';
 
@@ -91,6 +92,14 @@ export async function writeKey(pkiDir: string, state: KeyState, id: string, pem:
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, pem, { mode: 0o644 });
   await rename(tmp, path);
+}
+
+/** {@link writeKey} without the event loop, for the request workers. */
+export function writeKeySync(pkiDir: string, state: KeyState, id: string, pem: string): void {
+  const path = keyPath(pkiDir, state, id);
+  const tmp = `${path}.${process.pid}.${threadId}.tmp`;
+  writeFileSync(tmp, pem, { mode: 0o644 });
+  renameSync(tmp, path);
 }
 
 /** Moves a key between states; false when it was not in `from`. */

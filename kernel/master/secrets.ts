@@ -7,7 +7,7 @@
  * - per-minion session keys `sessions/<id>`.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Crypticle } from '../crypt/crypticle.js';
@@ -120,11 +120,21 @@ export async function sessionKeyFor(cachedir: string, id: string, maxAgeSeconds:
       // removed meanwhile: make one
     }
   }
-  await mkdir(join(cachedir, 'sessions'), { recursive: true, mode: 0o700 });
+  const dir = join(cachedir, 'sessions');
+  if (!madeSessionDirs.has(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    madeSessionDirs.add(dir);
+  }
   const key = Crypticle.generateKeyString();
-  await writeSecret(path, key);
+  // synchronous too: a sign-in storm otherwise queues two thread-pool jobs per minion
+  const tmp = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  writeFileSync(tmp, key, { mode: 0o600 });
+  renameSync(tmp, path);
   return key;
 }
+
+/** Session folders made by this thread (made once; the cachedir is not removed under a master). */
+const madeSessionDirs = new Set<string>();
 
 /** The stored session key of a minion, or undefined. */
 export async function readSessionKey(cachedir: string, id: string): Promise<string | undefined> {

@@ -6,7 +6,15 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isValidMinionId } from '../../auth/minion-id.js';
-import { type KeyState, listKeys, moveKey, readKeySync, sameKey, writeKey } from '../../auth/pki.js';
+import {
+  type KeyState,
+  listKeys,
+  moveKey,
+  readKeySync,
+  sameKey,
+  writeKey,
+  writeKeySync,
+} from '../../auth/pki.js';
 import {
   type EncAlgo,
   isEncAlgo,
@@ -170,7 +178,7 @@ export async function handleAuth(
     return refuse(decision.ret);
   }
 
-  if (!decision.stored) await writeKey(env.config.pki_dir, 'accepted', id, `${pub}\n`);
+  if (!decision.stored) writeKeySync(env.config.pki_dir, 'accepted', id, `${pub}\n`);
   let minionPub: string;
   try {
     minionPub = pub;

@@ -4,8 +4,9 @@
  * `send_private` form (PROTOCOL.md §3). tsalt has no pillar sources yet: the pillar is empty.
  */
 
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { Crypticle } from '../../crypt/crypticle.js';
 import { oaepEncrypt, rsaSign } from '../../crypt/rsa.js';
 import { packIpc, packNetwork } from '../../serial/index.js';
@@ -35,11 +36,12 @@ export async function handlePillar(
 ): Promise<unknown> {
   const pillar = {};
   if (isStringMap(load.grains)) {
+    // synchronous: this runs in a request worker, and a start-up storm brings one per minion
     const dir = join(env.config.cachedir, 'minions', id);
-    await mkdir(dir, { recursive: true });
-    const tmp = join(dir, `.data.p.${process.pid}`);
-    await writeFile(tmp, packIpc({ grains: load.grains, pillar }));
-    await rename(tmp, join(dir, 'data.p'));
+    mkdirSync(dir, { recursive: true });
+    const tmp = join(dir, `.data.p.${process.pid}.${threadId}`);
+    writeFileSync(tmp, packIpc({ grains: load.grains, pillar }));
+    renameSync(tmp, join(dir, 'data.p'));
     effects.events.push({ tag: `minion/refresh/${id}`, data: { 'Minion data cache refresh': id } });
   }
   return pillar;
