@@ -28,8 +28,9 @@ async function jobsPerSecond(c: Cluster, expected: number, seconds: number): Pro
 }
 
 async function withMinions(n: number, body: (c: Cluster) => Promise<void>): Promise<void> {
-  // Salt's defaults where they matter: console logging at warning, 5 request workers.
-  const c = new Cluster({ quiet: true, master: { worker_threads: 5 } });
+  // Salt's defaults where they matter: the master logs at warning (console and file), 5 request
+  // workers (capped at the core count). The minions' files are at info: their readiness is read there.
+  const c = new Cluster({ quiet: true, productionLogs: true, master: { worker_threads: 5 } });
   try {
     await c.startMaster();
     await Promise.all(Array.from({ length: n }, (_, i) => c.startMinion(`bench${i}`)));
