@@ -4,8 +4,7 @@
  * `.password`, `.unix_socket_path`, `.cluster_mode` (not supported yet); see ./options.ts.
  * Keys live `keep_jobs_seconds` (Salt's TTL); `cleanOldJobs` removes older jobs at once.
  */
-import { SALT_ERR_RETURNER_FAILED, SALT_ERR_RETURNER_UNAVAILABLE } from '../../kernel/errors.js';
-import { genJid } from '../../kernel/jid.js';
+import { SALT_ERR_RETURNER_UNAVAILABLE } from '../../kernel/errors.js';
 import {
   defineReturner,
   type EndState,
@@ -15,11 +14,12 @@ import {
   type StoredReturn,
 } from '../../kernel/jobs/returner.js';
 import type { PublishRequest } from '../../kernel/jobs/types.js';
+import { bufferedWrites } from '../postgres/buffered-writes.js';
 import { contextOptions } from '../postgres/context-options.js';
-import { nextJid, summarizeJob } from '../postgres/job-summary.js';
+import { summarizeJob } from '../postgres/job-summary.js';
 import { decodeJson } from '../postgres/json-value.js';
 import { type RedisOptions, redisOptions } from './options.js';
-import { isDown, RedisStore, STORE } from './store.js';
+import { isDown, type RedisClient, RedisStore, STORE } from './store.js';
 
 const END_TEXT: Record<EndState, string> = {
   not_connected: 'Not connected',
@@ -49,12 +49,9 @@ export interface RedisReturnerSetup {
   genJid?: (ctx: ReturnerContext<RedisOptions>) => string;
 }
 
-const JID_TRIES = 1000;
-
 /** A `redis` returner with its own connections (one per distinct server): one per master. */
 export function createRedisReturner(setup: RedisReturnerSetup = {}): ReturnerDef<RedisOptions> {
   const stores = new Map<string, RedisStore>();
-  const makeJid = setup.genJid ?? ((ctx) => genJid({ unique_jid: Boolean(ctx.opts.unique_jid) }));
 
   function store(ctx: ReturnerContext<RedisOptions>): RedisStore {
     const o = contextOptions(STORE, redisOptions, ctx);
@@ -77,63 +74,19 @@ export function createRedisReturner(setup: RedisReturnerSetup = {}): ReturnerDef
       return ctx.options.cluster_mode ? { ok: false, reason: CLUSTER_UNSUPPORTED } : true;
     },
 
-    async returner(ret, ctx) {
-      await store(ctx).write('returner', { kind: 'return', ret });
-    },
-
-    async prepJid(ctx, opts) {
-      const s = store(ctx);
-      const nocache = Boolean(opts?.nocache);
-      if (opts?.passedJid) {
-        await s.write('prepJid', { kind: 'jid', jid: opts.passedJid, nocache }).catch((err: unknown) => {
-          ctx.log.error({ err: (err as Error).message }, `${STORE}: jid reserved locally only`);
-        });
-        return opts.passedJid;
-      }
-      let jid = makeJid(ctx);
-      try {
-        return await s.read('prepJid', async (c) => {
-          for (let i = 0; i < JID_TRIES; i++, jid = nextJid(jid)) {
-            const ok = await c.set(`tsalt:jid:${jid}`, nocache ? 'nocache' : '1', {
-              condition: 'NX',
-              expiration: { type: 'EX', value: s.ttl },
-            });
-            if (ok) return jid;
-          }
-          throw new SALT_ERR_RETURNER_FAILED(STORE, 'prepJid', `no free jid in ${JID_TRIES} microseconds`);
-        });
-      } catch (err) {
-        // Jobs still run while the store is down: the jid is reserved once it is back.
-        if (!isDown((err as Error).cause ?? err)) throw err;
-        s.buffer.push({ kind: 'jid', jid, nocache });
-        ctx.log.error({ jid, err: (err as Error).message }, `${STORE}: jid not reserved in the store yet`);
-        return jid;
-      }
-    },
-
-    async saveLoad(jid, load, minions, ctx) {
-      // Not thrown: a job must still be published while the store is down (the load is buffered).
-      await store(ctx)
-        .write('saveLoad', { kind: 'load', jid, load, minions: [...minions] })
-        .catch((err: unknown) => {
-          if ((err as Error).cause === undefined || !isDown((err as Error).cause)) throw err;
-          ctx.log.error({ jid, err: (err as Error).message }, `${STORE}: load buffered`);
-        });
-    },
-
-    async saveMinions(jid, minions, ctx) {
-      await store(ctx).write('saveMinions', { kind: 'minions', jid, minions: [...minions] });
-    },
-
-    async saveEndState(jid, id, state, ctx) {
-      await store(ctx).write('saveEndState', { kind: 'end', jid, id, state });
-    },
-
-    async eventReturn(events, ctx) {
-      if (events.length === 0) return;
-      const masterId = typeof ctx.opts.id === 'string' ? ctx.opts.id : 'master';
-      await store(ctx).write('eventReturn', { kind: 'events', events: [...events], masterId });
-    },
+    ...bufferedWrites({
+      name: STORE,
+      store,
+      isDown,
+      reserveJid: async (c: RedisClient, jid, nocache, s) =>
+        Boolean(
+          await c.set(`tsalt:jid:${jid}`, nocache ? 'nocache' : '1', {
+            condition: 'NX',
+            expiration: { type: 'EX', value: s.ttl },
+          }),
+        ),
+      genJid: setup.genJid,
+    }),
 
     getLoad: (jid, ctx) =>
       store(ctx).read('getLoad', async (c) => {
