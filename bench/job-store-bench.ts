@@ -16,18 +16,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { JobQuery, ReturnerContext, ReturnerDef } from '../kernel/jobs/returner.js';
-import type { JobReturn, PublishRequest } from '../kernel/jobs/types.js';
 import { silentLogger } from '../kernel/log.js';
 import jobStore from '../returners/job-store/index.js';
 import localCache from '../returners/local-cache.js';
+import { type LatencyStats, MINIONS_PER_JOB, timeRuns, writeAll } from './store-workload.js';
 
-/** Milliseconds over repeated calls. */
-export interface LatencyStats {
-  min: number;
-  median: number;
-  max: number;
-  runs: number;
-}
+export type { LatencyStats } from './store-workload.js';
 
 /** A timing, or why there is none (`did not finish in 60 s`). */
 export type Timed = LatencyStats | string;
@@ -80,76 +74,6 @@ export interface JobStoreBenchOptions {
   print?: (line: string) => void;
 }
 
-const MINIONS_PER_JOB = 10;
-const FLEET = 1000;
-const IN_FLIGHT = 8;
-const FUNS = ['test.ping', 'cmd.run', 'state.apply', 'grains.item', 'disk.usage', 'service.status'];
-
-function loadFor(i: number, jid: string, minions: string[]): PublishRequest {
-  const fun = i % 1000 === 999 ? 'pkg.upgrade' : (FUNS[i % FUNS.length] as string);
-  const list = i % 7 === 0;
-  return {
-    cmd: 'publish',
-    tgt: list ? minions : 'web*',
-    tgt_type: list ? 'list' : 'glob',
-    fun,
-    arg: fun === 'cmd.run' ? ['df -h /'] : [],
-    ret: '',
-    jid,
-    user: 'root',
-  };
-}
-
-function returnFor(load: PublishRequest, id: string): JobReturn {
-  const fun = String(load.fun);
-  let value: unknown = true;
-  if (fun === 'cmd.run')
-    value = `Filesystem      Size  Used Avail Use% Mounted on\n/dev/vda        252G   23G   79G  23% / (${id})`;
-  else if (fun === 'state.apply')
-    value = {
-      'file_|-motd_|-/etc/motd_|-managed': {
-        result: true,
-        comment: 'File /etc/motd is in the correct state',
-        changes: {},
-        duration: 3.2,
-        __run_num__: 0,
-      },
-      'pkg_|-nginx_|-nginx_|-installed': {
-        result: true,
-        comment: 'All specified packages are already installed',
-        changes: {},
-        duration: 410.7,
-        __run_num__: 1,
-      },
-    };
-  else if (fun === 'grains.item') value = { os: 'Ubuntu', osrelease: '22.04', id };
-  else if (fun === 'disk.usage')
-    value = { '/': { filesystem: '/dev/vda', '1K-blocks': '263174212', used: '24117248', capacity: '10%' } };
-  else if (fun === 'service.status') value = true;
-  return { id, jid: load.jid, fun, fun_args: load.arg, return: value, retcode: 0, success: true };
-}
-
-function stats(ms: number[]): LatencyStats {
-  const s = [...ms].sort((a, b) => a - b);
-  return {
-    min: s[0] ?? 0,
-    median: s[Math.floor(s.length / 2)] ?? 0,
-    max: s[s.length - 1] ?? 0,
-    runs: s.length,
-  };
-}
-
-async function timeRuns(runs: number, body: (i: number) => Promise<unknown>): Promise<LatencyStats> {
-  await body(-1); // warm
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    await body(i);
-    ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return stats(ms);
-}
-
 /** Disk usage (allocated bytes) and inode count of a tree: GNU du, else a walk. */
 function usage(path: string): { bytes: number; files: number } {
   const b = spawnSync('du', ['-s', '-B1', path], { encoding: 'utf8' });
@@ -170,26 +94,6 @@ function usage(path: string): { bytes: number; files: number } {
 }
 
 type Ctx = ReturnerContext;
-
-async function writeAll(def: ReturnerDef, ctx: Ctx, jobs: number, jids: string[]): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    for (;;) {
-      const i = next++;
-      if (i >= jobs) return;
-      const minions = Array.from(
-        { length: MINIONS_PER_JOB },
-        (_, k) => `web${String((i * MINIONS_PER_JOB + k) % FLEET).padStart(4, '0')}`,
-      );
-      const jid = await (def.prepJid as NonNullable<ReturnerDef['prepJid']>)(ctx);
-      jids[i] = jid;
-      const load = loadFor(i, jid, minions);
-      await def.saveLoad?.(jid, load, minions, ctx);
-      await Promise.all(minions.map((id) => def.returner(returnFor(load, id), ctx)));
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-}
 
 const QUERIES: Record<
   'listByFunction' | 'listCommonFunction100' | 'listNewest100' | 'listByTarget',
