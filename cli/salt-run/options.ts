@@ -2,6 +2,7 @@
  * The `salt-run` command line: Salt's options, parsed and checked before anything is sent.
  */
 import { Command, Option } from 'commander';
+import { LOG_LEVELS } from '../../kernel/config/constants.js';
 import { parseCliArgs } from '../../kernel/jobs/args.js';
 import { defaultConfigDir } from '../default-config-dir.js';
 import { usageError } from '../usage-error.js';
@@ -29,19 +30,6 @@ export interface SaltRunInvocation {
   /** Published form: positionals, then one `__kwarg__` map. */
   arg: unknown[];
 }
-
-const LOG_LEVELS = [
-  'all',
-  'garbage',
-  'trace',
-  'debug',
-  'profile',
-  'info',
-  'warning',
-  'error',
-  'critical',
-  'quiet',
-];
 
 function program(): Command {
   return new Command('salt-run')
@@ -77,7 +65,7 @@ export function parseSaltRunCommandLine(argv: readonly string[]): SaltRunInvocat
   const [fun, ...rest] = cmd.args;
   if (opts.timeout !== undefined && !(opts.timeout > 0))
     usageError('salt-run', USAGE, '--timeout must be a positive number');
-  if (opts.logLevel !== undefined && !LOG_LEVELS.includes(opts.logLevel))
+  if (opts.logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(opts.logLevel))
     usageError('salt-run', USAGE, `invalid log level ${JSON.stringify(opts.logLevel)}`);
   if (!fun && !opts.doc) usageError('salt-run', USAGE, 'you need to pass a function');
   if (fun && !opts.doc && !/^[^.\s]+\.[^\s]+$/.test(fun))
