@@ -73,6 +73,24 @@ async function load(
 }
 
 /** Starts a cluster with `minions` minions and netapi, measures, stops it. */
+/** Waits for the API to answer, then logs the bench user in; resolves with its token. */
+async function benchLogin(base: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`${base}/`);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', password: 'bench', eauth: 'file' }),
+  });
+  return ((await login.json()) as { return: [{ token: string }] }).return[0].token;
+}
+
 export async function runNetapiBench(
   opts: {
     minions?: number;
@@ -106,20 +124,7 @@ export async function runNetapiBench(
     // Salt's default (process_count_max: -1) each minion would start a process per queued job.
     for (let i = 0; i < minions; i++) await c.startMinion(`bench${i}`, { process_count_max: 4 });
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(`${base}/`);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const login = await fetch(`${base}/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'bench', password: 'bench', eauth: 'file' }),
-    });
-    const token = ((await login.json()) as { return: [{ token: string }] }).return[0].token;
+    const token = await benchLogin(base);
     // `local` first: the jobs local_async starts are still running on the minions afterwards,
     // and a `local` request measured behind that backlog would time the backlog, not the API
     for (const client of ['local', 'local_async'] as const) {
@@ -207,20 +212,7 @@ export async function runSseFanoutBench(
   try {
     await c.startMaster();
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(`${base}/`);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const login = await fetch(`${base}/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'bench', password: 'bench', eauth: 'file' }),
-    });
-    const token = ((await login.json()) as { return: [{ token: string }] }).return[0].token;
+    const token = await benchLogin(base);
     const tag = 'tsalt/bench/fanout';
     // arrivals[event] = times at which subscribers saw it (one per subscriber)
     const arrivals = new Map<string, { times: number[]; done: () => void }>();
