@@ -105,9 +105,10 @@ export function writeGrainsFile(path: string, grains: Readonly<Record<string, un
 
 /** A cheap identity of the file's current version, or '' when absent. */
 function fileStamp(path: string): string {
+  // checked after every job: an absent file must not cost a thrown error
   try {
-    const s = statSync(path, { bigint: true });
-    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeNs}` : '';
   } catch {
     return '';
   }
