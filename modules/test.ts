@@ -78,6 +78,7 @@ const randomHash = defineFunction({
 });
 
 const ping = defineFunction({
+  inline: true,
   doc: 'Used to make sure the minion is up and responding. Not an ICMP ping.\n\nReturns True.',
   run: (ctx) => {
     ctx.log.debug({ minion: ctx.id }, 'test.ping received');
@@ -96,23 +97,27 @@ export default defineModule({
   functions: {
     ping,
     echo: defineFunction({
+      inline: true,
       args: (z) => z.object({ text: z.unknown() }),
       doc: 'Return a string - used for testing the connection.',
       run: (_ctx, { text }) => text,
     }),
     arg: defineFunction({
+      inline: true,
       varargs: true,
       varkw: true,
       doc: 'Print out the data passed into the function *args and **kwargs (publish data included as __pub_* keys).\n\nReturns {"args": [...], "kwargs": {...}}.',
       run: (_ctx, _a, extra) => ({ args: extra.args, kwargs: extra.kwargs }),
     }),
     arg_clean: defineFunction({
+      inline: true,
       varargs: true,
       varkw: true,
       doc: 'Like test.arg but without the __pub_* items.',
       run: (_ctx, _a, extra) => ({ args: extra.args, kwargs: cleanKwargs(extra.kwargs) }),
     }),
     arg_type: defineFunction({
+      inline: true,
       varargs: true,
       varkw: true,
       doc: 'Print out the (Python) types of the args and kwargs passed in.',
@@ -122,12 +127,14 @@ export default defineModule({
       }),
     }),
     arg_repr: defineFunction({
+      inline: true,
       varargs: true,
       varkw: true,
       doc: 'Print out the Python repr() of the args and kwargs passed in.',
       run: (_ctx, _a, extra) => ({ args: pyRepr(new PyTuple(extra.args)), kwargs: pyRepr(extra.kwargs) }),
     }),
     kwarg: defineFunction({
+      inline: true,
       varkw: true,
       doc: 'Print out the data passed into the function **kwargs, publish data included.',
       run: (_ctx, _a, extra) => extra.kwargs,
@@ -150,7 +157,11 @@ export default defineModule({
         return true;
       },
     }),
-    version: defineFunction({ doc: 'Return the version of tsalt on the minion.', run: () => VERSION }),
+    version: defineFunction({
+      inline: true,
+      doc: 'Return the version of tsalt on the minion.',
+      run: () => VERSION,
+    }),
     versions_information: defineFunction({
       doc: 'Report the versions of dependent and system software.',
       run: () => versionsInformation(),
@@ -205,8 +216,8 @@ export default defineModule({
       doc: 'Test the outputter: returns the data passed in.',
       run: (_ctx, { data }) => data,
     }),
-    true: defineFunction({ doc: 'Always return True.', run: () => true }),
-    false: defineFunction({ doc: 'Always return False.', run: () => false }),
+    true: defineFunction({ inline: true, doc: 'Always return True.', run: () => true }),
+    false: defineFunction({ inline: true, doc: 'Always return False.', run: () => false }),
     random_hash: randomHash,
     rand_str: randomHash,
     get_opts: defineFunction({

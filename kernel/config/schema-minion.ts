@@ -145,6 +145,10 @@ export const minionSchema = z.object({
     'tsalt: most job processes (Node processes are ~60 MiB, not a cheap fork); past it jobs share the least busy one. 0 means one per core, at least 2.',
     { min: 0 },
   ),
+  inline_functions: boolOption(
+    true,
+    "tsalt: run the built-in functions marked inline (test.ping, test.echo, test.arg, ...) in the minion's main process when the job has no returners. They return in microseconds; a job process round trip costs ~1 ms of CPU. False sends every job to a job process.",
+  ),
   minion_jid_queue_hwm: intOption(100, 'Recent jids remembered to drop duplicate publications.', { min: 1 }),
   loop_interval: numberOption(1, 'Seconds between runs of the minion main loop tasks.', { min: 0 }),
   cache_jobs: boolOption(false, 'Keep a local copy of job returns.'),

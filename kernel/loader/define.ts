@@ -85,6 +85,13 @@ export interface FunctionSpec<S extends z.ZodObject = z.ZodObject, R = unknown> 
   doc?: string;
   /** Outputter the CLI should use for this function's return. */
   outputter?: string;
+  /**
+   * Pure, non-blocking and done in microseconds (no disk, network, child process or long loop):
+   * the minion may run it in its main process instead of a job process, whose round trip costs
+   * more than the function. Honoured for tsalt's built-in modules only, so that code from
+   * extension folders or packages always runs isolated from the minion's main loop.
+   */
+  inline?: boolean;
   run(ctx: ExecContext, args: z.output<S>, extra: ExtraArgs): R | Promise<R>;
 }
 

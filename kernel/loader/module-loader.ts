@@ -65,6 +65,11 @@ export interface ModuleLoader {
   /** The file stem the module `moduleName` was loaded from (Salt's provider), or `undefined` when not loaded. */
   providerOf(moduleName: string): Promise<string | undefined>;
   /**
+   * The path of the file a lookup of `moduleName` reads first (the first file named after it in
+   * search order), without importing anything; undefined when no file is named after it.
+   */
+  fileOf(moduleName: string): Promise<string | undefined>;
+  /**
    * Rescans the directories and packages and forgets every load and miss, so `virtual()` runs
    * again. ESM cannot unload modules: files already imported keep their first evaluation.
    */
@@ -192,6 +197,11 @@ class LazyModuleLoader implements ModuleLoader {
     const st = await this.#current();
     await this.#resolve(st, moduleName);
     return st.modules.get(moduleName)?.file.stem;
+  }
+
+  async fileOf(moduleName: string): Promise<string | undefined> {
+    if (this.#disabled.has(moduleName)) return undefined;
+    return (await this.#current()).files.get(moduleName)?.path;
   }
 
   #lookup(st: LoaderState, mod: string, fn: string): FunctionSpec | undefined {

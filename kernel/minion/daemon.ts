@@ -26,7 +26,7 @@ import { JobExecutor, jobProcessesMax } from './executor.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';
-import { minionReturnerLoader, returnJobToReturners } from './job-returners.js';
+import { jobReturnerNames, minionReturnerLoader, returnJobToReturners } from './job-returners.js';
 import { primaryMaster } from './master-address.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
 import { openPrivateReply } from './private-reply.js';
@@ -165,6 +165,7 @@ export async function startMinion(
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
     masterRequest: (load) => sendToMaster(load),
+    inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
     // synced grain modules: recompute this process's grains and report them
     onRecycle: () => {
       void minionGrainsView(config, id, log)

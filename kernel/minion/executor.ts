@@ -21,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../errors.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
+import { runInline } from './inline-job.js';
+import { BUILTIN_MODULES_DIR } from './job-env.js';
 import type { AbortJob, JobData, JobResult, MasterRequest, RunJob } from './job-protocol.js';
 import { answerMasterRequest } from './master-link.js';
 import type { RunEnv } from './run-function.js';
@@ -59,6 +61,11 @@ export interface ExecutorOptions {
   masterRequest?: (load: Record<string, unknown>) => Promise<unknown>;
   /** Called after every recycle (a module sync): the minion recomputes what it derives from modules. */
   onRecycle?: () => void;
+  /**
+   * With `multiprocessing`: whether `job` may run in this process when its function is a
+   * built-in inline one (inline-job.ts); the minion says no for jobs with returners.
+   */
+  inline?: (job: JobData) => boolean;
 }
 
 /** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
@@ -164,10 +171,9 @@ export class JobExecutor {
    */
   recycle(): void {
     this.#opts.onRecycle?.();
-    if (!this.#opts.multiprocessing) {
-      this.#runEnv?.loader.reload();
-      return;
-    }
+    // new files may shadow a built-in module: the inline lookup (or in-process jobs) rescans
+    this.#runEnv?.loader.reload();
+    if (!this.#opts.multiprocessing) return;
     for (const p of this.#procs) {
       p.retired = true;
       if (p.jobs.size === 0) this.#stop(p);
@@ -237,6 +243,10 @@ export class JobExecutor {
       if (!this.#runEnv) throw new Error('in-process execution needs a run environment');
       return executeJob(this.#runEnv, this.#opts.cachedir, job);
     }
+    if (this.#opts.inline?.(job)) {
+      const outcome = await this.#runInline(job);
+      if (outcome) return outcome;
+    }
     await this.#slot(job);
     try {
       const proc = this.#pick();
@@ -250,6 +260,19 @@ export class JobExecutor {
       });
     } finally {
       this.#freeSlot();
+    }
+  }
+
+  /** The job's outcome when it ran here (inline-job.ts), else undefined: a job process runs it. */
+  async #runInline(job: JobData): Promise<JobOutcome | undefined> {
+    this.#runEnv ??= this.#opts.runEnv?.();
+    if (!this.#runEnv) return undefined;
+    try {
+      return await runInline(this.#runEnv, BUILTIN_MODULES_DIR, job);
+    } catch (err) {
+      // the lookup failed (a broken module file): the job process reports it the usual way
+      this.#opts.log.debug({ err, jid: job.jid }, 'inline lookup failed');
+      return undefined;
     }
   }
 

@@ -113,4 +113,21 @@ describe('the minion job-process pool: bounded, shared past the cap', () => {
     for (const s of stored) expect(s.slots?.return).toBe(true);
     expect(minion.out).toMatch(/Maximum number of processes reached while executing jid \d+, waiting/);
   }, 60_000);
+
+  it('test.ping runs in the main process: it answers while every job slot is taken', async () => {
+    const sleeper = await asyncJob('slots', 'test.sleep', '6');
+    await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    const { data } = await c.saltJson(['slots', 'test.ping', '-t', '4']);
+    expect(data.slots).toBe(true);
+    // a job process would have waited for the sleep's slot (6 s, past the 4 s timeout)
+    expect(Date.now() - started).toBeLessThan(4_000);
+    // with returners named, test.ping goes to a job process and waits for the slot like any job
+    const withReturner = await asyncJob('slots', 'test.ping', '--return', 'local_cache');
+    const sleepDone = (await c.jobReturns(sleeper, (s) => 'slots' in s, 15_000)).slots;
+    expect(sleepDone?.return).toBe(true);
+    const pinged = await c.jobReturns(withReturner, (s) => 'slots' in s, 15_000);
+    expect(pinged.slots?.return).toBe(true);
+    expect(c.minions.get('slots')!.out).toContain(`executing jid ${withReturner}, waiting`);
+  }, 60_000);
 });
