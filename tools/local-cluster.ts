@@ -127,9 +127,10 @@ export interface ClusterOptions {
    */
   quiet?: boolean;
   /**
-   * With `quiet`: the master's log file at Salt's default level (warning) too, as in
-   * production, so that info lines (one per return) do not weigh on a benchmark; readiness is
-   * then read from its ports accepting connections.
+   * With `quiet`: every daemon's log file at Salt's default level (warning) too, as in
+   * production, so that info lines (one per job and per return) do not weigh on a benchmark;
+   * readiness is then read from the master's ports accepting connections and from each minion
+   * answering a `test.ping`.
    */
   productionLogs?: boolean;
 }
@@ -177,7 +178,7 @@ export class Cluster {
   }
 
   #logging(name: string): Record<string, unknown> {
-    const fileLevel = name === 'master' && this.#opts.productionLogs ? 'warning' : 'info';
+    const fileLevel = this.#opts.productionLogs ? 'warning' : 'info';
     return this.#opts.quiet
       ? { log_level: 'warning', log_file: this.#logPath(name), log_level_logfile: fileLevel }
       : { log_level: 'info' };
@@ -238,8 +239,23 @@ export class Cluster {
     );
     const d = new Daemon(`minion ${id}`, 'salt-minion', ['-c', dir], this.#logPath(`minion-${id}`));
     this.minions.set(id, d);
-    if (waitStarted) await d.waitFor('salt-minion started');
+    if (!waitStarted) return d;
+    if (this.#opts.quiet && this.#opts.productionLogs) await this.#answers(id, 30_000);
+    else await d.waitFor('salt-minion started');
     return d;
+  }
+
+  /** Waits until `id` answers a `test.ping` (its log, at Salt's default level, says nothing). */
+  async #answers(id: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { data } = await this.saltJson([id, 'test.ping', '-t', '2']).catch(() => ({
+        data: {} as Record<string, unknown>,
+      }));
+      if (data[id] === true) return;
+      if (Date.now() > deadline) throw new Error(`minion ${id} did not answer test.ping in ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 
   /** Runs a CLI against this cluster's master config dir. */
