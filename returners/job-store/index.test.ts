@@ -133,4 +133,22 @@ describe('job_store', () => {
     db.close();
     await jobStore.close!(ctx);
   });
+
+  it('cleanOldJobs with nothing to remove does not wait for the write lock', async () => {
+    const ctx = {
+      ...ctxIn('idle-clean'),
+      options: { synchronous: 'normal', busy_timeout: 50 } as JobStoreOptions,
+    };
+    const jid = await jobStore.prepJid!(ctx);
+    await jobStore.returner(ret('m1', jid), ctx);
+    const other = new Database(join(root, 'idle-clean', 'jobs.sqlite'));
+    other.prepare('BEGIN IMMEDIATE').run();
+    try {
+      expect(await jobStore.cleanOldJobs!(86400, ctx)).toBe(0);
+    } finally {
+      other.prepare('ROLLBACK').run();
+      other.close();
+    }
+    await jobStore.close!(ctx);
+  });
 });

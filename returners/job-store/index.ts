@@ -161,25 +161,29 @@ export default defineReturner<JobStoreOptions>({
   async cleanOldJobs(keepSeconds, ctx) {
     const now = Date.now();
     const cutoff = Q.jidOf(now - keepSeconds * 1000);
+    const cutoffMs = now - keepSeconds * 1000;
+    // Look first: a tick with nothing to remove takes no write lock (the request workers
+    // write to the same file; maintenance ticks every loop_interval).
+    const todo = await read(ctx, (db) => Q.oldRows(db, cutoff, cutoffMs));
     let removed = 0;
-    for (;;) {
+    while (todo.jobs) {
       const n = await write(ctx, (db) => Q.deleteOldJobs(db, cutoff, CLEAN_BATCH));
       removed += n;
       if (n < CLEAN_BATCH) break;
     }
-    await write(ctx, (db) => Q.deleteOldFunLast(db, cutoff));
-    let events = 1;
-    while (events > 0)
-      events = await write(ctx, (db) => Q.deleteOldEvents(db, now - keepSeconds * 1000, CLEAN_BATCH * 10));
+    if (todo.funLast || removed > 0) await write(ctx, (db) => Q.deleteOldFunLast(db, cutoff));
+    let events = todo.events ? 1 : 0;
+    while (events > 0) events = await write(ctx, (db) => Q.deleteOldEvents(db, cutoffMs, CLEAN_BATCH * 10));
     // Give the freed pages back to the file system, a slice at a time (a file made without
     // incremental auto-vacuum keeps them for reuse instead: then the count stops falling).
     let free = Number.POSITIVE_INFINITY;
-    for (;;) {
+    const freed = todo.jobs || todo.funLast || todo.events || todo.freePages > 0;
+    while (freed && free > 0) {
       const left = await write(ctx, (db) => {
         db.pragma(`incremental_vacuum(${VACUUM_PAGES})`);
         return Number(db.pragma('freelist_count', { simple: true }));
       });
-      if (left === 0 || left >= free) break;
+      if (left >= free) break;
       free = left;
     }
     if (removed > 0) {

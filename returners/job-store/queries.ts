@@ -266,6 +266,21 @@ export function listJobs(db: Db, query: JobQuery): Array<JobSummary & { jid: str
   return out;
 }
 
+/** What {@link deleteOldJobs} and friends would find: read alone, without the write lock. */
+export function oldRows(
+  db: Db,
+  cutoffJid: string,
+  cutoffMs: number,
+): { jobs: boolean; funLast: boolean; events: boolean; freePages: number } {
+  const any = (sql: string, arg: string | number): boolean => q(db, sql).get(arg) !== undefined;
+  return {
+    jobs: any('SELECT 1 FROM jobs WHERE jid < ? LIMIT 1', cutoffJid),
+    funLast: any('SELECT 1 FROM fun_last WHERE jid < ? LIMIT 1', cutoffJid),
+    events: any('SELECT 1 FROM events WHERE stamp < ? LIMIT 1', cutoffMs),
+    freePages: Number(db.pragma('freelist_count', { simple: true })),
+  };
+}
+
 /** Removes up to `batch` jobs older than `cutoffJid` with their returns; how many went. */
 export function deleteOldJobs(db: Db, cutoffJid: string, batch: number): number {
   const ids = (
