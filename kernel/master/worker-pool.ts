@@ -84,11 +84,14 @@ export class WorkerPool {
       worker.on('error', (err) => this.#opts.log.error({ err, worker: index }, 'request worker crashed'));
       worker.on('exit', (code) => {
         if (this.#closing) return;
+        const wasReady = slot.ready;
+        // no new requests for the dead thread (they would never be answered) until it is replaced
+        slot.ready = false;
         const lost = slot.inflight.size;
         slot.inflight.clear();
         this.#wake();
         this.#opts.log.error({ worker: index, code, lost }, 'request worker exited; restarting it');
-        if (!slot.ready) {
+        if (!wasReady) {
           reject(new Error(`request worker ${index} exited with code ${code} before it was ready`));
           return;
         }
