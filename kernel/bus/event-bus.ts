@@ -6,9 +6,11 @@
  * matching; its second part numbers it per subscribed prefix (bus-sequence.ts), so a listener
  * knows how many events it missed when it read too slowly.
  */
+
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
-import { Push, Subscriber } from 'zeromq';
+import type * as Zmq from 'zeromq';
 import type { SaltEvent } from '../jobs/types.js';
 import { decodeEventBody } from '../serial/index.js';
 import { ipcAddress } from './address.js';
@@ -19,6 +21,11 @@ import { DROPPED_TAG, type GuardTrace, isEventMap, traceTag } from './event-guar
 import { SendQueue } from './send-queue.js';
 
 export { EventPublisher, type EventPublisherOptions } from './event-publisher.js';
+
+// zeromq is CommonJS: require() it, because an ESM `import` makes Node scan its source for
+// export names first, ~10 ms of every short-lived CLI's start (`salt`, `salt-run`)
+const { Push, Subscriber } = createRequire(import.meta.url)('zeromq') as typeof Zmq;
+type Subscriber = Zmq.Subscriber;
 
 export interface EventBusAddresses {
   pub: string;
