@@ -10,8 +10,7 @@ const { resolve } = await import('node:path');
 const { loadConfigCached } = await import('../kernel/config/cache.js');
 const { RunnerClient } = await import('../kernel/runners/client.js');
 const { resolveColor } = await import('../outputters/colors.js');
-const { findOutputter } = await import('../outputters/extension-outputters.js');
-const { resolveOutputter } = await import('../outputters/registry.js');
+const { findOutputter, resolveOutputterAsync } = await import('../outputters/extension-outputters.js');
 const { fail, usageError } = await import('./usage-error.js');
 const { parseSaltRunCommandLine, USAGE } = await import('./salt-run/options.js');
 type ResolvedMasterConfig = import('../kernel/config/index.js').ResolvedMasterConfig;
@@ -39,9 +38,7 @@ const render = {
 };
 
 async function display(data: unknown, declared?: string): Promise<void> {
-  const name = outName ?? declared;
-  if (name && !outName) await findOutputter(name, config);
-  const text = resolveOutputter(name).render(data, render);
+  const text = (await resolveOutputterAsync(outName ?? declared, config)).render(data, render);
   if (text) process.stdout.write(`${text}\n`);
 }
 

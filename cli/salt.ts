@@ -1,7 +1,9 @@
 /**
- * `salt`: the entry point. `--version` answers before anything else is loaded.
+ * `salt`: the entry point. `--version` answers before anything else is loaded; without it,
+ * not even the version module is.
  */
-import { handleVersionFlag } from './version.js';
-
-handleVersionFlag('salt', process.argv);
+if (process.argv.includes('--version') || process.argv.includes('-V')) {
+  const { handleVersionFlag } = await import('./version.js');
+  handleVersionFlag('salt', process.argv);
+}
 await import('./salt/main.js');

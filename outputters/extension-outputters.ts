@@ -8,8 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resolvePackageDirs } from '../kernel/loader/packages.js';
-import { getOutputter, registerOutputter } from './registry.js';
+import { loadBuiltinOutputter } from './builtin.js';
 import type { Outputter } from './types.js';
 
 export interface OutputterSearch {
@@ -28,11 +27,15 @@ function isOutputter(v: unknown): v is Outputter {
 
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
+/** Extension outputters this process loaded, by name. */
+const loaded = new Map<string, Outputter>();
+
 /** The outputter `name`, loading it from the extension folders if it is not built in. */
 export async function findOutputter(name: string, search: OutputterSearch): Promise<Outputter | undefined> {
-  const builtin = getOutputter(name);
-  if (builtin) return builtin;
+  const found = (await loadBuiltinOutputter(name)) ?? loaded.get(name);
+  if (found) return found;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) return undefined;
+  const { resolvePackageDirs } = await import('../kernel/loader/packages.js');
   const dirs = [
     join(search.extension_modules, 'output'),
     ...resolvePackageDirs(search.extensions, { resolveFrom: process.cwd(), kind: 'outputters', log: quiet }),
@@ -43,9 +46,22 @@ export async function findOutputter(name: string, search: OutputterSearch): Prom
       if (!existsSync(file)) continue;
       const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
       if (!isOutputter(mod.default) || mod.default.name !== name) continue;
-      registerOutputter(mod.default);
+      loaded.set(name, mod.default);
       return mod.default;
     }
   }
   return undefined;
+}
+
+/**
+ * The outputter a CLI prints with for `--out=<name>` or a function's declared outputter (Salt's
+ * `get_printout`): `text` means `txt`; none or an empty name means `nested`; an unknown name
+ * falls back to `nested`.
+ */
+export async function resolveOutputterAsync(
+  name: string | undefined,
+  search: OutputterSearch,
+): Promise<Outputter> {
+  const wanted = name === 'text' ? 'txt' : name || 'nested';
+  return (await findOutputter(wanted, search)) ?? ((await loadBuiltinOutputter('nested')) as Outputter);
 }

@@ -1,6 +1,7 @@
 /**
- * The outputters `--out` can name. Built-ins are registered here; a later plugin kind adds
- * more with {@link registerOutputter}.
+ * The outputters `--out` can name, all loaded at once, for callers that pick one synchronously
+ * (`salt-call`, `salt-key`); more can be added with {@link registerOutputter}. `salt` and
+ * `salt-run` load only the one they print with (builtin.ts, extension-outputters.ts).
  */
 import { createRegistry } from '../kernel/registry.js';
 import { jsonOutputter } from './json.js';

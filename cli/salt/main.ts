@@ -7,21 +7,29 @@ import { LocalClient } from '../../kernel/client/local-client.js';
 import { loadConfigCached } from '../../kernel/config/cache.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';
-import { findOutputter } from '../../outputters/extension-outputters.js';
+import type { Outputter } from '../../outputters/types.js';
 import { fail, usageError } from '../usage-error.js';
 import { parseSaltCommandLine, USAGE } from './options.js';
-import { Printer } from './printer.js';
-import { runBatchJob, runJob } from './run.js';
 
-const inv = parseSaltCommandLine(process.argv);
+const inv = await parseSaltCommandLine(process.argv);
 const { opts } = inv;
 const config: ResolvedMasterConfig = await loadConfigCached('master', resolve(opts.configDir)).then(
   (l) => l.config,
   (err: unknown) => fail('salt', err, 2),
 );
+const client = new LocalClient(config);
+// Subscribe first: the subscription travels to the master (in ZeroMQ's own thread) while the
+// rest loads. Its failure is reported below, after the command line's own errors.
+const listening = opts.async ? Promise.resolve() : client.listen();
+listening.catch(() => undefined);
+
 const outName = opts.out ?? opts.output;
-if (outName && !(await findOutputter(outName, config))) {
-  usageError('salt', USAGE, `unknown outputter ${JSON.stringify(outName)}`);
+let outputter: Outputter | undefined;
+if (outName !== undefined) {
+  // an empty name means nested, as Salt's get_printout has it
+  const { findOutputter } = await import('../../outputters/extension-outputters.js');
+  outputter = await findOutputter(outName || 'nested', config);
+  if (!outputter) usageError('salt', USAGE, `unknown outputter ${JSON.stringify(outName)}`);
 }
 const color = resolveColor({
   noColor: opts.color === false,
@@ -30,21 +38,28 @@ const color = resolveColor({
   forceColor: Boolean(opts.forceColor),
   isTTY: Boolean(process.stdout.isTTY) && !opts.outFile,
 });
-const printer = new Printer({
-  outputter: outName,
-  render: { color, indent: opts.outIndent ?? opts.outputIndent, static: Boolean(opts.static) },
-  static: Boolean(opts.static),
-  hideTimeout: Boolean(opts.hideTimeout),
-  summary: Boolean(opts.summary),
-  verbose: Boolean(opts.verbose),
-  retcodePassthrough: Boolean(opts.retcodePassthrough),
-  outFile: opts.outFile,
-  append: opts.outFileAppend,
-});
+// The printing code loads while the job is published and runs: nothing is printed before then.
+const running = import('./run.js');
+const printer = import('./printer.js').then(
+  ({ Printer }) =>
+    new Printer({
+      outputter,
+      search: config,
+      render: { color, indent: opts.outIndent ?? opts.outputIndent, static: Boolean(opts.static) },
+      static: Boolean(opts.static),
+      hideTimeout: Boolean(opts.hideTimeout),
+      summary: Boolean(opts.summary),
+      verbose: Boolean(opts.verbose),
+      retcodePassthrough: Boolean(opts.retcodePassthrough),
+      outFile: opts.outFile,
+      append: opts.outFileAppend,
+    }),
+);
+printer.catch(() => undefined);
+const { runBatchJob, runJob } = await running;
 
-const client = new LocalClient(config);
 try {
-  if (!opts.async) await client.listen();
+  await listening;
   let batch = opts.batchSize;
   if (!batch && opts.batchSafeLimit && !opts.async) {
     // Salt: past --batch-safe-limit expected minions, run in batches of --batch-safe-size
@@ -52,7 +67,7 @@ try {
     const { expectedMinions } = await import('../../kernel/targeting/expected-minions.js');
     const preview = await expectedMinions(config, inv.tgt, inv.tgtType, opts.delimiter);
     if (preview.minions.length >= opts.batchSafeLimit) {
-      printer.write('\nNOTICE: Too many minions targeted, switching to batch execution.');
+      (await printer).write('\nNOTICE: Too many minions targeted, switching to batch execution.');
       batch = String(opts.batchSafeSize);
     }
   }
@@ -68,4 +83,4 @@ try {
   process.exit(2);
 }
 await client.close();
-process.exit(printer.finish());
+process.exit(await (await printer).finish());

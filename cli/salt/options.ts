@@ -1,11 +1,9 @@
 /**
  * The `salt` command line: Salt's options, parsed and checked before anything is sent.
  */
-import { Command, Option } from 'commander';
-import { batchSize } from '../../kernel/client/batch.js';
-import { parseCliArgs } from '../../kernel/jobs/args.js';
-import { splitMultiFunctionArgs } from '../../kernel/jobs/multi-function.js';
+import { createRequire } from 'node:module';
 import { defaultConfigDir } from '../default-config-dir.js';
+import { type FastParse, type FlagSpec, fastParseFlags } from '../fast-flags.js';
 import { usageError } from '../usage-error.js';
 
 export const USAGE = "salt [options] '<target>' <function> [arguments]";
@@ -75,66 +73,129 @@ const TARGET_TYPES = [
   ['ipcidr', '--ipcidr', 'ipcidr'],
 ] as const;
 
-function program(): Command {
-  return new Command('salt')
+/** Salt's `salt` options, for the fast parser and for commander (help, errors, odd input). */
+export function saltFlags(): FlagSpec[] {
+  return [
+    { flags: '-c, --config-dir <dir>', help: 'the configuration directory', default: defaultConfigDir() },
+    { flags: '-E, --pcre', help: 'the target is a regular expression on the minion id' },
+    { flags: '-L, --list', help: 'the target is a comma or whitespace delimited list of minion ids' },
+    { flags: '-G, --grain', help: 'the target is a grain key and a glob on its value: "os:Arch*"' },
+    { flags: '-P, --grain-pcre', help: 'the target is a grain key and a regular expression: "os:Arch.*"' },
+    { flags: '-N, --nodegroup', help: 'the target is a nodegroup from the master config' },
+    { flags: '-C, --compound', help: "a compound target: 'G@os:RedHat and webser* or E@database.*'" },
+    { flags: '-I, --pillar', help: 'the target is a pillar key and a glob on its value: "role:web*"' },
+    { flags: '-J, --pillar-pcre', help: 'the target is a pillar key and a regular expression' },
+    { flags: '-S, --ipcidr', help: 'the target is an IP address or a CIDR subnet: 10.0.0.0/8' },
+    {
+      flags: '--delimiter <delimiter>',
+      help: "the delimiter for nested grain and pillar keys (default ':')",
+    },
+    {
+      flags: '-t, --timeout <seconds>',
+      help: 'seconds to wait for returns before the find_job check',
+      parse: Number,
+    },
+    {
+      flags: '--gather-job-timeout <seconds>',
+      help: 'seconds to wait for the find_job replies',
+      parse: Number,
+    },
+    { flags: '--async', help: 'publish and print the job id without waiting' },
+    { flags: '--out <outputter>', help: 'the outputter (nested, json, yaml, txt, raw, ...)' },
+    { flags: '--output <outputter>' },
+    { flags: '--out-indent <n>', help: 'indentation for json/yaml output', parse: Number },
+    { flags: '--output-indent <n>', parse: Number },
+    { flags: '--out-file <path>', help: 'write the output to a file instead of stdout' },
+    { flags: '--out-file-append', help: 'append to --out-file instead of replacing it' },
+    { flags: '--static', help: 'print all returns at once when the job ends' },
+    { flags: '--no-color', help: 'disable colours' },
+    { flags: '--force-color', help: 'force colours' },
+    { flags: '-v, --verbose', help: 'print the jid and which minions did not return' },
+    { flags: '--show-jid', help: 'print the jid' },
+    { flags: '--hide-timeout', help: 'do not print minions that did not return' },
+    { flags: '--summary', help: 'print a summary of the returns' },
+    { flags: '--retcode-passthrough', help: "exit with the minions' highest retcode" },
+    { flags: '--return <returners>', help: 'returners to send the returns to (comma-separated)' },
+    {
+      flags: '--return_config <name>',
+      help: "read the returners' options from <name>.<returner>.<key> config keys",
+    },
+    {
+      flags: '--return_kwargs <map>',
+      help: 'options for the returners, as a YAML/JSON map (override the config)',
+    },
+    { flags: '--args-separator <sep>', help: 'separates the arguments of several functions', default: ',' },
+    {
+      flags: '--no-parse <names>',
+      help: 'comma-separated k=v argument names not to parse (passed as text)',
+    },
+    { flags: '-b, --batch-size <size>', help: 'run on N minions (or N%) at a time' },
+    { flags: '--batch <size>' },
+    {
+      flags: '--batch-wait <seconds>',
+      help: 'wait after a minion returns before its slot is used again',
+      parse: Number,
+      default: 0,
+    },
+    {
+      flags: '--batch-safe-limit <n>',
+      help: 'batch automatically when more than N minions are targeted',
+      parse: Number,
+    },
+    {
+      flags: '--batch-safe-size <n>',
+      help: 'the batch size used by --batch-safe-limit',
+      parse: Number,
+      default: 8,
+    },
+    { flags: '--failhard', help: 'in batch mode, stop at the first minion that fails' },
+    { flags: '-l, --log-level <level>', help: 'console log level' },
+    { flags: '-V, --version', help: 'print the version and exit' },
+  ];
+}
+
+/**
+ * The command line as commander reads it: for `--help`, for errors (which it prints and exits
+ * on) and for input the fast parser leaves to it. Loaded only then.
+ */
+export function commanderParse(argv: readonly string[], flags: readonly FlagSpec[]): FastParse {
+  const { Command, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
+  const cmd = new Command('salt')
     .usage("[options] '<target>' <function> [arguments]")
     .argument('[target]')
     .argument('[function]')
     .argument('[arguments...]')
-    .option('-c, --config-dir <dir>', 'the configuration directory', defaultConfigDir())
-    .option('-E, --pcre', 'the target is a regular expression on the minion id')
-    .option('-L, --list', 'the target is a comma or whitespace delimited list of minion ids')
-    .option('-G, --grain', 'the target is a grain key and a glob on its value: "os:Arch*"')
-    .option('-P, --grain-pcre', 'the target is a grain key and a regular expression: "os:Arch.*"')
-    .option('-N, --nodegroup', 'the target is a nodegroup from the master config')
-    .option('-C, --compound', "a compound target: 'G@os:RedHat and webser* or E@database.*'")
-    .option('-I, --pillar', 'the target is a pillar key and a glob on its value: "role:web*"')
-    .option('-J, --pillar-pcre', 'the target is a pillar key and a regular expression')
-    .option('-S, --ipcidr', 'the target is an IP address or a CIDR subnet: 10.0.0.0/8')
-    .option('--delimiter <delimiter>', "the delimiter for nested grain and pillar keys (default ':')")
-    .option('-t, --timeout <seconds>', 'seconds to wait for returns before the find_job check', Number)
-    .option('--gather-job-timeout <seconds>', 'seconds to wait for the find_job replies', Number)
-    .option('--async', 'publish and print the job id without waiting')
-    .option('--out <outputter>', 'the outputter (nested, json, yaml, txt, raw, ...)')
-    .addOption(new Option('--output <outputter>').hideHelp())
-    .option('--out-indent <n>', 'indentation for json/yaml output', Number)
-    .addOption(new Option('--output-indent <n>').argParser(Number).hideHelp())
-    .option('--out-file <path>', 'write the output to a file instead of stdout')
-    .option('--out-file-append', 'append to --out-file instead of replacing it')
-    .option('--static', 'print all returns at once when the job ends')
-    .option('--no-color', 'disable colours')
-    .option('--force-color', 'force colours')
-    .option('-v, --verbose', 'print the jid and which minions did not return')
-    .option('--show-jid', 'print the jid')
-    .option('--hide-timeout', 'do not print minions that did not return')
-    .option('--summary', 'print a summary of the returns')
-    .option('--retcode-passthrough', "exit with the minions' highest retcode")
-    .addOption(new Option('--return <returners>', 'returners to send the returns to (comma-separated)'))
-    .option('--return_config <name>', "read the returners' options from <name>.<returner>.<key> config keys")
-    .option('--return_kwargs <map>', 'options for the returners, as a YAML/JSON map (override the config)')
-    .option('--args-separator <sep>', 'separates the arguments of several functions', ',')
-    .addOption(
-      new Option('--no-parse <names>', 'comma-separated k=v argument names not to parse (passed as text)'),
-    )
-    .option('-b, --batch-size <size>', 'run on N minions (or N%) at a time')
-    .addOption(new Option('--batch <size>').hideHelp())
-    .option('--batch-wait <seconds>', 'wait after a minion returns before its slot is used again', Number, 0)
-    .option('--batch-safe-limit <n>', 'batch automatically when more than N minions are targeted', Number)
-    .option('--batch-safe-size <n>', 'the batch size used by --batch-safe-limit', Number, 8)
-    .option('--failhard', 'in batch mode, stop at the first minion that fails')
-    .option('-l, --log-level <level>', 'console log level')
-    .option('-V, --version', 'print the version and exit')
     .exitOverride((err) => {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') process.exit(0);
       process.exit(2);
     });
+  for (const f of flags) {
+    const option = new Option(f.flags, f.help);
+    if (f.parse) option.argParser(f.parse);
+    if (f.default !== undefined) option.default(f.default);
+    if (f.help === undefined) option.hideHelp();
+    cmd.addOption(option);
+  }
+  cmd.parse([...argv]);
+  return { opts: cmd.opts(), args: cmd.args };
 }
 
-export function parseSaltCommandLine(argv: readonly string[]): SaltInvocation {
-  const cmd = program();
-  cmd.parse([...argv]);
-  const opts = cmd.opts<SaltCliOptions>();
-  const [target, funWord, ...rest] = cmd.args;
+/** Parses CLI argument words, loading the parser (and YAML typing) only when there are some. */
+async function parseArgs(words: readonly string[], noParse: readonly string[]): Promise<unknown[]> {
+  if (words.length === 0) return [];
+  const { parseCliArgs } = await import('../../kernel/jobs/args.js');
+  return parseCliArgs(words, { noParse });
+}
+
+/**
+ * The `salt` command line, checked; a usage error exits. Code for rarer input (batch sizes,
+ * several functions, arguments) is loaded only when the command line has it.
+ */
+export async function parseSaltCommandLine(argv: readonly string[]): Promise<SaltInvocation> {
+  const flags = saltFlags();
+  const parsed = fastParseFlags(argv.slice(2), flags) ?? commanderParse(argv, flags);
+  const opts = parsed.opts as unknown as SaltCliOptions;
+  const [target, funWord, ...rest] = parsed.args;
   if (!target || !funWord) usageError('salt', USAGE, 'you need to pass a target and a function');
   // Salt's TargetOptionsMixIn: one target type at most, named by its long option
   const selected = TARGET_TYPES.filter(([k]) => opts[k]);
@@ -148,6 +209,7 @@ export function parseSaltCommandLine(argv: readonly string[]): SaltInvocation {
   if (!(opts.batchWait >= 0)) usageError('salt', USAGE, '--batch-wait must be a number of seconds');
   opts.batchSize ??= opts.batch;
   if (opts.batchSize !== undefined) {
+    const { batchSize } = await import('../../kernel/client/batch.js');
     try {
       batchSize(opts.batchSize, 1);
     } catch (err) {
@@ -163,13 +225,15 @@ export function parseSaltCommandLine(argv: readonly string[]): SaltInvocation {
   const noParse = typeof opts.parse === 'string' ? opts.parse.split(',').filter(Boolean) : [];
   if (funWord.includes(',')) {
     const funs = funWord.split(',').filter(Boolean);
+    const { splitMultiFunctionArgs } = await import('../../kernel/jobs/multi-function.js');
     let lists: string[][];
     try {
       lists = splitMultiFunctionArgs(funs, rest, opts.argsSeparator);
     } catch (err) {
       usageError('salt', USAGE, (err as Error).message);
     }
-    return { opts, tgt, tgtType, fun: funs, arg: lists.map((l) => parseCliArgs(l, { noParse })) };
+    const arg = await Promise.all(lists.map((l) => parseArgs(l, noParse)));
+    return { opts, tgt, tgtType, fun: funs, arg };
   }
-  return { opts, tgt, tgtType, fun: funWord, arg: parseCliArgs(rest, { noParse }) };
+  return { opts, tgt, tgtType, fun: funWord, arg: await parseArgs(rest, noParse) };
 }

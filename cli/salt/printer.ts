@@ -4,12 +4,15 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { JobReturn } from '../../kernel/jobs/types.js';
-import { resolveOutputter } from '../../outputters/registry.js';
-import { renderReturnsSummary } from '../../outputters/returns-summary.js';
-import type { OutputOptions } from '../../outputters/types.js';
+import type { OutputterSearch } from '../../outputters/extension-outputters.js';
+import { nestedOutputter } from '../../outputters/nested.js';
+import type { OutputOptions, Outputter } from '../../outputters/types.js';
 
 export interface PrinterOptions {
-  outputter?: string;
+  /** `--out`, already found: every return prints with it. */
+  outputter?: Outputter;
+  /** Where a function's declared outputter that is not built in is looked for. */
+  search: OutputterSearch;
   render: OutputOptions;
   static: boolean;
   hideTimeout: boolean;
@@ -34,6 +37,8 @@ export class Printer {
   #maxRetcode = 0;
   #failed = false;
   #first = true;
+  /** The declared outputters {@link prepare} loaded, by the name a return gives. */
+  readonly #declared = new Map<string, Outputter>();
 
   constructor(opts: PrinterOptions) {
     this.#o = opts;
@@ -52,8 +57,19 @@ export class Printer {
     return !this.#first;
   }
 
+  /**
+   * Loads the outputter a return declares (its `out`), once, so that it can be rendered
+   * synchronously; `--out` overrides every declared one. Call before {@link ret}.
+   */
+  async prepare(out: string | undefined): Promise<void> {
+    // nested, the default, is always at hand; others are loaded on first use
+    if (this.#o.outputter || !out || out === 'nested' || this.#declared.has(out)) return;
+    const { resolveOutputterAsync } = await import('../../outputters/extension-outputters.js');
+    this.#declared.set(out, await resolveOutputterAsync(out, this.#o.search));
+  }
+
   #render(data: Record<string, unknown>, out: string | undefined, retcode?: number): void {
-    const outputter = resolveOutputter(this.#o.outputter ?? out);
+    const outputter = this.#o.outputter ?? this.#declared.get(out ?? '') ?? nestedOutputter;
     this.write(
       outputter.render(data, retcode === undefined ? this.#o.render : { ...this.#o.render, retcode }),
     );
@@ -83,9 +99,12 @@ export class Printer {
   }
 
   /** Prints what `--static` held back and the `--summary`; returns the exit code. */
-  finish(): number {
+  async finish(): Promise<number> {
     if (this.#o.static) this.#render(this.#collected, this.#staticOut);
-    if (this.#o.summary) this.write(renderReturnsSummary(this.#full, { verbose: this.#o.verbose }));
+    if (this.#o.summary) {
+      const { renderReturnsSummary } = await import('../../outputters/returns-summary.js');
+      this.write(renderReturnsSummary(this.#full, { verbose: this.#o.verbose }));
+    }
     if (this.#o.retcodePassthrough) return this.#maxRetcode;
     return this.#failed ? 1 : 0;
   }

@@ -3,12 +3,8 @@
  * `--batch-safe-limit`), printing as Salt does.
  */
 
-import { respondingMinions, runBatch } from '../../kernel/client/batch.js';
 import type { LocalClient, PublishOptions } from '../../kernel/client/local-client.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import { yamlifyArg } from '../../kernel/jobs/yamlify-arg.js';
-import { pyRepr } from '../../kernel/python/repr.js';
-import { findOutputter } from '../../outputters/extension-outputters.js';
 import type { SaltInvocation } from './options.js';
 import type { Printer } from './printer.js';
 
@@ -16,10 +12,11 @@ interface RunContext {
   client: LocalClient;
   config: ResolvedMasterConfig;
   inv: SaltInvocation;
-  printer: Printer;
+  /** Still loading when a run starts: a job is published before its printer is needed. */
+  printer: Promise<Printer>;
 }
 
-function publishOptions(inv: SaltInvocation): PublishOptions {
+async function publishOptions(inv: SaltInvocation): Promise<PublishOptions> {
   return {
     tgt: inv.tgt,
     fun: inv.fun,
@@ -27,21 +24,19 @@ function publishOptions(inv: SaltInvocation): PublishOptions {
     tgtType: inv.tgtType,
     ret: inv.opts.return ?? '',
     delimiter: inv.opts.delimiter,
-    kwargs: returnerKwargs(inv),
+    kwargs: await returnerKwargs(inv),
   };
 }
 
 /** Salt's `ret_config`/`ret_kwargs`, sent in the publish's kwargs for the minions' returners. */
-function returnerKwargs(inv: SaltInvocation): Record<string, unknown> {
+async function returnerKwargs(inv: SaltInvocation): Promise<Record<string, unknown>> {
   const kwargs: Record<string, unknown> = {};
   if (inv.opts.return_config) kwargs.ret_config = inv.opts.return_config;
-  if (inv.opts.return_kwargs) kwargs.ret_kwargs = yamlifyArg(inv.opts.return_kwargs);
+  if (inv.opts.return_kwargs) {
+    const { yamlifyArg } = await import('../../kernel/jobs/yamlify-arg.js');
+    kwargs.ret_kwargs = yamlifyArg(inv.opts.return_kwargs);
+  }
   return kwargs;
-}
-
-/** A function may declare a custom outputter: load it (once) before its return is printed. */
-async function loadDeclaredOutputter(ctx: RunContext, out: string | undefined): Promise<void> {
-  if (out && !ctx.inv.opts.out && !ctx.inv.opts.output) await findOutputter(out, ctx.config);
 }
 
 function timeouts(ctx: RunContext): { timeout: number; gatherJobTimeout: number } {
@@ -66,19 +61,20 @@ function onInterrupt(client: LocalClient, jid: string): void {
 
 /** One job: publish, then print each return as it arrives. */
 export async function runJob(ctx: RunContext): Promise<void> {
-  const { client, inv, printer } = ctx;
-  const pub = await client.publish(publishOptions(inv));
+  const { client, inv } = ctx;
+  const pub = await client.publish(await publishOptions(inv));
+  if (!inv.opts.async) onInterrupt(client, pub.jid);
+  const printer = await ctx.printer;
   if (inv.opts.async) {
     printer.write(`Executed command with job ID: ${pub.jid}`);
     return;
   }
-  onInterrupt(client, pub.jid);
   if (inv.opts.verbose)
     printer.write(`Executing job with jid ${pub.jid}\n-------------------------------------------\n`);
   else if (inv.opts.showJid) printer.write(`jid: ${pub.jid}`);
   for await (const r of client.collect(pub, timeouts(ctx))) {
     if ('ret' in r) {
-      await loadDeclaredOutputter(ctx, r.ret.out);
+      await printer.prepare(r.ret.out);
       printer.ret(r.id, r.ret);
     } else printer.noReturn(r.id, r.noReturn);
   }
@@ -92,8 +88,13 @@ function progress(done: number, running: number, left: number): void {
 
 /** Batch mode: the responding minions, N at a time (Salt's `salt/cli/batch.py`). */
 export async function runBatchJob(ctx: RunContext, size: string): Promise<void> {
-  const { client, inv, printer } = ctx;
+  const { client, inv } = ctx;
+  const printer = await ctx.printer;
   const { timeout } = timeouts(ctx);
+  const [{ respondingMinions, runBatch }, { pyRepr }] = await Promise.all([
+    import('../../kernel/client/batch.js'),
+    import('../../kernel/python/repr.js'),
+  ]);
   const { up, down } = await respondingMinions(
     client,
     { tgt: inv.tgt, tgtType: inv.tgtType, delimiter: inv.opts.delimiter },
@@ -104,7 +105,7 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
   let done = 0;
   let running = 0;
   for await (const ev of runBatch(client, up, {
-    ...publishOptions(inv),
+    ...(await publishOptions(inv)),
     size,
     wait: inv.opts.batchWait,
     failhard: Boolean(inv.opts.failhard),
@@ -116,7 +117,7 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
     } else if (ev.type === 'return') {
       running--;
       done++;
-      await loadDeclaredOutputter(ctx, ev.ret.out);
+      await printer.prepare(ev.ret.out);
       printer.ret(ev.id, ev.ret);
     } else if (ev.type === 'noReturn') {
       running--;

@@ -10,10 +10,8 @@ import { EventFirer, type EventListener, masterEventAddresses } from '../bus/eve
 import type { ReqClient } from '../bus/req-client.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import { SaltError } from '../errors.js';
-import { END_STATE_TAG } from '../jobs/end-state.js';
 import { returnerNames } from '../jobs/returner-calls.js';
 import type { JobReturn, SaltEvent } from '../jobs/types.js';
-import { readPresence } from '../master/presence.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
 import {
   listenToMasterBus,
@@ -54,6 +52,8 @@ export class LocalClient {
   #pending: Promise<SaltEvent | undefined> | undefined;
   #firer: EventFirer | undefined;
   #waiting: { jid: string; outstanding: ReadonlySet<string> } | undefined;
+  /** The user key read ahead by listen(). */
+  #key: Promise<string> | undefined;
 
   constructor(config: ResolvedMasterConfig) {
     this.#config = config;
@@ -63,12 +63,19 @@ export class LocalClient {
   /** Subscribes to job events; resolves when the subscription is live. */
   async listen(): Promise<void> {
     if (this.#listener) return;
+    // read the key while the subscription settles, for the publish that follows; a failure
+    // is reported by that publish
+    this.#key = readOwnUserKey(this.#config, 'publish');
+    this.#key.catch(() => undefined);
     this.#listener = await listenToMasterBus(this.#config, ['salt/job/']);
     this.#events = this.#listener[Symbol.asyncIterator]();
   }
 
+  /** The key read by listen() if not used yet (it is read again later: the master may rotate it). */
   #userKey(): Promise<string> {
-    return readOwnUserKey(this.#config, 'publish');
+    const key = this.#key ?? readOwnUserKey(this.#config, 'publish');
+    this.#key = undefined;
+    return key;
   }
 
   /** Sends a publish request; resolves with the master's answer. */
@@ -178,7 +185,7 @@ export class LocalClient {
       }
       if (now >= deadline && !findJob) {
         // minions the master knows have no connection cannot answer find_job: stop waiting for them
-        const state = this.#connectionStates();
+        const state = await this.#connectionStates();
         const reachable = [...outstanding].filter((id) => state(id) !== 'Not connected');
         if (reachable.length === 0) break;
         try {
@@ -196,16 +203,21 @@ export class LocalClient {
     }
     this.#waiting = undefined;
     for (const id of pub.missing) yield { id, noReturn: 'Not connected' };
-    const state = this.#connectionStates();
+    if (outstanding.size === 0) return;
+    const state = await this.#connectionStates();
     for (const id of outstanding) {
       const reason = state(id);
-      this.#recordEndState(pub.jid, id, reason);
+      await this.#recordEndState(pub.jid, id, reason);
       yield { id, noReturn: reason };
     }
   }
 
-  /** Tells the master's job cache how a minion that did not return ended (`tsalt/job/end/...`). */
-  #recordEndState(jid: string, id: string, reason: NoReturnReason | 'running'): void {
+  /**
+   * Tells the master's job cache how a minion that did not return ended (`tsalt/job/end/...`).
+   * This and {@link #connectionStates} load their modules only when a minion did not return.
+   */
+  async #recordEndState(jid: string, id: string, reason: NoReturnReason | 'running'): Promise<void> {
+    const { END_STATE_TAG } = await import('../jobs/end-state.js');
     this.#firer ??= new EventFirer(masterEventAddresses(this.#config.sock_dir));
     const state =
       reason === 'running' ? 'running' : reason === 'Not connected' ? 'not_connected' : 'no_response';
@@ -219,7 +231,7 @@ export class LocalClient {
   async abandon(): Promise<void> {
     const waiting = this.#waiting;
     this.#waiting = undefined;
-    if (waiting) for (const id of waiting.outstanding) this.#recordEndState(waiting.jid, id, 'running');
+    if (waiting) for (const id of waiting.outstanding) await this.#recordEndState(waiting.jid, id, 'running');
     await this.close();
   }
 
@@ -228,7 +240,8 @@ export class LocalClient {
    * the master's publisher knows one has no live connection (kernel/master/presence.ts), else
    * "No response".
    */
-  #connectionStates(): (id: string) => NoReturnReason {
+  async #connectionStates(): Promise<(id: string) => NoReturnReason> {
+    const { readPresence } = await import('../master/presence.js');
     const snapshot = readPresence(this.#config.cachedir);
     const tracked = new Set(snapshot?.tracked);
     const present = new Set(snapshot?.present);
