@@ -27,6 +27,15 @@ export interface MasterHandle {
 
 const CHILDREN = ['event-publisher', 'publisher', 'request-server', 'maintenance'] as const;
 
+/**
+ * A small young generation for the children's main threads (the request workers set their own,
+ * kernel/master/children/request-server.ts). They allocate little that lives, and V8 otherwise
+ * grows each one to 16 MiB semi-spaces that stay resident: at 2,000 swarm minions the request
+ * server's PSS was 173 MiB with the default and 133 MiB with this; CPU per return did not move
+ * beyond the noise (240-250 against 252-275 µs).
+ */
+const CHILD_NODE_FLAGS = ['--max-semi-space-size=1'];
+
 function childPath(name: string): string {
   return fileURLToPath(new URL(`./children/${name}.js`, import.meta.url));
 }
@@ -70,7 +79,10 @@ export async function startMaster(
     resolved: resolvedForChildren(config),
     hasPlugins: config.plugins.length > 0,
   });
-  for (const name of CHILDREN) pm.add({ name, modulePath: childPath(name), env, restart: 'always' });
+  // the parent's flags last, so that an operator's own flags win
+  const execArgv = [...CHILD_NODE_FLAGS, ...process.execArgv];
+  for (const name of CHILDREN)
+    pm.add({ name, modulePath: childPath(name), env, restart: 'always', execArgv });
   // Salt's EventReturn process, only when event_return names returners
   if (config.event_return.length > 0) {
     pm.add({ name: 'event-return', modulePath: childPath('event-return'), env, restart: 'always' });
