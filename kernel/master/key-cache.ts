@@ -32,8 +32,9 @@ interface Entry<T> {
 const now = (): number => performance.now();
 
 function mtimeOf(path: string): number | undefined {
+  // a missing file is common (a new minion has no session yet): no thrown ENOENT for it
   try {
-    return statSync(path).mtimeMs;
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs;
   } catch {
     return undefined;
   }
