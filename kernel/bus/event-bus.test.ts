@@ -143,4 +143,34 @@ describe('event bus', () => {
     slow.close();
     fast.close();
   });
+
+  it('ready() waits for its probe while other events flow, and the probes stay out of the stream', async () => {
+    const l = new EventListener(addrs, ['flow/']);
+    const flowing = setInterval(() => firer.fire('flow/x', {}), 1);
+    try {
+      await l.ready();
+    } finally {
+      clearInterval(flowing);
+    }
+    const it = l[Symbol.asyncIterator]();
+    firer.fire('flow/end', {});
+    const seen = await next(it, (e) => e.tag === 'flow/end' || e.tag.startsWith('tsalt/probe/'));
+    expect(seen.tag).toBe('flow/end');
+    l.close();
+  });
+
+  it('ready() rejects when no bus answers, and at once when the listener is closed meanwhile', async () => {
+    const none = masterEventAddresses(join(dir, 'nobody'));
+    const l = new EventListener(none, ['x/']);
+    const started = Date.now();
+    await expect(l.ready(150)).rejects.toThrow(/did not answer/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    l.close();
+    const c = new EventListener(none, ['x/']);
+    const waiting = c.ready(10_000);
+    setTimeout(() => c.close(), 20);
+    const closedAt = Date.now();
+    await expect(waiting).rejects.toThrow();
+    expect(Date.now() - closedAt).toBeLessThan(2000);
+  });
 });

@@ -7,7 +7,6 @@
  * knows how many events it missed when it read too slowly.
  */
 
-import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import type * as Zmq from 'zeromq';
@@ -26,6 +25,21 @@ export { EventPublisher, type EventPublisherOptions } from './event-publisher.js
 // export names first, ~10 ms of every short-lived CLI's start (`salt`, `salt-run`)
 const { Push, Subscriber } = createRequire(import.meta.url)('zeromq') as typeof Zmq;
 type Subscriber = Zmq.Subscriber;
+
+/** The first wait for a probe's echo; each retry waits twice as long, up to the maximum. */
+const PROBE_FIRST_WAIT_MS = 5;
+const PROBE_MAX_WAIT_MS = 25;
+let probes = 0;
+
+/**
+ * A probe tag's unique part: the process, a count within it and a random part (another
+ * process, even on another host sharing the socket folder, may have the same pid). Not a
+ * UUID: node:crypto costs a short-lived CLI ~3 ms to load.
+ */
+function probeId(): string {
+  probes++;
+  return `${process.pid}-${probes}-${Math.random().toString(36).slice(2, 12)}`;
+}
 
 export interface EventBusAddresses {
   pub: string;
@@ -135,26 +149,44 @@ export class EventListener implements AsyncIterable<SaltEvent> {
   /**
    * Resolves once the subscription is live on the publisher (ZeroMQ subscriptions propagate
    * asynchronously): fires probe events until one comes back. Rejects after `timeoutMs`.
+   * A probe sent before the subscription reached the publisher is lost, so the first retries
+   * come soon (5 ms), then back off to one every {@link PROBE_MAX_WAIT_MS}: a late echo of any
+   * probe counts (they share one tag), so waiting longer only bounds the probes in flight.
    */
   async ready(timeoutMs = 5000): Promise<void> {
-    const tag = `tsalt/probe/${randomUUID()}`;
+    const tag = `tsalt/probe/${probeId()}`;
     this.#sub.subscribe(tag);
     const firer = new EventFirer(this.#addrs);
     const deadline = Date.now() + timeoutMs;
-    this.#sub.receiveTimeout = 25;
+    let wait = PROBE_FIRST_WAIT_MS;
+    let nextFire = 0;
     try {
       for (;;) {
-        firer.fire(tag, {});
+        const now = Date.now();
+        if (now >= nextFire) {
+          if (now > deadline) {
+            throw new Error(`event bus at ${this.#addrs.pub} did not answer`);
+          }
+          firer.fire(tag, {});
+          nextFire = now + wait;
+          wait = Math.min(PROBE_MAX_WAIT_MS, wait * 2);
+        }
+        // an event of another tag does not fire a probe: it only proves older subscriptions
+        this.#sub.receiveTimeout = Math.max(1, nextFire - Date.now());
         try {
           const [frame] = await this.#sub.receive();
           if (frame?.subarray(0, tag.length).toString() === tag) break;
-        } catch {
-          if (Date.now() > deadline) throw new Error(`event bus at ${this.#addrs.pub} did not answer`);
+        } catch (err) {
+          // closed meanwhile (close() during ready()): nothing will come
+          if (this.#sub.closed) throw err;
+          // else timed out: time for the next probe
         }
       }
     } finally {
-      this.#sub.receiveTimeout = -1;
-      this.#sub.unsubscribe(tag);
+      if (!this.#sub.closed) {
+        this.#sub.receiveTimeout = -1;
+        this.#sub.unsubscribe(tag);
+      }
       await firer.close();
     }
   }
