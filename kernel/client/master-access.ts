@@ -13,7 +13,7 @@ import { EventListener, masterEventAddresses } from '../bus/event-bus.js';
 import { ReqClient } from '../bus/req-client.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import { SaltError } from '../errors.js';
-import { userKeyPath } from '../master/secrets.js';
+import { userKeyPath } from './user-key-path.js';
 
 export const SALT_ERR_CLIENT_PUBLISH = 'SALT_ERR_CLIENT_PUBLISH';
 

@@ -5,7 +5,6 @@
  * mtime of every input and of the folders that could gain a file; any change, and any config
  * that runs code (`.ts`/`.js` configs) or uses `include:`, goes through the full load.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +19,9 @@ interface Stamp {
 }
 
 interface CacheEntry {
-  version: 1;
+  version: 2;
+  /** What the entry was loaded for ({@link cacheKey}): the file name holds only its hash. */
+  key: string;
   inputs: Stamp[];
   config: Record<string, unknown>;
   warnings: string[];
@@ -31,12 +32,28 @@ function stamp(path: string): Stamp {
   return { path, mtimeMs: st?.mtimeMs ?? -1, size: st?.isDirectory() ? -2 : (st?.size ?? -1) };
 }
 
-function cachePath(kind: ConfigKind, dir: string, overrides: object): string {
-  const key = createHash('sha256')
-    .update(JSON.stringify([kind, dir, overrides, hostname()]))
-    .digest('hex')
-    .slice(0, 32);
-  return join(userCacheDir(), `${kind}-config-${key}.json`);
+function cacheKey(kind: ConfigKind, dir: string, overrides: object): string {
+  return JSON.stringify([kind, dir, overrides, hostname()]);
+}
+
+/**
+ * 64 bits of FNV-1a over the key's UTF-16 units (two 32-bit lanes with different offsets),
+ * for the cache file's name. Not node:crypto, which costs a `salt` run ~3 ms to load; a
+ * collision cannot serve another dir's config, since an entry is used only for its own key.
+ */
+function keyHash(key: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+function cachePath(kind: ConfigKind, key: string): string {
+  return join(userCacheDir(), `${kind}-config-${keyHash(key)}.json`);
 }
 
 function fresh(entry: CacheEntry): boolean {
@@ -76,10 +93,11 @@ export async function loadConfigCached(
   overrides: Record<string, unknown> = {},
 ): Promise<{ config: ResolvedMasterConfig | ResolvedMinionConfig; warnings: string[] }> {
   const dir = resolve(configDir);
-  const path = cachePath(kind, dir, overrides);
+  const key = cacheKey(kind, dir, overrides);
+  const path = cachePath(kind, key);
   try {
     const entry = JSON.parse(readFileSync(path, 'utf8')) as CacheEntry;
-    if (entry.version === 1 && fresh(entry)) {
+    if (entry.version === 2 && entry.key === key && fresh(entry)) {
       return { config: entry.config as unknown as ResolvedMasterConfig, warnings: entry.warnings };
     }
   } catch {
@@ -102,7 +120,8 @@ export async function loadConfigCached(
         mkdirSync(userCacheDir(), { recursive: true, mode: 0o700 });
         const tmp = `${path}.${process.pid}.tmp`;
         const entry: CacheEntry = {
-          version: 1,
+          version: 2,
+          key,
           inputs: after,
           config: loaded.config as unknown as Record<string, unknown>,
           warnings: loaded.warnings,

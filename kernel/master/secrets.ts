@@ -8,9 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { userKeyPath } from '../client/user-key-path.js';
 import { Crypticle } from '../crypt/crypticle.js';
+
+export { userKeyPath };
 
 export interface AesSecret {
   /** The 76-character Crypticle key string. */
@@ -87,11 +90,6 @@ export class SerialReservation {
     if (this.#next > this.#reservedUpTo) await this.#reserve();
     return this.#next++;
   }
-}
-
-/** `<cachedir>/.<user>_key`: the shared secret a local CLI presents in `publish`. */
-export function userKeyPath(cachedir: string, user: string): string {
-  return join(cachedir, `.${user}_key`);
 }
 
 /** Writes a fresh user key (Salt rewrites it at every master start). */
