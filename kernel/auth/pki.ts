@@ -2,7 +2,7 @@
  * The master's key folders under `pki_dir` (Salt's `salt/key.py`): accepted, pending,
  * rejected and denied minion keys, one file per minion id holding its public key PEM.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -40,10 +40,14 @@ function keyPath(pkiDir: string, state: KeyState, id: string): string {
   return join(pkiDir, KEY_STATES[state], id);
 }
 
+/** The key ids among a folder's names: hidden files and names no minion could have left out. */
+function keyIds(names: readonly string[]): string[] {
+  return names.filter((n) => !n.startsWith('.') && isValidMinionId(n)).sort();
+}
+
 async function listDir(path: string): Promise<string[]> {
   try {
-    const names = await readdir(path);
-    return names.filter((n) => !n.startsWith('.') && isValidMinionId(n)).sort();
+    return keyIds(await readdir(path));
   } catch {
     return [];
   }
@@ -58,6 +62,18 @@ export async function listKeys(pkiDir: string): Promise<KeyListing> {
     listDir(join(pkiDir, KEY_STATES.denied)),
   ]);
   return { minions, minions_pre, minions_rejected, minions_denied };
+}
+
+/**
+ * The ids in one key state, sorted, read without the event loop (for the request workers,
+ * which may block, and which need only the accepted keys to target a publish).
+ */
+export function listKeyStateSync(pkiDir: string, state: KeyState): string[] {
+  try {
+    return keyIds(readdirSync(join(pkiDir, KEY_STATES[state])));
+  } catch {
+    return [];
+  }
 }
 
 /** The stored public key of `id` in `state`, or undefined. */

@@ -4,8 +4,8 @@
  * the minion data cache when the target type needs grains or pillar. Used by the master's
  * publish handler and by the CLI's `--batch-safe-limit` preview.
  */
-import { listKeys } from '../auth/pki.js';
 import { SALT_ERR_TARGET_INVALID } from '../errors.js';
+import { acceptedMinionIds } from './accepted-keys.js';
 import { checkMinions, needsMinionData } from './check-minions.js';
 import { loadMinionDataCache } from './data-cache.js';
 import { resolveNodegroups } from './nodegroups.js';
@@ -52,7 +52,7 @@ export async function expectedMinions(
       'pillar targeting (-I, -J, I@, J@) needs pillar data, and this master has no pillar sources yet',
     );
   }
-  const { minions: accepted } = await listKeys(config.pki_dir);
+  const accepted = acceptedMinionIds(config.pki_dir);
   const cacheEnabled = config.minion_data_cache;
   const data =
     cacheEnabled && needsMinionData(resolved.tgtType, resolved.tgt)
