@@ -52,6 +52,24 @@ describe('saltutil.sync_modules: modules from the master file server', () => {
     expect(String(r.data.m1)).toContain("'hello.world' is not available");
   });
 
+  it('a synced module named like a built-in shadows it, inline functions included', async () => {
+    // test.ping runs in the minion's main process while it is the built-in one (inline-job.ts)
+    expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
+    const shadow = join(modules, 'test.mjs');
+    writeFileSync(
+      shadow,
+      "export default { name: 'test', functions: { ping: { inline: true, run: () => 'custom ping' } } };\n",
+    );
+    try {
+      expect((await c.saltJson(['m1', 'saltutil.sync_modules'])).data).toEqual({ m1: ['modules.test'] });
+      expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: 'custom ping' });
+    } finally {
+      rmSync(shadow);
+      await c.saltJson(['m1', 'saltutil.sync_modules']);
+    }
+    expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
+  });
+
   it('refresh_modules and sys.reload_modules return True', async () => {
     expect((await c.saltJson(['m1', 'saltutil.refresh_modules'])).data).toEqual({ m1: true });
     expect((await c.saltJson(['m1', 'sys.reload_modules'])).data).toEqual({ m1: true });
