@@ -34,7 +34,20 @@ moduleFile(
   'shadowed',
   `{ name: 'shadowed', functions: { ping: { inline: true, run: () => true } } }`,
 );
+// a built-in that does not load under its own file name: a lookup would import every file to find it
+moduleFile(
+  builtin,
+  'gated',
+  `{ name: 'gated', virtual: () => ({ ok: false, reason: 'not here' }), functions: { x: { inline: true, run: () => 1 } } }`,
+);
+moduleFile(builtin, 'renamed', `{ name: 'other_name', functions: { x: { inline: true, run: () => 1 } } }`);
 const custom = join(root, 'custom');
+// top-level code that must never run in the minion's main process
+mkdirSync(custom, { recursive: true });
+writeFileSync(
+  join(custom, 'evil.mjs'),
+  "globalThis.__inlineEvilRan = true;\nexport default { name: 'evil', functions: {} };\n",
+);
 moduleFile(
   custom,
   'shadowed',
@@ -88,6 +101,12 @@ describe('runInline', () => {
     ).resolves.toBeUndefined();
     await expect(runInline(env(), builtin, job('probe.missing'))).resolves.toBeUndefined();
     await expect(runInline(env(), builtin, job('noperiod'))).resolves.toBeUndefined();
+  });
+
+  it('leaves a built-in that does not load under its own name to a job process, importing nothing else', async () => {
+    await expect(runInline(env(), builtin, job('gated.x'))).resolves.toBeUndefined();
+    await expect(runInline(env(), builtin, job('renamed.x'))).resolves.toBeUndefined();
+    expect((globalThis as { __inlineEvilRan?: boolean }).__inlineEvilRan).toBeUndefined();
   });
 
   it('never runs code from extension folders here, even when it is marked inline', async () => {
