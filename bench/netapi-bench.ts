@@ -11,6 +11,7 @@ import { EventFirer, masterEventAddresses } from '../kernel/bus/event-bus.js';
 import { loadConfigCached } from '../kernel/config/cache.js';
 import { freePort } from '../kernel/process/ports.js';
 import { Cluster } from '../tools/local-cluster.js';
+import { loginToken, waitForApi } from '../tools/netapi-http.js';
 
 export interface NetapiFigure {
   client: 'local_async' | 'local';
@@ -72,25 +73,13 @@ async function load(
   };
 }
 
-/** Starts a cluster with `minions` minions and netapi, measures, stops it. */
 /** Waits for the API to answer, then logs the bench user in; resolves with its token. */
 async function benchLogin(base: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(`${base}/`);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const login = await fetch(`${base}/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', password: 'bench', eauth: 'file' }),
-  });
-  return ((await login.json()) as { return: [{ token: string }] }).return[0].token;
+  await waitForApi(base);
+  return loginToken(base, 'bench', 'bench');
 }
 
+/** Starts a cluster with `minions` minions and netapi, measures, stops it. */
 export async function runNetapiBench(
   opts: {
     minions?: number;

@@ -14,17 +14,7 @@ import { createLogger } from '../../kernel/log.js';
 import { freePort } from '../../kernel/process/ports.js';
 import { type NetapiHandle, startNetapi } from '../../plugins/netapi/server.js';
 import { Cluster } from '../../tools/local-cluster.js';
-
-async function waitUp(base: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(`${base}/`);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+import { waitForApi } from '../../tools/netapi-http.js';
 
 /** Reads SSE text from `r` until `until` matches or `ms` pass. */
 async function readSse(r: Response, until: RegExp, ms: number): Promise<string> {
@@ -102,7 +92,7 @@ describe('netapi clients local_batch/local_subset, /keys, /token, webhooks', () 
       ['m0', 'm1', 'm2'].map((id) => c.startMinion(id, id === 'm1' ? { grains: { shell: slowShell } } : {})),
     );
     base = `http://127.0.0.1:${port}`;
-    await waitUp(base);
+    await waitForApi(base);
     const login = await fetch(`${base}/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

@@ -14,6 +14,7 @@ import { createLogger } from '../../kernel/log.js';
 import { freePort } from '../../kernel/process/ports.js';
 import { type NetapiHandle, startNetapi } from '../../plugins/netapi/server.js';
 import { Cluster } from '../../tools/local-cluster.js';
+import { loginToken, waitForApi } from '../../tools/netapi-http.js';
 
 interface Answer {
   status: number;
@@ -86,20 +87,8 @@ describe('netapi under ~2,000 concurrent requests', () => {
     await c.startMaster();
     await Promise.all(['m0', 'm1'].map((id) => c.startMinion(id)));
     base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(`${base}/`);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const login = await fetch(`${base}/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'saltdev', password: 'saltdev', eauth: 'file' }),
-    });
-    token = ((await login.json()) as { return: [{ token: string }] }).return[0].token;
+    await waitForApi(base);
+    token = await loginToken(base, 'saltdev', 'saltdev');
     // grains reach the master's data cache with the minions' first requests
     for (let i = 0; i < 100; i++) {
       const r = await fetch(`${base}/minions`, {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/process/ports.js';
 import { Cluster } from '../../tools/local-cluster.js';
+import { loginToken, waitForApi } from '../../tools/netapi-http.js';
 
 describe('netapi: salt-api compatible REST API on a real master', () => {
   let port = 0;
@@ -45,14 +46,7 @@ describe('netapi: salt-api compatible REST API on a real master', () => {
     await c.startMinion('m0');
     await c.startMinion('m1');
     base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(`${base}/`);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await waitForApi(base);
   }, 90_000);
   afterAll(() => c?.stop());
 
@@ -224,12 +218,7 @@ describe('netapi: salt-api compatible REST API on a real master', () => {
   });
 
   it('ACLs: a limited user may ping but not run cmd.run, runners or wheel', async () => {
-    const login = await fetch(`${base}/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'limited', password: 'pw', eauth: 'file' }),
-    });
-    const t = ((await login.json()) as { return: [{ token: string }] }).return[0].token;
+    const t = await loginToken(base, 'limited', 'pw');
     const post = (body: unknown) =>
       fetch(`${base}/`, {
         method: 'POST',

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/process/ports.js';
 import { Cluster } from '../../tools/local-cluster.js';
+import { waitForApi } from '../../tools/netapi-http.js';
 
 type Json = Record<string, unknown>;
 /** `{return: [{tag, data: {return, ...}}]}` of a wheel call. */
@@ -76,14 +77,7 @@ describe('SaltGUI against tsalt netapi', () => {
     await c.startMinion('m0', { beacons: { load: [{ averages: { '1m': [0, 1000] } }, { interval: 3600 }] } });
     await c.startMinion('m1');
     base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(`${base}/`);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await waitForApi(base);
   }, 90_000);
   afterAll(() => c?.stop());
 
