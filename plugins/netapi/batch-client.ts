@@ -18,7 +18,7 @@ import {
   timeoutOf,
 } from './clients.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_MASTER } from './errors.js';
-import { gatherReturns, shapeReturns, stillRunning } from './gather.js';
+import { askTargets, shapeReturns, stillRunning } from './gather.js';
 
 /** The batch options of a chunk, checked before anything is published. */
 export function batchOptions(chunk: Chunk): { size: string; wait: number; failhard: boolean } {
@@ -108,15 +108,7 @@ export async function runBatchClient(env: ClientEnv, who: Identity, chunk: Chunk
   const batch = batchOptions(chunk);
   await checkLocal(env, who, call);
   const timeout = timeoutOf(env, chunk);
-  const ping = await env.link.publish({
-    tgt: call.tgt,
-    fun: 'test.ping',
-    arg: [],
-    tgtType: call.tgtType,
-    user: who.user,
-  });
-  if (!ping.jid) return [];
-  const alive = [...(await gatherReturns(env, { ...ping, jid: ping.jid }, timeout, who.user)).keys()].sort();
+  const alive = [...(await askTargets(env, call, 'test.ping', timeout, who.user)).keys()].sort();
   if (alive.length === 0) return [];
   const driver = new LinkDriver(env, who, call, Date.now() + env.opts.sync_timeout_max * 1000);
   const out: unknown[] = [];

@@ -17,7 +17,7 @@ import {
   NETAPI_ERR_MASTER,
   NETAPI_ERR_NOT_SUPPORTED,
 } from './errors.js';
-import { gatherReturns, shapeReturns } from './gather.js';
+import { askTargets, gatherReturns, shapeReturns } from './gather.js';
 import type { MasterLink, PublishResult } from './master-link.js';
 
 /** Who is calling: the eauth user behind a token (or inline credentials). */
@@ -199,15 +199,7 @@ async function runSubset(env: ClientEnv, who: Identity, chunk: Chunk): Promise<u
   if (!Number.isInteger(subset) || subset < 1)
     throw new NETAPI_ERR_BAD_LOWSTATE('"subset" must be a positive integer');
   const timeout = timeoutOf(env, chunk);
-  const lf = await env.link.publish({
-    tgt: call.tgt,
-    fun: 'sys.list_functions',
-    arg: [],
-    tgtType: call.tgtType,
-    user: who.user,
-  });
-  if (!lf.jid) return [{}];
-  const listed = await gatherReturns(env, { ...lf, jid: lf.jid }, timeout, who.user);
+  const listed = await askTargets(env, call, 'sys.list_functions', timeout, who.user);
   const pool = [...listed.keys()];
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));

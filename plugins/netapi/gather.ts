@@ -5,7 +5,7 @@
  */
 import type { JobReturn } from '../../kernel/jobs/types.js';
 import { readPresence } from '../../kernel/master/presence.js';
-import type { ClientEnv } from './clients.js';
+import type { ClientEnv, LocalCall } from './clients.js';
 import type { PublishResult } from './master-link.js';
 
 /**
@@ -128,4 +128,20 @@ export function shapeReturns(rets: Map<string, JobReturn>, full: boolean): Recor
       : ret.return;
   }
   return out;
+}
+
+/**
+ * Asks the minions a call targets one argument-less question (`test.ping` for batch mode,
+ * `sys.list_functions` for `local_subset`) and gathers their answers; empty when the publish
+ * reached no minion.
+ */
+export async function askTargets(
+  env: ClientEnv,
+  call: LocalCall,
+  fun: string,
+  timeoutS: number,
+  user: string,
+): Promise<Map<string, JobReturn>> {
+  const pub = await env.link.publish({ tgt: call.tgt, fun, arg: [], tgtType: call.tgtType, user });
+  return pub.jid ? gatherReturns(env, { ...pub, jid: pub.jid }, timeoutS, user) : new Map();
 }
