@@ -52,8 +52,6 @@ export class LocalClient {
   #pending: Promise<SaltEvent | undefined> | undefined;
   #firer: EventFirer | undefined;
   #waiting: { jid: string; outstanding: ReadonlySet<string> } | undefined;
-  /** The user key read ahead by listen(). */
-  #key: Promise<string> | undefined;
 
   constructor(config: ResolvedMasterConfig) {
     this.#config = config;
@@ -63,19 +61,8 @@ export class LocalClient {
   /** Subscribes to job events; resolves when the subscription is live. */
   async listen(): Promise<void> {
     if (this.#listener) return;
-    // read the key while the subscription settles, for the publish that follows; a failure
-    // is reported by that publish
-    this.#key = readOwnUserKey(this.#config, 'publish');
-    this.#key.catch(() => undefined);
     this.#listener = await listenToMasterBus(this.#config, ['salt/job/']);
     this.#events = this.#listener[Symbol.asyncIterator]();
-  }
-
-  /** The key read by listen() if not used yet (it is read again later: the master may rotate it). */
-  #userKey(): Promise<string> {
-    const key = this.#key ?? readOwnUserKey(this.#config, 'publish');
-    this.#key = undefined;
-    return key;
   }
 
   /** Sends a publish request; resolves with the master's answer. */
@@ -85,7 +72,7 @@ export class LocalClient {
       tgt: opts.tgt,
       fun: opts.fun,
       arg: opts.arg,
-      key: await this.#userKey(),
+      key: await readOwnUserKey(this.#config, 'publish'),
       tgt_type: opts.tgtType ?? 'glob',
       // Salt's LocalClient adds the master's ext_job_cache to every job's returners.
       ret: returnerNames(opts.ret, this.#config.ext_job_cache).join(','),
