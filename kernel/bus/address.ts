@@ -9,6 +9,11 @@ export function tcpAddress(host: string, port: number): string {
   return host.includes(':') && !host.startsWith('[') ? `tcp://[${host}]:${port}` : `tcp://${host}:${port}`;
 }
 
+/** `interface` as a host for Node's `listen()`: IPv6 literals without brackets. */
+export function bindHost(iface: string): string {
+  return iface.startsWith('[') && iface.endsWith(']') ? iface.slice(1, -1) : iface;
+}
+
 /** The address a local client should use to reach a master bound to `iface`. */
 export function connectHost(iface: string): string {
   if (iface === '0.0.0.0' || iface === '') return '127.0.0.1';

@@ -1,20 +1,21 @@
 /**
  * The publisher child (Salt's `PubServerChannel._publish_daemon`): PULL publish loads from the
  * request server on `publish_pull.ipc`, add the serial, encrypt with the master AES key, sign,
- * and send one frame to every subscriber on PUB `publish_port` (PROTOCOL.md §6).
+ * and send one frame to every subscriber on `publish_port` (PROTOCOL.md §6). The publish socket
+ * is tsalt's own ZMTP publisher (kernel/bus/zmtp/pub-server.ts), which minions' libzmq SUB
+ * sockets cannot tell from libzmq's XPUB, at a seventh of its memory per minion.
  */
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Pull, XPublisher } from 'zeromq';
-import { bindOrFail, ipcAddress, tcpAddress } from '../../bus/address.js';
-import { SendQueue } from '../../bus/send-queue.js';
+import { Pull } from 'zeromq';
+import { bindHost, bindOrFail, ipcAddress, tcpAddress } from '../../bus/address.js';
+import { ZmtpPublisher } from '../../bus/zmtp/pub-server.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { Crypticle } from '../../crypt/crypticle.js';
 import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
 import { unpackIpc } from '../../serial/index.js';
 import { readMasterKeys } from '../master-keys.js';
-import { limitPeerBuffers } from '../peer-buffers.js';
 import { PresenceTracker } from '../presence.js';
 import { wrapPublish } from '../publish-envelope.js';
 import { readAesKey, SerialReservation } from '../secrets.js';
@@ -29,17 +30,20 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   };
   let crypticle = await loadKey();
 
-  // XPUB rather than PUB: it hears minions' presence subscriptions (kernel/master/presence.ts).
-  const pub = new XPublisher({ sendHighWaterMark: config.pub_hwm, linger: 0, backlog: config.zmq_backlog });
-  limitPeerBuffers(pub);
   const presence = new PresenceTracker(config.cachedir);
   await presence.flush();
+  // it reports subscriptions as an XPUB does: minions' presence topics (kernel/master/presence.ts)
+  const pub = new ZmtpPublisher({
+    sendHighWaterMark: config.pub_hwm,
+    backlog: config.zmq_backlog,
+    onSubscription: (msg) => presence.onSubscription(msg),
+    onPeerError: (err) => log.debug({ err: err.message }, 'publish peer disconnected'),
+  });
   const pull = new Pull();
-  await bindOrFail(pub, tcpAddress(config.interface, config.publish_port));
+  await pub.bind(bindHost(config.interface), config.publish_port);
   const pullAddr = ipcAddress(config.sock_dir, 'publish_pull.ipc');
   await bindOrFail(pull, pullAddr);
   await chmod(join(config.sock_dir, 'publish_pull.ipc'), 0o600).catch(() => undefined);
-  const queue = new SendQueue(pub, { onError: (err) => log.warn({ err }, 'publish send failed') });
   let rotating: Promise<void> | undefined;
   onParentMessage((msg) => {
     if ((msg as { type?: string }).type === 'aes-rotated') {
@@ -54,13 +58,6 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   });
 
   let running = true;
-  const presenceLoop = (async () => {
-    try {
-      for await (const [msg] of pub) if (msg) presence.onSubscription(msg);
-    } catch (err) {
-      if (running) log.error({ err }, 'presence loop failed');
-    }
-  })();
   const loop = (async () => {
     try {
       for await (const [frame] of pull) {
@@ -77,10 +74,13 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
           continue;
         }
         load.serial = await serials.next();
-        queue.push(
-          wrapPublish(load, crypticle, config.sign_pub_messages ? { signWith: keys.privatePem } : {}),
+        const envelope = wrapPublish(
+          load,
+          crypticle,
+          config.sign_pub_messages ? { signWith: keys.privatePem } : {},
         );
-        log.debug({ jid: load.jid, fun: load.fun }, 'published');
+        const peers = pub.send([envelope]);
+        log.debug({ jid: load.jid, fun: load.fun, peers }, 'published');
       }
     } catch (err) {
       if (running) log.error({ err }, 'publisher loop failed');
@@ -89,11 +89,9 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   log.info({ address: tcpAddress(config.interface, config.publish_port) }, 'publisher listening');
   return async () => {
     running = false;
-    await queue.drain(1000);
     pull.close();
-    pub.close();
+    await pub.close();
     presence.close();
     await loop;
-    await presenceLoop;
   };
 });

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { encodeCommand, encodeMessage, FrameDecoder, frameHeader, splitCommand } from './frame.js';
+
+describe('ZMTP framing', () => {
+  it('writes short and long headers', () => {
+    expect([...frameHeader(5, 0)]).toEqual([0, 5]);
+    expect([...frameHeader(255, 1)]).toEqual([1, 255]);
+    expect([...frameHeader(256, 0)]).toEqual([2, 0, 0, 0, 0, 0, 0, 1, 0]);
+  });
+
+  it('round-trips a multi-part message fed one byte at a time', () => {
+    const long = Buffer.alloc(300, 7);
+    const wire = encodeMessage([Buffer.from('topic'), long, Buffer.alloc(0)]);
+    const decoder = new FrameDecoder(1024);
+    const frames = [];
+    for (const byte of wire) frames.push(...decoder.push(Buffer.from([byte])));
+    expect(frames.map((f) => [f.more, f.command, f.body.length])).toEqual([
+      [true, false, 5],
+      [true, false, 300],
+      [false, false, 0],
+    ]);
+    expect(frames[1]?.body.equals(long)).toBe(true);
+    expect(decoder.buffered).toBe(0);
+  });
+
+  it('decodes several frames from one chunk and keeps a partial tail', () => {
+    const wire = Buffer.concat([
+      encodeCommand('PING', Buffer.from([0, 1])),
+      encodeMessage([Buffer.from('ab')]),
+    ]);
+    const decoder = new FrameDecoder(64);
+    const frames = decoder.push(wire.subarray(0, wire.length - 1));
+    expect(frames).toHaveLength(1);
+    expect(frames[0]?.command).toBe(true);
+    expect(splitCommand(frames[0]?.body as Buffer).name).toBe('PING');
+    expect(decoder.buffered).toBe(3);
+    expect(decoder.push(wire.subarray(wire.length - 1))[0]?.body.toString()).toBe('ab');
+  });
+
+  it('refuses frames over the limit, reserved flags and nameless commands', () => {
+    expect(() => new FrameDecoder(10).push(encodeMessage([Buffer.alloc(11)]))).toThrow(
+      expect.objectContaining({ code: 'SALT_ERR_BUS_ZMTP' }),
+    );
+    // a long size with the high half set is over any limit, without reading the body
+    expect(() => new FrameDecoder(10).push(Buffer.from([2, 0, 0, 0, 1, 0, 0, 0, 0]))).toThrow(/limit of 10/);
+    expect(() => new FrameDecoder(10).push(Buffer.from([0x10, 0]))).toThrow(/reserved/);
+    expect(() => splitCommand(Buffer.from([0]))).toThrow(/without a name/);
+    expect(() => splitCommand(Buffer.from([5, 65]))).toThrow(/without a name/);
+  });
+});

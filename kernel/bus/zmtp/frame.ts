@@ -1,0 +1,105 @@
+/**
+ * ZMTP 3.0 framing (RFC 23/ZMTP): a frame is a flags byte (MORE 0x01, LONG 0x02, COMMAND 0x04),
+ * a size (one byte, or eight big-endian bytes when LONG), then the body. Commands carry a
+ * one-byte name length and the name before their data. The decoder is incremental: TCP hands
+ * bytes over in arbitrary pieces, and a peer may only send frames up to a size we choose.
+ */
+import { SALT_ERR_BUS_ZMTP } from '../../errors.js';
+
+export const FLAG_MORE = 0x01;
+export const FLAG_LONG = 0x02;
+export const FLAG_COMMAND = 0x04;
+
+export interface Frame {
+  /** A command frame (READY, SUBSCRIBE, PING...) rather than a message part. */
+  command: boolean;
+  /** More parts of the same message follow. */
+  more: boolean;
+  body: Buffer;
+}
+
+/** The header (flags and size) of a frame of `size` bytes. */
+export function frameHeader(size: number, flags: number): Buffer {
+  if (size <= 0xff) return Buffer.from([flags, size]);
+  const header = Buffer.allocUnsafe(9);
+  header[0] = flags | FLAG_LONG;
+  header.writeUInt32BE(Math.floor(size / 2 ** 32), 1);
+  header.writeUInt32BE(size >>> 0, 5);
+  return header;
+}
+
+/** One message (its parts in order) as wire bytes, ready to be written to any number of peers. */
+export function encodeMessage(parts: readonly Uint8Array[]): Buffer {
+  const chunks: Uint8Array[] = [];
+  parts.forEach((part, i) => {
+    chunks.push(frameHeader(part.length, i < parts.length - 1 ? FLAG_MORE : 0), part);
+  });
+  return Buffer.concat(chunks);
+}
+
+/** A command frame: `name` (at most 255 bytes) then its data. */
+export function encodeCommand(name: string, data: Uint8Array = Buffer.alloc(0)): Buffer {
+  const nameBytes = Buffer.from(name, 'latin1');
+  const body = Buffer.concat([Buffer.from([nameBytes.length]), nameBytes, data]);
+  return Buffer.concat([frameHeader(body.length, FLAG_COMMAND), body]);
+}
+
+/** A command's name and data, split from a command frame's body. */
+export function splitCommand(body: Buffer): { name: string; data: Buffer } {
+  const length = body[0];
+  if (length === undefined || length === 0 || body.length < 1 + length)
+    throw new SALT_ERR_BUS_ZMTP('command frame without a name');
+  return { name: body.toString('latin1', 1, 1 + length), data: body.subarray(1 + length) };
+}
+
+/**
+ * Reassembles frames from a byte stream. Throws `SALT_ERR_BUS_ZMTP` on a frame larger than
+ * `maxFrameBytes` or on reserved flag bits, after which the stream is unusable.
+ */
+export class FrameDecoder {
+  readonly #maxFrameBytes: number;
+  #pending: Buffer | undefined;
+
+  constructor(maxFrameBytes: number) {
+    this.#maxFrameBytes = maxFrameBytes;
+  }
+
+  /** Bytes held back, waiting for the rest of a frame. */
+  get buffered(): number {
+    return this.#pending?.length ?? 0;
+  }
+
+  /** Feeds bytes; returns the frames they complete (in order). */
+  push(chunk: Buffer): Frame[] {
+    let buf = this.#pending ? Buffer.concat([this.#pending, chunk]) : chunk;
+    const frames: Frame[] = [];
+    for (;;) {
+      const flags = buf[0];
+      if (flags === undefined) break;
+      if ((flags & 0xf8) !== 0)
+        throw new SALT_ERR_BUS_ZMTP(`reserved frame flag bits set (0x${flags.toString(16)})`);
+      const long = (flags & FLAG_LONG) !== 0;
+      const headerLength = long ? 9 : 2;
+      if (buf.length < headerLength) break;
+      // a long size above 2^32 is over any limit we set: read it as two 32-bit halves
+      const size = long
+        ? buf.readUInt32BE(1) === 0
+          ? buf.readUInt32BE(5)
+          : Number.POSITIVE_INFINITY
+        : (buf[1] as number);
+      if (size > this.#maxFrameBytes)
+        throw new SALT_ERR_BUS_ZMTP(`frame larger than the limit of ${this.#maxFrameBytes} bytes`);
+      const end = headerLength + size;
+      if (buf.length < end) break;
+      frames.push({
+        command: (flags & FLAG_COMMAND) !== 0,
+        more: (flags & FLAG_MORE) !== 0,
+        body: buf.subarray(headerLength, end),
+      });
+      buf = buf.subarray(end);
+    }
+    // keep only the unfinished tail, copied, so a large read buffer is not retained by it
+    this.#pending = buf.length > 0 ? Buffer.from(buf) : undefined;
+    return frames;
+  }
+}

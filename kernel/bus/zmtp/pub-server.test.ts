@@ -1,0 +1,186 @@
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Subscriber, XSubscriber } from 'zeromq';
+import { encodeCommand, encodeMessage, FrameDecoder } from './frame.js';
+import { greeting, readyCommand } from './handshake.js';
+import { ZmtpPublisher } from './pub-server.js';
+
+const opened: { close(): unknown }[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0).reverse()) await s.close();
+});
+
+async function publisher(extra: Partial<ConstructorParameters<typeof ZmtpPublisher>[0]> = {}) {
+  const subs: string[] = [];
+  const errors: Error[] = [];
+  const pub = new ZmtpPublisher({
+    sendHighWaterMark: 1000,
+    onSubscription: (m) => subs.push(`${m[0]}:${m.toString('latin1', 1)}`),
+    onPeerError: (e) => errors.push(e),
+    ...extra,
+  });
+  await pub.bind('127.0.0.1', 0);
+  opened.push(pub);
+  return { pub, subs, errors, address: `tcp://127.0.0.1:${pub.port}` };
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(5);
+  }
+}
+
+/** Publishes until the subscriber gets a message (a SUB joins a moment after it connects). */
+async function firstMessage(pub: ZmtpPublisher, sub: Subscriber, parts: Buffer[]): Promise<Buffer[]> {
+  const got = sub.receive();
+  const timer = setInterval(() => pub.send(parts), 10);
+  try {
+    return await got;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function rawPeer(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+    opened.push({ close: () => s.destroy() });
+  });
+}
+
+describe('ZmtpPublisher with libzmq subscribers', () => {
+  it('delivers single and multi-part messages to a zeromq.js SUB', async () => {
+    const { pub, address } = await publisher();
+    const sub = new Subscriber({ linger: 0 });
+    opened.push(sub);
+    sub.connect(address);
+    sub.subscribe('');
+    const [one] = await firstMessage(pub, sub, [Buffer.from('hello')]);
+    expect(one?.toString()).toBe('hello');
+    expect(pub.peers).toBe(1);
+    const big = Buffer.alloc(70_000, 9);
+    pub.send([Buffer.from('topic'), big]);
+    let parts = await sub.receive();
+    while (parts[0]?.toString() === 'hello') parts = await sub.receive();
+    expect(parts.map((p) => p.length)).toEqual([5, 70_000]);
+    expect(parts[1]?.equals(big)).toBe(true);
+  });
+
+  it('filters by topic prefix and reports subscriptions once per topic, as XPUB does', async () => {
+    const { pub, subs, address } = await publisher();
+    const a = new Subscriber({ linger: 0 });
+    const b = new Subscriber({ linger: 0 });
+    opened.push(a, b);
+    for (const s of [a, b]) {
+      s.connect(address);
+      s.subscribe('job/');
+    }
+    b.subscribe('\u0000presence/b');
+    await until(() => subs.length === 2);
+    expect(subs).toEqual(['1:job/', '1:\u0000presence/b']);
+    expect(pub.send([Buffer.from('other')])).toBe(0);
+    expect(pub.send([Buffer.from('job/1')])).toBe(2);
+    expect((await a.receive())[0]?.toString()).toBe('job/1');
+    expect((await b.receive())[0]?.toString()).toBe('job/1');
+    b.close();
+    await until(() => subs.length === 3);
+    expect(subs[2]).toBe('0:\u0000presence/b');
+    a.unsubscribe('job/');
+    await until(() => subs.length === 4);
+    expect(subs[3]).toBe('0:job/');
+  });
+
+  it('takes XSUB peers', async () => {
+    const { pub, address } = await publisher();
+    const xsub = new XSubscriber({ linger: 0 });
+    opened.push(xsub);
+    xsub.connect(address);
+    await xsub.send(Buffer.from([1]));
+    await until(() => pub.send([Buffer.from('x')]) === 1);
+    expect((await xsub.receive())[0]?.toString()).toBe('x');
+  });
+
+  it('disconnects a socket of the wrong type, garbage and oversized frames, and keeps serving', async () => {
+    const { pub, errors, address } = await publisher({ maxFrameBytes: 100 });
+    const push = await rawPeer(pub.port);
+    push.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'PUSH' })]));
+    await until(() => errors.length === 1);
+    expect(errors[0]?.message).toMatch(/PUSH socket cannot subscribe/);
+
+    const junk = await rawPeer(pub.port);
+    junk.write('GET / HTTP/1.1\r\n\r\n');
+    await until(() => errors.length === 2);
+    expect(errors[1]).toMatchObject({ code: 'SALT_ERR_BUS_ZMTP' });
+
+    const huge = await rawPeer(pub.port);
+    huge.write(
+      Buffer.concat([
+        greeting(),
+        readyCommand({ 'Socket-Type': 'SUB' }),
+        encodeMessage([Buffer.alloc(101, 1)]),
+      ]),
+    );
+    await until(() => errors.length === 3);
+    expect(errors[2]?.message).toMatch(/limit of 100/);
+
+    const sub = new Subscriber({ linger: 0 });
+    opened.push(sub);
+    sub.connect(address);
+    sub.subscribe('');
+    expect((await firstMessage(pub, sub, [Buffer.from('still here')]))[0]?.toString()).toBe('still here');
+  });
+
+  it('drops messages for a peer that stopped reading, past the high-water mark', async () => {
+    const { pub } = await publisher({ sendHighWaterMark: 2 });
+    const slow = await rawPeer(pub.port);
+    const decoder = new FrameDecoder(1 << 20);
+    let seen = 0;
+    slow.on('data', (d: Buffer) => {
+      seen += decoder.push(d.subarray(seen === 0 ? 64 : 0)).length;
+    });
+    slow.write(
+      Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'SUB' }), encodeMessage([Buffer.from([1])])]),
+    );
+    await until(() => pub.send([Buffer.from('ping')]) === 1);
+    slow.pause();
+    const block = Buffer.alloc(256 * 1024, 1);
+    for (let i = 0; i < 200; i++) pub.send([block]);
+    expect(pub.dropped).toBeGreaterThan(0);
+  });
+
+  it('answers a ZMTP 3.1 PING with a PONG carrying its context', async () => {
+    const { pub } = await publisher();
+    const peer = await rawPeer(pub.port);
+    const decoder = new FrameDecoder(1024);
+    const frames: Buffer[] = [];
+    let skip = 64;
+    peer.on('data', (d: Buffer) => {
+      const rest = d.subarray(Math.min(skip, d.length));
+      skip -= d.length - rest.length;
+      for (const f of decoder.push(rest)) if (f.command) frames.push(f.body);
+    });
+    peer.write(
+      Buffer.concat([
+        greeting(),
+        readyCommand({ 'Socket-Type': 'SUB' }),
+        encodeCommand('PING', Buffer.from([0, 10, 97, 98])),
+      ]),
+    );
+    await until(() => frames.length === 2);
+    expect(frames[0]?.toString('latin1', 1, 6)).toBe('READY');
+    expect(frames[1]?.toString('latin1')).toBe('\u0004PONGab');
+  });
+
+  it('names the address when the port is taken', async () => {
+    const { pub } = await publisher();
+    const second = new ZmtpPublisher({ sendHighWaterMark: 1 });
+    await expect(second.bind('127.0.0.1', pub.port)).rejects.toMatchObject({
+      code: 'SALT_ERR_BUS_ADDRESS_IN_USE',
+      message: expect.stringContaining(`127.0.0.1:${pub.port}`),
+    });
+  });
+});
