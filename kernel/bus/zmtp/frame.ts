@@ -54,11 +54,15 @@ export function splitCommand(body: Buffer): { name: string; data: Buffer } {
 
 /**
  * Reassembles frames from a byte stream. Throws `SALT_ERR_BUS_ZMTP` on a frame larger than
- * `maxFrameBytes` or on reserved flag bits, after which the stream is unusable.
+ * `maxFrameBytes` or on reserved flag bits, after which the stream is unusable. A frame that
+ * arrives in many reads is joined once, when its last byte is in, not once per read.
  */
 export class FrameDecoder {
   readonly #maxFrameBytes: number;
-  #pending: Buffer | undefined;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  /** Bytes the frame at the head needs in all (header included), once its header is known. */
+  #needed = 0;
 
   constructor(maxFrameBytes: number) {
     this.#maxFrameBytes = maxFrameBytes;
@@ -66,13 +70,18 @@ export class FrameDecoder {
 
   /** Bytes held back, waiting for the rest of a frame. */
   get buffered(): number {
-    return this.#pending?.length ?? 0;
+    return this.#buffered;
   }
 
   /** Feeds bytes; returns the frames they complete (in order). */
   push(chunk: Buffer): Frame[] {
-    let buf = this.#pending ? Buffer.concat([this.#pending, chunk]) : chunk;
+    if (chunk.length === 0) return [];
+    this.#chunks.push(chunk);
+    this.#buffered += chunk.length;
+    if (this.#needed > this.#buffered) return [];
+    let buf = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
     const frames: Frame[] = [];
+    this.#needed = 0;
     for (;;) {
       const flags = buf[0];
       if (flags === undefined) break;
@@ -90,7 +99,10 @@ export class FrameDecoder {
       if (size > this.#maxFrameBytes)
         throw new SALT_ERR_BUS_ZMTP(`frame larger than the limit of ${this.#maxFrameBytes} bytes`);
       const end = headerLength + size;
-      if (buf.length < end) break;
+      if (buf.length < end) {
+        this.#needed = end;
+        break;
+      }
       frames.push({
         command: (flags & FLAG_COMMAND) !== 0,
         more: (flags & FLAG_MORE) !== 0,
@@ -98,8 +110,9 @@ export class FrameDecoder {
       });
       buf = buf.subarray(end);
     }
-    // keep only the unfinished tail, copied, so a large read buffer is not retained by it
-    this.#pending = buf.length > 0 ? Buffer.from(buf) : undefined;
+    // keep only the unfinished tail, copied when small, so a large read buffer is not retained by it
+    this.#chunks = buf.length === 0 ? [] : [buf.length < 4096 ? Buffer.from(buf) : buf];
+    this.#buffered = buf.length;
     return frames;
   }
 }

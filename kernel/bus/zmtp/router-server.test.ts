@@ -1,0 +1,141 @@
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Dealer, Request } from 'zeromq';
+import { encodeMessage } from './frame.js';
+import { greeting, readyCommand } from './handshake.js';
+import { ZmtpRouter } from './router-server.js';
+
+const opened: { close(): unknown }[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0).reverse()) await s.close();
+});
+
+/** A router that answers every request with `echo:` + its last part, after `delayMs`. */
+async function echoRouter(extra: { maxFrameBytes?: number; delayMs?: number } = {}) {
+  const errors: Error[] = [];
+  const seen: Buffer[][] = [];
+  const router: ZmtpRouter = new ZmtpRouter({
+    maxFrameBytes: extra.maxFrameBytes ?? 1 << 20,
+    onPeerError: (e) => errors.push(e),
+    onMessage: (frames) => {
+      seen.push(frames);
+      const reply = () =>
+        router.send([...frames.slice(0, -1), Buffer.concat([Buffer.from('echo:'), frames.at(-1) as Buffer])]);
+      if (extra.delayMs) setTimeout(reply, extra.delayMs);
+      else reply();
+    },
+  });
+  await router.bind('127.0.0.1', 0);
+  opened.push(router);
+  return { router, errors, seen, address: `tcp://127.0.0.1:${router.port}` };
+}
+
+function rawPeer(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+    opened.push({ close: () => s.destroy() });
+  });
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(5);
+  }
+}
+
+describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
+  it('routes each REQ reply back to its sender, envelope and all', async () => {
+    const { router, seen, address } = await echoRouter({ delayMs: 5 });
+    const reqs = Array.from({ length: 5 }, () => {
+      const r = new Request({ linger: 0 });
+      r.connect(address);
+      opened.push(r);
+      return r;
+    });
+    const replies = await Promise.all(
+      reqs.map(async (r, i) => {
+        await r.send(`hello ${i}`);
+        const [reply] = await r.receive();
+        return reply?.toString();
+      }),
+    );
+    expect(replies).toEqual(reqs.map((_, i) => `echo:hello ${i}`));
+    // REQ puts an empty delimiter between the routing id and the body
+    expect(seen[0]?.map((f) => f.length).slice(0, 2)).toEqual([5, 0]);
+    expect(new Set(seen.map((f) => f[0]?.toString('hex'))).size).toBe(5);
+    expect(router.connected).toBe(5);
+  });
+
+  it('carries multi-part and large messages both ways', async () => {
+    const { address } = await echoRouter({ maxFrameBytes: 4 << 20 });
+    const dealer = new Dealer({ linger: 0 });
+    opened.push(dealer);
+    dealer.connect(address);
+    const big = Buffer.alloc(3 << 20, 7);
+    await dealer.send([Buffer.from('a'), big]);
+    const parts = await dealer.receive();
+    expect(parts.map((p) => p.length)).toEqual([1, 5 + big.length]);
+    expect(parts[1]?.subarray(5).equals(big)).toBe(true);
+  });
+
+  it('drops a reply for a peer that is gone, and refuses a malformed routing id', async () => {
+    const { router, seen, address } = await echoRouter({ delayMs: 1_000_000 });
+    const req = new Request({ linger: 0 });
+    req.connect(address);
+    await req.send('x');
+    await until(() => seen.length === 1);
+    const frames = seen[0] as Buffer[];
+    req.close();
+    await until(() => router.connected === 0);
+    expect(router.send([frames[0] as Buffer, Buffer.alloc(0), Buffer.from('late')])).toBe(false);
+    expect(router.send([Buffer.from('nope'), Buffer.from('x')])).toBe(false);
+    expect(router.send([frames[0] as Buffer])).toBe(false);
+  });
+
+  it('disconnects peers that break the protocol or send too much, and keeps serving', async () => {
+    const { errors, address, router } = await echoRouter({ maxFrameBytes: 1000 });
+    const sub = await rawPeer(router.port);
+    sub.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'SUB' })]));
+    await until(() => errors.length === 1);
+    expect(errors[0]?.message).toMatch(/SUB socket cannot talk/);
+
+    const flood = await rawPeer(router.port);
+    const part = encodeMessage([Buffer.alloc(600), Buffer.alloc(600)]);
+    flood.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'DEALER' }), part]));
+    await until(() => errors.length === 2);
+    expect(errors[1]).toMatchObject({
+      code: 'SALT_ERR_BUS_ZMTP',
+      message: expect.stringMatching(/message larger/),
+    });
+
+    const early = await rawPeer(router.port);
+    early.write(Buffer.concat([greeting(), encodeMessage([Buffer.from('x')])]));
+    await until(() => errors.length === 3);
+    expect(errors[2]?.message).toMatch(/before READY/);
+
+    const req = new Request({ linger: 0 });
+    opened.push(req);
+    req.connect(address);
+    await req.send('ok');
+    expect((await req.receive())[0]?.toString()).toBe('echo:ok');
+  });
+
+  it('pause() holds messages back until resume()', async () => {
+    const { router, seen, address } = await echoRouter();
+    const req = new Request({ linger: 0 });
+    opened.push(req);
+    req.connect(address);
+    await req.send('first');
+    await req.receive();
+    router.pause();
+    await req.send('second');
+    await sleep(100);
+    expect(seen).toHaveLength(1);
+    router.resume();
+    expect((await req.receive())[0]?.toString()).toBe('echo:second');
+  });
+});
