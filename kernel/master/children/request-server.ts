@@ -3,15 +3,15 @@
  * feeding `worker_threads` worker threads. This thread owns every socket: it sends replies,
  * pushes publish loads to the publisher and fires the workers' events on the master bus.
  */
-import { Push, Router } from 'zeromq';
-import { bindOrFail, ipcAddress, tcpAddress } from '../../bus/address.js';
+import { Push } from 'zeromq';
+import { ipcAddress, tcpAddress } from '../../bus/address.js';
 import { EventFirer, masterEventAddresses } from '../../bus/event-bus.js';
 import { SendQueue } from '../../bus/send-queue.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
-import { limitPeerBuffers } from '../peer-buffers.js';
 import { RequestQueue } from '../request-queue.js';
+import { openRequestRouter } from '../request-router.js';
 import { requestWorkerCount, WorkerPool } from '../worker-pool.js';
 
 /**
@@ -35,18 +35,9 @@ await runChild<ResolvedMasterConfig>(
     });
     await pool.start();
 
-    const router = new Router({
-      linger: 0,
-      backlog: config.zmq_backlog,
-      receiveHighWaterMark: 0,
-      sendHighWaterMark: 0,
-    });
-    limitPeerBuffers(router);
-    await bindOrFail(router, tcpAddress(config.interface, config.ret_port));
     const push = new Push({ linger: 2000 });
     push.connect(ipcAddress(config.sock_dir, 'publish_pull.ipc'));
     const pushQueue = new SendQueue(push, { onError: (err) => log.warn({ err }, 'publish hand-off failed') });
-    const replies = new SendQueue(router, { onError: (err) => log.debug({ err }, 'reply not delivered') });
     const events = new EventFirer(masterEventAddresses(config.sock_dir));
 
     onParentMessage((msg) => {
@@ -56,7 +47,7 @@ await runChild<ResolvedMasterConfig>(
     const intake = new RequestQueue(pool, (envelope, payload, id) => {
       pool.run(payload, id).then(
         (r) => {
-          replies.push([...envelope, Buffer.from(r.reply.buffer, r.reply.byteOffset, r.reply.byteLength)]);
+          router.reply([...envelope, Buffer.from(r.reply.buffer, r.reply.byteOffset, r.reply.byteLength)]);
           for (const p of r.publishes) pushQueue.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
           for (const e of r.events) events.fireRaw(Buffer.from(e.buffer, e.byteOffset, e.byteLength));
         },
@@ -64,19 +55,10 @@ await runChild<ResolvedMasterConfig>(
       );
     });
 
-    let running = true;
-    const loop = (async () => {
-      try {
-        for await (const frames of router) {
-          if (frames.length < 2) continue;
-          // minion requests queue past the pool's cap; user commands go ahead of them
-          const pause = intake.offer(frames.slice(0, -1), frames[frames.length - 1] as Buffer);
-          if (pause) await pause;
-        }
-      } catch (err) {
-        if (running) log.error({ err }, 'request router failed');
-      }
-    })();
+    // minion requests queue past the pool's cap; user commands go ahead of them
+    const router = await openRequestRouter(config, log, (envelope, payload) =>
+      intake.offer(envelope, payload),
+    );
     log.info(
       {
         address: tcpAddress(config.interface, config.ret_port),
@@ -86,15 +68,12 @@ await runChild<ResolvedMasterConfig>(
       'request server listening',
     );
     return async () => {
-      running = false;
       intake.close();
-      router.close();
-      await replies.drain(500);
+      await router.close();
       await pushQueue.drain(1000);
       await events.close();
       push.close();
       await pool.close();
-      await loop;
     };
   },
 );
