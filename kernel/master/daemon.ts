@@ -85,13 +85,14 @@ export async function startMaster(
     pm.add({ name, modulePath: childPath(name), env, restart: 'always', execArgv });
   // Salt's EventReturn process, only when event_return names returners
   if (config.event_return.length > 0) {
-    pm.add({ name: 'event-return', modulePath: childPath('event-return'), env, restart: 'always' });
+    pm.add({ name: 'event-return', modulePath: childPath('event-return'), env, restart: 'always', execArgv });
   }
   // Salt's Reactor process, only when reactor files or TypeScript reactions are configured
   if (config.reactor.length > 0 || config.reactions.length > 0) {
-    pm.add({ name: 'reactor', modulePath: childPath('reactor'), env, restart: 'always' });
+    pm.add({ name: 'reactor', modulePath: childPath('reactor'), env, restart: 'always', execArgv });
   }
-  // salt-api started with the master, only when a REST API block is configured
+  // salt-api started with the master, only when a REST API block is configured; V8's default
+  // young generation, since its throughput under many clients is what the REST API is measured by
   if (config.rest_cherrypy || config.rest_tornado) {
     pm.add({ name: 'netapi', modulePath: childPath('netapi'), env, restart: 'always' });
   }
