@@ -48,3 +48,34 @@ describe('ZMTP framing', () => {
     expect(() => splitCommand(Buffer.from([5, 65]))).toThrow(/without a name/);
   });
 });
+
+describe('FrameDecoder on arbitrary bytes', () => {
+  /** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
+  function prng(seed: number): () => number {
+    let a = seed;
+    return () => {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  it('either yields frames or throws SALT_ERR_BUS_ZMTP, never anything else', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const rand = prng(seed);
+      const decoder = new FrameDecoder(512);
+      try {
+        for (let i = 0; i < 20; i++) {
+          const chunk = Buffer.alloc(Math.floor(rand() * 40));
+          // mostly valid-looking flag bytes, so that decoding gets past the first byte
+          for (let j = 0; j < chunk.length; j++)
+            chunk[j] = rand() < 0.5 ? Math.floor(rand() * 8) : Math.floor(rand() * 256);
+          for (const f of decoder.push(chunk)) expect(f.body.length).toBeLessThanOrEqual(512);
+        }
+      } catch (err) {
+        expect((err as { code?: string }).code, `seed ${seed}`).toBe('SALT_ERR_BUS_ZMTP');
+      }
+    }
+  });
+});

@@ -124,6 +124,34 @@ describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
     expect((await req.receive())[0]?.toString()).toBe('echo:ok');
   });
 
+  it('survives peers sending random bytes, before and after the handshake', async () => {
+    const { errors, address, router } = await echoRouter({ maxFrameBytes: 4096 });
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const noise = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(rand() * 256)));
+    const peers = await Promise.all(Array.from({ length: 20 }, () => rawPeer(router.port)));
+    peers.forEach((p, i) => {
+      const hello =
+        i % 2 === 0
+          ? Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'DEALER' })])
+          : Buffer.alloc(0);
+      p.on('error', () => undefined);
+      p.write(Buffer.concat([hello, noise(50 + i * 37)]));
+    });
+    await sleep(200);
+    expect(errors.length).toBeGreaterThan(0);
+    for (const e of errors)
+      expect(['SALT_ERR_BUS_ZMTP', 'ECONNRESET', 'EPIPE']).toContain((e as { code?: string }).code);
+    const req = new Request({ linger: 0 });
+    opened.push(req);
+    req.connect(address);
+    await req.send('after the noise');
+    expect((await req.receive())[0]?.toString()).toBe('echo:after the noise');
+  });
+
   it('pause() holds messages back until resume()', async () => {
     const { router, seen, address } = await echoRouter();
     const req = new Request({ linger: 0 });
