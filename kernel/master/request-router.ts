@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { bindHost } from '../bus/address.js';
 import { ZmtpRouter } from '../bus/zmtp/router-server.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
+import { keepAliveIdleMs } from './tcp-keepalive.js';
 
 /**
  * Largest request a peer may send, in bytes (a job return with a large output is the biggest
@@ -35,6 +36,7 @@ export async function openRequestRouter(
   const router: ZmtpRouter = new ZmtpRouter({
     backlog: config.zmq_backlog,
     maxFrameBytes: MAX_REQUEST_BYTES,
+    keepAliveIdleMs: keepAliveIdleMs(config),
     onPeerError: (err) => log.debug({ err: err.message }, 'request peer disconnected'),
     onMessage: (frames) => {
       if (frames.length < 2) return;

@@ -52,20 +52,28 @@ export function splitCommand(body: Buffer): { name: string; data: Buffer } {
   return { name: body.toString('latin1', 1, 1 + length), data: body.subarray(1 + length) };
 }
 
+const EMPTY = Buffer.alloc(0);
+
+/** Largest command frame accepted (READY's metadata, PING): far below any data limit. */
+export const MAX_COMMAND_BYTES = 8 * 1024;
+
 /**
- * Reassembles frames from a byte stream. Throws `SALT_ERR_BUS_ZMTP` on a frame larger than
- * `maxFrameBytes` or on reserved flag bits, after which the stream is unusable. A frame that
- * arrives in many reads is joined once, when its last byte is in, not once per read.
+ * Reassembles frames from a byte stream. Throws `SALT_ERR_BUS_ZMTP` on a frame over the limit
+ * or on reserved flag bits, after which the stream is unusable. A frame that arrives in many
+ * reads is joined once, when its last byte is in, not once per read. Frames are taken one at a
+ * time ({@link next}) so that the limit can change between them (raised once a peer's READY
+ * is in, when the next frame may already be in the same read).
  */
 export class FrameDecoder {
-  readonly #maxFrameBytes: number;
+  /** Largest data frame accepted; commands are held to {@link MAX_COMMAND_BYTES} too. */
+  maxFrameBytes: number;
   #chunks: Buffer[] = [];
   #buffered = 0;
-  /** Bytes the frame at the head needs in all (header included), once its header is known. */
+  /** Bytes the frame at the head needs in all (header included), once known. */
   #needed = 0;
 
   constructor(maxFrameBytes: number) {
-    this.#maxFrameBytes = maxFrameBytes;
+    this.maxFrameBytes = maxFrameBytes;
   }
 
   /** Bytes held back, waiting for the rest of a frame. */
@@ -73,46 +81,59 @@ export class FrameDecoder {
     return this.#buffered;
   }
 
-  /** Feeds bytes; returns the frames they complete (in order). */
-  push(chunk: Buffer): Frame[] {
-    if (chunk.length === 0) return [];
+  /** Adds bytes; take the frames they complete with {@link next}. */
+  feed(chunk: Buffer): void {
+    if (chunk.length === 0) return;
     this.#chunks.push(chunk);
     this.#buffered += chunk.length;
-    if (this.#needed > this.#buffered) return [];
-    let buf = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
-    const frames: Frame[] = [];
+  }
+
+  /** The next complete frame, or undefined until more bytes come. */
+  next(): Frame | undefined {
+    if (this.#buffered === 0 || this.#needed > this.#buffered) return undefined;
+    const buf = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
+    this.#chunks = [buf];
+    const flags = buf[0] as number;
+    if ((flags & 0xf8) !== 0)
+      throw new SALT_ERR_BUS_ZMTP(`reserved frame flag bits set (0x${flags.toString(16)})`);
+    const long = (flags & FLAG_LONG) !== 0;
+    const headerLength = long ? 9 : 2;
+    if (buf.length < headerLength) return this.#wait(buf, headerLength);
+    // a long size above 2^32 is over any limit we set: read it as two 32-bit halves
+    const size = long
+      ? buf.readUInt32BE(1) === 0
+        ? buf.readUInt32BE(5)
+        : Number.POSITIVE_INFINITY
+      : (buf[1] as number);
+    const command = (flags & FLAG_COMMAND) !== 0;
+    const limit = command ? Math.min(MAX_COMMAND_BYTES, this.maxFrameBytes) : this.maxFrameBytes;
+    if (size > limit) throw new SALT_ERR_BUS_ZMTP(`frame larger than the limit of ${limit} bytes`);
+    const end = headerLength + size;
+    if (buf.length < end) return this.#wait(buf, end);
+    const rest = buf.subarray(end);
+    this.#chunks = rest.length > 0 ? [rest] : [];
+    this.#buffered = rest.length;
     this.#needed = 0;
-    for (;;) {
-      const flags = buf[0];
-      if (flags === undefined) break;
-      if ((flags & 0xf8) !== 0)
-        throw new SALT_ERR_BUS_ZMTP(`reserved frame flag bits set (0x${flags.toString(16)})`);
-      const long = (flags & FLAG_LONG) !== 0;
-      const headerLength = long ? 9 : 2;
-      if (buf.length < headerLength) break;
-      // a long size above 2^32 is over any limit we set: read it as two 32-bit halves
-      const size = long
-        ? buf.readUInt32BE(1) === 0
-          ? buf.readUInt32BE(5)
-          : Number.POSITIVE_INFINITY
-        : (buf[1] as number);
-      if (size > this.#maxFrameBytes)
-        throw new SALT_ERR_BUS_ZMTP(`frame larger than the limit of ${this.#maxFrameBytes} bytes`);
-      const end = headerLength + size;
-      if (buf.length < end) {
-        this.#needed = end;
-        break;
-      }
-      frames.push({
-        command: (flags & FLAG_COMMAND) !== 0,
-        more: (flags & FLAG_MORE) !== 0,
-        body: buf.subarray(headerLength, end),
-      });
-      buf = buf.subarray(end);
-    }
-    // keep only the unfinished tail, copied when small, so a large read buffer is not retained by it
-    this.#chunks = buf.length === 0 ? [] : [buf.length < 4096 ? Buffer.from(buf) : buf];
-    this.#buffered = buf.length;
+    return {
+      command,
+      more: (flags & FLAG_MORE) !== 0,
+      // an empty body (REQ's delimiter) must not keep the whole read buffer alive
+      body: size === 0 ? EMPTY : buf.subarray(headerLength, end),
+    };
+  }
+
+  /** Feeds bytes and returns every frame they complete. */
+  push(chunk: Buffer): Frame[] {
+    this.feed(chunk);
+    const frames: Frame[] = [];
+    for (let f = this.next(); f; f = this.next()) frames.push(f);
     return frames;
+  }
+
+  #wait(buf: Buffer, needed: number): undefined {
+    this.#needed = needed;
+    // a short tail is copied, so that it does not keep a large read buffer alive
+    if (buf.length < 4096 && buf.buffer.byteLength > 2 * buf.length) this.#chunks = [Buffer.from(buf)];
+    return undefined;
   }
 }

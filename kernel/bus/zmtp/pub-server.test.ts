@@ -175,6 +175,23 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
     expect(frames[1]?.toString('latin1')).toBe('\u0004PONGab');
   });
 
+  it('disconnects a peer past 64 subscriptions, and close() reports every unsubscription before it resolves', async () => {
+    const { pub, subs, errors, address } = await publisher();
+    const greedy = await rawPeer(pub.port);
+    const topics = Array.from({ length: 65 }, (_, i) => encodeMessage([Buffer.from(`\u0001t${i}`)]));
+    greedy.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'SUB' }), ...topics]));
+    await until(() => errors.length === 1);
+    expect(errors[0]?.message).toMatch(/more than 64 subscriptions/);
+    await until(() => subs.filter((s) => s.startsWith('0:')).length === 64);
+    const sub = new Subscriber({ linger: 0 });
+    opened.push(sub);
+    sub.connect(address);
+    sub.subscribe('mine');
+    await until(() => subs.includes('1:mine'));
+    await pub.close();
+    expect(subs.at(-1)).toBe('0:mine');
+  });
+
   it('names the address when the port is taken', async () => {
     const { pub } = await publisher();
     const second = new ZmtpPublisher({ sendHighWaterMark: 1 });

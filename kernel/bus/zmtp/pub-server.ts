@@ -11,6 +11,7 @@
  * kernel/master/presence.ts).
  */
 import type { Socket } from 'node:net';
+import { SALT_ERR_BUS_ZMTP } from '../../errors.js';
 import type { Frame } from './frame.js';
 import { encodeMessage } from './frame.js';
 import { ZmtpPeer, ZmtpServer, type ZmtpServerOptions } from './server.js';
@@ -29,17 +30,25 @@ export interface ZmtpPublisherOptions extends ZmtpServerOptions {
   onSubscription?: (msg: Buffer) => void;
 }
 
+/**
+ * Subscriptions one peer may hold. A Salt minion holds one or two (everything, or `broadcast`
+ * and its own topic with `zmq_filtering`), a tsalt minion two (everything and its presence
+ * topic); past this the peer is taken for hostile and disconnected.
+ */
+const MAX_TOPICS_PER_PEER = 64;
+
 class SubscriberPeer extends ZmtpPeer {
   /** Subscribed to everything (the empty topic): the common case, matched without a loop. */
   all = false;
-  /** Other subscriptions (binary topics, as latin1 strings). */
-  topics: Set<string> | undefined;
+  /** Other subscriptions (binary topics, as latin1 strings, with their bytes for matching). */
+  topics: Map<string, Buffer> | undefined;
 
   matches(first: Buffer): boolean {
     if (this.all) return true;
     if (!this.topics) return false;
-    for (const topic of this.topics) {
-      if (topic.length <= first.length && first.toString('latin1', 0, topic.length) === topic) return true;
+    for (const topic of this.topics.values()) {
+      if (topic.length <= first.length && first.compare(topic, 0, topic.length, 0, topic.length) === 0)
+        return true;
     }
     return false;
   }
@@ -112,7 +121,7 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
   /** A gone peer's subscriptions go, as libzmq's XPUB drops a gone peer's. */
   protected override onClosed(peer: SubscriberPeer): void {
     if (peer.all) this.#unsubscribe(peer, '');
-    for (const topic of [...(peer.topics ?? [])]) this.#unsubscribe(peer, topic);
+    for (const topic of [...(peer.topics?.keys() ?? [])]) this.#unsubscribe(peer, topic);
   }
 
   #subscribe(peer: SubscriberPeer, topic: string): void {
@@ -120,9 +129,13 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
       if (peer.all) return;
       peer.all = true;
     } else {
-      peer.topics ??= new Set();
+      peer.topics ??= new Map();
       if (peer.topics.has(topic)) return;
-      peer.topics.add(topic);
+      if (peer.topics.size >= MAX_TOPICS_PER_PEER) {
+        this.fail(peer, new SALT_ERR_BUS_ZMTP(`more than ${MAX_TOPICS_PER_PEER} subscriptions`));
+        return;
+      }
+      peer.topics.set(topic, Buffer.from(topic, 'latin1'));
     }
     const count = (this.#topicCounts.get(topic) ?? 0) + 1;
     this.#topicCounts.set(topic, count);

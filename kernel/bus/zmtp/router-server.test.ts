@@ -152,6 +152,35 @@ describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
     expect((await req.receive())[0]?.toString()).toBe('echo:after the noise');
   });
 
+  it('disconnects a peer flooding empty parts, or a big frame before its READY', async () => {
+    const { errors, router } = await echoRouter({ maxFrameBytes: 1 << 20 });
+    const flood = await rawPeer(router.port);
+    const empties = Buffer.alloc(2 * 100, 0);
+    for (let i = 0; i < empties.length; i += 2) empties[i] = 1; // MORE, size 0
+    flood.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'DEALER' }), empties]));
+    await until(() => errors.length === 1);
+    expect(errors[0]?.message).toMatch(/more than 64 parts/);
+    const early = await rawPeer(router.port);
+    early.write(Buffer.concat([greeting(), encodeMessage([Buffer.alloc(10_000)])]));
+    await until(() => errors.length === 2);
+    expect(errors[1]?.message).toMatch(/limit of 8192/);
+  });
+
+  it('a peer connecting while paused finishes its handshake, and its request is not lost', async () => {
+    // (a request read together with the peer's READY is taken at once: pausing is backpressure)
+    const { router, address, errors } = await echoRouter();
+    router.pause();
+    const req = new Request({ linger: 0 });
+    opened.push(req);
+    req.connect(address);
+    await req.send('while paused');
+    await until(() => router.connected === 1);
+    await sleep(100);
+    expect(errors).toEqual([]);
+    router.resume();
+    expect((await req.receive())[0]?.toString()).toBe('echo:while paused');
+  });
+
   it('pause() holds messages back until resume()', async () => {
     const { router, seen, address } = await echoRouter();
     const req = new Request({ linger: 0 });

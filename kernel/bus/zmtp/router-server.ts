@@ -19,6 +19,12 @@ export interface ZmtpRouterOptions extends ZmtpServerOptions {
   onMessage: (frames: Buffer[]) => void;
 }
 
+/** Parts a request may have: a REQ sends 2 (delimiter, body); more is a broken or hostile peer. */
+const MAX_PARTS = 64;
+
+/** What each part counts against the size limit besides its bytes (an empty part still costs memory). */
+const PART_OVERHEAD_BYTES = 64;
+
 /** Replies up to this size are joined into one buffer; larger ones are written part by part. */
 const JOIN_BELOW_BYTES = 64 * 1024;
 
@@ -75,11 +81,14 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
     return true;
   }
 
-  /** Stops reading from every peer (the caller's queue is full) until {@link resume}. */
+  /**
+   * Stops reading requests (the caller's queue is full) until {@link resume}. Peers still in
+   * their handshake finish it (and are paused then), so their handshake timer does not drop them.
+   */
   pause(): void {
     if (this.#paused) return;
     this.#paused = true;
-    for (const peer of this.peers) peer.socket.pause();
+    for (const peer of this.peers) if (peer.ready) peer.socket.pause();
   }
 
   resume(): void {
@@ -94,16 +103,20 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
     this.#nextKey = (key + 1) >>> 0;
     const peer = new RequesterPeer(socket, key);
     this.#byKey.set(key, peer);
-    if (this.#paused) socket.pause();
     return peer;
+  }
+
+  protected override onReady(peer: RequesterPeer): void {
+    if (this.#paused) peer.socket.pause();
   }
 
   protected onFrame(peer: RequesterPeer, frame: Frame): void {
     const parts = peer.parts ?? [peer.id];
     parts.push(frame.body);
-    peer.partBytes += frame.body.length;
+    peer.partBytes += frame.body.length + PART_OVERHEAD_BYTES;
     if (peer.partBytes > this.maxFrameBytes)
       throw new SALT_ERR_BUS_ZMTP(`message larger than the limit of ${this.maxFrameBytes} bytes`);
+    if (parts.length > MAX_PARTS) throw new SALT_ERR_BUS_ZMTP(`message of more than ${MAX_PARTS} parts`);
     if (frame.more) {
       peer.parts = parts;
       return;

@@ -21,7 +21,12 @@ export interface ZmtpServerOptions {
   handshakeTimeoutMs?: number;
   /** A peer broke the protocol or its socket failed; it has been disconnected. */
   onPeerError?: (err: Error) => void;
+  /** TCP keepalive on every connection, first probe after this idle time (Salt's `tcp_keepalive`). */
+  keepAliveIdleMs?: number;
 }
+
+/** Largest frame a peer may send before its READY: a greeting's worth of trust. */
+const MAX_HANDSHAKE_FRAME_BYTES = 8 * 1024;
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -47,6 +52,7 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   readonly #backlog: number;
   readonly #handshakeTimeoutMs: number;
   readonly #onPeerError: ((err: Error) => void) | undefined;
+  readonly #keepAliveIdleMs: number | undefined;
   #server: Server | undefined;
 
   /** `socketType` is ours (sent in READY); `peerTypes` those allowed to connect to it. */
@@ -57,6 +63,7 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
     this.maxFrameBytes = opts.maxFrameBytes ?? 64 * 1024;
     this.#handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 30_000;
     this.#onPeerError = opts.onPeerError;
+    this.#keepAliveIdleMs = opts.keepAliveIdleMs;
   }
 
   /** The port bound (useful when binding port 0). */
@@ -86,11 +93,21 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
     this.#server = server;
   }
 
-  /** Stops listening and disconnects every peer (what is unsent is dropped, as with linger 0). */
+  /**
+   * Stops listening and disconnects every peer (what is unsent is dropped, as with linger 0).
+   * Resolves once every peer's close has been handled, so nothing is reported after it.
+   */
   async close(): Promise<void> {
     const server = this.#server;
     this.#server = undefined;
+    const gone = [...this.peers].map(
+      (peer) =>
+        new Promise<void>((resolve) =>
+          peer.socket.closed ? resolve() : peer.socket.once('close', () => resolve()),
+        ),
+    );
     for (const peer of this.peers) peer.socket.destroy();
+    await Promise.all(gone);
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
@@ -102,8 +119,8 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
 
   /** A command after the handshake; PING and ERROR are handled here, others ignored. */
   protected onCommand(peer: P, name: string, data: Buffer): void {
-    // PING carries a 2-byte TTL then a context the PONG echoes (ZMTP 3.1)
-    if (name === 'PING') peer.socket.write(encodeCommand('PONG', data.subarray(2)));
+    // PING carries a 2-byte TTL then a context of at most 16 bytes the PONG echoes (ZMTP 3.1)
+    if (name === 'PING') peer.socket.write(encodeCommand('PONG', data.subarray(2, 18)));
     else if (name === 'ERROR') peer.socket.destroy();
   }
 
@@ -121,6 +138,7 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   }
 
   #accept(socket: Socket): void {
+    if (this.#keepAliveIdleMs !== undefined) socket.setKeepAlive(true, this.#keepAliveIdleMs);
     const peer = this.newPeer(socket);
     this.peers.add(peer);
     peer.timer = setTimeout(
@@ -138,7 +156,12 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
     socket.on('close', () => {
       if (!this.peers.delete(peer)) return;
       clearTimeout(peer.timer);
-      this.onClosed(peer);
+      try {
+        this.onClosed(peer);
+      } catch (err) {
+        // a listener of ours failed: report it rather than crash the daemon from an event handler
+        this.#onPeerError?.(err as Error);
+      }
     });
     socket.write(this.#hello);
   }
@@ -155,11 +178,13 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
       }
       checkGreeting(have.subarray(0, GREETING_BYTES));
       peer.greetingBytes = undefined;
-      peer.decoder = new FrameDecoder(this.maxFrameBytes);
+      peer.decoder = new FrameDecoder(Math.min(MAX_HANDSHAKE_FRAME_BYTES, this.maxFrameBytes));
       data = have.subarray(GREETING_BYTES);
       if (data.length === 0) return;
     }
-    for (const frame of (peer.decoder as FrameDecoder).push(data)) {
+    const decoder = peer.decoder as FrameDecoder;
+    decoder.feed(data);
+    for (let frame = decoder.next(); frame; frame = decoder.next()) {
       if (peer.socket.destroyed) return;
       if (frame.command) this.#command(peer, frame.body);
       else if (peer.ready) this.onFrame(peer, frame);
@@ -181,6 +206,7 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
     peer.ready = true;
     clearTimeout(peer.timer);
     peer.timer = undefined;
+    (peer.decoder as FrameDecoder).maxFrameBytes = this.maxFrameBytes;
     this.onReady(peer, metadata);
   }
 }

@@ -19,6 +19,7 @@ import { readMasterKeys } from '../master-keys.js';
 import { PresenceTracker } from '../presence.js';
 import { wrapPublish } from '../publish-envelope.js';
 import { readAesKey, SerialReservation } from '../secrets.js';
+import { keepAliveIdleMs } from '../tcp-keepalive.js';
 
 await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   const keys = await readMasterKeys(config.pki_dir);
@@ -36,6 +37,7 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   const pub = new ZmtpPublisher({
     sendHighWaterMark: config.pub_hwm,
     backlog: config.zmq_backlog,
+    keepAliveIdleMs: keepAliveIdleMs(config),
     onSubscription: (msg) => presence.onSubscription(msg),
     onPeerError: (err) => log.debug({ err: err.message }, 'publish peer disconnected'),
   });
