@@ -146,6 +146,10 @@ export const SALT_ERR_BUS_TIMEOUT = createError(
   'SALT_ERR_BUS_TIMEOUT',
   (what: string, ms: number) => `${what} timed out after ${ms} ms`,
 );
+export const SALT_ERR_BUS_ADDRESS = createError(
+  'SALT_ERR_BUS_ADDRESS',
+  (address: string) => `${address} is not a tcp://host:port address`,
+);
 export const SALT_ERR_BUS_ZMTP = createError(
   'SALT_ERR_BUS_ZMTP',
   (why: string) => `ZMTP peer broke the protocol: ${why}`,

@@ -1,15 +1,11 @@
 /**
  * A REQ channel client: one outstanding request at a time, further requests queued; a timed
- * out try closes and re-creates the socket and sends again (Salt's AsyncReqMessageClient).
+ * out try drops the connection and sends again on a new one (Salt's AsyncReqMessageClient).
+ * The socket is tsalt's ZMTP REQ (./zmtp/req-socket.ts), which a libzmq ROUTER (a Salt master)
+ * and tsalt's own ROUTER both take for libzmq's.
  */
-import { createRequire } from 'node:module';
-import type * as Zmq from 'zeromq';
-import { SALT_ERR_BUS_TIMEOUT } from '../errors.js';
-
-// zeromq is CommonJS: require() it, because an ESM `import` makes Node scan its source for
-// export names first, ~10 ms of every short-lived CLI's start (`salt`, `salt-run`)
-const { Request } = createRequire(import.meta.url)('zeromq') as typeof Zmq;
-type Request = Zmq.Request;
+import { SALT_ERR_BUS_ADDRESS, SALT_ERR_BUS_TIMEOUT } from '../errors.js';
+import { isRetryable, ZmtpRequester } from './zmtp/req-socket.js';
 
 export interface ReqClientOptions {
   /** Per-try timeout. */
@@ -20,36 +16,35 @@ export interface ReqClientOptions {
   reconnectMaxMs?: number;
 }
 
+/** Host and port of a `tcp://host:port` address (IPv6 literals in brackets). */
+export function parseTcpAddress(address: string): { host: string; port: number } {
+  const m = /^tcp:\/\/(\[[^\]]+\]|[^:/]+):(\d+)$/.exec(address);
+  const port = Number(m?.[2]);
+  if (!m || !Number.isInteger(port) || port < 1 || port > 65535) throw new SALT_ERR_BUS_ADDRESS(address);
+  const host = m[1] as string;
+  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port };
+}
+
 export class ReqClient {
   readonly #address: string;
   readonly #opts: ReqClientOptions;
-  #sock: Request | undefined;
-  /** The timeouts the current socket has (it is made with the default ones). */
-  #timeoutSet: number | undefined;
+  readonly #target: { host: string; port: number };
+  #sock: ZmtpRequester | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   constructor(address: string, opts: ReqClientOptions) {
     this.#address = address;
     this.#opts = opts;
+    this.#target = parseTcpAddress(address);
   }
 
   get address(): string {
     return this.#address;
   }
 
-  #socket(): Request {
-    if (!this.#sock) {
-      this.#sock = new Request({
-        linger: 0,
-        receiveTimeout: this.#opts.timeoutMs,
-        sendTimeout: this.#opts.timeoutMs,
-        reconnectInterval: 100,
-        reconnectMaxInterval: this.#opts.reconnectMaxMs ?? 5000,
-      });
-      this.#sock.connect(this.#address);
-      this.#timeoutSet = this.#opts.timeoutMs;
-    }
+  #socket(): ZmtpRequester {
+    this.#sock ??= new ZmtpRequester({ ...this.#target, reconnectMaxMs: this.#opts.reconnectMaxMs ?? 5000 });
     return this.#sock;
   }
 
@@ -65,21 +60,11 @@ export class ReqClient {
       const timeoutMs = opts.timeoutMs ?? this.#opts.timeoutMs;
       for (let attempt = 1; ; attempt++) {
         if (this.#closed) throw new SALT_ERR_BUS_TIMEOUT(`request to ${this.#address} (client closed)`, 0);
-        const sock = this.#socket();
-        // socket options go through the addon (getsockopt/setsockopt): set them only on change
-        if (this.#timeoutSet !== timeoutMs) {
-          sock.receiveTimeout = timeoutMs;
-          sock.sendTimeout = timeoutMs;
-          this.#timeoutSet = timeoutMs;
-        }
         try {
-          await sock.send(frame);
-          const [reply] = await sock.receive();
-          return reply ?? Buffer.alloc(0);
+          return await this.#socket().request(frame, timeoutMs);
         } catch (err) {
           this.#reset();
-          const code = (err as { code?: string }).code;
-          if (code !== 'EAGAIN' || attempt >= tries) {
+          if (!isRetryable(err) || attempt >= tries) {
             throw new SALT_ERR_BUS_TIMEOUT(`request to ${this.#address}`, timeoutMs * attempt, {
               cause: err,
             });
