@@ -2,11 +2,20 @@
  * ZeroMQ endpoint helpers: Salt's `tcp://<interface>:<port>` and `ipc://<sock_dir>/<name>.ipc`.
  */
 import { join } from 'node:path';
-import { SALT_ERR_BUS_ADDRESS_IN_USE } from '../errors.js';
+import { SALT_ERR_BUS_ADDRESS, SALT_ERR_BUS_ADDRESS_IN_USE } from '../errors.js';
 
 /** `tcp://host:port`, bracketing IPv6 literals. */
 export function tcpAddress(host: string, port: number): string {
   return host.includes(':') && !host.startsWith('[') ? `tcp://[${host}]:${port}` : `tcp://${host}:${port}`;
+}
+
+/** Host and port of a `tcp://host:port` address (IPv6 literals in brackets). */
+export function parseTcpAddress(address: string): { host: string; port: number } {
+  const m = /^tcp:\/\/(\[[^\]]+\]|[^:/]+):(\d+)$/.exec(address);
+  const port = Number(m?.[2]);
+  if (!m || !Number.isInteger(port) || port < 1 || port > 65535) throw new SALT_ERR_BUS_ADDRESS(address);
+  const host = m[1] as string;
+  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port };
 }
 
 /** `interface` as a host for Node's `listen()`: IPv6 literals without brackets. */

@@ -4,7 +4,8 @@
  * The socket is tsalt's ZMTP REQ (./zmtp/req-socket.ts), which a libzmq ROUTER (a Salt master)
  * and tsalt's own ROUTER both take for libzmq's.
  */
-import { SALT_ERR_BUS_ADDRESS, SALT_ERR_BUS_TIMEOUT } from '../errors.js';
+import { SALT_ERR_BUS_TIMEOUT } from '../errors.js';
+import { parseTcpAddress } from './address.js';
 import { isRetryable, ZmtpRequester } from './zmtp/req-socket.js';
 
 export interface ReqClientOptions {
@@ -14,15 +15,6 @@ export interface ReqClientOptions {
   tries: number;
   /** Maximum reconnect interval (ms). */
   reconnectMaxMs?: number;
-}
-
-/** Host and port of a `tcp://host:port` address (IPv6 literals in brackets). */
-export function parseTcpAddress(address: string): { host: string; port: number } {
-  const m = /^tcp:\/\/(\[[^\]]+\]|[^:/]+):(\d+)$/.exec(address);
-  const port = Number(m?.[2]);
-  if (!m || !Number.isInteger(port) || port < 1 || port > 65535) throw new SALT_ERR_BUS_ADDRESS(address);
-  const host = m[1] as string;
-  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port };
 }
 
 export class ReqClient {

@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { Subscriber } from 'zeromq';
-import { tcpAddress } from '../bus/address.js';
+import { parseTcpAddress, tcpAddress } from '../bus/address.js';
+import { ZmtpSubscriber } from '../bus/zmtp/sub-socket.js';
 import type { ResolvedMinionConfig } from '../config/index.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { loadOrCreateKeyPair } from '../crypt/keys.js';
@@ -278,30 +278,24 @@ export async function startMinion(
     if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
   }
 
-  const sub = new Subscriber({
-    linger: 0,
-    reconnectInterval: Math.round(
+  const sub = new ZmtpSubscriber({
+    ...parseTcpAddress(tcpAddress(masterHost, creds.publishPort)),
+    reconnectMs: Math.round(
       randomBetween(
         config.recon_default,
         config.recon_default + (config.recon_randomize ? config.recon_max : 0),
       ),
     ),
-    reconnectMaxInterval: config.recon_max,
-    receiveHighWaterMark: 0,
+    reconnectMaxMs: config.recon_max,
+    onMessage: ([frame]) => {
+      if (frame) void onPublish(frame).catch((err) => log.error({ err }, 'publish handling failed'));
+    },
+    onDisconnect: (err) => log.debug({ err: err.message }, 'publish connection lost; reconnecting'),
   });
-  sub.connect(tcpAddress(masterHost, creds.publishPort));
   sub.subscribe('');
   // announces this minion's connection to the master's publisher (kernel/master/presence.ts)
   sub.subscribe(presenceTopic(id));
-  const loop = (async () => {
-    try {
-      for await (const [frame] of sub) {
-        if (frame) void onPublish(frame).catch((err) => log.error({ err }, 'publish handling failed'));
-      }
-    } catch (err) {
-      if (!stopped) log.error({ err }, 'publish loop failed');
-    }
-  })();
+  sub.connect();
 
   const startData = `Minion ${id} started at ${asctime(new Date())}`;
   void (async () => {
@@ -363,7 +357,6 @@ export async function startMinion(
       channel.close();
       clearMasterLink(id, link);
       await executor.close();
-      await loop;
       await removePidfile(config.pidfile);
       log.info('salt-minion stopped');
     },

@@ -12,8 +12,8 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { Subscriber } from 'zeromq';
-import { tcpAddress } from '../../kernel/bus/address.js';
+import { parseTcpAddress, tcpAddress } from '../../kernel/bus/address.js';
+import { ZmtpSubscriber } from '../../kernel/bus/zmtp/sub-socket.js';
 import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import type { EncAlgo, SigAlgo } from '../../kernel/crypt/rsa.js';
 import type { Grains } from '../../kernel/loader/define.js';
@@ -66,8 +66,7 @@ export class SwarmMinion {
   #creds: Credentials | undefined;
   #pub: Crypticle | undefined;
   #channel: AesChannel | undefined;
-  #sub: Subscriber | undefined;
-  #loop: Promise<void> | undefined;
+  #sub: ZmtpSubscriber | undefined;
   #reauthing: Promise<void> | undefined;
   #stopped = false;
 
@@ -137,21 +136,20 @@ export class SwarmMinion {
       timeoutMs: sh.returnTimeoutMs,
       tries: sh.returnTries,
     });
-    const sub = new Subscriber({ linger: 0, reconnectInterval: 1000, reconnectMaxInterval: 10_000 });
+    // the minion's own SUB socket (kernel/minion/daemon.ts uses the same), reconnecting as it does
+    const sub = new ZmtpSubscriber({
+      ...parseTcpAddress(tcpAddress(sh.masterHost, sh.publishPort ?? creds.publishPort)),
+      reconnectMs: 1000,
+      reconnectMaxMs: 10_000,
+      onMessage: ([frame]) => {
+        if (frame) void this.#onPublish(frame).catch((err: Error) => this.#fail(`publish: ${err.message}`));
+      },
+    });
     this.#sub = sub;
-    sub.connect(tcpAddress(sh.masterHost, sh.publishPort ?? creds.publishPort));
     sub.subscribe('');
     sub.subscribe(presenceTopic(this.id));
+    sub.connect();
     sh.stats.subscribed++;
-    this.#loop = (async () => {
-      try {
-        for await (const [frame] of sub) {
-          if (frame) void this.#onPublish(frame).catch((err: Error) => this.#fail(`publish: ${err.message}`));
-        }
-      } catch (err) {
-        if (!this.#stopped) this.#fail(`publish loop: ${(err as Error).message}`);
-      }
-    })();
     if (sh.reportGrains) {
       try {
         await this.#send(
@@ -268,6 +266,5 @@ export class SwarmMinion {
     // the counters keep what was reached: the final summary reports it
     this.#sub?.close();
     this.#channel?.close();
-    await this.#loop;
   }
 }

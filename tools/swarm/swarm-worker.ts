@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { context } from 'zeromq';
 import { resolveConfig } from '../../kernel/config/index.js';
 import { createModuleLoader } from '../../kernel/loader/index.js';
 import { createLogger } from '../../kernel/log.js';
@@ -36,9 +35,6 @@ function send(msg: WorkerMessage): void {
 }
 
 function build(a: WorkerAssignment): void {
-  // every minion holds 2 ZeroMQ sockets, 3 while it signs in, and a closed socket's slot is
-  // freed later by libzmq's reaper: leave ample room over libzmq's default cap of 1,023
-  context.maxSockets = Math.max(1024, a.count * 5 + 1024);
   const log = createLogger({ name: `swarm-worker-${worker}`, level: a.logLevel });
   pkiDir = mkdtempSync(join(tmpdir(), 'tsalt-swarm-pki-'));
   const { config } = resolveConfig(

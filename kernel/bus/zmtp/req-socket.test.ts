@@ -2,7 +2,8 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Router } from 'zeromq';
-import { parseTcpAddress, ReqClient } from '../req-client.js';
+import { parseTcpAddress } from '../address.js';
+import { ReqClient } from '../req-client.js';
 import { isRetryable, ZmtpRequester } from './req-socket.js';
 import { ZmtpRouter } from './router-server.js';
 

@@ -10,12 +10,10 @@
  * (../req-client.ts). A connection that fails is made again on the next request, every
  * `reconnectMs` until that request's deadline, as libzmq's REQ reconnects.
  */
-import { connect, type Socket } from 'node:net';
 import { SALT_ERR_BUS_TIMEOUT, SALT_ERR_BUS_ZMTP, type SaltError } from '../../errors.js';
-import { encodeCommand, encodeMessage, FrameDecoder, splitCommand } from './frame.js';
-import { checkGreeting, GREETING_BYTES, greeting, parseMetadata, readyCommand } from './handshake.js';
+import { ClientLink } from './client-link.js';
+import { encodeMessage } from './frame.js';
 
-const HELLO = Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'REQ' })]);
 const DELIMITER = Buffer.alloc(0);
 const REPLIER_TYPES = new Set(['ROUTER', 'REP']);
 
@@ -34,33 +32,9 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-/** One connection's state. */
-class Link {
-  readonly socket: Socket;
-  greetingBytes: Buffer | undefined = Buffer.alloc(0);
-  readonly decoder: FrameDecoder;
-  ready = false;
-  parts: Buffer[] = [];
-  partBytes = 0;
-  /** Settles once the handshake is over (or the connection failed first). */
-  readonly handshake: Promise<void>;
-  settle!: (err?: Error) => void;
-
-  constructor(socket: Socket, maxBytes: number) {
-    this.socket = socket;
-    // small frames only until the peer's READY; then replies up to the limit
-    this.decoder = new FrameDecoder(Math.min(8 * 1024, maxBytes));
-    this.handshake = new Promise((resolve, reject) => {
-      this.settle = (err) => (err ? reject(err) : resolve());
-    });
-    // a failure before anyone awaits the handshake must not surface as an unhandled rejection
-    this.handshake.catch(() => undefined);
-  }
-}
-
 export class ZmtpRequester {
   readonly #opts: Required<ZmtpRequesterOptions>;
-  #link: Link | undefined;
+  #link: ClientLink | undefined;
   #pending: Pending | undefined;
   /** A request is in progress (connecting, sent or waiting): REQ allows one at a time. */
   #busy = false;
@@ -119,7 +93,7 @@ export class ZmtpRequester {
   }
 
   /** A connection that finished its handshake, made (again) as needed until `deadline`. */
-  async #connected(deadline: number, timeoutMs: number): Promise<Link> {
+  async #connected(deadline: number, timeoutMs: number): Promise<ClientLink> {
     let wait = this.#opts.reconnectMs;
     for (;;) {
       if (this.#closed) throw new SALT_ERR_BUS_TIMEOUT('request (socket closed)', 0);
@@ -141,76 +115,31 @@ export class ZmtpRequester {
     }
   }
 
-  #open(): Link {
-    const socket = connect({ host: this.#opts.host, port: this.#opts.port, noDelay: true });
-    const link = new Link(socket, this.#opts.maxReplyBytes);
-    this.#link = link;
-    socket.on('connect', () => socket.write(HELLO));
-    socket.on('data', (chunk: Buffer) => {
-      try {
-        this.#receive(link, chunk);
-      } catch (err) {
-        this.#fail(link, err as Error);
-      }
+  #open(): ClientLink {
+    const link: ClientLink = new ClientLink({
+      host: this.#opts.host,
+      port: this.#opts.port,
+      socketType: 'REQ',
+      peerTypes: REPLIER_TYPES,
+      maxMessageBytes: this.#opts.maxReplyBytes,
+      onMessage: (parts) => {
+        // a REQ reply starts with the empty delimiter; anything else is dropped, as libzmq does
+        if (parts.length < 2 || (parts[0] as Buffer).length !== 0) return;
+        const pending = this.#pending;
+        this.#pending = undefined;
+        pending?.resolve(parts[1] as Buffer);
+      },
+      onClose: (err) => this.#fail(link, err),
     });
-    socket.on('error', (err) => this.#fail(link, err));
-    socket.on('close', () => this.#fail(link, new SALT_ERR_BUS_ZMTP('connection closed by the master')));
+    this.#link = link;
     return link;
-  }
-
-  #receive(link: Link, chunk: Buffer): void {
-    let data = chunk;
-    if (link.greetingBytes) {
-      const have = link.greetingBytes.length === 0 ? data : Buffer.concat([link.greetingBytes, data]);
-      if (have.length < GREETING_BYTES) {
-        if (have[0] !== 0xff) throw new SALT_ERR_BUS_ZMTP('not a ZMTP 3 greeting');
-        link.greetingBytes = Buffer.from(have);
-        return;
-      }
-      checkGreeting(have.subarray(0, GREETING_BYTES));
-      link.greetingBytes = undefined;
-      data = have.subarray(GREETING_BYTES);
-    }
-    link.decoder.feed(data);
-    for (let frame = link.decoder.next(); frame; frame = link.decoder.next()) {
-      if (frame.command) {
-        const { name, data: body } = splitCommand(frame.body);
-        if (!link.ready) {
-          if (name !== 'READY') throw new SALT_ERR_BUS_ZMTP(`expected READY, got ${name}`);
-          const type = parseMetadata(body).get('socket-type') ?? '';
-          if (!REPLIER_TYPES.has(type))
-            throw new SALT_ERR_BUS_ZMTP(`a REQ socket cannot talk to a ${type || 'typeless'} socket`);
-          link.ready = true;
-          link.decoder.maxFrameBytes = this.#opts.maxReplyBytes;
-          link.settle();
-        } else if (name === 'PING') link.socket.write(encodeCommand('PONG', body.subarray(2, 18)));
-        else if (name === 'ERROR') link.socket.destroy();
-        continue;
-      }
-      if (!link.ready) throw new SALT_ERR_BUS_ZMTP('message before READY');
-      link.parts.push(frame.body);
-      // an empty part still costs memory: count some bytes for each, and cap how many
-      link.partBytes += frame.body.length + 64;
-      if (link.partBytes > this.#opts.maxReplyBytes || link.parts.length > 64)
-        throw new SALT_ERR_BUS_ZMTP('reply over the size limit');
-      if (frame.more) continue;
-      const parts = link.parts;
-      link.parts = [];
-      link.partBytes = 0;
-      // a REQ reply starts with the empty delimiter; anything else is dropped, as libzmq does
-      if (parts.length < 2 || (parts[0] as Buffer).length !== 0) continue;
-      const pending = this.#pending;
-      this.#pending = undefined;
-      pending?.resolve(parts[1] as Buffer);
-    }
   }
 
   /**
    * The connection is gone. A request waiting on it can get no reply (libzmq's REQ would wait
    * out its timeout): it fails now as a retryable timeout, so the caller sends it again.
    */
-  #fail(link: Link, err: Error): void {
-    link.settle(err);
+  #fail(link: ClientLink, err: Error): void {
     if (this.#link !== link) return;
     this.#drop(link);
     const pending = this.#pending;
@@ -218,9 +147,9 @@ export class ZmtpRequester {
     pending?.reject(retryable('request (the connection was lost before the reply)', 0, err));
   }
 
-  #drop(link: Link): void {
+  #drop(link: ClientLink): void {
     if (this.#link === link) this.#link = undefined;
-    link.socket.destroy();
+    link.destroy();
   }
 }
 
