@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../test/support/prng.js';
 import { SaltError } from '../errors.js';
 import { unpackIpc, unpackNetwork } from './decoder.js';
 import { packIpc, packNetwork } from './encoder.js';
@@ -15,17 +16,6 @@ function decodeError(fn: () => unknown): SaltError {
     return err as SaltError;
   }
   throw new Error('expected SALT_ERR_BUS_DECODE, nothing was thrown');
-}
-
-/** A small deterministic PRNG (mulberry32) so that fuzz failures can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('malformed input', () => {

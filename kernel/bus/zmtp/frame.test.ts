@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../../test/support/prng.js';
 import { encodeCommand, encodeMessage, FrameDecoder, frameHeader, splitCommand } from './frame.js';
 
 describe('ZMTP framing', () => {
@@ -50,17 +51,6 @@ describe('ZMTP framing', () => {
 });
 
 describe('FrameDecoder on arbitrary bytes', () => {
-  /** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
-  function prng(seed: number): () => number {
-    let a = seed;
-    return () => {
-      a = (a + 0x6d2b79f5) | 0;
-      let t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it('either yields frames or throws SALT_ERR_BUS_ZMTP, never anything else', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const rand = prng(seed);

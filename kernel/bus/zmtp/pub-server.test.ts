@@ -1,15 +1,11 @@
-import { connect, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Subscriber, XSubscriber } from 'zeromq';
+import { closeAfterEach, rawPeer, until } from '../../../test/support/zmtp-kit.js';
 import { encodeCommand, encodeMessage, FrameDecoder } from './frame.js';
 import { greeting, readyCommand } from './handshake.js';
 import { ZmtpPublisher } from './pub-server.js';
 
-const opened: { close(): unknown }[] = [];
-afterEach(async () => {
-  for (const s of opened.splice(0).reverse()) await s.close();
-});
+const opened = closeAfterEach();
 
 async function publisher(extra: Partial<ConstructorParameters<typeof ZmtpPublisher>[0]> = {}) {
   const subs: string[] = [];
@@ -25,14 +21,6 @@ async function publisher(extra: Partial<ConstructorParameters<typeof ZmtpPublish
   return { pub, subs, errors, address: `tcp://127.0.0.1:${pub.port}` };
 }
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
-  }
-}
-
 /** Publishes until the subscriber gets a message (a SUB joins a moment after it connects). */
 async function firstMessage(pub: ZmtpPublisher, sub: Subscriber, parts: Buffer[]): Promise<Buffer[]> {
   const got = sub.receive();
@@ -42,14 +30,6 @@ async function firstMessage(pub: ZmtpPublisher, sub: Subscriber, parts: Buffer[]
   } finally {
     clearInterval(timer);
   }
-}
-
-function rawPeer(port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => resolve(s));
-    s.once('error', reject);
-    opened.push({ close: () => s.destroy() });
-  });
 }
 
 describe('ZmtpPublisher with libzmq subscribers', () => {
@@ -106,17 +86,17 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
 
   it('disconnects a socket of the wrong type, garbage and oversized frames, and keeps serving', async () => {
     const { pub, errors, address } = await publisher({ maxFrameBytes: 100 });
-    const push = await rawPeer(pub.port);
+    const push = await rawPeer(pub.port, opened);
     push.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'PUSH' })]));
     await until(() => errors.length === 1);
     expect(errors[0]?.message).toMatch(/PUSH socket cannot talk to this socket/);
 
-    const junk = await rawPeer(pub.port);
+    const junk = await rawPeer(pub.port, opened);
     junk.write('GET / HTTP/1.1\r\n\r\n');
     await until(() => errors.length === 2);
     expect(errors[1]).toMatchObject({ code: 'SALT_ERR_BUS_ZMTP' });
 
-    const huge = await rawPeer(pub.port);
+    const huge = await rawPeer(pub.port, opened);
     huge.write(
       Buffer.concat([
         greeting(),
@@ -136,7 +116,7 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
 
   it('drops messages for a peer that stopped reading, past the high-water mark', async () => {
     const { pub } = await publisher({ sendHighWaterMark: 2 });
-    const slow = await rawPeer(pub.port);
+    const slow = await rawPeer(pub.port, opened);
     const decoder = new FrameDecoder(1 << 20);
     let seen = 0;
     slow.on('data', (d: Buffer) => {
@@ -154,7 +134,7 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
 
   it('answers a ZMTP 3.1 PING with a PONG carrying its context', async () => {
     const { pub } = await publisher();
-    const peer = await rawPeer(pub.port);
+    const peer = await rawPeer(pub.port, opened);
     const decoder = new FrameDecoder(1024);
     const frames: Buffer[] = [];
     let skip = 64;
@@ -177,7 +157,7 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
 
   it('disconnects a peer past 64 subscriptions, and close() reports every unsubscription before it resolves', async () => {
     const { pub, subs, errors, address } = await publisher();
-    const greedy = await rawPeer(pub.port);
+    const greedy = await rawPeer(pub.port, opened);
     const topics = Array.from({ length: 65 }, (_, i) => encodeMessage([Buffer.from(`\u0001t${i}`)]));
     greedy.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'SUB' }), ...topics]));
     await until(() => errors.length === 1);

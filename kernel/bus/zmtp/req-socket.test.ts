@@ -1,24 +1,14 @@
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Router } from 'zeromq';
+import { closeAfterEach } from '../../../test/support/zmtp-kit.js';
+import { freePort } from '../../process/ports.js';
 import { parseTcpAddress } from '../address.js';
 import { ReqClient } from '../req-client.js';
 import { isRetryable, ZmtpRequester } from './req-socket.js';
 import { ZmtpRouter } from './router-server.js';
 
-const opened: { close(): unknown }[] = [];
-afterEach(async () => {
-  for (const s of opened.splice(0).reverse()) await s.close();
-});
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
+const opened = closeAfterEach();
 
 /** A libzmq ROUTER (what a Salt master binds) answering `re:` + the body. */
 async function libzmqRouter(port: number): Promise<Router> {

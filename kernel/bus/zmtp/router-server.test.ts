@@ -1,15 +1,12 @@
-import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Dealer, Request } from 'zeromq';
+import { closeAfterEach, rawPeer, until } from '../../../test/support/zmtp-kit.js';
 import { encodeMessage } from './frame.js';
 import { greeting, readyCommand } from './handshake.js';
 import { ZmtpRouter } from './router-server.js';
 
-const opened: { close(): unknown }[] = [];
-afterEach(async () => {
-  for (const s of opened.splice(0).reverse()) await s.close();
-});
+const opened = closeAfterEach();
 
 /** A router that answers every request with `echo:` + its last part, after `delayMs`. */
 async function echoRouter(extra: { maxFrameBytes?: number; delayMs?: number } = {}) {
@@ -29,22 +26,6 @@ async function echoRouter(extra: { maxFrameBytes?: number; delayMs?: number } = 
   await router.bind('127.0.0.1', 0);
   opened.push(router);
   return { router, errors, seen, address: `tcp://127.0.0.1:${router.port}` };
-}
-
-function rawPeer(port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => resolve(s));
-    s.once('error', reject);
-    opened.push({ close: () => s.destroy() });
-  });
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
-  }
 }
 
 describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
@@ -98,12 +79,12 @@ describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
 
   it('disconnects peers that break the protocol or send too much, and keeps serving', async () => {
     const { errors, address, router } = await echoRouter({ maxFrameBytes: 1000 });
-    const sub = await rawPeer(router.port);
+    const sub = await rawPeer(router.port, opened);
     sub.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'SUB' })]));
     await until(() => errors.length === 1);
     expect(errors[0]?.message).toMatch(/SUB socket cannot talk/);
 
-    const flood = await rawPeer(router.port);
+    const flood = await rawPeer(router.port, opened);
     const part = encodeMessage([Buffer.alloc(600), Buffer.alloc(600)]);
     flood.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'DEALER' }), part]));
     await until(() => errors.length === 2);
@@ -112,7 +93,7 @@ describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
       message: expect.stringMatching(/message larger/),
     });
 
-    const early = await rawPeer(router.port);
+    const early = await rawPeer(router.port, opened);
     early.write(Buffer.concat([greeting(), encodeMessage([Buffer.from('x')])]));
     await until(() => errors.length === 3);
     expect(errors[2]?.message).toMatch(/before READY/);
@@ -132,7 +113,7 @@ describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
       return seed / 0x7fffffff;
     };
     const noise = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(rand() * 256)));
-    const peers = await Promise.all(Array.from({ length: 20 }, () => rawPeer(router.port)));
+    const peers = await Promise.all(Array.from({ length: 20 }, () => rawPeer(router.port, opened)));
     peers.forEach((p, i) => {
       const hello =
         i % 2 === 0
@@ -154,13 +135,13 @@ describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
 
   it('disconnects a peer flooding empty parts, or a big frame before its READY', async () => {
     const { errors, router } = await echoRouter({ maxFrameBytes: 1 << 20 });
-    const flood = await rawPeer(router.port);
+    const flood = await rawPeer(router.port, opened);
     const empties = Buffer.alloc(2 * 100, 0);
     for (let i = 0; i < empties.length; i += 2) empties[i] = 1; // MORE, size 0
     flood.write(Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'DEALER' }), empties]));
     await until(() => errors.length === 1);
     expect(errors[0]?.message).toMatch(/more than 64 parts/);
-    const early = await rawPeer(router.port);
+    const early = await rawPeer(router.port, opened);
     early.write(Buffer.concat([greeting(), encodeMessage([Buffer.alloc(10_000)])]));
     await until(() => errors.length === 2);
     expect(errors[1]?.message).toMatch(/limit of 8192/);

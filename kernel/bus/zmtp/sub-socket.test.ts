@@ -1,30 +1,12 @@
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Publisher } from 'zeromq';
+import { closeAfterEach, until } from '../../../test/support/zmtp-kit.js';
+import { freePort } from '../../process/ports.js';
 import { ZmtpPublisher } from './pub-server.js';
 import { ZmtpSubscriber } from './sub-socket.js';
 
-const opened: { close(): unknown }[] = [];
-afterEach(async () => {
-  for (const s of opened.splice(0).reverse()) await s.close();
-});
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
-  }
-}
+const opened = closeAfterEach();
 
 function subscriber(port: number, got: string[], topics: string[]): ZmtpSubscriber {
   const sub = new ZmtpSubscriber({
