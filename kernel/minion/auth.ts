@@ -36,6 +36,11 @@ export interface AuthParams {
   timeoutMs: number;
   /** The token this minion process made once (a key string). */
   token: string;
+  /**
+   * Sends the request frame and resolves with the reply frame; default: a fresh REQ connection
+   * to `masterUri` (Salt makes one per sign-in too). Tests pass libzmq's REQ here.
+   */
+  send?: (frame: Buffer) => Promise<Buffer>;
 }
 
 export interface Credentials {
@@ -93,6 +98,16 @@ export function buildAuthRequest(opts: {
   return packNetwork({ enc: 'clear', load, version: 3 });
 }
 
+/** One request on a connection of its own, closed after the reply. */
+async function requestOnce(masterUri: string, timeoutMs: number, frame: Buffer): Promise<Buffer> {
+  const client = new ReqClient(masterUri, { timeoutMs, tries: 1 });
+  try {
+    return await client.request(frame);
+  } finally {
+    client.close();
+  }
+}
+
 /** One sign-in attempt. */
 export async function signIn(p: AuthParams): Promise<AuthOutcome> {
   const knownMaster = await readMasterPub(p.pkiDir);
@@ -106,14 +121,11 @@ export async function signIn(p: AuthParams): Promise<AuthOutcome> {
     token,
     publicPem: p.keys.publicPem,
   });
-  const client = new ReqClient(p.masterUri, { timeoutMs: p.timeoutMs, tries: 1 });
   let replyFrame: Buffer;
   try {
-    replyFrame = await client.request(request);
+    replyFrame = await (p.send ?? ((frame) => requestOnce(p.masterUri, p.timeoutMs, frame)))(request);
   } catch (err) {
     return { status: 'error', message: (err as Error).message };
-  } finally {
-    client.close();
   }
   let reply: unknown;
   try {
