@@ -6,14 +6,10 @@
  */
 import { connect, type Socket } from 'node:net';
 import { SALT_ERR_BUS_ZMTP } from '../../errors.js';
-import { encodeCommand, FrameDecoder, splitCommand } from './frame.js';
-import { checkGreeting, GREETING_BYTES, greeting, parseMetadata, readyCommand } from './handshake.js';
-
-/** Frames accepted before the peer's READY. */
-const HANDSHAKE_FRAME_BYTES = 8 * 1024;
-/** Parts a message may have, and what each counts against the size limit besides its bytes. */
-const MAX_PARTS = 64;
-const PART_OVERHEAD_BYTES = 64;
+import { splitCommand } from './frame.js';
+import { greeting, readyCommand } from './handshake.js';
+import { MessageAssembler } from './message-assembler.js';
+import { answerCommand, READY, ZmtpStream } from './stream.js';
 
 export interface ClientLinkOptions {
   host: string;
@@ -32,19 +28,18 @@ export interface ClientLinkOptions {
 
 export class ClientLink {
   readonly socket: Socket;
-  ready = false;
   /** Settles once the handshake is over, or rejects if the connection failed first. */
   readonly handshake: Promise<void>;
   readonly #opts: ClientLinkOptions;
-  #greeting: Buffer | undefined = Buffer.alloc(0);
-  readonly #decoder = new FrameDecoder(HANDSHAKE_FRAME_BYTES);
-  #parts: Buffer[] = [];
-  #partBytes = 0;
+  readonly #stream: ZmtpStream;
+  readonly #messages: MessageAssembler;
   #settle!: (err?: Error) => void;
   #closed = false;
 
   constructor(opts: ClientLinkOptions) {
     this.#opts = opts;
+    this.#stream = new ZmtpStream(opts.peerTypes, opts.maxMessageBytes);
+    this.#messages = new MessageAssembler(opts.maxMessageBytes);
     this.handshake = new Promise((resolve, reject) => {
       this.#settle = (err) => (err ? reject(err) : resolve());
     });
@@ -80,58 +75,29 @@ export class ClientLink {
     this.#opts.onClose(err);
   }
 
-  #receive(chunk: Buffer): void {
-    let data = chunk;
-    if (this.#greeting) {
-      const have = this.#greeting.length === 0 ? data : Buffer.concat([this.#greeting, data]);
-      if (have.length < GREETING_BYTES) {
-        if (have[0] !== 0xff) throw new SALT_ERR_BUS_ZMTP('not a ZMTP 3 greeting');
-        this.#greeting = Buffer.from(have);
-        return;
-      }
-      checkGreeting(have.subarray(0, GREETING_BYTES));
-      this.#greeting = undefined;
-      data = have.subarray(GREETING_BYTES);
-    }
-    this.#decoder.feed(data);
-    for (let frame = this.#decoder.next(); frame; frame = this.#decoder.next()) {
-      if (this.#closed) return;
-      if (frame.command) {
-        this.#command(frame.body);
-        continue;
-      }
-      if (!this.ready) throw new SALT_ERR_BUS_ZMTP('message before READY');
-      this.#parts.push(frame.body);
-      this.#partBytes += frame.body.length + PART_OVERHEAD_BYTES;
-      if (this.#partBytes > this.#opts.maxMessageBytes || this.#parts.length > MAX_PARTS)
-        throw new SALT_ERR_BUS_ZMTP('message over the size limit');
-      if (frame.more) continue;
-      const parts = this.#parts;
-      this.#parts = [];
-      this.#partBytes = 0;
-      this.#opts.onMessage(parts);
-    }
+  /** The handshake is over. */
+  get ready(): boolean {
+    return this.#stream.ready;
   }
 
-  #command(body: Buffer): void {
-    const { name, data } = splitCommand(body);
-    if (this.ready) {
-      // PING carries a 2-byte TTL then a context of at most 16 bytes the PONG echoes
-      if (name === 'PING') this.socket.write(encodeCommand('PONG', data.subarray(2, 18)));
-      else if (name === 'ERROR')
-        this.#end(new SALT_ERR_BUS_ZMTP(`the peer sent ERROR: ${data.toString('latin1', 1)}`));
-      return;
+  #receive(chunk: Buffer): void {
+    this.#stream.feed(chunk);
+    for (let frame = this.#stream.next(); frame; frame = this.#stream.next()) {
+      if (this.#closed) return;
+      if (frame === READY) {
+        const first = this.#opts.afterReady?.();
+        if (first) this.socket.write(first);
+        this.#settle();
+      } else if (frame.command) {
+        const { name, data } = splitCommand(frame.body);
+        const answer = answerCommand(name, data);
+        if (answer === 'close')
+          this.#end(new SALT_ERR_BUS_ZMTP(`the peer sent ERROR: ${data.toString('latin1', 1)}`));
+        else if (answer) this.socket.write(answer);
+      } else {
+        const parts = this.#messages.add(frame);
+        if (parts) this.#opts.onMessage(parts);
+      }
     }
-    if (name !== 'READY') throw new SALT_ERR_BUS_ZMTP(`expected READY, got ${name}`);
-    const type = parseMetadata(data).get('socket-type') ?? '';
-    if (!this.#opts.peerTypes.has(type))
-      throw new SALT_ERR_BUS_ZMTP(
-        `a ${this.#opts.socketType} socket cannot talk to a ${type || 'typeless'} socket`,
-      );
-    this.ready = true;
-    this.#decoder.maxFrameBytes = this.#opts.maxMessageBytes;
-    const first = this.#opts.afterReady?.();
-    if (first) this.socket.write(first);
-    this.#settle();
   }
 }

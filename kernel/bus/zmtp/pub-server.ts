@@ -15,6 +15,7 @@ import { SALT_ERR_BUS_ZMTP } from '../../errors.js';
 import type { Frame } from './frame.js';
 import { encodeMessage } from './frame.js';
 import { ZmtpPeer, ZmtpServer, type ZmtpServerOptions } from './server.js';
+import type { ZmtpStream } from './stream.js';
 
 export interface ZmtpPublisherOptions extends ZmtpServerOptions {
   /**
@@ -99,8 +100,8 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
     return sent;
   }
 
-  protected newPeer(socket: Socket): SubscriberPeer {
-    return new SubscriberPeer(socket);
+  protected newPeer(socket: Socket, stream: ZmtpStream): SubscriberPeer {
+    return new SubscriberPeer(socket, stream);
   }
 
   /** ZMTP 3.0 subscriptions: a one-part message, 1 or 0 then the topic; anything else is ignored. */

@@ -10,20 +10,15 @@
  * the old connection are dropped, as libzmq's ROUTER drops messages to unknown peers.
  */
 import type { Socket } from 'node:net';
-import { SALT_ERR_BUS_ZMTP } from '../../errors.js';
 import { encodeMessage, FLAG_MORE, type Frame, frameHeader } from './frame.js';
+import { MessageAssembler } from './message-assembler.js';
 import { ZmtpPeer, ZmtpServer, type ZmtpServerOptions } from './server.js';
+import type { ZmtpStream } from './stream.js';
 
 export interface ZmtpRouterOptions extends ZmtpServerOptions {
   /** A whole message: the sender's routing id, then the parts it sent. */
   onMessage: (frames: Buffer[]) => void;
 }
-
-/** Parts a request may have: a REQ sends 2 (delimiter, body); more is a broken or hostile peer. */
-const MAX_PARTS = 64;
-
-/** What each part counts against the size limit besides its bytes (an empty part still costs memory). */
-const PART_OVERHEAD_BYTES = 64;
 
 /** Replies up to this size are joined into one buffer; larger ones are written part by part. */
 const JOIN_BELOW_BYTES = 64 * 1024;
@@ -31,12 +26,11 @@ const JOIN_BELOW_BYTES = 64 * 1024;
 class RequesterPeer extends ZmtpPeer {
   readonly key: number;
   readonly id: Buffer;
-  /** Parts of a message still being received (the id first), and their size so far. */
-  parts: Buffer[] | undefined;
-  partBytes = 0;
+  readonly messages: MessageAssembler;
 
-  constructor(socket: Socket, key: number) {
-    super(socket);
+  constructor(socket: Socket, stream: ZmtpStream, key: number, maxMessageBytes: number) {
+    super(socket, stream);
+    this.messages = new MessageAssembler(maxMessageBytes);
     this.key = key;
     this.id = Buffer.allocUnsafe(5);
     this.id[0] = 0;
@@ -97,11 +91,11 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
     for (const peer of this.peers) peer.socket.resume();
   }
 
-  protected newPeer(socket: Socket): RequesterPeer {
+  protected newPeer(socket: Socket, stream: ZmtpStream): RequesterPeer {
     let key = this.#nextKey;
     while (this.#byKey.has(key)) key = (key + 1) >>> 0;
     this.#nextKey = (key + 1) >>> 0;
-    const peer = new RequesterPeer(socket, key);
+    const peer = new RequesterPeer(socket, stream, key, this.maxFrameBytes);
     this.#byKey.set(key, peer);
     return peer;
   }
@@ -111,18 +105,9 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
   }
 
   protected onFrame(peer: RequesterPeer, frame: Frame): void {
-    const parts = peer.parts ?? [peer.id];
-    parts.push(frame.body);
-    peer.partBytes += frame.body.length + PART_OVERHEAD_BYTES;
-    if (peer.partBytes > this.maxFrameBytes)
-      throw new SALT_ERR_BUS_ZMTP(`message larger than the limit of ${this.maxFrameBytes} bytes`);
-    if (parts.length > MAX_PARTS) throw new SALT_ERR_BUS_ZMTP(`message of more than ${MAX_PARTS} parts`);
-    if (frame.more) {
-      peer.parts = parts;
-      return;
-    }
-    peer.parts = undefined;
-    peer.partBytes = 0;
+    const parts = peer.messages.add(frame);
+    if (!parts) return;
+    parts.unshift(peer.id);
     this.#onMessage(parts);
   }
 

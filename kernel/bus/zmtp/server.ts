@@ -9,8 +9,9 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { SALT_ERR_BUS_ADDRESS_IN_USE, SALT_ERR_BUS_ZMTP } from '../../errors.js';
-import { encodeCommand, type Frame, FrameDecoder, splitCommand } from './frame.js';
-import { checkGreeting, GREETING_BYTES, greeting, parseMetadata, readyCommand } from './handshake.js';
+import { type Frame, splitCommand } from './frame.js';
+import { greeting, readyCommand } from './handshake.js';
+import { answerCommand, READY, ZmtpStream } from './stream.js';
 
 export interface ZmtpServerOptions {
   /** listen(2) backlog (Salt's `zmq_backlog`). */
@@ -25,22 +26,20 @@ export interface ZmtpServerOptions {
   keepAliveIdleMs?: number;
 }
 
-/** Largest frame a peer may send before its READY: a greeting's worth of trust. */
-const MAX_HANDSHAKE_FRAME_BYTES = 8 * 1024;
-
-const NO_BYTES = Buffer.alloc(0);
-
 /** One connection. Subclasses add their socket type's state. */
 export class ZmtpPeer {
   readonly socket: Socket;
-  /** Bytes of the peer's greeting received so far, until all 64 are in. */
-  greetingBytes: Buffer | undefined = NO_BYTES;
-  decoder: FrameDecoder | undefined;
-  ready = false;
+  readonly stream: ZmtpStream;
   timer: NodeJS.Timeout | undefined;
 
-  constructor(socket: Socket) {
+  constructor(socket: Socket, stream: ZmtpStream) {
     this.socket = socket;
+    this.stream = stream;
+  }
+
+  /** The handshake is over. */
+  get ready(): boolean {
+    return this.stream.ready;
   }
 }
 
@@ -112,16 +111,16 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   }
 
   /** Makes the per-connection state of a new peer. */
-  protected abstract newPeer(socket: Socket): P;
+  protected abstract newPeer(socket: Socket, stream: ZmtpStream): P;
 
   /** A message frame from a peer past its handshake. */
   protected abstract onFrame(peer: P, frame: Frame): void;
 
   /** A command after the handshake; PING and ERROR are handled here, others ignored. */
   protected onCommand(peer: P, name: string, data: Buffer): void {
-    // PING carries a 2-byte TTL then a context of at most 16 bytes the PONG echoes (ZMTP 3.1)
-    if (name === 'PING') peer.socket.write(encodeCommand('PONG', data.subarray(2, 18)));
-    else if (name === 'ERROR') peer.socket.destroy();
+    const answer = answerCommand(name, data);
+    if (answer === 'close') peer.socket.destroy();
+    else if (answer) peer.socket.write(answer);
   }
 
   /** The peer finished the handshake; `metadata` is its READY's, names lower-cased. */
@@ -139,7 +138,7 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
 
   #accept(socket: Socket): void {
     if (this.#keepAliveIdleMs !== undefined) socket.setKeepAlive(true, this.#keepAliveIdleMs);
-    const peer = this.newPeer(socket);
+    const peer = this.newPeer(socket, new ZmtpStream(this.#peerTypes, this.maxFrameBytes));
     this.peers.add(peer);
     peer.timer = setTimeout(
       () => this.fail(peer, new SALT_ERR_BUS_ZMTP('handshake timed out')),
@@ -167,46 +166,18 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   }
 
   #receive(peer: P, chunk: Buffer): void {
-    let data = chunk;
-    if (peer.greetingBytes) {
-      const have = peer.greetingBytes.length === 0 ? data : Buffer.concat([peer.greetingBytes, data]);
-      if (have.length < GREETING_BYTES) {
-        // a peer that is not speaking ZMTP fails on its first byte, not after 64
-        if (have[0] !== 0xff) throw new SALT_ERR_BUS_ZMTP('not a ZMTP 3 greeting');
-        peer.greetingBytes = Buffer.from(have);
-        return;
-      }
-      checkGreeting(have.subarray(0, GREETING_BYTES));
-      peer.greetingBytes = undefined;
-      peer.decoder = new FrameDecoder(Math.min(MAX_HANDSHAKE_FRAME_BYTES, this.maxFrameBytes));
-      data = have.subarray(GREETING_BYTES);
-      if (data.length === 0) return;
-    }
-    const decoder = peer.decoder as FrameDecoder;
-    decoder.feed(data);
-    for (let frame = decoder.next(); frame; frame = decoder.next()) {
+    const stream = peer.stream;
+    stream.feed(chunk);
+    for (let frame = stream.next(); frame; frame = stream.next()) {
       if (peer.socket.destroyed) return;
-      if (frame.command) this.#command(peer, frame.body);
-      else if (peer.ready) this.onFrame(peer, frame);
-      else throw new SALT_ERR_BUS_ZMTP('message before READY');
+      if (frame === READY) {
+        clearTimeout(peer.timer);
+        peer.timer = undefined;
+        this.onReady(peer, stream.metadata as Map<string, string>);
+      } else if (frame.command) {
+        const { name, data } = splitCommand(frame.body);
+        this.onCommand(peer, name, data);
+      } else this.onFrame(peer, frame);
     }
-  }
-
-  #command(peer: P, body: Buffer): void {
-    const { name, data } = splitCommand(body);
-    if (peer.ready) {
-      this.onCommand(peer, name, data);
-      return;
-    }
-    if (name !== 'READY') throw new SALT_ERR_BUS_ZMTP(`expected READY, got ${name}`);
-    const metadata = parseMetadata(data);
-    const type = metadata.get('socket-type') ?? '';
-    if (!this.#peerTypes.has(type))
-      throw new SALT_ERR_BUS_ZMTP(`a ${type || 'typeless'} socket cannot talk to this socket`);
-    peer.ready = true;
-    clearTimeout(peer.timer);
-    peer.timer = undefined;
-    (peer.decoder as FrameDecoder).maxFrameBytes = this.maxFrameBytes;
-    this.onReady(peer, metadata);
   }
 }
