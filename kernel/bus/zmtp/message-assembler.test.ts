@@ -25,3 +25,15 @@ describe('MessageAssembler', () => {
     );
   });
 });
+
+describe('MessageAssembler with a prefix', () => {
+  it('puts the prefix first in every message and counts it as a part, not as bytes', () => {
+    const id = Buffer.from([0, 1, 2, 3, 4]);
+    const m = new MessageAssembler(PART_OVERHEAD_BYTES, id);
+    expect(m.add(part('', false))).toEqual([id, Buffer.alloc(0)]);
+    expect(m.add(part('', false))).toEqual([id, Buffer.alloc(0)]);
+    const capped = new MessageAssembler(1 << 30, id);
+    for (let i = 0; i < MAX_PARTS - 1; i++) capped.add(part('', true));
+    expect(() => capped.add(part('', false))).toThrow(/more than 64 parts/);
+  });
+});

@@ -12,11 +12,15 @@ export const PART_OVERHEAD_BYTES = 64;
 
 export class MessageAssembler {
   readonly #maxBytes: number;
-  #parts: Buffer[] = [];
+  readonly #prefix: Buffer | undefined;
+  #parts: Buffer[];
   #bytes = 0;
 
-  constructor(maxBytes: number) {
+  /** `prefix`: a part put first in every message (the router's routing id), counted as a part. */
+  constructor(maxBytes: number, prefix?: Buffer) {
     this.#maxBytes = maxBytes;
+    this.#prefix = prefix;
+    this.#parts = prefix ? [prefix] : [];
   }
 
   /** Adds a message frame; returns the whole message with its last part, else undefined. */
@@ -29,7 +33,7 @@ export class MessageAssembler {
       throw new SALT_ERR_BUS_ZMTP(`message of more than ${MAX_PARTS} parts`);
     if (frame.more) return undefined;
     const parts = this.#parts;
-    this.#parts = [];
+    this.#parts = this.#prefix ? [this.#prefix] : [];
     this.#bytes = 0;
     return parts;
   }

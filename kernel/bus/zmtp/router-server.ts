@@ -30,11 +30,12 @@ class RequesterPeer extends ZmtpPeer {
 
   constructor(socket: Socket, stream: ZmtpStream, key: number, maxMessageBytes: number) {
     super(socket, stream);
-    this.messages = new MessageAssembler(maxMessageBytes);
     this.key = key;
     this.id = Buffer.allocUnsafe(5);
     this.id[0] = 0;
     this.id.writeUInt32BE(key, 1);
+    // messages are handed over with the routing id in front (it counts as one of the parts)
+    this.messages = new MessageAssembler(maxMessageBytes, this.id);
   }
 }
 
@@ -106,9 +107,7 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
 
   protected onFrame(peer: RequesterPeer, frame: Frame): void {
     const parts = peer.messages.add(frame);
-    if (!parts) return;
-    parts.unshift(peer.id);
-    this.#onMessage(parts);
+    if (parts) this.#onMessage(parts);
   }
 
   protected override onClosed(peer: RequesterPeer): void {
