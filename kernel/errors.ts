@@ -148,7 +148,7 @@ export const SALT_ERR_BUS_TIMEOUT = createError(
 );
 export const SALT_ERR_BUS_ADDRESS = createError(
   'SALT_ERR_BUS_ADDRESS',
-  (address: string) => `${address} is not a tcp://host:port address`,
+  (address: string) => `${address} is not a tcp://host:port (or, where allowed, ipc://path) address`,
 );
 export const SALT_ERR_BUS_ZMTP = createError(
   'SALT_ERR_BUS_ZMTP',

@@ -30,6 +30,26 @@ export function connectHost(iface: string): string {
   return iface;
 }
 
+/** Where a ZMTP client connects: a TCP host and port, or a unix socket path. */
+export type ZmtpEndpoint =
+  | { host: string; port: number; path?: never }
+  | { path: string; host?: never; port?: never };
+
+/** Just the endpoint of options that hold one among other things. */
+export function endpointOf(opts: ZmtpEndpoint): ZmtpEndpoint {
+  return opts.path === undefined ? { host: opts.host, port: opts.port } : { path: opts.path };
+}
+
+/** The endpoint of a `tcp://host:port` or `ipc://<path>` address. */
+export function parseEndpoint(address: string): ZmtpEndpoint {
+  if (address.startsWith('ipc://') && address.length > 'ipc://'.length) return { path: address.slice(6) };
+  try {
+    return parseTcpAddress(address);
+  } catch {
+    throw new SALT_ERR_BUS_ADDRESS(address);
+  }
+}
+
 /** `ipc://<sockDir>/<name>`. */
 export function ipcAddress(sockDir: string, name: string): string {
   return `ipc://${join(sockDir, name)}`;

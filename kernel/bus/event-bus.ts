@@ -1,30 +1,27 @@
 /**
- * The master (or minion) event bus on ZeroMQ over ipc: firers PUSH to `<prefix>_pull.ipc`, the
- * event publisher (event-publisher.ts) re-publishes each frame on `<prefix>_pub.ipc`,
- * listeners SUB by tag prefix. A message's first part is Salt's event body:
- * `<tag>\n\n<msgpack(data)>`, so ZeroMQ's prefix subscription is exactly Salt's tag-prefix
- * matching; its second part numbers it per subscribed prefix (bus-sequence.ts), so a listener
- * knows how many events it missed when it read too slowly.
+ * The master (or minion) event bus over ipc: firers PUSH to `<prefix>_pull.ipc`, the event
+ * publisher (event-publisher.ts) re-publishes each frame on `<prefix>_pub.ipc`, listeners SUB
+ * by tag prefix. A message's first part is Salt's event body: `<tag>\n\n<msgpack(data)>`, so
+ * ZeroMQ's prefix subscription is exactly Salt's tag-prefix matching; its second part numbers
+ * it per subscribed prefix (bus-sequence.ts), so a listener knows how many events it missed
+ * when it read too slowly. Firers and listeners speak ZMTP themselves (./zmtp/), over the
+ * unix sockets the publisher's libzmq binds: no process but the publisher loads libzmq for
+ * the bus.
  */
 
-import { createRequire } from 'node:module';
 import { basename } from 'node:path';
-import type * as Zmq from 'zeromq';
 import type { SaltEvent } from '../jobs/types.js';
 import { decodeEventBody } from '../serial/index.js';
-import { ipcAddress } from './address.js';
+import { ipcAddress, parseEndpoint } from './address.js';
 import { GapTracker, readSequence } from './bus-sequence.js';
 import { LAG_TAG, type LagReport } from './bus-stats.js';
 import { stampedEventBody } from './event-body.js';
 import { DROPPED_TAG, type GuardTrace, isEventMap, traceTag } from './event-guard.js';
-import { SendQueue } from './send-queue.js';
+import { Inbox } from './inbox.js';
+import { ZmtpPusher } from './zmtp/push-socket.js';
+import { ZmtpSubscriber } from './zmtp/sub-socket.js';
 
 export { EventPublisher, type EventPublisherOptions } from './event-publisher.js';
-
-// zeromq is CommonJS: require() it, because an ESM `import` makes Node scan its source for
-// export names first, ~10 ms of every short-lived CLI's start (`salt`, `salt-run`)
-const { Push, Subscriber } = createRequire(import.meta.url)('zeromq') as typeof Zmq;
-type Subscriber = Zmq.Subscriber;
 
 /** The first wait for a probe's echo; each retry waits twice as long, up to the maximum. */
 const PROBE_FIRST_WAIT_MS = 5;
@@ -56,11 +53,10 @@ export function masterEventAddresses(sockDir: string): EventBusAddresses {
 
 /** Fires events onto a bus. Never blocks the caller; frames queue while the bus is away. */
 export class EventFirer {
-  readonly #push = new Push({ sendHighWaterMark: 100_000, linger: 1000 });
-  readonly #queue = new SendQueue(this.#push);
+  readonly #push: ZmtpPusher;
 
   constructor(addrs: EventBusAddresses) {
-    this.#push.connect(addrs.pull);
+    this.#push = new ZmtpPusher({ ...parseEndpoint(addrs.pull), hwm: 100_000 });
   }
 
   /**
@@ -77,25 +73,25 @@ export class EventFirer {
           : 'not-a-map';
     if (bad) {
       const trace: GuardTrace = { tag: traceTag(String(tag)), size: 0, reason: bad };
-      this.#queue.push(stampedEventBody(DROPPED_TAG, { ...trace }));
+      this.#push.send(stampedEventBody(DROPPED_TAG, { ...trace }));
       return;
     }
-    this.#queue.push(stampedEventBody(tag, data));
+    this.#push.send(stampedEventBody(tag, data));
   }
 
   /** Fires an already encoded event body. */
   fireRaw(body: Buffer): void {
-    this.#queue.push(body);
+    this.#push.send(body);
   }
 
-  async close(): Promise<void> {
-    await this.#queue.drain();
-    this.#push.close();
+  /** Gives what is not yet sent up to `lingerMs` to go, then stops. */
+  async close(lingerMs = 1000): Promise<void> {
+    await this.#push.close(lingerMs);
   }
 }
 
 export interface EventListenerOptions {
-  /** Events this listener's socket may hold unread before ZeroMQ drops for it; default 100000. */
+  /** Events this listener may hold unread before it drops them; default 100000. */
   hwm?: number;
   /** Its name in `tsalt/bus/lag` reports and `bus.stats`; default: the program's file name. */
   name?: string;
@@ -116,7 +112,8 @@ export interface ListenerStats {
  * from the publisher's numbers ({@link stats}) and reports them on the bus (`tsalt/bus/lag`).
  */
 export class EventListener implements AsyncIterable<SaltEvent> {
-  readonly #sub: Subscriber;
+  readonly #sub: ZmtpSubscriber;
+  readonly #inbox: Inbox<Buffer[]>;
   readonly #addrs: EventBusAddresses;
   readonly #gaps: GapTracker;
   readonly #name: string;
@@ -128,12 +125,16 @@ export class EventListener implements AsyncIterable<SaltEvent> {
 
   constructor(addrs: EventBusAddresses, prefixes: readonly string[], opts: EventListenerOptions = {}) {
     this.#addrs = addrs;
-    this.#sub = new Subscriber({ receiveHighWaterMark: opts.hwm ?? 100_000 });
+    this.#inbox = new Inbox(opts.hwm ?? 100_000);
+    this.#sub = new ZmtpSubscriber({
+      ...parseEndpoint(addrs.pub),
+      onMessage: (parts) => this.#inbox.push(parts),
+    });
     this.#name = opts.name ?? basename(process.argv[1] ?? 'node');
     this.#reportLag = opts.reportLag ?? true;
     this.#gaps = new GapTracker(prefixes);
-    this.#sub.connect(addrs.pub);
     for (const p of prefixes) this.#sub.subscribe(p);
+    this.#sub.connect();
   }
 
   subscribe(prefix: string): void {
@@ -172,42 +173,32 @@ export class EventListener implements AsyncIterable<SaltEvent> {
           wait = Math.min(PROBE_MAX_WAIT_MS, wait * 2);
         }
         // an event of another tag does not fire a probe: it only proves older subscriptions
-        this.#sub.receiveTimeout = Math.max(1, nextFire - Date.now());
-        try {
-          const [frame] = await this.#sub.receive();
-          if (frame?.subarray(0, tag.length).toString() === tag) break;
-        } catch (err) {
-          // closed meanwhile (close() during ready()): nothing will come
-          if (this.#sub.closed) throw err;
-          // else timed out: time for the next probe
-        }
+        const parts = await this.#inbox.take(Math.max(1, nextFire - Date.now()));
+        // closed meanwhile (close() during ready()): nothing will come
+        if (!parts && this.#inbox.closed) throw new Error('event listener closed');
+        if (parts?.[0]?.subarray(0, tag.length).toString() === tag) break;
       }
     } finally {
-      if (!this.#sub.closed) {
-        this.#sub.receiveTimeout = -1;
-        this.#sub.unsubscribe(tag);
-      }
-      await firer.close();
+      this.#sub.unsubscribe(tag);
+      // probes left unsent are of no use to anyone
+      await firer.close(0);
     }
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<SaltEvent> {
-    try {
-      for await (const [frame, seq] of this.#sub) {
-        if (!frame) continue;
-        let ev: { tag: string; data: unknown };
-        try {
-          ev = decodeEventBody(frame);
-        } catch {
-          continue;
-        }
-        // probes are numbered too: count them before leaving them out
-        if (this.#gaps.observe(readSequence(seq)) > 0) this.#lagged();
-        if (ev.tag.startsWith('tsalt/probe/')) continue;
-        yield { tag: ev.tag, data: (ev.data ?? {}) as Record<string, unknown> };
+    for (let parts = await this.#inbox.take(); parts; parts = await this.#inbox.take()) {
+      const [frame, seq] = parts;
+      if (!frame) continue;
+      let ev: { tag: string; data: unknown };
+      try {
+        ev = decodeEventBody(frame);
+      } catch {
+        continue;
       }
-    } catch (err) {
-      if (!this.#sub.closed) throw err;
+      // probes are numbered too: count them before leaving them out
+      if (this.#gaps.observe(readSequence(seq)) > 0) this.#lagged();
+      if (ev.tag.startsWith('tsalt/probe/')) continue;
+      yield { tag: ev.tag, data: (ev.data ?? {}) as Record<string, unknown> };
     }
   }
 
@@ -221,7 +212,7 @@ export class EventListener implements AsyncIterable<SaltEvent> {
 
   #report(): void {
     this.#reportTimer = undefined;
-    if (this.#sub.closed) return;
+    if (this.#inbox.closed) return;
     this.#lastReport = Date.now();
     const missed = this.#gaps.missed;
     const report: LagReport = {
@@ -242,6 +233,7 @@ export class EventListener implements AsyncIterable<SaltEvent> {
     if (this.#reportTimer) clearTimeout(this.#reportTimer);
     this.#reportTimer = undefined;
     this.#sub.close();
+    this.#inbox.close();
     const r = this.#reporter;
     this.#reporter = undefined;
     if (r) void r.close();

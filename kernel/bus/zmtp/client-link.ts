@@ -1,19 +1,18 @@
 /**
  * One outgoing ZMTP 3.0 connection, the part tsalt's client sockets share (./req-socket.ts,
- * ./sub-socket.ts): connect, greet, exchange READY (checking the peer's socket type), then
+ * ./sub-socket.ts, ./push-socket.ts), over TCP or a unix socket (libzmq's `ipc://`): connect, greet, exchange READY (checking the peer's socket type), then
  * hand over whole messages. Frames are small until the peer's READY; messages are capped in
  * size and in parts. `PING` is answered; `ERROR` closes.
  */
 import { connect, type Socket } from 'node:net';
 import { SALT_ERR_BUS_ZMTP } from '../../errors.js';
+import type { ZmtpEndpoint } from '../address.js';
 import { splitCommand } from './frame.js';
 import { greeting, readyCommand } from './handshake.js';
 import { MessageAssembler } from './message-assembler.js';
 import { answerCommand, READY, ZmtpStream } from './stream.js';
 
-export interface ClientLinkOptions {
-  host: string;
-  port: number;
+export type ClientLinkOptions = ZmtpEndpoint & {
   /** Ours, sent in READY. */
   socketType: string;
   /** The peer types we may talk to. */
@@ -24,7 +23,7 @@ export interface ClientLinkOptions {
   onMessage: (parts: Buffer[]) => void;
   /** The connection is gone (or never came up); `err` says why. Called once. */
   onClose: (err: Error) => void;
-}
+};
 
 export class ClientLink {
   readonly socket: Socket;
@@ -46,7 +45,10 @@ export class ClientLink {
     // a failure before anyone awaits the handshake must not surface as an unhandled rejection
     this.handshake.catch(() => undefined);
     const hello = Buffer.concat([greeting(), readyCommand({ 'Socket-Type': opts.socketType })]);
-    const socket = connect({ host: opts.host, port: opts.port, noDelay: true });
+    const socket =
+      opts.path === undefined
+        ? connect({ host: opts.host, port: opts.port, noDelay: true })
+        : connect({ path: opts.path });
     this.socket = socket;
     socket.on('connect', () => socket.write(hello));
     socket.on('data', (chunk: Buffer) => {

@@ -9,14 +9,13 @@
  * Why not zeromq.js's Subscriber: every publish woke the addon's poller and libzmq's I/O thread
  * before the minion's own code ran, in each minion and, in the swarm, 10,000 times per job.
  */
+import { endpointOf, type ZmtpEndpoint } from '../address.js';
 import { ClientLink } from './client-link.js';
 import { encodeMessage } from './frame.js';
 
 const PUBLISHER_TYPES = new Set(['PUB', 'XPUB']);
 
-export interface ZmtpSubscriberOptions {
-  host: string;
-  port: number;
+export type ZmtpSubscriberOptions = ZmtpEndpoint & {
   reconnectMs?: number;
   reconnectMaxMs?: number;
   /** Largest publish accepted (bytes). */
@@ -25,10 +24,14 @@ export interface ZmtpSubscriberOptions {
   onMessage: (parts: Buffer[]) => void;
   /** The connection was lost or refused; it is being made again. */
   onDisconnect?: (err: Error) => void;
-}
+};
 
 export class ZmtpSubscriber {
-  readonly #opts: Required<Omit<ZmtpSubscriberOptions, 'onDisconnect'>> & ZmtpSubscriberOptions;
+  readonly #endpoint: ZmtpEndpoint;
+  readonly #opts: Required<
+    Pick<ZmtpSubscriberOptions, 'reconnectMs' | 'reconnectMaxMs' | 'maxMessageBytes'>
+  > &
+    ZmtpSubscriberOptions;
   readonly #topics = new Map<string, Buffer>();
   #link: ClientLink | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -36,6 +39,7 @@ export class ZmtpSubscriber {
   #closed = false;
 
   constructor(opts: ZmtpSubscriberOptions) {
+    this.#endpoint = endpointOf(opts);
     this.#opts = { reconnectMs: 100, reconnectMaxMs: 0, maxMessageBytes: 256 * 1024 * 1024, ...opts };
     this.#wait = this.#opts.reconnectMs;
   }
@@ -53,6 +57,14 @@ export class ZmtpSubscriber {
     if (this.#link?.ready) this.#link.socket.write(subscription(bytes));
   }
 
+  /** Drops a subscription; the publisher is told if connected. */
+  unsubscribe(topic: string): void {
+    const bytes = this.#topics.get(topic);
+    if (!bytes) return;
+    this.#topics.delete(topic);
+    if (this.#link?.ready) this.#link.socket.write(subscription(bytes, 0));
+  }
+
   close(): void {
     this.#closed = true;
     clearTimeout(this.#timer);
@@ -63,15 +75,14 @@ export class ZmtpSubscriber {
 
   #open(): void {
     const link: ClientLink = new ClientLink({
-      host: this.#opts.host,
-      port: this.#opts.port,
+      ...this.#endpoint,
       socketType: 'SUB',
       peerTypes: PUBLISHER_TYPES,
       maxMessageBytes: this.#opts.maxMessageBytes,
       afterReady: () => {
         this.#wait = this.#opts.reconnectMs;
         return this.#topics.size > 0
-          ? Buffer.concat([...this.#topics.values()].map(subscription))
+          ? Buffer.concat([...this.#topics.values()].map((t) => subscription(t)))
           : undefined;
       },
       onMessage: (parts) => {
@@ -108,6 +119,7 @@ export class ZmtpSubscriber {
   }
 }
 
-function subscription(topic: Buffer): Buffer {
-  return encodeMessage([Buffer.concat([Buffer.from([1]), topic])]);
+/** libzmq's subscribe (`\x01topic`) or cancel (`\x00topic`) message. */
+function subscription(topic: Buffer, on: 0 | 1 = 1): Buffer {
+  return encodeMessage([Buffer.concat([Buffer.from([on]), topic])]);
 }

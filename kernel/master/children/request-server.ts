@@ -3,10 +3,9 @@
  * feeding `worker_threads` worker threads. This thread owns every socket: it sends replies,
  * pushes publish loads to the publisher and fires the workers' events on the master bus.
  */
-import { Push } from 'zeromq';
-import { ipcAddress, tcpAddress } from '../../bus/address.js';
+import { ipcAddress, parseEndpoint, tcpAddress } from '../../bus/address.js';
 import { EventFirer, masterEventAddresses } from '../../bus/event-bus.js';
-import { SendQueue } from '../../bus/send-queue.js';
+import { ZmtpPusher } from '../../bus/zmtp/push-socket.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
@@ -35,9 +34,7 @@ await runChild<ResolvedMasterConfig>(
     });
     await pool.start();
 
-    const push = new Push({ linger: 2000 });
-    push.connect(ipcAddress(config.sock_dir, 'publish_pull.ipc'));
-    const pushQueue = new SendQueue(push, { onError: (err) => log.warn({ err }, 'publish hand-off failed') });
+    const push = new ZmtpPusher(parseEndpoint(ipcAddress(config.sock_dir, 'publish_pull.ipc')));
     const events = new EventFirer(masterEventAddresses(config.sock_dir));
 
     onParentMessage((msg) => {
@@ -48,7 +45,13 @@ await runChild<ResolvedMasterConfig>(
       pool.run(payload, id).then(
         (r) => {
           router.reply([...envelope, Buffer.from(r.reply.buffer, r.reply.byteOffset, r.reply.byteLength)]);
-          for (const p of r.publishes) pushQueue.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+          for (const p of r.publishes) {
+            if (!push.send(Buffer.from(p.buffer, p.byteOffset, p.byteLength)))
+              log.warn(
+                { dropped: push.dropped },
+                'publish hand-off dropped: the publisher is not taking them',
+              );
+          }
           for (const e of r.events) events.fireRaw(Buffer.from(e.buffer, e.byteOffset, e.byteLength));
         },
         (err) => log.error({ err }, 'request dropped'),
@@ -70,9 +73,7 @@ await runChild<ResolvedMasterConfig>(
     return async () => {
       intake.close();
       await router.close();
-      await pushQueue.drain(1000);
-      await events.close();
-      push.close();
+      await Promise.all([push.close(2000), events.close()]);
       await pool.close();
     };
   },

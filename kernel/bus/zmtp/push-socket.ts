@@ -1,0 +1,146 @@
+/**
+ * A ZMTP 3.0 PUSH socket over one connection (TCP or a unix socket): how tsalt's processes
+ * fire events onto the master bus (`master_event_pull.ipc`) and hand publish loads to the
+ * publisher (`publish_pull.ipc`), both bound by libzmq PULL sockets. Like libzmq's PUSH it
+ * never blocks the sender: messages wait while the connection is being made (up to
+ * `hwm` of them), the connection is made again after a loss, and a message that finds the
+ * queue full is dropped and counted.
+ *
+ * Why not zeromq.js's Push: each send went through the addon's promise and libzmq's I/O
+ * thread, and every process that fires an event loaded libzmq (~10 ms of a CLI's start).
+ */
+import { endpointOf, type ZmtpEndpoint } from '../address.js';
+import { ClientLink } from './client-link.js';
+import { encodeMessage } from './frame.js';
+
+const PULLER_TYPES = new Set(['PULL']);
+
+export type ZmtpPusherOptions = ZmtpEndpoint & {
+  /** Messages held before the connection is up; default 100000. */
+  hwm?: number;
+  /** Bytes the connection may hold unsent (a peer that stopped reading); default 256 MiB. */
+  maxBufferedBytes?: number;
+  /** Wait between connection attempts (ms); doubles up to `reconnectMaxMs`. */
+  reconnectMs?: number;
+  reconnectMaxMs?: number;
+  /** The connection was lost or refused; it is being made again. */
+  onDisconnect?: (err: Error) => void;
+};
+
+export class ZmtpPusher {
+  readonly #endpoint: ZmtpEndpoint;
+  readonly #hwm: number;
+  readonly #maxBuffered: number;
+  readonly #reconnectMs: number;
+  readonly #reconnectMaxMs: number;
+  readonly #onDisconnect: ((err: Error) => void) | undefined;
+  /** Encoded messages waiting for the handshake. */
+  #queue: Buffer[] = [];
+  #link: ClientLink | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #wait: number;
+  #dropped = 0;
+  #closed = false;
+
+  constructor(opts: ZmtpPusherOptions) {
+    this.#endpoint = endpointOf(opts);
+    this.#hwm = opts.hwm ?? 100_000;
+    this.#maxBuffered = opts.maxBufferedBytes ?? 256 * 1024 * 1024;
+    this.#reconnectMs = opts.reconnectMs ?? 100;
+    this.#reconnectMaxMs = opts.reconnectMaxMs ?? 5000;
+    this.#onDisconnect = opts.onDisconnect;
+    this.#wait = this.#reconnectMs;
+    this.#open();
+  }
+
+  /** Messages dropped: the queue was full, or the socket was closed. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Messages waiting for the connection. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Sends one message (its parts); false when it was dropped. Never throws, never waits. */
+  send(parts: Buffer | readonly Buffer[]): boolean {
+    if (this.#closed) {
+      this.#dropped++;
+      return false;
+    }
+    const bytes = encodeMessage(Buffer.isBuffer(parts) ? [parts] : parts);
+    const link = this.#link;
+    if (link?.ready) {
+      if (link.socket.writableLength >= this.#maxBuffered) {
+        this.#dropped++;
+        return false;
+      }
+      link.socket.write(bytes);
+      return true;
+    }
+    if (this.#queue.length >= this.#hwm) {
+      this.#dropped++;
+      return false;
+    }
+    this.#queue.push(bytes);
+    return true;
+  }
+
+  /**
+   * Stops; what is queued or unsent gets up to `lingerMs` to reach the peer (libzmq's
+   * `ZMQ_LINGER`), then is dropped.
+   */
+  async close(lingerMs = 1000): Promise<void> {
+    if (this.#closed) return;
+    const deadline = Date.now() + lingerMs;
+    while (Date.now() < deadline && !this.#flushed()) await new Promise((r) => setTimeout(r, 5));
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#dropped += this.#queue.length;
+    this.#queue = [];
+    this.#link?.destroy();
+    this.#link = undefined;
+  }
+
+  #flushed(): boolean {
+    const link = this.#link;
+    return (
+      this.#queue.length === 0 && (link === undefined || (link.ready && link.socket.writableLength === 0))
+    );
+  }
+
+  #open(): void {
+    const link: ClientLink = new ClientLink({
+      ...this.#endpoint,
+      socketType: 'PUSH',
+      peerTypes: PULLER_TYPES,
+      // a PULL peer sends no messages, only its READY and heartbeats
+      maxMessageBytes: 8192,
+      afterReady: () => {
+        this.#wait = this.#reconnectMs;
+        const queued = this.#queue;
+        this.#queue = [];
+        return queued.length > 0 ? Buffer.concat(queued) : undefined;
+      },
+      onMessage: () => undefined,
+      onClose: (err) => {
+        if (this.#link !== link) return;
+        this.#link = undefined;
+        this.#onDisconnect?.(err);
+        this.#retry();
+      },
+    });
+    this.#link = link;
+  }
+
+  #retry(): void {
+    if (this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (!this.#closed) this.#open();
+    }, this.#wait);
+    this.#wait = Math.min(this.#wait * 2, Math.max(this.#reconnectMs, this.#reconnectMaxMs));
+  }
+}
