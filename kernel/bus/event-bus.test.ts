@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SaltEvent } from '../jobs/types.js';
 import { encodeEventBody } from '../serial/index.js';
 import { requestBusStats } from './bus-client.js';
-import { EventFirer, EventListener, EventPublisher, masterEventAddresses } from './event-bus.js';
+import { EventFirer, EventListener, masterEventAddresses } from './event-bus.js';
+import { EventPublisher } from './event-publisher.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tsalt-bus-'));
 const addrs = masterEventAddresses(dir);

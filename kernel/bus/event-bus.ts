@@ -21,8 +21,6 @@ import { Inbox } from './inbox.js';
 import { ZmtpPusher } from './zmtp/push-socket.js';
 import { ZmtpSubscriber } from './zmtp/sub-socket.js';
 
-export { EventPublisher, type EventPublisherOptions } from './event-publisher.js';
-
 /** The first wait for a probe's echo; each retry waits twice as long, up to the maximum. */
 const PROBE_FIRST_WAIT_MS = 5;
 const PROBE_MAX_WAIT_MS = 25;

@@ -10,8 +10,7 @@
  * how many it missed, and reports it (`tsalt/bus/lag`); the publisher keeps those reports
  * and its own counters for `salt-run bus.stats`.
  */
-import { createRequire } from 'node:module';
-import type * as Zmq from 'zeromq';
+import { Pull, XPublisher } from 'zeromq';
 import { decodeEventBody } from '../serial/index.js';
 import { bindOrFail } from './address.js';
 import { SubscriptionCounters } from './bus-sequence.js';
@@ -26,11 +25,6 @@ import {
 import { stampedEventBody } from './event-body.js';
 import type { EventBusAddresses } from './event-bus.js';
 import { DROPPED_TAG, type GuardTrace, guardFrame, TRIMMED_TAG } from './event-guard.js';
-
-// zeromq is CommonJS: require() it, because an ESM `import` makes Node scan its source for
-// export names first, ~10 ms of every short-lived CLI's start (`salt`, `salt-run`)
-const { Pull, XPublisher } = createRequire(import.meta.url)('zeromq') as typeof Zmq;
-type XPublisher = Zmq.XPublisher;
 
 /** Events a subscriber may have queued in the publisher before ZeroMQ drops for it. */
 export const SUBSCRIBER_HWM = 10_000;

@@ -3,7 +3,8 @@
  * event, slow subscribers dropped for (never waited for), counters for `salt-run bus.stats`.
  */
 
-import { EventPublisher, masterEventAddresses } from '../../bus/event-bus.js';
+import { masterEventAddresses } from '../../bus/event-bus.js';
+import { EventPublisher } from '../../bus/event-publisher.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { runChild } from '../../daemon/child-runtime.js';
 
