@@ -1,18 +1,20 @@
 /**
  * The bus's publisher (Salt's `EventPublisher`): pulls every fired frame, checks it against
  * `max_event_size` (see event-guard.ts), numbers it per subscribed prefix (bus-sequence.ts)
- * and publishes it on an XPUB socket.
+ * and publishes it to every subscriber whose prefix matches. Both sockets are tsalt's own
+ * ZMTP servers on unix sockets (./zmtp/pull-server.ts, ./zmtp/pub-server.ts).
  *
- * Slow subscribers: ZeroMQ keeps a queue per subscriber connection, bounded by the send
- * high-water mark ({@link SUBSCRIBER_HWM} events). When a subscriber's queue is full, the
- * events for that subscriber only are dropped; the publisher never waits, so neither the
+ * Slow subscribers: each subscriber connection may hold up to {@link SUBSCRIBER_HWM} events
+ * unsent (the send high-water mark). When a subscriber's is full, the events for that
+ * subscriber only are dropped; the publisher never waits, so neither the
  * master nor the other subscribers notice. The subscriber sees the gap in the numbers, knows
  * how many it missed, and reports it (`tsalt/bus/lag`); the publisher keeps those reports
  * and its own counters for `salt-run bus.stats`.
  */
-import { Pull, XPublisher } from 'zeromq';
+
+import { SALT_ERR_BUS_ADDRESS } from '../errors.js';
 import { decodeEventBody } from '../serial/index.js';
-import { bindOrFail } from './address.js';
+import { parseEndpoint } from './address.js';
 import { SubscriptionCounters } from './bus-sequence.js';
 import {
   type BusStats,
@@ -25,12 +27,19 @@ import {
 import { stampedEventBody } from './event-body.js';
 import type { EventBusAddresses } from './event-bus.js';
 import { DROPPED_TAG, type GuardTrace, guardFrame, TRIMMED_TAG } from './event-guard.js';
+import { ZmtpPublisher } from './zmtp/pub-server.js';
+import { ZmtpPuller } from './zmtp/pull-server.js';
 
-/** Events a subscriber may have queued in the publisher before ZeroMQ drops for it. */
+/** Events a subscriber may have waiting in the publisher before they are dropped for it. */
 export const SUBSCRIBER_HWM = 10_000;
 const MAX_LAGGING = 1000;
-/** Frames waiting for the XPUB socket itself (it never blocks, so this stays near empty). */
-const MAX_PENDING = 100_000;
+/**
+ * The largest frame a firer may send. Far above any `max_event_size`, so that an oversized
+ * event is refused with a trace (event-guard.ts) rather than the firer's connection cut.
+ */
+const MAX_FIRED_BYTES = 256 * 1024 * 1024;
+/** Prefixes one listener may subscribe to (its own, and its probes while they last). */
+const MAX_PREFIXES_PER_LISTENER = 4096;
 const BUS_PREFIX = Buffer.from('tsalt/bus/', 'utf8');
 
 export interface BusLogger {
@@ -71,10 +80,17 @@ class LogLimiter {
   }
 }
 
+/** The path of an `ipc://` address. */
+function ipcPath(address: string): string {
+  const endpoint = parseEndpoint(address);
+  if (endpoint.path === undefined) throw new SALT_ERR_BUS_ADDRESS(address);
+  return endpoint.path;
+}
+
 /** Binds the bus and forwards every pulled frame to subscribers until closed. */
 export class EventPublisher {
-  readonly #pull = new Pull();
-  readonly #pub: XPublisher;
+  readonly #pull: ZmtpPuller;
+  readonly #pub: ZmtpPublisher;
   readonly #counters = new SubscriptionCounters();
   readonly #max: number;
   readonly #hwm: number;
@@ -82,50 +98,51 @@ export class EventPublisher {
   readonly #limiter = new LogLimiter();
   readonly #lagging = new Map<string, SubscriberStats>();
   readonly #started = Date.now();
-  /** Frames waiting for the socket (zeromq.js allows one send at a time). */
-  #pending: Buffer[][] = [];
-  #flushing = false;
-  #running = false;
+  #done: Promise<void> | undefined;
+  #stopped: (() => void) | undefined;
   #in = 0;
   #bytesIn = 0;
   #out = 0;
   #trimmed = 0;
-  #backlogMax = 0;
   readonly #dropped: Record<string, number> = {};
 
   constructor(opts: EventPublisherOptions = {}) {
     this.#max = opts.maxEventSize ?? 1048576;
     this.#hwm = opts.subscriberHwm ?? SUBSCRIBER_HWM;
     this.#log = opts.log;
-    this.#pub = new XPublisher({ sendHighWaterMark: this.#hwm, verbosity: 'allSubsUnsubs' });
-  }
-
-  async bind(addrs: EventBusAddresses): Promise<void> {
-    await bindOrFail(this.#pub, addrs.pub);
-    await bindOrFail(this.#pull, addrs.pull);
-  }
-
-  /** Forwards frames; resolves when closed. */
-  async run(): Promise<void> {
-    this.#running = true;
-    const subs = this.#watchSubscriptions();
-    try {
-      for await (const frames of this.#pull) {
-        const [frame] = frames;
+    // a local process that broke the protocol is worth a line; a connection reset is not
+    const onPeerError = (err: Error): void => {
+      if ((err as { code?: string }).code === 'SALT_ERR_BUS_ZMTP')
+        this.#log?.warn({ err: err.message }, 'event bus: a peer broke the protocol and was disconnected');
+    };
+    this.#pub = new ZmtpPublisher({
+      sendHighWaterMark: this.#hwm,
+      reportEverySubscription: true,
+      maxTopicsPerPeer: MAX_PREFIXES_PER_LISTENER,
+      onSubscription: (msg) => this.#counters.onSubscription(msg),
+      onPeerError,
+    });
+    this.#pull = new ZmtpPuller({
+      maxFrameBytes: MAX_FIRED_BYTES,
+      onMessage: ([frame]) => {
         if (frame) this.#accept(frame);
-      }
-    } catch (err) {
-      if (this.#running) throw err;
-    }
-    await subs;
+      },
+      onPeerError,
+    });
   }
 
-  async #watchSubscriptions(): Promise<void> {
-    try {
-      for await (const [msg] of this.#pub) if (msg) this.#counters.onSubscription(msg);
-    } catch (err) {
-      if (this.#running) this.#log?.error({ err }, 'event bus: reading subscriptions failed');
-    }
+  /** Binds both sockets; they must be `ipc://` addresses. */
+  async bind(addrs: EventBusAddresses): Promise<void> {
+    await this.#pub.bindPath(ipcPath(addrs.pub));
+    await this.#pull.bindPath(ipcPath(addrs.pull));
+  }
+
+  /** Resolves when closed (frames are forwarded from the moment both sockets are bound). */
+  run(): Promise<void> {
+    this.#done ??= new Promise<void>((resolve) => {
+      this.#stopped = resolve;
+    });
+    return this.#done;
   }
 
   #accept(frame: Buffer): void {
@@ -207,32 +224,10 @@ export class EventPublisher {
     this.#log.warn({ ...trace }, `event bus: ${verb} event ${trace.tag}${from}: ${why}${more}`);
   }
 
+  /** Sends at once: a subscriber that is behind has the frame dropped for it alone. */
   #publish(frame: Buffer): void {
-    if (this.#pending.length >= MAX_PENDING) {
-      this.#dropped.backlog = (this.#dropped.backlog ?? 0) + 1;
-      return;
-    }
-    this.#pending.push([frame, this.#counters.stamp(frame)]);
-    if (this.#pending.length > this.#backlogMax) this.#backlogMax = this.#pending.length;
-    if (!this.#flushing) void this.#flush();
-  }
-
-  async #flush(): Promise<void> {
-    this.#flushing = true;
-    try {
-      while (this.#pending.length > 0) {
-        const msg = this.#pending.shift() as Buffer[];
-        try {
-          await this.#pub.send(msg);
-          this.#out++;
-        } catch (err) {
-          if (!this.#running) return;
-          this.#log?.error({ err }, 'event bus: publishing failed');
-        }
-      }
-    } finally {
-      this.#flushing = false;
-    }
+    this.#pub.send([frame, this.#counters.stamp(frame)]);
+    this.#out++;
   }
 
   stats(): BusStats {
@@ -245,8 +240,9 @@ export class EventPublisher {
       events_in: this.#in,
       bytes_in: this.#bytesIn,
       events_out: this.#out,
-      backlog: this.#pending.length,
-      backlog_max: this.#backlogMax,
+      // nothing waits in the publisher itself any more: it sends as it receives
+      backlog: 0,
+      backlog_max: 0,
       trimmed: this.#trimmed,
       dropped: { ...this.#dropped },
       subscriptions: this.#counters.list(),
@@ -254,9 +250,9 @@ export class EventPublisher {
     };
   }
 
+  /** Stops; `run()` resolves once both sockets are closed. */
   close(): void {
-    this.#running = false;
-    this.#pull.close();
-    this.#pub.close();
+    void this.run();
+    void Promise.all([this.#pull.close(), this.#pub.close()]).finally(() => this.#stopped?.());
   }
 }

@@ -26,15 +26,23 @@ export interface ZmtpPublisherOptions extends ZmtpServerOptions {
   sendHighWaterMark: number;
   /**
    * XPUB's subscription messages: first byte 1 (subscribe) or 0 (unsubscribe), then the topic.
-   * Deduplicated across peers: only a topic's first subscriber and last leaver are reported.
+   * Deduplicated across peers: only a topic's first subscriber and last leaver are reported,
+   * unless `reportEverySubscription`.
    */
   onSubscription?: (msg: Buffer) => void;
+  /**
+   * Report every peer's subscribe and unsubscribe, including those of a peer that leaves
+   * (libzmq's `ZMQ_XPUB_VERBOSER`): for counting subscribers per topic.
+   */
+  reportEverySubscription?: boolean;
+  /** Subscriptions one peer may hold before it is disconnected; default 64. */
+  maxTopicsPerPeer?: number;
 }
 
 /**
- * Subscriptions one peer may hold. A Salt minion holds one or two (everything, or `broadcast`
- * and its own topic with `zmq_filtering`), a tsalt minion two (everything and its presence
- * topic); past this the peer is taken for hostile and disconnected.
+ * Subscriptions one peer may hold by default. A Salt minion holds one or two (everything, or
+ * `broadcast` and its own topic with `zmq_filtering`), a tsalt minion two (everything and its
+ * presence topic); past this the peer is taken for hostile and disconnected.
  */
 const MAX_TOPICS_PER_PEER = 64;
 
@@ -58,6 +66,8 @@ class SubscriberPeer extends ZmtpPeer {
 export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
   readonly #hwm: number;
   readonly #onSubscription: ((msg: Buffer) => void) | undefined;
+  readonly #reportEvery: boolean;
+  readonly #maxTopics: number;
   /** How many peers hold each topic, for XPUB's deduplicated subscription messages. */
   readonly #topicCounts = new Map<string, number>();
   #dropped = 0;
@@ -66,6 +76,8 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
     super('XPUB', ['SUB', 'XSUB'], opts);
     this.#hwm = opts.sendHighWaterMark;
     this.#onSubscription = opts.onSubscription;
+    this.#reportEvery = opts.reportEverySubscription ?? false;
+    this.#maxTopics = opts.maxTopicsPerPeer ?? MAX_TOPICS_PER_PEER;
   }
 
   /** Messages not sent to a peer because it was past the high-water mark. */
@@ -132,15 +144,15 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
     } else {
       peer.topics ??= new Map();
       if (peer.topics.has(topic)) return;
-      if (peer.topics.size >= MAX_TOPICS_PER_PEER) {
-        this.fail(peer, new SALT_ERR_BUS_ZMTP(`more than ${MAX_TOPICS_PER_PEER} subscriptions`));
+      if (peer.topics.size >= this.#maxTopics) {
+        this.fail(peer, new SALT_ERR_BUS_ZMTP(`more than ${this.#maxTopics} subscriptions`));
         return;
       }
       peer.topics.set(topic, Buffer.from(topic, 'latin1'));
     }
     const count = (this.#topicCounts.get(topic) ?? 0) + 1;
     this.#topicCounts.set(topic, count);
-    if (count === 1) this.#report(1, topic);
+    if (count === 1 || this.#reportEvery) this.#report(1, topic);
   }
 
   #unsubscribe(peer: SubscriberPeer, topic: string): void {
@@ -149,12 +161,9 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
       peer.all = false;
     } else if (!peer.topics?.delete(topic)) return;
     const count = (this.#topicCounts.get(topic) ?? 1) - 1;
-    if (count > 0) {
-      this.#topicCounts.set(topic, count);
-      return;
-    }
-    this.#topicCounts.delete(topic);
-    this.#report(0, topic);
+    if (count > 0) this.#topicCounts.set(topic, count);
+    else this.#topicCounts.delete(topic);
+    if (count === 0 || this.#reportEvery) this.#report(0, topic);
   }
 
   #report(kind: 0 | 1, topic: string): void {

@@ -7,6 +7,7 @@
  * A peer that breaks the protocol is disconnected and reported through `onPeerError`; it never
  * throws into the server. Peers are kept small: a master holds tens of thousands.
  */
+import { rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { SALT_ERR_BUS_ADDRESS_IN_USE, SALT_ERR_BUS_ZMTP } from '../../errors.js';
 import { type Frame, splitCommand } from './frame.js';
@@ -80,13 +81,29 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
 
   /** Listens on `host:port`; EADDRINUSE becomes `SALT_ERR_BUS_ADDRESS_IN_USE`. */
   async bind(host: string, port: number): Promise<void> {
+    const shown = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+    await this.#listen({ host, port, backlog: this.#backlog }, shown);
+  }
+
+  /**
+   * Listens on the unix socket `path` (libzmq's `ipc://`). A file left there by a process that
+   * died is removed first, as libzmq does when it binds.
+   */
+  async bindPath(path: string): Promise<void> {
+    await rm(path, { force: true });
+    await this.#listen({ path, backlog: this.#backlog }, `ipc://${path}`);
+  }
+
+  async #listen(
+    where: { host: string; port: number; backlog: number } | { path: string; backlog: number },
+    shown: string,
+  ): Promise<void> {
     const server = createServer({ noDelay: true }, (socket) => this.#accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
-        const shown = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
         reject(err.code === 'EADDRINUSE' ? new SALT_ERR_BUS_ADDRESS_IN_USE(shown, { cause: err }) : err);
       });
-      server.listen({ host, port, backlog: this.#backlog }, () => resolve());
+      server.listen(where, () => resolve());
     });
     server.on('error', (err) => this.#onPeerError?.(err));
     this.#server = server;

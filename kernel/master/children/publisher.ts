@@ -7,9 +7,10 @@
  */
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Pull } from 'zeromq';
-import { bindHost, bindOrFail, ipcAddress, tcpAddress } from '../../bus/address.js';
+import { bindHost, tcpAddress } from '../../bus/address.js';
+import { Inbox } from '../../bus/inbox.js';
 import { ZmtpPublisher } from '../../bus/zmtp/pub-server.js';
+import { ZmtpPuller } from '../../bus/zmtp/pull-server.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
 import { Crypticle } from '../../crypt/crypticle.js';
 import { runChild } from '../../daemon/child-runtime.js';
@@ -18,6 +19,7 @@ import { unpackIpc } from '../../serial/index.js';
 import { readMasterKeys } from '../master-keys.js';
 import { PresenceTracker } from '../presence.js';
 import { wrapPublish } from '../publish-envelope.js';
+import { MAX_REQUEST_BYTES } from '../request-router.js';
 import { readAesKey, SerialReservation } from '../secrets.js';
 import { keepAliveIdleMs } from '../tcp-keepalive.js';
 
@@ -41,11 +43,19 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
     onSubscription: (msg) => presence.onSubscription(msg),
     onPeerError: (err) => log.debug({ err: err.message }, 'publish peer disconnected'),
   });
-  const pull = new Pull();
+  // publish loads from the request server, taken one at a time in order (each waits for its
+  // serial); a backlog past this many is dropped and logged, as a full libzmq queue would drop
+  const loads = new Inbox<Buffer[]>(100_000);
+  const pull = new ZmtpPuller({
+    // a publish load is at most a request's size: the request server's own cap
+    maxFrameBytes: MAX_REQUEST_BYTES,
+    onMessage: (parts) => loads.push(parts),
+    onPeerError: (err) => log.warn({ err: err.message }, 'publish hand-off peer disconnected'),
+  });
   await pub.bind(bindHost(config.interface), config.publish_port);
-  const pullAddr = ipcAddress(config.sock_dir, 'publish_pull.ipc');
-  await bindOrFail(pull, pullAddr);
-  await chmod(join(config.sock_dir, 'publish_pull.ipc'), 0o600).catch(() => undefined);
+  const pullPath = join(config.sock_dir, 'publish_pull.ipc');
+  await pull.bindPath(pullPath);
+  await chmod(pullPath, 0o600).catch(() => undefined);
   let rotating: Promise<void> | undefined;
   onParentMessage((msg) => {
     if ((msg as { type?: string }).type === 'aes-rotated') {
@@ -62,7 +72,13 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   let running = true;
   const loop = (async () => {
     try {
-      for await (const [frame] of pull) {
+      let dropped = 0;
+      for (let parts = await loads.take(); parts; parts = await loads.take()) {
+        if (loads.dropped > dropped) {
+          log.error({ dropped: loads.dropped - dropped }, 'publish loads dropped: the publisher fell behind');
+          dropped = loads.dropped;
+        }
+        const [frame] = parts;
         if (!frame) continue;
         if (rotating) {
           await rotating;
@@ -91,7 +107,8 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   log.info({ address: tcpAddress(config.interface, config.publish_port) }, 'publisher listening');
   return async () => {
     running = false;
-    pull.close();
+    await pull.close();
+    loads.close();
     await pub.close();
     presence.close();
     await loop;
