@@ -4,9 +4,8 @@
  * by tag prefix. A message's first part is Salt's event body: `<tag>\n\n<msgpack(data)>`, so
  * ZeroMQ's prefix subscription is exactly Salt's tag-prefix matching; its second part numbers
  * it per subscribed prefix (bus-sequence.ts), so a listener knows how many events it missed
- * when it read too slowly. Firers and listeners speak ZMTP themselves (./zmtp/), over the
- * unix sockets the publisher's libzmq binds: no process but the publisher loads libzmq for
- * the bus.
+ * when it read too slowly. Every end speaks ZMTP itself (./zmtp/) over unix sockets: no
+ * process loads libzmq for the bus, and a libzmq PUSH or SUB can still connect.
  */
 
 import { basename } from 'node:path';

@@ -50,7 +50,10 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
     // a publish load is at most a request's size: the request server's own cap
     maxFrameBytes: MAX_REQUEST_BYTES,
     onMessage: (parts) => loads.push(parts),
-    onPeerError: (err) => log.warn({ err: err.message }, 'publish hand-off peer disconnected'),
+    onPeerError: (err) =>
+      (err as { code?: string }).code === 'SALT_ERR_BUS_ZMTP'
+        ? log.warn({ err: err.message }, 'publish hand-off: a peer broke the protocol and was disconnected')
+        : log.debug({ err: err.message }, 'publish hand-off peer disconnected'),
   });
   await pub.bind(bindHost(config.interface), config.publish_port);
   const pullPath = join(config.sock_dir, 'publish_pull.ipc');
