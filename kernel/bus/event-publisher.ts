@@ -31,7 +31,7 @@ import { ZmtpPublisher } from './zmtp/pub-server.js';
 import { ZmtpPuller } from './zmtp/pull-server.js';
 
 /** Events a subscriber may have waiting in the publisher before they are dropped for it. */
-export const SUBSCRIBER_HWM = 10_000;
+export const SUBSCRIBER_HWM = 50_000;
 const MAX_LAGGING = 1000;
 /**
  * The largest frame a firer may send. Far above any `max_event_size`, so that an oversized

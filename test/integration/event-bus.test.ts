@@ -90,7 +90,7 @@ describe('the master event bus: max_event_size, slow subscribers, counters', () 
     })();
     const t0 = Date.now();
     // the fast one shares this thread with the firing: fire in bursts it can keep up with
-    // (the publisher holds 10,000 events for a subscriber that falls behind)
+    // (the publisher holds 50,000 events for a subscriber whose process falls behind)
     for (let i = 0; i < n; i++) {
       firer.fire('load/x', { i, pad: 'p'.repeat(200) });
       if (i % 1000 === 999) while (fastGot < i - 2000) await new Promise((r) => setTimeout(r, 1));
