@@ -125,7 +125,9 @@ export class EventListener implements AsyncIterable<SaltEvent> {
     this.#inbox = new Inbox(opts.hwm ?? 100_000);
     this.#sub = new ZmtpSubscriber({
       ...parseEndpoint(addrs.pub),
-      onMessage: (parts) => this.#inbox.push(parts),
+      // copied: a part is a slice of a socket read of up to 64 KiB, which a queued slice would
+      // keep alive whole
+      onMessage: (parts) => this.#inbox.push(parts.map((p) => Buffer.from(p))),
     });
     this.#name = opts.name ?? basename(process.argv[1] ?? 'node');
     this.#reportLag = opts.reportLag ?? true;

@@ -32,6 +32,8 @@ import { ZmtpPuller } from './zmtp/pull-server.js';
 
 /** Events a subscriber may have waiting in the publisher before they are dropped for it. */
 export const SUBSCRIBER_HWM = 50_000;
+/** And bytes: a stopped subscriber holds at most this much of the publisher's memory. */
+const SUBSCRIBER_MAX_BYTES = 64 * 1024 * 1024;
 const MAX_LAGGING = 1000;
 /**
  * The largest frame a firer may send. Far above any `max_event_size`, so that an oversized
@@ -117,6 +119,7 @@ export class EventPublisher {
     };
     this.#pub = new ZmtpPublisher({
       sendHighWaterMark: this.#hwm,
+      maxQueuedBytes: SUBSCRIBER_MAX_BYTES,
       reportEverySubscription: true,
       maxTopicsPerPeer: MAX_PREFIXES_PER_LISTENER,
       onSubscription: (msg) => this.#counters.onSubscription(msg),
@@ -125,7 +128,13 @@ export class EventPublisher {
     this.#pull = new ZmtpPuller({
       maxFrameBytes: MAX_FIRED_BYTES,
       onMessage: ([frame]) => {
-        if (frame) this.#accept(frame);
+        if (!frame) return;
+        try {
+          this.#accept(frame);
+        } catch (err) {
+          // a bug of ours must not cut the firer's connection (and what it has in flight)
+          this.#log?.error({ err }, 'event bus: an event could not be handled');
+        }
       },
       onPeerError,
     });

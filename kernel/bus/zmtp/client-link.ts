@@ -1,8 +1,9 @@
 /**
  * One outgoing ZMTP 3.0 connection, the part tsalt's client sockets share (./req-socket.ts,
- * ./sub-socket.ts, ./push-socket.ts), over TCP or a unix socket (libzmq's `ipc://`): connect, greet, exchange READY (checking the peer's socket type), then
- * hand over whole messages. Frames are small until the peer's READY; messages are capped in
- * size and in parts. `PING` is answered; `ERROR` closes.
+ * ./sub-socket.ts, ./push-socket.ts), over TCP or a unix socket (libzmq's `ipc://`): connect,
+ * greet, exchange READY (checking the peer's socket type), then hand over whole messages.
+ * Frames are small until the peer's READY; messages are capped in size and in parts. `PING` is
+ * answered; `ERROR` closes.
  */
 import { connect, type Socket } from 'node:net';
 import { SALT_ERR_BUS_ZMTP } from '../../errors.js';

@@ -132,6 +132,39 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
     expect(pub.dropped).toBeGreaterThan(0);
   });
 
+  it('counts its high-water mark in messages, as libzmq does, with a cap in bytes besides', async () => {
+    const stalledPeer = async (pub: ZmtpPublisher) => {
+      const peer = await rawPeer(pub.port, opened);
+      peer.write(
+        Buffer.concat([
+          greeting(),
+          readyCommand({ 'Socket-Type': 'SUB' }),
+          encodeMessage([Buffer.from([1])]),
+        ]),
+      );
+      await until(() => pub.send([Buffer.from('hello')]) === 1);
+      peer.pause();
+      return peer;
+    };
+    const big = Buffer.alloc(256 * 1024, 1);
+    const small = Buffer.from('salt/job/1/ret/m1');
+    // by count: big messages queued behind a stalled reader do not crowd out a small one
+    const counted = (await publisher({ sendHighWaterMark: 100 })).pub;
+    await stalledPeer(counted);
+    for (let i = 0; i < 40; i++) counted.send([big]);
+    expect(counted.dropped).toBe(0);
+    expect(counted.send([small])).toBe(1);
+    // ... until the count is reached
+    for (let i = 0; i < 100; i++) counted.send([small]);
+    expect(counted.dropped).toBeGreaterThan(0);
+    // by bytes: a stopped reader holds at most maxQueuedBytes of the publisher's memory
+    const capped = (await publisher({ sendHighWaterMark: 100_000, maxQueuedBytes: 4 * 1024 * 1024 })).pub;
+    await stalledPeer(capped);
+    for (let i = 0; i < 100; i++) capped.send([big]);
+    // 4 MiB in the socket, and what the kernel takes besides
+    expect(capped.dropped).toBeGreaterThan(50);
+  });
+
   it('answers a ZMTP 3.1 PING with a PONG carrying its context', async () => {
     const { pub } = await publisher();
     const peer = await rawPeer(pub.port, opened);

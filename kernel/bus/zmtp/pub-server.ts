@@ -20,10 +20,11 @@ import type { ZmtpStream } from './stream.js';
 export interface ZmtpPublisherOptions extends ZmtpServerOptions {
   /**
    * Messages a peer may have waiting in its socket before further publishes to it are dropped
-   * (libzmq's ZMQ_SNDHWM; Salt's `pub_hwm`; 0 = no limit). Counted in bytes, as this many of the
-   * message being sent.
+   * (libzmq's ZMQ_SNDHWM; Salt's `pub_hwm`; 0 = no limit). Counted in messages, as libzmq does.
    */
   sendHighWaterMark: number;
+  /** Bytes a peer may have waiting before further publishes to it are dropped; 0 = no limit. */
+  maxQueuedBytes?: number;
   /**
    * XPUB's subscription messages: first byte 1 (subscribe) or 0 (unsubscribe), then the topic.
    * Deduplicated across peers: only a topic's first subscriber and last leaver are reported,
@@ -49,6 +50,12 @@ const MAX_TOPICS_PER_PEER = 64;
 class SubscriberPeer extends ZmtpPeer {
   /** Subscribed to everything (the empty topic): the common case, matched without a loop. */
   all = false;
+  /** Messages written while the socket was already holding unsent bytes, not yet flushed. */
+  queued = 0;
+  /** The write callback of those messages (one function per peer, not one per write). */
+  readonly flushed = (): void => {
+    this.queued--;
+  };
   /** Other subscriptions (binary topics, as latin1 strings, with their bytes for matching). */
   topics: Map<string, Buffer> | undefined;
 
@@ -65,6 +72,7 @@ class SubscriberPeer extends ZmtpPeer {
 
 export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
   readonly #hwm: number;
+  readonly #maxBytes: number;
   readonly #onSubscription: ((msg: Buffer) => void) | undefined;
   readonly #reportEvery: boolean;
   readonly #maxTopics: number;
@@ -75,6 +83,7 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
   constructor(opts: ZmtpPublisherOptions) {
     super('XPUB', ['SUB', 'XSUB'], opts);
     this.#hwm = opts.sendHighWaterMark;
+    this.#maxBytes = opts.maxQueuedBytes ?? 0;
     this.#onSubscription = opts.onSubscription;
     this.#reportEvery = opts.reportEverySubscription ?? false;
     this.#maxTopics = opts.maxTopicsPerPeer ?? MAX_TOPICS_PER_PEER;
@@ -87,8 +96,8 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
 
   /**
    * Sends one message (its parts) to every ready peer whose subscriptions match its first part.
-   * Never blocks: a peer whose socket already holds `sendHighWaterMark` such messages misses this
-   * one. Returns the number of peers it was written to.
+   * Never blocks: a peer whose socket already holds `sendHighWaterMark` messages (or
+   * `maxQueuedBytes`) unsent misses this one. Returns the number of peers it was written to.
    */
   send(parts: readonly Uint8Array[]): number {
     const first = parts[0];
@@ -98,15 +107,23 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
       : Buffer.from(first.buffer, first.byteOffset, first.length);
     // encoded once; every peer's socket holds a reference to the same bytes until written
     const wire = encodeMessage(parts);
-    const limit = this.#hwm * wire.length;
     let sent = 0;
     for (const peer of this.peers) {
       if (!peer.ready || !peer.matches(firstBuf)) continue;
-      if (limit > 0 && peer.socket.writableLength >= limit) {
+      const backlog = peer.socket.writableLength;
+      if (backlog === 0) {
+        // the common case: the kernel takes it at once, nothing to count
+        peer.socket.write(wire);
+      } else if (
+        (this.#hwm > 0 && peer.queued >= this.#hwm) ||
+        (this.#maxBytes > 0 && backlog >= this.#maxBytes)
+      ) {
         this.#dropped++;
         continue;
+      } else {
+        peer.queued++;
+        peer.socket.write(wire, peer.flushed);
       }
-      peer.socket.write(wire);
       sent++;
     }
     return sent;

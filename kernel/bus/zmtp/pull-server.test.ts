@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,30 @@ describe('ZmtpPuller', () => {
     small.send(Buffer.alloc(10));
     await until(() => got.length === 1);
     expect(got).toEqual([10]);
+  });
+});
+
+describe('ZmtpServer.close()', () => {
+  it('finishes while clients keep connecting', async () => {
+    const path = join(dir, 'closing.ipc');
+    const pull = new ZmtpPuller({ onMessage: () => undefined });
+    await pull.bindPath(path);
+    const sockets: Socket[] = [];
+    const knocking = setInterval(() => {
+      const s = connect({ path });
+      s.on('error', () => undefined);
+      sockets.push(s);
+    }, 0);
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const closed = pull.close().then(() => 'closed');
+      expect(await Promise.race([closed, new Promise((r) => setTimeout(() => r('hung'), 3000))])).toBe(
+        'closed',
+      );
+    } finally {
+      clearInterval(knocking);
+      for (const s of sockets) s.destroy();
+    }
   });
 });
 

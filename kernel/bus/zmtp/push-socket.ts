@@ -20,7 +20,10 @@ export type ZmtpPusherOptions = ZmtpEndpoint & {
   hwm?: number;
   /** Bytes the connection may hold unsent (a peer that stopped reading); default 256 MiB. */
   maxBufferedBytes?: number;
-  /** Wait between connection attempts (ms); doubles up to `reconnectMaxMs`. */
+  /**
+   * Wait between connection attempts (ms); default 100. It doubles up to `reconnectMaxMs` when
+   * that is larger (default 0: it stays put, as libzmq's reconnect interval does by default).
+   */
   reconnectMs?: number;
   reconnectMaxMs?: number;
   /** The connection was lost or refused; it is being made again. */
@@ -47,7 +50,7 @@ export class ZmtpPusher {
     this.#hwm = opts.hwm ?? 100_000;
     this.#maxBuffered = opts.maxBufferedBytes ?? 256 * 1024 * 1024;
     this.#reconnectMs = opts.reconnectMs ?? 100;
-    this.#reconnectMaxMs = opts.reconnectMaxMs ?? 5000;
+    this.#reconnectMaxMs = opts.reconnectMaxMs ?? 0;
     this.#onDisconnect = opts.onDisconnect;
     this.#wait = this.#reconnectMs;
     this.#open();

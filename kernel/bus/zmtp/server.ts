@@ -54,6 +54,7 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   readonly #onPeerError: ((err: Error) => void) | undefined;
   readonly #keepAliveIdleMs: number | undefined;
   #server: Server | undefined;
+  #closing = false;
 
   /** `socketType` is ours (sent in READY); `peerTypes` those allowed to connect to it. */
   constructor(socketType: string, peerTypes: readonly string[], opts: ZmtpServerOptions) {
@@ -116,6 +117,9 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   async close(): Promise<void> {
     const server = this.#server;
     this.#server = undefined;
+    this.#closing = true;
+    // stop accepting first: a connection arriving while the peers go would hold server.close()
+    const stopped = server ? new Promise<void>((resolve) => server.close(() => resolve())) : undefined;
     const gone = [...this.peers].map(
       (peer) =>
         new Promise<void>((resolve) =>
@@ -124,7 +128,7 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
     );
     for (const peer of this.peers) peer.socket.destroy();
     await Promise.all(gone);
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stopped;
   }
 
   /** Makes the per-connection state of a new peer. */
@@ -154,6 +158,10 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   }
 
   #accept(socket: Socket): void {
+    if (this.#closing) {
+      socket.destroy();
+      return;
+    }
     if (this.#keepAliveIdleMs !== undefined) socket.setKeepAlive(true, this.#keepAliveIdleMs);
     const peer = this.newPeer(socket, new ZmtpStream(this.#peerTypes, this.maxFrameBytes));
     this.peers.add(peer);

@@ -49,7 +49,8 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   const pull = new ZmtpPuller({
     // a publish load is at most a request's size: the request server's own cap
     maxFrameBytes: MAX_REQUEST_BYTES,
-    onMessage: (parts) => loads.push(parts),
+    // copied: a queued slice would keep its whole socket read alive
+    onMessage: (parts) => loads.push(parts.map((p) => Buffer.from(p))),
     onPeerError: (err) =>
       (err as { code?: string }).code === 'SALT_ERR_BUS_ZMTP'
         ? log.warn({ err: err.message }, 'publish hand-off: a peer broke the protocol and was disconnected')
