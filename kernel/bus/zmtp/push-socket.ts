@@ -12,6 +12,7 @@
 import { endpointOf, type ZmtpEndpoint } from '../address.js';
 import { ClientLink } from './client-link.js';
 import { encodeMessage } from './frame.js';
+import { Redialer } from './redialer.js';
 
 const PULLER_TYPES = new Set(['PULL']);
 
@@ -31,29 +32,37 @@ export type ZmtpPusherOptions = ZmtpEndpoint & {
 };
 
 export class ZmtpPusher {
-  readonly #endpoint: ZmtpEndpoint;
   readonly #hwm: number;
   readonly #maxBuffered: number;
-  readonly #reconnectMs: number;
-  readonly #reconnectMaxMs: number;
-  readonly #onDisconnect: ((err: Error) => void) | undefined;
+  readonly #dialer: Redialer;
   /** Encoded messages waiting for the handshake. */
   #queue: Buffer[] = [];
-  #link: ClientLink | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #wait: number;
   #dropped = 0;
-  #closed = false;
 
   constructor(opts: ZmtpPusherOptions) {
-    this.#endpoint = endpointOf(opts);
     this.#hwm = opts.hwm ?? 100_000;
     this.#maxBuffered = opts.maxBufferedBytes ?? 256 * 1024 * 1024;
-    this.#reconnectMs = opts.reconnectMs ?? 100;
-    this.#reconnectMaxMs = opts.reconnectMaxMs ?? 0;
-    this.#onDisconnect = opts.onDisconnect;
-    this.#wait = this.#reconnectMs;
-    this.#open();
+    const endpoint = endpointOf(opts);
+    this.#dialer = new Redialer(
+      opts,
+      (lost) =>
+        new ClientLink({
+          ...endpoint,
+          socketType: 'PUSH',
+          peerTypes: PULLER_TYPES,
+          // a PULL peer sends no messages, only its READY and heartbeats
+          maxMessageBytes: 8192,
+          afterReady: () => {
+            this.#dialer.connected();
+            const queued = this.#queue;
+            this.#queue = [];
+            return queued.length > 0 ? Buffer.concat(queued) : undefined;
+          },
+          onMessage: () => undefined,
+          onClose: lost,
+        }),
+    );
+    this.#dialer.start();
   }
 
   /** Messages dropped: the queue was full, or the socket was closed. */
@@ -68,12 +77,12 @@ export class ZmtpPusher {
 
   /** Sends one message (its parts); false when it was dropped. Never throws, never waits. */
   send(parts: Buffer | readonly Buffer[]): boolean {
-    if (this.#closed) {
+    if (this.#dialer.closed) {
       this.#dropped++;
       return false;
     }
     const bytes = encodeMessage(Buffer.isBuffer(parts) ? [parts] : parts);
-    const link = this.#link;
+    const link = this.#dialer.link;
     if (link?.ready) {
       if (link.socket.writableLength >= this.#maxBuffered) {
         this.#dropped++;
@@ -95,55 +104,18 @@ export class ZmtpPusher {
    * `ZMQ_LINGER`), then is dropped.
    */
   async close(lingerMs = 1000): Promise<void> {
-    if (this.#closed) return;
+    if (this.#dialer.closed) return;
     const deadline = Date.now() + lingerMs;
     while (Date.now() < deadline && !this.#flushed()) await new Promise((r) => setTimeout(r, 5));
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#dialer.close();
     this.#dropped += this.#queue.length;
     this.#queue = [];
-    this.#link?.destroy();
-    this.#link = undefined;
   }
 
   #flushed(): boolean {
-    const link = this.#link;
+    const link = this.#dialer.link;
     return (
       this.#queue.length === 0 && (link === undefined || (link.ready && link.socket.writableLength === 0))
     );
-  }
-
-  #open(): void {
-    const link: ClientLink = new ClientLink({
-      ...this.#endpoint,
-      socketType: 'PUSH',
-      peerTypes: PULLER_TYPES,
-      // a PULL peer sends no messages, only its READY and heartbeats
-      maxMessageBytes: 8192,
-      afterReady: () => {
-        this.#wait = this.#reconnectMs;
-        const queued = this.#queue;
-        this.#queue = [];
-        return queued.length > 0 ? Buffer.concat(queued) : undefined;
-      },
-      onMessage: () => undefined,
-      onClose: (err) => {
-        if (this.#link !== link) return;
-        this.#link = undefined;
-        this.#onDisconnect?.(err);
-        this.#retry();
-      },
-    });
-    this.#link = link;
-  }
-
-  #retry(): void {
-    if (this.#closed) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (!this.#closed) this.#open();
-    }, this.#wait);
-    this.#wait = Math.min(this.#wait * 2, Math.max(this.#reconnectMs, this.#reconnectMaxMs));
   }
 }

@@ -12,6 +12,7 @@
 import { endpointOf, type ZmtpEndpoint } from '../address.js';
 import { ClientLink } from './client-link.js';
 import { encodeMessage } from './frame.js';
+import { Redialer } from './redialer.js';
 
 const PUBLISHER_TYPES = new Set(['PUB', 'XPUB']);
 
@@ -27,26 +28,38 @@ export type ZmtpSubscriberOptions = ZmtpEndpoint & {
 };
 
 export class ZmtpSubscriber {
-  readonly #endpoint: ZmtpEndpoint;
-  readonly #opts: Required<
-    Pick<ZmtpSubscriberOptions, 'reconnectMs' | 'reconnectMaxMs' | 'maxMessageBytes'>
-  > &
-    ZmtpSubscriberOptions;
+  readonly #opts: Required<Pick<ZmtpSubscriberOptions, 'maxMessageBytes'>> & ZmtpSubscriberOptions;
   readonly #topics = new Map<string, Buffer>();
-  #link: ClientLink | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #wait: number;
-  #closed = false;
+  readonly #dialer: Redialer;
 
   constructor(opts: ZmtpSubscriberOptions) {
-    this.#endpoint = endpointOf(opts);
-    this.#opts = { reconnectMs: 100, reconnectMaxMs: 0, maxMessageBytes: 256 * 1024 * 1024, ...opts };
-    this.#wait = this.#opts.reconnectMs;
+    this.#opts = { maxMessageBytes: 256 * 1024 * 1024, ...opts };
+    const endpoint = endpointOf(opts);
+    this.#dialer = new Redialer(
+      opts,
+      (lost) =>
+        new ClientLink({
+          ...endpoint,
+          socketType: 'SUB',
+          peerTypes: PUBLISHER_TYPES,
+          maxMessageBytes: this.#opts.maxMessageBytes,
+          afterReady: () => {
+            this.#dialer.connected();
+            return this.#topics.size > 0
+              ? Buffer.concat([...this.#topics.values()].map((t) => subscription(t)))
+              : undefined;
+          },
+          onMessage: (parts) => {
+            if (this.#matches(parts[0] as Buffer)) this.#opts.onMessage(parts);
+          },
+          onClose: lost,
+        }),
+    );
   }
 
   /** Connects (and keeps reconnecting) until {@link close}. */
   connect(): void {
-    if (!this.#link && !this.#timer && !this.#closed) this.#open();
+    this.#dialer.start();
   }
 
   /** Adds a prefix subscription (the empty string: everything); sent now if connected. */
@@ -54,7 +67,8 @@ export class ZmtpSubscriber {
     if (this.#topics.has(topic)) return;
     const bytes = Buffer.from(topic, 'utf8');
     this.#topics.set(topic, bytes);
-    if (this.#link?.ready) this.#link.socket.write(subscription(bytes));
+    const link = this.#dialer.link;
+    if (link?.ready) link.socket.write(subscription(bytes));
   }
 
   /** Drops a subscription; the publisher is told if connected. */
@@ -62,51 +76,12 @@ export class ZmtpSubscriber {
     const bytes = this.#topics.get(topic);
     if (!bytes) return;
     this.#topics.delete(topic);
-    if (this.#link?.ready) this.#link.socket.write(subscription(bytes, 0));
+    const link = this.#dialer.link;
+    if (link?.ready) link.socket.write(subscription(bytes, 0));
   }
 
   close(): void {
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#link?.destroy();
-    this.#link = undefined;
-  }
-
-  #open(): void {
-    const link: ClientLink = new ClientLink({
-      ...this.#endpoint,
-      socketType: 'SUB',
-      peerTypes: PUBLISHER_TYPES,
-      maxMessageBytes: this.#opts.maxMessageBytes,
-      afterReady: () => {
-        this.#wait = this.#opts.reconnectMs;
-        return this.#topics.size > 0
-          ? Buffer.concat([...this.#topics.values()].map((t) => subscription(t)))
-          : undefined;
-      },
-      onMessage: (parts) => {
-        if (this.#matches(parts[0] as Buffer)) this.#opts.onMessage(parts);
-      },
-      onClose: (err) => {
-        if (this.#link !== link) return;
-        this.#link = undefined;
-        this.#opts.onDisconnect?.(err);
-        this.#retry();
-      },
-    });
-    this.#link = link;
-  }
-
-  #retry(): void {
-    if (this.#closed) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (!this.#closed) this.#open();
-    }, this.#wait);
-    // libzmq doubles the wait up to the maximum when one is set; without one it stays put
-    if (this.#opts.reconnectMaxMs > this.#opts.reconnectMs)
-      this.#wait = Math.min(this.#wait * 2, this.#opts.reconnectMaxMs);
+    this.#dialer.close();
   }
 
   /** As libzmq's SUB filters too: a publisher need not have (a Salt master's does). */
