@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, Daemon } from '../../tools/local-cluster.js';
@@ -57,6 +58,25 @@ describe('process management and recovery', () => {
     expect(after.length).toBe(before.length);
     // a publish sent before the minion's SUB socket has reconnected to a restarted publisher is
     // lost (as in Salt); on a loaded machine the restart can take longer than the wait above
+    let r = await c.saltJson(['r1', 'test.ping']);
+    for (let tries = 1; tries < 3 && r.data.r1 !== true; tries++) r = await c.saltJson(['r1', 'test.ping']);
+    expect(r.data, r.raw.stdout + r.raw.stderr).toEqual({ r1: true });
+  });
+
+  it('a killed event publisher is restarted, and the request server fires onto the new bus', async () => {
+    const master = c.master!;
+    const victim = childrenOf(master.proc.pid!).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('event-publisher.js'),
+    )!;
+    expect(victim).toBeDefined();
+    const restarts = (master.out.match(/child restarted/g) ?? []).length;
+    process.kill(victim, 'SIGKILL');
+    const deadline = Date.now() + 15_000;
+    while ((master.out.match(/child restarted/g) ?? []).length === restarts && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(childrenOf(master.proc.pid!)).not.toContain(victim);
+    // the returns reach `salt` only through the request server's long-lived connection to the
+    // bus, which must have been made again (every 100 ms) to the new event publisher
     let r = await c.saltJson(['r1', 'test.ping']);
     for (let tries = 1; tries < 3 && r.data.r1 !== true; tries++) r = await c.saltJson(['r1', 'test.ping']);
     expect(r.data, r.raw.stdout + r.raw.stderr).toEqual({ r1: true });
