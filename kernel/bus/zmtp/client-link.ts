@@ -13,7 +13,8 @@ import { greeting, readyCommand } from './handshake.js';
 import { MessageAssembler } from './message-assembler.js';
 import { answerCommand, READY, ZmtpStream } from './stream.js';
 
-export type ClientLinkOptions = ZmtpEndpoint & {
+/** What a connection does, wherever it connects. */
+export interface ClientLinkSpec {
   /** Ours, sent in READY. */
   socketType: string;
   /** The peer types we may talk to. */
@@ -24,7 +25,9 @@ export type ClientLinkOptions = ZmtpEndpoint & {
   onMessage: (parts: Buffer[]) => void;
   /** The connection is gone (or never came up); `err` says why. Called once. */
   onClose: (err: Error) => void;
-};
+}
+
+export type ClientLinkOptions = ZmtpEndpoint & ClientLinkSpec;
 
 export class ClientLink {
   readonly socket: Socket;

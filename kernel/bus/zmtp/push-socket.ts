@@ -9,8 +9,7 @@
  * Why not zeromq.js's Push: each send went through the addon's promise and libzmq's I/O
  * thread, and every process that fires an event loaded libzmq (~10 ms of a CLI's start).
  */
-import { endpointOf, type ZmtpEndpoint } from '../address.js';
-import { ClientLink } from './client-link.js';
+import type { ZmtpEndpoint } from '../address.js';
 import { encodeMessage } from './frame.js';
 import { Redialer } from './redialer.js';
 
@@ -42,26 +41,18 @@ export class ZmtpPusher {
   constructor(opts: ZmtpPusherOptions) {
     this.#hwm = opts.hwm ?? 100_000;
     this.#maxBuffered = opts.maxBufferedBytes ?? 256 * 1024 * 1024;
-    const endpoint = endpointOf(opts);
-    this.#dialer = new Redialer(
-      opts,
-      (lost) =>
-        new ClientLink({
-          ...endpoint,
-          socketType: 'PUSH',
-          peerTypes: PULLER_TYPES,
-          // a PULL peer sends no messages, only its READY and heartbeats
-          maxMessageBytes: 8192,
-          afterReady: () => {
-            this.#dialer.connected();
-            const queued = this.#queue;
-            this.#queue = [];
-            return queued.length > 0 ? Buffer.concat(queued) : undefined;
-          },
-          onMessage: () => undefined,
-          onClose: lost,
-        }),
-    );
+    this.#dialer = new Redialer(opts, {
+      socketType: 'PUSH',
+      peerTypes: PULLER_TYPES,
+      // a PULL peer sends no messages, only its READY and heartbeats
+      maxMessageBytes: 8192,
+      afterReady: () => {
+        const queued = this.#queue;
+        this.#queue = [];
+        return queued.length > 0 ? Buffer.concat(queued) : undefined;
+      },
+      onMessage: () => undefined,
+    });
     this.#dialer.start();
   }
 

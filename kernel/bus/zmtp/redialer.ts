@@ -5,35 +5,36 @@
  * `ZMQ_RECONNECT_IVL_MAX`; without a maximum the wait stays put), back to `reconnectMs` once
  * a handshake succeeds.
  */
-import type { ClientLink } from './client-link.js';
+import { endpointOf, type ZmtpEndpoint } from '../address.js';
+import { ClientLink, type ClientLinkSpec } from './client-link.js';
 
-export interface RedialerOptions {
+export type RedialerOptions = ZmtpEndpoint & {
   /** Default 100 ms. */
   reconnectMs?: number;
   /** Default 0: no doubling. */
   reconnectMaxMs?: number;
   /** A connection was lost or refused; another is on its way. */
   onDisconnect?: (err: Error) => void;
-}
-
-/** Makes a new connection; it must call `lost` (once) when that connection is gone. */
-export type Dial = (lost: (err: Error) => void) => ClientLink;
+};
 
 export class Redialer {
+  readonly #endpoint: ZmtpEndpoint;
   readonly #reconnectMs: number;
   readonly #reconnectMaxMs: number;
   readonly #onDisconnect: ((err: Error) => void) | undefined;
-  readonly #dial: Dial;
+  readonly #spec: Omit<ClientLinkSpec, 'onClose'>;
   #link: ClientLink | undefined;
   #timer: NodeJS.Timeout | undefined;
   #wait: number;
   #closed = false;
 
-  constructor(opts: RedialerOptions, dial: Dial) {
+  /** `opts`: where and how often; `spec`: what each connection is (see ./client-link.ts). */
+  constructor(opts: RedialerOptions, spec: Omit<ClientLinkSpec, 'onClose'>) {
+    this.#endpoint = endpointOf(opts);
     this.#reconnectMs = opts.reconnectMs ?? 100;
     this.#reconnectMaxMs = opts.reconnectMaxMs ?? 0;
     this.#onDisconnect = opts.onDisconnect;
-    this.#dial = dial;
+    this.#spec = spec;
     this.#wait = this.#reconnectMs;
   }
 
@@ -51,11 +52,6 @@ export class Redialer {
     if (!this.#link && !this.#timer && !this.#closed) this.#open();
   }
 
-  /** The current connection finished its handshake: the next loss waits `reconnectMs` again. */
-  connected(): void {
-    this.#wait = this.#reconnectMs;
-  }
-
   close(): void {
     this.#closed = true;
     clearTimeout(this.#timer);
@@ -65,11 +61,20 @@ export class Redialer {
   }
 
   #open(): void {
-    const link = this.#dial((err) => {
-      if (this.#link !== link) return;
-      this.#link = undefined;
-      this.#onDisconnect?.(err);
-      this.#retry();
+    const link: ClientLink = new ClientLink({
+      ...this.#endpoint,
+      ...this.#spec,
+      afterReady: () => {
+        // connected: the next loss waits `reconnectMs` again
+        this.#wait = this.#reconnectMs;
+        return this.#spec.afterReady?.();
+      },
+      onClose: (err) => {
+        if (this.#link !== link) return;
+        this.#link = undefined;
+        this.#onDisconnect?.(err);
+        this.#retry();
+      },
     });
     this.#link = link;
   }

@@ -9,8 +9,7 @@
  * Why not zeromq.js's Subscriber: every publish woke the addon's poller and libzmq's I/O thread
  * before the minion's own code ran, in each minion and, in the swarm, 10,000 times per job.
  */
-import { endpointOf, type ZmtpEndpoint } from '../address.js';
-import { ClientLink } from './client-link.js';
+import type { ZmtpEndpoint } from '../address.js';
 import { encodeMessage } from './frame.js';
 import { Redialer } from './redialer.js';
 
@@ -34,27 +33,19 @@ export class ZmtpSubscriber {
 
   constructor(opts: ZmtpSubscriberOptions) {
     this.#opts = { maxMessageBytes: 256 * 1024 * 1024, ...opts };
-    const endpoint = endpointOf(opts);
-    this.#dialer = new Redialer(
-      opts,
-      (lost) =>
-        new ClientLink({
-          ...endpoint,
-          socketType: 'SUB',
-          peerTypes: PUBLISHER_TYPES,
-          maxMessageBytes: this.#opts.maxMessageBytes,
-          afterReady: () => {
-            this.#dialer.connected();
-            return this.#topics.size > 0
-              ? Buffer.concat([...this.#topics.values()].map((t) => subscription(t)))
-              : undefined;
-          },
-          onMessage: (parts) => {
-            if (this.#matches(parts[0] as Buffer)) this.#opts.onMessage(parts);
-          },
-          onClose: lost,
-        }),
-    );
+    this.#dialer = new Redialer(opts, {
+      socketType: 'SUB',
+      peerTypes: PUBLISHER_TYPES,
+      maxMessageBytes: this.#opts.maxMessageBytes,
+      // every subscription again, on each new connection
+      afterReady: () =>
+        this.#topics.size > 0
+          ? Buffer.concat([...this.#topics.values()].map((t) => subscription(t)))
+          : undefined,
+      onMessage: (parts) => {
+        if (this.#matches(parts[0] as Buffer)) this.#opts.onMessage(parts);
+      },
+    });
   }
 
   /** Connects (and keeps reconnecting) until {@link close}. */
