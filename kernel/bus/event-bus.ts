@@ -17,6 +17,7 @@ import { LAG_TAG, type LagReport } from './bus-stats.js';
 import { stampedEventBody } from './event-body.js';
 import { DROPPED_TAG, type GuardTrace, isEventMap, traceTag } from './event-guard.js';
 import { Inbox } from './inbox.js';
+import { unpinned } from './zmtp/frame.js';
 import { ZmtpPusher } from './zmtp/push-socket.js';
 import { ZmtpSubscriber } from './zmtp/sub-socket.js';
 
@@ -125,9 +126,8 @@ export class EventListener implements AsyncIterable<SaltEvent> {
     this.#inbox = new Inbox(opts.hwm ?? 100_000);
     this.#sub = new ZmtpSubscriber({
       ...parseEndpoint(addrs.pub),
-      // copied: a part is a slice of a socket read of up to 64 KiB, which a queued slice would
-      // keep alive whole
-      onMessage: (parts) => this.#inbox.push(parts.map((p) => Buffer.from(p))),
+      // a queued part must not pin the socket read it was sliced from
+      onMessage: (parts) => this.#inbox.push(parts.map(unpinned)),
     });
     this.#name = opts.name ?? basename(process.argv[1] ?? 'node');
     this.#reportLag = opts.reportLag ?? true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../test/support/prng.js';
-import { encodeCommand, encodeMessage, FrameDecoder, frameHeader, splitCommand } from './frame.js';
+import { encodeCommand, encodeMessage, FrameDecoder, frameHeader, splitCommand, unpinned } from './frame.js';
 
 describe('ZMTP framing', () => {
   it('writes short and long headers', () => {
@@ -67,5 +67,15 @@ describe('FrameDecoder on arbitrary bytes', () => {
         expect((err as { code?: string }).code, `seed ${seed}`).toBe('SALT_ERR_BUS_ZMTP');
       }
     }
+  });
+
+  it('copies a small slice out of a large read, and leaves a buffer that is mostly its own', () => {
+    const read = Buffer.alloc(64 * 1024, 7);
+    const small = read.subarray(100, 400);
+    const copy = unpinned(small);
+    expect(copy.equals(small)).toBe(true);
+    expect(copy.buffer.byteLength).toBeLessThan(read.buffer.byteLength);
+    const most = read.subarray(0, 60 * 1024);
+    expect(unpinned(most)).toBe(most);
   });
 });

@@ -54,6 +54,15 @@ export function splitCommand(body: Buffer): { name: string; data: Buffer } {
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * `buf` itself when it is most of the memory behind it, else a copy of it: a small slice that
+ * is kept (queued, or waiting for the rest of its frame) must not keep a whole socket read
+ * of up to 64 KiB alive.
+ */
+export function unpinned(buf: Buffer): Buffer {
+  return buf.buffer.byteLength > 2 * buf.length ? Buffer.from(buf) : buf;
+}
+
 /** Largest command frame accepted (READY's metadata, PING): far below any data limit. */
 export const MAX_COMMAND_BYTES = 8 * 1024;
 
@@ -133,7 +142,7 @@ export class FrameDecoder {
   #wait(buf: Buffer, needed: number): undefined {
     this.#needed = needed;
     // a short tail is copied, so that it does not keep a large read buffer alive
-    if (buf.length < 4096 && buf.buffer.byteLength > 2 * buf.length) this.#chunks = [Buffer.from(buf)];
+    if (buf.length < 4096) this.#chunks = [unpinned(buf)];
     return undefined;
   }
 }

@@ -9,6 +9,7 @@ import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bindHost, tcpAddress } from '../../bus/address.js';
 import { Inbox } from '../../bus/inbox.js';
+import { unpinned } from '../../bus/zmtp/frame.js';
 import { ZmtpPublisher } from '../../bus/zmtp/pub-server.js';
 import { ZmtpPuller } from '../../bus/zmtp/pull-server.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
@@ -49,8 +50,8 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   const pull = new ZmtpPuller({
     // a publish load is at most a request's size: the request server's own cap
     maxFrameBytes: MAX_REQUEST_BYTES,
-    // copied: a queued slice would keep its whole socket read alive
-    onMessage: (parts) => loads.push(parts.map((p) => Buffer.from(p))),
+    // a queued part must not pin the socket read it was sliced from
+    onMessage: (parts) => loads.push(parts.map(unpinned)),
     onPeerError: (err) =>
       (err as { code?: string }).code === 'SALT_ERR_BUS_ZMTP'
         ? log.warn({ err: err.message }, 'publish hand-off: a peer broke the protocol and was disconnected')
