@@ -50,6 +50,11 @@ export function parseEndpoint(address: string): ZmtpEndpoint {
   }
 }
 
+/** The master's unix socket where the request server hands publish loads to the publisher. */
+export function publishPullPath(sockDir: string): string {
+  return join(sockDir, 'publish_pull.ipc');
+}
+
 /** `ipc://<sockDir>/<name>`. */
 export function ipcAddress(sockDir: string, name: string): string {
   return `ipc://${join(sockDir, name)}`;

@@ -1,10 +1,10 @@
 /**
  * A ZMTP 3.0 PUSH socket over one connection (TCP or a unix socket): how tsalt's processes
  * fire events onto the master bus (`master_event_pull.ipc`) and hand publish loads to the
- * publisher (`publish_pull.ipc`), both bound by libzmq PULL sockets. Like libzmq's PUSH it
- * never blocks the sender: messages wait while the connection is being made (up to
- * `hwm` of them), the connection is made again after a loss, and a message that finds the
- * queue full is dropped and counted.
+ * publisher (`publish_pull.ipc`), both bound by ./pull-server.ts (a libzmq PULL would do).
+ * Like libzmq's PUSH it never blocks the sender: messages wait while the connection is being
+ * made (up to `hwm` of them), the connection is made again after a loss, and a message that
+ * finds the queue full is dropped and counted.
  *
  * Why not zeromq.js's Push: each send went through the addon's promise and libzmq's I/O
  * thread, and every process that fires an event loaded libzmq (~10 ms of a CLI's start).

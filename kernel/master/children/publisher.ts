@@ -6,8 +6,7 @@
  * sockets cannot tell from libzmq's XPUB, at a seventh of its memory per minion.
  */
 import { chmod } from 'node:fs/promises';
-import { join } from 'node:path';
-import { bindHost, tcpAddress } from '../../bus/address.js';
+import { bindHost, publishPullPath, tcpAddress } from '../../bus/address.js';
 import { Inbox } from '../../bus/inbox.js';
 import { unpinned } from '../../bus/zmtp/frame.js';
 import { ZmtpPublisher } from '../../bus/zmtp/pub-server.js';
@@ -58,7 +57,7 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
         : log.debug({ err: err.message }, 'publish hand-off peer disconnected'),
   });
   await pub.bind(bindHost(config.interface), config.publish_port);
-  const pullPath = join(config.sock_dir, 'publish_pull.ipc');
+  const pullPath = publishPullPath(config.sock_dir);
   await pull.bindPath(pullPath);
   await chmod(pullPath, 0o600).catch(() => undefined);
   let rotating: Promise<void> | undefined;

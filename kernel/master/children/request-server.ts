@@ -3,7 +3,7 @@
  * feeding `worker_threads` worker threads. This thread owns every socket: it sends replies,
  * pushes publish loads to the publisher and fires the workers' events on the master bus.
  */
-import { ipcAddress, parseEndpoint, tcpAddress } from '../../bus/address.js';
+import { publishPullPath, tcpAddress } from '../../bus/address.js';
 import { EventFirer, masterEventAddresses } from '../../bus/event-bus.js';
 import { ZmtpPusher } from '../../bus/zmtp/push-socket.js';
 import type { ResolvedMasterConfig } from '../../config/index.js';
@@ -34,7 +34,7 @@ await runChild<ResolvedMasterConfig>(
     });
     await pool.start();
 
-    const push = new ZmtpPusher(parseEndpoint(ipcAddress(config.sock_dir, 'publish_pull.ipc')));
+    const push = new ZmtpPusher({ path: publishPullPath(config.sock_dir) });
     const events = new EventFirer(masterEventAddresses(config.sock_dir));
 
     onParentMessage((msg) => {
