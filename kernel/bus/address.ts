@@ -2,7 +2,7 @@
  * ZeroMQ endpoint helpers: Salt's `tcp://<interface>:<port>` and `ipc://<sock_dir>/<name>.ipc`.
  */
 import { join } from 'node:path';
-import { SALT_ERR_BUS_ADDRESS, SALT_ERR_BUS_ADDRESS_IN_USE } from '../errors.js';
+import { SALT_ERR_BUS_ADDRESS } from '../errors.js';
 
 /** `tcp://host:port`, bracketing IPv6 literals. */
 export function tcpAddress(host: string, port: number): string {
@@ -58,19 +58,4 @@ export function publishPullPath(sockDir: string): string {
 /** `ipc://<sockDir>/<name>`. */
 export function ipcAddress(sockDir: string, name: string): string {
   return `ipc://${join(sockDir, name)}`;
-}
-
-/** Binds a socket, turning EADDRINUSE into SALT_ERR_BUS_ADDRESS_IN_USE that names the address. */
-export async function bindOrFail(
-  sock: { bind(address: string): Promise<void> },
-  address: string,
-): Promise<void> {
-  try {
-    await sock.bind(address);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'EADDRINUSE')
-      throw new SALT_ERR_BUS_ADDRESS_IN_USE(address.replace(/^tcp:\/\//, ''), { cause: err });
-    throw err;
-  }
 }
