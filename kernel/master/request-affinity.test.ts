@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packNetwork } from '../serial/index.js';
-import { affinityHash, requestMinionId } from './request-affinity.js';
+import { affinityHash, peekRequest, requestMinionId } from './request-affinity.js';
 
 describe('requestMinionId', () => {
   it('reads the outer id of an aes request', () => {
@@ -38,6 +38,35 @@ describe('requestMinionId', () => {
   it('skips values of every kind before the id', () => {
     const frame = packNetwork({ a: [1, { b: 2.5 }, null], c: Buffer.alloc(70000), d: -1, id: 'late' });
     expect(requestMinionId(frame)).toBe('late');
+  });
+});
+
+describe('peekRequest', () => {
+  it("marks a signed-in minion's aes request, whatever the key order", () => {
+    expect(
+      peekRequest(packNetwork({ enc: 'aes', load: Buffer.alloc(40), id: 'web-01', version: 3 })),
+    ).toEqual({
+      id: 'web-01',
+      aes: true,
+    });
+    expect(peekRequest(packNetwork({ version: 3, id: 'web-02', load: Buffer.alloc(4), enc: 'aes' }))).toEqual(
+      {
+        id: 'web-02',
+        aes: true,
+      },
+    );
+  });
+
+  it('does not mark a sign-in, a user command, an aes request without an id, or a non-string enc', () => {
+    const signIn = packNetwork({ enc: 'clear', load: { cmd: '_auth', id: 'db-7' }, version: 3 });
+    expect(peekRequest(signIn)).toEqual({ id: 'db-7', aes: false });
+    expect(peekRequest(packNetwork({ enc: 'clear', load: { cmd: 'publish' } }))).toEqual({
+      id: undefined,
+      aes: false,
+    });
+    expect(peekRequest(packNetwork({ enc: 'aes', load: Buffer.alloc(4) })).aes).toBe(false);
+    expect(peekRequest(packNetwork({ enc: 1, load: Buffer.alloc(4), id: 'm' })).aes).toBe(false);
+    expect(peekRequest(new Uint8Array([0x81, 0xa3, 0x65, 0x6e]))).toEqual({ id: undefined, aes: false });
   });
 });
 

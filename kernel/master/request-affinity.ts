@@ -6,7 +6,9 @@
  * (10,000 minions × 5 workers × ~7 KiB was ~350 MiB).
  *
  * The minion id is the `id` of the outer map (`aes` requests: `{enc, load, id, version}`) or of
- * the inner `load` map (`_auth`: `{enc: 'clear', load: {cmd: '_auth', id, ...}}`).
+ * the inner `load` map (`_auth`: `{enc: 'clear', load: {cmd: '_auth', id, ...}}`). The outer
+ * `enc` tells the request server which requests its router thread may handle itself
+ * (children/request-server.ts).
  */
 import { msgpackValueEnd } from '../serial/index.js';
 
@@ -40,33 +42,60 @@ function readStr(buf: Uint8Array, p: number): [string, number] | undefined {
   return [Buffer.from(buf.buffer, buf.byteOffset + at, len).toString('utf8'), at + len];
 }
 
-/** Finds `id` in the map at `p`; descends once into a `load` map. */
-function findId(buf: Uint8Array, p: number, depth: number): string | undefined {
+/** What the router thread learns of a request without decoding it. */
+export interface RequestPeek {
+  /** The minion id (outer `id`, else the `load` map's); undefined for user commands. */
+  id: string | undefined;
+  /** The outer map says `enc: 'aes'` and carries the id: a signed-in minion's encrypted request. */
+  aes: boolean;
+}
+
+const NOT_A_REQUEST: RequestPeek = { id: undefined, aes: false };
+
+/** Where the values of the `keys` wanted sit in the map at `p` (str keys only); undefined if not a map. */
+function mapValues(buf: Uint8Array, p: number, keys: readonly string[]): Map<string, number> | undefined {
   const head = mapHeader(buf, p);
   if (!head) return undefined;
   let [count, at] = head;
-  let inner: number | undefined;
+  const found = new Map<string, number>();
   while (count-- > 0) {
     const key = readStr(buf, at);
     const keyEnd = key ? key[1] : msgpackValueEnd(buf, at);
     if (keyEnd < 0) return undefined;
-    if (key?.[0] === 'id') {
-      const value = readStr(buf, keyEnd);
-      if (value) return value[0];
-    } else if (key?.[0] === 'load' && depth === 0) inner = keyEnd;
+    if (key && keys.includes(key[0]) && !found.has(key[0])) found.set(key[0], keyEnd);
     at = msgpackValueEnd(buf, keyEnd);
     if (at < 0) return undefined;
   }
-  return inner === undefined ? undefined : findId(buf, inner, depth + 1);
+  return found;
+}
+
+const OUTER_KEYS = ['id', 'enc', 'load'] as const;
+const INNER_KEYS = ['id'] as const;
+
+function peekMap(buf: Uint8Array): RequestPeek {
+  const outer = mapValues(buf, 0, OUTER_KEYS);
+  if (!outer) return NOT_A_REQUEST;
+  const strAt = (at: number | undefined): string | undefined =>
+    at === undefined ? undefined : readStr(buf, at)?.[0];
+  const id = strAt(outer.get('id'));
+  if (id !== undefined) return { id, aes: strAt(outer.get('enc')) === 'aes' };
+  const load = outer.get('load');
+  const inner = load === undefined ? undefined : mapValues(buf, load, INNER_KEYS);
+  return { id: strAt(inner?.get('id')), aes: false };
+}
+
+/** The minion id and encryption of a request frame; a frame that is not a map gives neither. */
+export function peekRequest(frame: Uint8Array): RequestPeek {
+  try {
+    return peekMap(frame);
+  } catch {
+    return NOT_A_REQUEST;
+  }
 }
 
 /** The minion id a request frame carries, or undefined (user commands, undecodable frames). */
 export function requestMinionId(frame: Uint8Array): string | undefined {
-  try {
-    return findId(frame, 0, 0);
-  } catch {
-    return undefined;
-  }
+  return peekRequest(frame).id;
 }
 
 /** A stable 32-bit hash (FNV-1a over UTF-16 code units) for picking a worker. */

@@ -43,6 +43,12 @@ const AES_DEFAULTS: Record<string, unknown> = {
   _syndic_return: false,
 };
 
+/**
+ * aes commands {@link RequestHandler.handleLight} leaves to a worker thread: `_pillar` signs its
+ * reply with the master's RSA key and compiles pillar (ext_pillar plugins may be slow).
+ */
+const WORKER_AES_COMMANDS: ReadonlySet<string> = new Set(['_pillar']);
+
 /** Most remembered minion tokens (one per minion; the oldest is forgotten past this). */
 const TOKEN_MEMO_LIMIT = 65_536;
 
@@ -61,17 +67,33 @@ export class RequestHandler {
   }
 
   async handle(frame: Uint8Array): Promise<HandledRequest> {
+    return (await this.#handleOrLeave(frame, false)) as HandledRequest;
+  }
+
+  /**
+   * Handles a minion's `aes` request unless it is one only a worker thread should run (not
+   * `aes`, or a command in {@link WORKER_AES_COMMANDS}): then resolves undefined, having changed
+   * nothing, and the caller sends the frame to a worker. For the request server's router thread,
+   * which so spares the light requests (`_return`, `_minion_event`, the file server) two thread
+   * hand-offs each.
+   */
+  handleLight(frame: Uint8Array): Promise<HandledRequest | undefined> {
+    return this.#handleOrLeave(frame, true);
+  }
+
+  async #handleOrLeave(frame: Uint8Array, light: boolean): Promise<HandledRequest | undefined> {
     const effects = newEffects();
     try {
-      const reply = await this.#handle(frame, effects);
-      return { reply, effects };
+      const reply = await this.#handle(frame, effects, light);
+      return reply && { reply, effects };
     } catch (err) {
       this.#env.kernel.log.error({ err }, 'server-side exception handling payload');
       return { reply: packNetwork('Server-side exception handling payload'), effects: newEffects() };
     }
   }
 
-  async #handle(frame: Uint8Array, effects: Effects): Promise<Buffer> {
+  /** The reply; undefined only when `light` and the request is left to a worker. */
+  async #handle(frame: Uint8Array, effects: Effects, light: boolean): Promise<Buffer | undefined> {
     let payload: unknown;
     try {
       payload = unpackNetwork(frame);
@@ -80,6 +102,7 @@ export class RequestHandler {
       return packNetwork(BAD_LOAD);
     }
     if (!isStringMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
+    if (light && payload.enc !== 'aes') return undefined;
     const version = typeof payload.version === 'number' ? payload.version : 0;
     if (version < this.#env.config.minimum_auth_version) {
       this.#env.kernel.log.warn({ version }, 'request below minimum_auth_version refused');
@@ -89,7 +112,7 @@ export class RequestHandler {
       if (!isStringMap(payload.load)) return packNetwork('payload and load must be a dict');
       return packNetwork(await this.#clear(payload.load, version, effects));
     }
-    if (payload.enc === 'aes') return this.#aes(payload, effects);
+    if (payload.enc === 'aes') return this.#aes(payload, effects, light);
     return packNetwork(BAD_LOAD);
   }
 
@@ -133,7 +156,11 @@ export class RequestHandler {
     return true;
   }
 
-  async #aes(payload: Record<string, unknown>, effects: Effects): Promise<Buffer> {
+  async #aes(
+    payload: Record<string, unknown>,
+    effects: Effects,
+    light: boolean,
+  ): Promise<Buffer | undefined> {
     const env = this.#env;
     const id = payload.id;
     if (typeof id === 'string' && id.includes('\0')) return packNetwork('bad load: id contains a null byte');
@@ -173,6 +200,7 @@ export class RequestHandler {
       return packNetwork(BAD_LOAD);
     }
     const cmd = String(load.cmd);
+    if (light && WORKER_AES_COMMANDS.has(cmd)) return undefined;
     let ret: unknown;
     switch (cmd) {
       case '_return':

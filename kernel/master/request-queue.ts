@@ -44,9 +44,11 @@ export class RequestQueue {
     return this.#backlog.length - this.#head;
   }
 
-  /** Takes one request; returns a promise when the reader should pause until it resolves. */
-  offer(envelope: Buffer[], payload: Buffer): Promise<void> | undefined {
-    const id = requestMinionId(payload);
+  /**
+   * Takes one request (`id`: its minion, when the caller has read it off already); returns a
+   * promise when the reader should pause until it resolves.
+   */
+  offer(envelope: Buffer[], payload: Buffer, id = requestMinionId(payload)): Promise<void> | undefined {
     if (id === undefined || (this.backlog === 0 && !this.#pool.whenAvailable())) {
       this.#dispatch(envelope, payload, id);
       return undefined;

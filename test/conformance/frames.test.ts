@@ -3,7 +3,15 @@
  * 3006.18: where Salt is deterministic (given the recorded nonce, IV and keys) tsalt must
  * produce the same bytes; where it is not, Salt's peer must accept what tsalt produces.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +218,28 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
         grains: unknown;
       };
       expect(packNetwork(cached.grains).equals(packNetwork(sent.grains))).toBe(true);
+    });
+  });
+
+  describe("the request server's router thread (handleLight)", () => {
+    beforeAll(() => setup(false, true));
+
+    it('answers a recorded _return itself, as a worker would', async () => {
+      const r = ret.returns[0]!;
+      const handled = await handler.handleLight(blob(r.request));
+      expect(handled).toBeDefined();
+      const expected = fromTagged(r.decrypted_load) as Record<string, unknown>;
+      const session = new Crypticle(auth.variants.first_contact!.session_key_string);
+      const reply = unpackNetwork(handled!.reply) as Uint8Array;
+      expect(session.loads(Buffer.from(reply), String(expected.nonce))).toBe(null);
+      expect(handled!.effects.events.map((e) => e.tag)).toEqual([expect.stringMatching(/\/ret\/vm1$/)]);
+    });
+
+    it('leaves a sign-in and _pillar to a worker, having done nothing', async () => {
+      const p = (loadVectors('return') as { pillar: { request: Blob } }).pillar;
+      expect(await handler.handleLight(blob(p.request))).toBeUndefined();
+      expect(existsSync(join(config.cachedir, 'minions/vm1/data.p'))).toBe(false);
+      expect(await handler.handleLight(blob(auth.variants.normal!.request))).toBeUndefined();
     });
   });
 
