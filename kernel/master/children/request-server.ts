@@ -7,7 +7,8 @@
  * `_pillar` (`_return`, `_minion_event`, the file server). Each costs less here than the two
  * thread hand-offs a worker adds to it: at 2,000 swarm minions the request server spent 105-108
  * instead of 159-200 µs of CPU per return. Sign-ins, `_pillar` and users' commands, which hold
- * RSA work or may run long, go to the workers.
+ * RSA work or may run long, go to the workers. When this thread is saturated and the machine has
+ * cores to spare, a share of the light requests goes to the workers too (light-lane.ts).
  */
 
 import { publishPullPath, tcpAddress } from '../../bus/address.js';
@@ -19,6 +20,7 @@ import { runChild } from '../../daemon/child-runtime.js';
 import { onParentMessage } from '../../process/child.js';
 import { packIpc } from '../../serial/index.js';
 import { createHandlerEnv } from '../handler-env.js';
+import { LightLane } from '../light-lane.js';
 import { peekRequest } from '../request-affinity.js';
 import { RequestHandler } from '../request-handler.js';
 import { RequestQueue } from '../request-queue.js';
@@ -53,6 +55,8 @@ await runChild<ResolvedMasterConfig>(
     const events = new EventFirer(masterEventAddresses(config.sock_dir));
     const env = await createHandlerEnv(config, log);
     const light = new RequestHandler(env);
+    const lane = new LightLane();
+    lane.start();
 
     onParentMessage((msg) => {
       if ((msg as { type?: string }).type !== 'aes-rotated') return;
@@ -96,7 +100,7 @@ await runChild<ResolvedMasterConfig>(
     // minion requests queue past the pool's cap; user commands go ahead of them
     const router = await openRequestRouter(config, log, (envelope, payload) => {
       const { id, aes } = peekRequest(payload);
-      if (aes && id !== undefined) {
+      if (aes && id !== undefined && lane.here()) {
         handleHere(envelope, payload, id);
         return undefined;
       }
@@ -111,6 +115,7 @@ await runChild<ResolvedMasterConfig>(
       'request server listening',
     );
     return async () => {
+      lane.stop();
       intake.close();
       await router.close();
       await Promise.all([push.close(2000), events.close()]);
