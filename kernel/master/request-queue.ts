@@ -4,7 +4,8 @@
  * from the CLI or the API) go to a worker at once. Without this, `salt '*' test.ping` during a
  * sign-in storm of 10,000 minions waited behind every queued `_auth` and `_pillar` and timed
  * out ("The master is not responding"). Past `maxBacklog` queued frames the reader is asked to
- * pause, and the rest waits in libzmq's queue as before.
+ * pause, and the rest waits in the sockets' buffers. The light requests the router thread handles
+ * itself go through a second queue, paced per turn of the event loop (turn-pacer.ts).
  */
 import { requestMinionId } from './request-affinity.js';
 

@@ -16,6 +16,14 @@ interface Pending {
 /** At most this many writes share one transaction. */
 const MAX_BATCH = 2000;
 
+/**
+ * Writes queued before a commit is made at once, without waiting for the event loop's turn to
+ * end. A turn can be long: the request server reads thousands of minions' returns in one poll
+ * phase, and at 10,000 swarm minions none was committed, answered or announced until all had
+ * been read (~1 s, then one burst). Each transaction still carries hundreds of writes.
+ */
+const FLUSH_AT = 256;
+
 export class WriteQueue {
   private pending: Pending[] = [];
   private scheduled = false;
@@ -29,16 +37,22 @@ export class WriteQueue {
   run<T>(op: (db: Database.Database) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ op, resolve: resolve as (value: unknown) => void, reject });
+      if (this.pending.length >= FLUSH_AT) {
+        this.flush();
+        return;
+      }
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => {
+          this.scheduled = false;
+          this.flush();
+        });
       }
     });
   }
 
   /** Commits everything queued now (also called on close). */
   flush(): void {
-    this.scheduled = false;
     while (this.pending.length) {
       const batch = this.pending.splice(0, MAX_BATCH);
       const results: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];

@@ -25,7 +25,14 @@ import { peekRequest } from '../request-affinity.js';
 import { RequestHandler } from '../request-handler.js';
 import { RequestQueue } from '../request-queue.js';
 import { openRequestRouter } from '../request-router.js';
+import { TurnPacer } from '../turn-pacer.js';
 import { requestWorkerCount, WorkerPool } from '../worker-pool.js';
+
+/**
+ * Light requests this thread starts per turn of its event loop (turn-pacer.ts); the rest wait
+ * for the next turn. ~100 µs each: a turn of them takes ~13 ms.
+ */
+const LIGHT_PER_TURN = 128;
 
 /** A worker's bytes as a Buffer without a copy (they were transferred to this thread). */
 const view = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
@@ -81,7 +88,9 @@ await runChild<ResolvedMasterConfig>(
       );
     });
 
-    const handleHere = (envelope: Buffer[], payload: Buffer, id: string): void => {
+    const pacer = new TurnPacer(LIGHT_PER_TURN);
+    const lightIntake = new RequestQueue(pacer, (envelope, payload, id) => {
+      pacer.started();
       void light.handleLight(payload).then((r) => {
         if (!r) {
           // `_pillar`, once per minion start: its queue's pause request is not worth honouring
@@ -95,15 +104,13 @@ await runChild<ResolvedMasterConfig>(
           r.effects.events.map((e) => stampedEventBody(e.tag, e.data)),
         );
       });
-    };
+    });
 
-    // minion requests queue past the pool's cap; user commands go ahead of them
+    // light requests are handled here, paced; others go to the workers, where minion requests
+    // queue past the pool's cap and user commands go ahead of them
     const router = await openRequestRouter(config, log, (envelope, payload) => {
       const { id, aes } = peekRequest(payload);
-      if (aes && id !== undefined && lane.here()) {
-        handleHere(envelope, payload, id);
-        return undefined;
-      }
+      if (aes && id !== undefined && lane.here()) return lightIntake.offer(envelope, payload, id);
       return intake.offer(envelope, payload, id);
     });
     log.info(
@@ -116,6 +123,7 @@ await runChild<ResolvedMasterConfig>(
     );
     return async () => {
       lane.stop();
+      lightIntake.close();
       intake.close();
       await router.close();
       await Promise.all([push.close(2000), events.close()]);
