@@ -4,18 +4,12 @@
  * framing, the optional 32-char nonce and the publish serial (replay) check of `dumps`/`loads`.
  *
  * Wire layout: `IV(16) || AES-192-CBC(key[0:24], IV, plain + pad) || HMAC-SHA256(key[24:56], IV || ct)`.
- * The AES and HMAC keys are imported once per instance; each message then costs one cipher and
- * one HMAC context.
+ * An instance holds the two keys as 56 bytes of its own; each message then costs one cipher and
+ * one HMAC context. (OpenSSL key objects were no faster per message, measured at 8.2-8.9 µs
+ * either way for 300 bytes, and cost ~2 KiB of native memory per instance: a master keeps one
+ * instance per minion.)
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  createSecretKey,
-  type KeyObject,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SALT_ERR_CRYPT_AUTH_FAILED, SALT_ERR_CRYPT_KEY, SALT_ERR_CRYPT_NONCE } from '../errors.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
 
@@ -48,8 +42,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export class Crypticle {
   readonly #keyString: string;
-  readonly #aesKey: KeyObject;
-  readonly #hmacKey: KeyObject;
+  readonly #aesKey: Buffer;
+  readonly #hmacKey: Buffer;
   #serial: Serial;
 
   /**
@@ -64,9 +58,12 @@ export class Crypticle {
       throw new SALT_ERR_CRYPT_KEY(`a Crypticle key string must hold ${KEY_BYTES} bytes, got ${raw.length}`);
     }
     this.#keyString = keyString;
-    this.#aesKey = createSecretKey(raw.subarray(0, AES_KEY_BYTES));
-    this.#hmacKey = createSecretKey(raw.subarray(AES_KEY_BYTES));
+    // one unpooled allocation: a pooled Buffer would keep its whole 8 KiB pool slab alive
+    const own = Buffer.allocUnsafeSlow(KEY_BYTES);
+    raw.copy(own);
     raw.fill(0);
+    this.#aesKey = own.subarray(0, AES_KEY_BYTES);
+    this.#hmacKey = own.subarray(AES_KEY_BYTES);
     this.#serial = serial;
   }
 

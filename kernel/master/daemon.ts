@@ -36,6 +36,16 @@ const CHILDREN = ['event-publisher', 'publisher', 'request-server', 'maintenance
  */
 const CHILD_NODE_FLAGS = ['--max-semi-space-size=1'];
 
+/**
+ * The request server's main thread handles every minion's returns itself, and with that young
+ * generation much of what it allocates is promoted and dies old: V8 let its old generation grow
+ * to ~3× what was live before collecting it. A growing factor of 1.5 held the request server's
+ * PSS at 10,000 swarm minions to 249 MiB instead of 343 (before the router thread handled
+ * returns: 300), for ~10% more of its CPU per return (123-127 against 108-116 µs at 2,000).
+ * V8 flags are per process, so its worker threads get it too.
+ */
+const REQUEST_SERVER_NODE_FLAGS = ['--heap-growing-percent=50'];
+
 function childPath(name: string): string {
   return fileURLToPath(new URL(`./children/${name}.js`, import.meta.url));
 }
@@ -81,8 +91,13 @@ export async function startMaster(
   });
   // the parent's flags last, so that an operator's own flags win
   const execArgv = [...CHILD_NODE_FLAGS, ...process.execArgv];
-  for (const name of CHILDREN)
-    pm.add({ name, modulePath: childPath(name), env, restart: 'always', execArgv });
+  for (const name of CHILDREN) {
+    const flags =
+      name === 'request-server'
+        ? [...CHILD_NODE_FLAGS, ...REQUEST_SERVER_NODE_FLAGS, ...process.execArgv]
+        : execArgv;
+    pm.add({ name, modulePath: childPath(name), env, restart: 'always', execArgv: flags });
+  }
   // Salt's EventReturn process, only when event_return names returners
   if (config.event_return.length > 0) {
     pm.add({ name: 'event-return', modulePath: childPath('event-return'), env, restart: 'always', execArgv });

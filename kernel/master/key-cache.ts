@@ -4,10 +4,9 @@
  * rotated by another process is seen within that time (a `stat` per request was a tenth of a
  * return's cost); a caller whose decryption fails asks again with `fresh` to re-read at once.
  *
- * Memory: a session is kept as its key string (~0.2 KiB); a Crypticle holds two native
- * KeyObjects (~2 KiB), so only the most recently used {@link SESSION_OBJECTS} are kept as
- * Crypticles (making one costs ~15 µs). With the worker pool's per-minion affinity each minion
- * is cached in one worker.
+ * Memory: a session is kept as its Crypticle (its key string and 56 key bytes, ~0.4 KiB), one
+ * per minion: a bounded cache of them would be cycled through by a `test.ping` to more minions
+ * than it holds, and miss every time.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,9 +14,6 @@ import { isValidMinionId } from '../auth/minion-id.js';
 import { KEY_STATES } from '../auth/pki.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { sessionKeyPath } from './secrets.js';
-
-/** Session Crypticles kept ready per worker (least recently used dropped first). */
-export const SESSION_OBJECTS = 4096;
 
 /** How long a checked entry is trusted without looking at its file again. */
 export const RECHECK_MS = 1000;
@@ -44,9 +40,7 @@ export class KeyCache {
   readonly #pkiDir: string;
   readonly #cachedir: string;
   readonly #pubs = new Map<string, Entry<string>>();
-  readonly #sessions = new Map<string, Entry<string>>();
-  /** Recently used session Crypticles, in use order (a Map keeps insertion order). */
-  readonly #ready = new Map<string, { key: string; crypticle: Crypticle }>();
+  readonly #sessions = new Map<string, Entry<Crypticle>>();
 
   readonly #recheckMs: number;
 
@@ -82,43 +76,36 @@ export class KeyCache {
    */
   session(id: string, opts: { fresh?: boolean } = {}): Crypticle | undefined {
     if (!isValidMinionId(id)) return undefined;
-    let hit = this.#sessions.get(id);
-    if (hit && !opts.fresh && now() - hit.checkedAt < this.#recheckMs) return this.#crypticle(id, hit.value);
+    const hit = this.#sessions.get(id);
+    if (hit && !opts.fresh && now() - hit.checkedAt < this.#recheckMs) return hit.value;
     const path = sessionKeyPath(this.#cachedir, id);
     const mtime = mtimeOf(path);
     if (mtime === undefined) {
       this.#sessions.delete(id);
-      this.#ready.delete(id);
       return undefined;
     }
-    if (!hit || hit.mtimeMs !== mtime) {
-      hit = { mtimeMs: mtime, value: readFileSync(path, 'utf8').trim(), checkedAt: now() };
-      this.#sessions.set(id, hit);
-    } else hit.checkedAt = now();
-    return this.#crypticle(id, hit.value);
+    if (hit && hit.mtimeMs === mtime) {
+      hit.checkedAt = now();
+      return hit.value;
+    }
+    return this.#keep(id, mtime, readFileSync(path, 'utf8').trim());
   }
 
   /** A Crypticle for a key string this worker just issued. */
   remember(id: string, key: string): Crypticle {
     const mtime = mtimeOf(sessionKeyPath(this.#cachedir, id));
-    if (mtime !== undefined) this.#sessions.set(id, { mtimeMs: mtime, value: key, checkedAt: now() });
-    return this.#crypticle(id, key);
+    return mtime === undefined ? new Crypticle(key) : this.#keep(id, mtime, key);
   }
 
-  /** Number of minions with a cached session key, and of ready Crypticles. */
-  get sizes(): { pubs: number; sessions: number; crypticles: number } {
-    return { pubs: this.#pubs.size, sessions: this.#sessions.size, crypticles: this.#ready.size };
+  /** Number of minions with a cached accepted key and session. */
+  get sizes(): { pubs: number; sessions: number } {
+    return { pubs: this.#pubs.size, sessions: this.#sessions.size };
   }
 
-  #crypticle(id: string, key: string): Crypticle {
-    const ready = this.#ready.get(id);
-    this.#ready.delete(id);
-    const crypticle = ready && ready.key === key ? ready.crypticle : new Crypticle(key);
-    this.#ready.set(id, { key, crypticle });
-    if (this.#ready.size > SESSION_OBJECTS) {
-      const oldest = this.#ready.keys().next();
-      if (!oldest.done) this.#ready.delete(oldest.value);
-    }
-    return crypticle;
+  #keep(id: string, mtimeMs: number, key: string): Crypticle {
+    const known = this.#sessions.get(id)?.value;
+    const value = known?.keyString === key ? known : new Crypticle(key);
+    this.#sessions.set(id, { mtimeMs, value, checkedAt: now() });
+    return value;
   }
 }
