@@ -63,7 +63,10 @@ describe('KeyCache', () => {
       first.set(id, cache.session(id));
     }
     expect(cache.sizes).toEqual({ pubs: 0, sessions: n });
-    for (const [id, c] of first) expect(cache.session(id)).toBe(c);
+    for (const [id, c] of first) {
+      expect(c).toBeInstanceOf(Crypticle);
+      expect(cache.session(id)).toBe(c);
+    }
   });
 
   it('trusts an entry for a while without looking at its file, and re-reads at once when asked', () => {

@@ -61,4 +61,21 @@ describe('RequestQueue', () => {
     q.close();
     expect(q.backlog).toBe(0);
   });
+
+  it('gives every caller told to pause the same pause, so none is left waiting', async () => {
+    const p = pool(0);
+    const q = new RequestQueue(p, () => p.take(), { maxBacklog: 2 });
+    q.offer([], minion('m0'));
+    const first = q.offer([], minion('m1'));
+    const second = q.offer([], minion('m2'));
+    expect(first).toBeInstanceOf(Promise);
+    expect(second).toBe(first);
+    let resumed = false;
+    void first?.then(() => (resumed = true));
+    for (let i = 0; i < 3; i++) {
+      p.release();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(resumed).toBe(true);
+  });
 });

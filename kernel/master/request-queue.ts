@@ -28,6 +28,7 @@ export class RequestQueue {
   #head = 0;
   #pumping = false;
   #resume: (() => void) | undefined;
+  #paused: Promise<void> | undefined;
   #closed = false;
 
   constructor(
@@ -57,9 +58,11 @@ export class RequestQueue {
     this.#backlog.push({ envelope, payload, id });
     if (!this.#pumping) void this.#pump();
     if (this.backlog < this.#maxBacklog) return undefined;
-    return new Promise((resolve) => {
+    // one pause for every caller told to wait: a second promise must not orphan the first
+    this.#paused ??= new Promise((resolve) => {
       this.#resume = resolve;
     });
+    return this.#paused;
   }
 
   async #pump(): Promise<void> {
@@ -75,10 +78,7 @@ export class RequestQueue {
           this.#head = 0;
         }
         this.#dispatch(next.envelope, next.payload, next.id);
-        if (this.#resume && this.backlog < this.#maxBacklog / 2) {
-          this.#resume();
-          this.#resume = undefined;
-        }
+        if (this.#resume && this.backlog < this.#maxBacklog / 2) this.#release();
       }
     } finally {
       this.#pumping = false;
@@ -90,7 +90,12 @@ export class RequestQueue {
     this.#closed = true;
     this.#backlog = [];
     this.#head = 0;
+    this.#release();
+  }
+
+  #release(): void {
     this.#resume?.();
     this.#resume = undefined;
+    this.#paused = undefined;
   }
 }

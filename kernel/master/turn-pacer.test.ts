@@ -40,4 +40,25 @@ describe('TurnPacer', () => {
     await nextTurn();
     expect(pacer.whenAvailable()).toBeUndefined();
   });
+
+  it('holds new requests while maxRunning are under way, and lets one go per finish', async () => {
+    const pacer = new TurnPacer(100, 2);
+    const started: string[] = [];
+    const q = new RequestQueue(pacer, (_e, _p, id) => {
+      pacer.started();
+      started.push(id as string);
+    });
+    for (const id of ['a', 'b', 'c', 'd']) q.offer([], frame(id), id);
+    await nextTurn();
+    expect(started).toEqual(['a', 'b']);
+    expect(pacer.running).toBe(2);
+    pacer.finished();
+    await nextTurn();
+    expect(started).toEqual(['a', 'b', 'c']);
+    pacer.finished();
+    pacer.finished();
+    await nextTurn();
+    expect(started).toEqual(['a', 'b', 'c', 'd']);
+    expect(q.backlog).toBe(0);
+  });
 });

@@ -2,9 +2,9 @@
  * `job_store`: the embedded job store, one SQLite file (`<cachedir>/jobs.sqlite`, WAL mode)
  * instead of Salt's directory per job. A million returns take a few files and bounded disk,
  * listing and searching jobs is indexed, old jobs go in small batches, and a crashed writer
- * loses nothing it acknowledged. Every request-server worker opens the same file; writers
- * wait for each other (`busy_timeout`) and writes made in the same event-loop turn share one
- * commit. Failures are SALT_ERR_JOB_STORE, never a crash.
+ * loses nothing it acknowledged. Every request-server thread opens the same file; writers
+ * wait for each other (`busy_timeout`) and writes made in the same event-loop turn share a
+ * commit (one per 256). Failures are SALT_ERR_JOB_STORE, never a crash.
  *
  * Why SQLite, measured by bench/job-store-bench.ts (1,000,000 returns, jobs of 10, same disk,
  * same run): 15 s and 174 MiB in 4 files, against 247 s, 9.4 GiB and 2.4 million inodes for

@@ -1,8 +1,9 @@
 /**
  * Group commit: writes queued in the same turn of the event loop run in one SQLite
- * transaction, and each caller's promise settles only after that transaction commits. Many
- * minions returning at once then cost one commit instead of one each; a write that fails
- * (a duplicate return) fails alone.
+ * transaction (or, past {@link FLUSH_AT} of them, in transactions of that many), and each
+ * caller's promise settles only after that transaction commits. Many minions returning at once
+ * then cost a commit per few hundred instead of one each; a write that fails (a duplicate
+ * return) fails alone.
  */
 import type Database from 'better-sqlite3';
 import { storeError } from './schema.js';

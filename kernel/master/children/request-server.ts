@@ -34,6 +34,12 @@ import { requestWorkerCount, WorkerPool } from '../worker-pool.js';
  */
 const LIGHT_PER_TURN = 128;
 
+/** Light requests under way at once (waiting on the job cache, a returner hook, a file read). */
+const LIGHT_MAX_RUNNING = 2048;
+
+/** How long a stopping request server lets the light requests under way finish. */
+const LIGHT_DRAIN_MS = 2000;
+
 /** A worker's bytes as a Buffer without a copy (they were transferred to this thread). */
 const view = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
@@ -60,7 +66,12 @@ await runChild<ResolvedMasterConfig>(
 
     const push = new ZmtpPusher({ path: publishPullPath(config.sock_dir) });
     const events = new EventFirer(masterEventAddresses(config.sock_dir));
-    const env = await createHandlerEnv(config, log);
+    // the parent's config has the plugins stripped: with plugins, load it here (as the workers do)
+    const full = resolvedWithoutPlugins
+      ? config
+      : ((await (await import('../../config/index.js')).loadConfig('master', configDir, overrides))
+          .config as ResolvedMasterConfig);
+    const env = await createHandlerEnv(full, log);
     const light = new RequestHandler(env);
     const lane = new LightLane();
     lane.start();
@@ -81,6 +92,19 @@ await runChild<ResolvedMasterConfig>(
       for (const e of fired) events.fireRaw(e);
     };
 
+    /** Encodes each effect; one that cannot be encoded is logged and left out, never thrown. */
+    const encodeEach = <T>(items: T[], encode: (item: T) => Buffer, what: string): Buffer[] => {
+      const out: Buffer[] = [];
+      for (const item of items) {
+        try {
+          out.push(encode(item));
+        } catch (err) {
+          log.warn({ err: (err as Error).message }, `${what} not sent: it cannot be encoded`);
+        }
+      }
+      return out;
+    };
+
     const intake = new RequestQueue(pool, (envelope, payload, id) => {
       pool.run(payload, id).then(
         (r) => deliver(envelope, view(r.reply), r.publishes.map(view), r.events.map(view)),
@@ -88,27 +112,33 @@ await runChild<ResolvedMasterConfig>(
       );
     });
 
-    const pacer = new TurnPacer(LIGHT_PER_TURN);
+    const pacer = new TurnPacer(LIGHT_PER_TURN, LIGHT_MAX_RUNNING);
     const lightIntake = new RequestQueue(pacer, (envelope, payload, id) => {
       pacer.started();
-      void light.handleLight(payload).then((r) => {
-        if (!r) {
-          // `_pillar`, once per minion start: its queue's pause request is not worth honouring
-          void intake.offer(envelope, payload, id);
-          return;
-        }
-        deliver(
-          envelope,
-          r.reply,
-          r.effects.publishes.map((p) => packIpc(p)),
-          r.effects.events.map((e) => stampedEventBody(e.tag, e.data)),
-        );
-      });
+      light
+        .handleLight(payload)
+        .then((r) => {
+          if (!r) {
+            // `_pillar`, once per minion start: its queue's pause request is not worth honouring
+            void intake.offer(envelope, payload, id);
+            return;
+          }
+          deliver(
+            envelope,
+            r.reply,
+            encodeEach(r.effects.publishes, (p) => packIpc(p), 'publish'),
+            encodeEach(r.effects.events, (e) => stampedEventBody(e.tag, e.data), 'event'),
+          );
+        })
+        .catch((err) => log.error({ err }, 'request dropped'))
+        .finally(() => pacer.finished());
     });
 
+    let stopping = false;
     // light requests are handled here, paced; others go to the workers, where minion requests
     // queue past the pool's cap and user commands go ahead of them
     const router = await openRequestRouter(config, log, (envelope, payload) => {
+      if (stopping) return undefined; // the minion's REQ socket retries on the next master
       const { id, aes } = peekRequest(payload);
       if (aes && id !== undefined && lane.here()) return lightIntake.offer(envelope, payload, id);
       return intake.offer(envelope, payload, id);
@@ -122,12 +152,22 @@ await runChild<ResolvedMasterConfig>(
       'request server listening',
     );
     return async () => {
+      stopping = true;
       lane.stop();
       lightIntake.close();
       intake.close();
+      // returns under way are stored before they are answered: let them be answered and announced
+      const deadline = Date.now() + LIGHT_DRAIN_MS;
+      while (pacer.running > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       await router.close();
       await Promise.all([push.close(2000), events.close()]);
       await pool.close();
+      await Promise.all(
+        env.returners
+          .loaded()
+          .map(({ def }) => def.close?.(env.returners.context(def)).catch(() => undefined)),
+      );
+      await env.kernel.shutdown();
     };
   },
 );

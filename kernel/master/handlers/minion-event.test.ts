@@ -19,6 +19,16 @@ describe('_minion_event', () => {
     expect(validMinionTag('salt/job/20261122133100000000/prog/m2/0', 'm1')).toBe(false);
   });
 
+  it('refuses tags the bus cannot frame: empty, or holding its \\n\\n separator', () => {
+    expect(validMinionTag('', 'm1')).toBe(false);
+    expect(validMinionTag('myco/a\n\nb', 'm1')).toBe(false);
+    const effects = newEffects();
+    handleMinionEvent({ id: 'm1', cmd: '_minion_event', tag: '', data: {} }, effects);
+    handleMinionEvent({ id: 'm1', cmd: '_minion_event', events: [{ tag: 'x\n\ny', data: {} }] }, effects);
+    expect(effects.events.map((e) => e.tag)).not.toContain('');
+    expect(effects.events.some((e) => e.tag.includes('\n\n'))).toBe(false);
+  });
+
   it('fires a single event with the load as data, and a batch with each event data; forged tags are logged', () => {
     const effects = newEffects();
     const warned: string[] = [];

@@ -10,6 +10,8 @@ import type { Effects } from './context.js';
  * exception, a job's progress (`salt/job/<jid>/prog/<id>/...`), only under the sender's own id.
  */
 export function validMinionTag(tag: string, id: string): boolean {
+  // an empty tag, or one holding the bus frame's `\n\n` separator, cannot be framed at all
+  if (tag === '' || tag.includes('\n\n')) return false;
   if (!/^salt\/(job|run|wheel|auth|key)\b/.test(tag)) return true;
   const prog = /^salt\/job\/\d+\/prog\/([^/]+)/.exec(tag);
   return prog !== null && prog[1] === id;
