@@ -49,18 +49,25 @@ describe('wheel: key and config functions through the wheel clear command', () =
     const listener = new EventListener(masterEventAddresses(config.sock_dir), ['salt/wheel/', 'salt/key']);
     await listener.ready(5000);
     const seen: SaltEvent[] = [];
+    let retTag = '';
+    // the previous test's wheel events may still be on their way (a reply goes out before its
+    // events): keep this call's own, known by its jid once the reply names it
     const collecting = (async () => {
       for await (const ev of listener) {
         seen.push(ev);
-        if (ev.tag.endsWith('/ret')) break;
+        if (retTag && seen.some((e) => e.tag === retTag)) break;
       }
     })();
     const data = await client.wheel('key.accept', [], { match: 'w1' });
-    await collecting;
+    retTag = `salt/wheel/${String(data.jid)}/ret`;
+    if (!seen.some((e) => e.tag === retTag)) await collecting;
     listener.close();
+    const own = seen.filter(
+      (e) => e.tag === 'salt/key' || e.tag.startsWith(`salt/wheel/${String(data.jid)}/`),
+    );
     expect(data.return).toEqual({ minions: ['w1'] });
     expect(data.success).toBe(true);
-    expect(seen.map((e) => e.tag.replace(/\d{20}/, 'JID'))).toEqual([
+    expect(own.map((e) => e.tag.replace(/\d{20}/, 'JID'))).toEqual([
       'salt/wheel/JID/new',
       'salt/key',
       'salt/wheel/JID/ret',
