@@ -92,11 +92,14 @@ export async function startMaster(
   // the parent's flags last, so that an operator's own flags win
   const execArgv = [...CHILD_NODE_FLAGS, ...process.execArgv];
   for (const name of CHILDREN) {
-    const flags =
-      name === 'request-server'
-        ? [...CHILD_NODE_FLAGS, ...REQUEST_SERVER_NODE_FLAGS, ...process.execArgv]
-        : execArgv;
-    pm.add({ name, modulePath: childPath(name), env, restart: 'always', execArgv: flags });
+    const own = name === 'request-server' ? REQUEST_SERVER_NODE_FLAGS : [];
+    pm.add({
+      name,
+      modulePath: childPath(name),
+      env,
+      restart: 'always',
+      execArgv: [...CHILD_NODE_FLAGS, ...own, ...process.execArgv],
+    });
   }
   // Salt's EventReturn process, only when event_return names returners
   if (config.event_return.length > 0) {

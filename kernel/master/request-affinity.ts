@@ -93,11 +93,6 @@ export function peekRequest(frame: Uint8Array): RequestPeek {
   }
 }
 
-/** The minion id a request frame carries, or undefined (user commands, undecodable frames). */
-export function requestMinionId(frame: Uint8Array): string | undefined {
-  return peekRequest(frame).id;
-}
-
 /** A stable 32-bit hash (FNV-1a over UTF-16 code units) for picking a worker. */
 export function affinityHash(id: string): number {
   let h = 0x811c9dc5;

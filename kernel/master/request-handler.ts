@@ -74,9 +74,8 @@ export class RequestHandler {
    * Handles a minion's `aes` request unless it is one only a worker thread should run (not
    * `aes`, or a command in {@link WORKER_AES_COMMANDS}): then resolves undefined, having stored,
    * fired and answered nothing (it may have filled its key caches), and the caller sends the
-   * frame to a worker. For the request server's router thread,
-   * which so spares the light requests (`_return`, `_minion_event`, the file server) two thread
-   * hand-offs each.
+   * frame to a worker. For the request server's router thread, which so spares the light
+   * requests (`_return`, `_minion_event`, the file server) two thread hand-offs each.
    */
   handleLight(frame: Uint8Array): Promise<HandledRequest | undefined> {
     return this.#handleOrLeave(frame, true);

@@ -28,10 +28,10 @@ describe('RequestQueue', () => {
       if (id !== undefined) p.take();
       order.push(id ?? 'user');
     });
-    expect(q.offer([], minion('m1'))).toBeUndefined();
-    expect(q.offer([], minion('m2'))).toBeUndefined();
-    expect(q.offer([], minion('m3'))).toBeUndefined();
-    expect(q.offer([], user())).toBeUndefined();
+    expect(q.offer([], minion('m1'), 'm1')).toBeUndefined();
+    expect(q.offer([], minion('m2'), 'm2')).toBeUndefined();
+    expect(q.offer([], minion('m3'), 'm3')).toBeUndefined();
+    expect(q.offer([], user(), undefined)).toBeUndefined();
     expect(order).toEqual(['m1', 'user']);
     expect(q.backlog).toBe(2);
     p.release();
@@ -45,8 +45,8 @@ describe('RequestQueue', () => {
   it('asks the reader to pause past maxBacklog and resumes it at half', async () => {
     const p = pool(0);
     const q = new RequestQueue(p, () => p.take(), { maxBacklog: 4 });
-    for (let i = 0; i < 3; i++) expect(q.offer([], minion(`m${i}`))).toBeUndefined();
-    const pause = q.offer([], minion('m3'));
+    for (let i = 0; i < 3; i++) expect(q.offer([], minion(`m${i}`), `m${i}`)).toBeUndefined();
+    const pause = q.offer([], minion('m3'), 'm3');
     expect(pause).toBeInstanceOf(Promise);
     let resumed = false;
     void pause?.then(() => (resumed = true));
@@ -65,9 +65,9 @@ describe('RequestQueue', () => {
   it('gives every caller told to pause the same pause, so none is left waiting', async () => {
     const p = pool(0);
     const q = new RequestQueue(p, () => p.take(), { maxBacklog: 2 });
-    q.offer([], minion('m0'));
-    const first = q.offer([], minion('m1'));
-    const second = q.offer([], minion('m2'));
+    q.offer([], minion('m0'), 'm0');
+    const first = q.offer([], minion('m1'), 'm1');
+    const second = q.offer([], minion('m2'), 'm2');
     expect(first).toBeInstanceOf(Promise);
     expect(second).toBe(first);
     let resumed = false;

@@ -7,8 +7,6 @@
  * pause, and the rest waits in the sockets' buffers. The light requests the router thread handles
  * itself go through a second queue, paced per turn of the event loop (turn-pacer.ts).
  */
-import { requestMinionId } from './request-affinity.js';
-
 export interface Dispatcher {
   /** Undefined while a request may start; else resolves when one may. */
   whenAvailable(): Promise<void> | undefined;
@@ -47,10 +45,10 @@ export class RequestQueue {
   }
 
   /**
-   * Takes one request (`id`: its minion, when the caller has read it off already); returns a
-   * promise when the reader should pause until it resolves.
+   * Takes one request (`id`: its minion, read off the frame by `peekRequest`; undefined for a
+   * user's command); returns a promise when the reader should pause until it resolves.
    */
-  offer(envelope: Buffer[], payload: Buffer, id = requestMinionId(payload)): Promise<void> | undefined {
+  offer(envelope: Buffer[], payload: Buffer, id: string | undefined): Promise<void> | undefined {
     if (id === undefined || (this.backlog === 0 && !this.#pool.whenAvailable())) {
       this.#dispatch(envelope, payload, id);
       return undefined;
