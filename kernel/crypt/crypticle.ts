@@ -12,6 +12,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SALT_ERR_CRYPT_AUTH_FAILED, SALT_ERR_CRYPT_KEY, SALT_ERR_CRYPT_NONCE } from '../errors.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
+import { freshIv } from './iv-pool.js';
 
 const AES_KEY_BYTES = 24;
 const HMAC_KEY_BYTES = 32;
@@ -84,13 +85,13 @@ export class Crypticle {
 
   /**
    * Encrypts and authenticates raw bytes. `iv` (16 bytes) is for reproducing vectors only;
-   * by default a random IV is drawn.
+   * by default a random IV is drawn (./iv-pool.ts).
    */
   encrypt(plain: Buffer, iv?: Buffer): Buffer {
     if (iv !== undefined && iv.length !== BLOCK) {
       throw new SALT_ERR_CRYPT_KEY(`the AES-CBC IV must be ${BLOCK} bytes, got ${iv.length}`);
     }
-    const ivBytes = iv ?? randomBytes(BLOCK);
+    const ivBytes = iv ?? freshIv();
     const cipher = createCipheriv(CIPHER, this.#aesKey, ivBytes);
     const ctLen = (Math.floor(plain.length / BLOCK) + 1) * BLOCK;
     const out = Buffer.allocUnsafe(BLOCK + ctLen + SIG);

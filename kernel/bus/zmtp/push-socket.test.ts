@@ -104,6 +104,26 @@ describe('ZmtpPusher', () => {
     expect(push.dropped).toBe(0);
   });
 
+  it('delivers a burst sent in one turn in order, and close(0) right after it loses none', async () => {
+    const path = join(dir, 'burst.ipc');
+    const got: string[] = [];
+    await puller(`ipc://${path}`, got);
+    const push = new ZmtpPusher({ path, reconnectMs: 20 });
+    opened.push(push);
+    push.send(Buffer.from('hello'));
+    await until(() => got.length === 1);
+    // the first message of a turn goes out at once, the rest are held until the turn ends
+    for (let i = 0; i < 500; i++) push.send([Buffer.from('m'), Buffer.from(String(i))]);
+    await until(() => got.length === 501);
+    expect(got.slice(1)).toEqual(Array.from({ length: 500 }, (_, i) => `m|${i}`));
+    // a burst, then close without linger: what the turn held is handed to the kernel first
+    for (let i = 0; i < 50; i++) push.send(Buffer.from(`last${i}`));
+    await push.close(0);
+    await until(() => got.length === 551);
+    expect(got.at(-1)).toBe('last49');
+    expect(push.dropped).toBe(0);
+  });
+
   it('refuses a peer that is not a PULL', async () => {
     const path = join(dir, 'xpub.ipc');
     const xpub = new XPublisher({ linger: 0 });

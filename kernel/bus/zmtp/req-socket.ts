@@ -98,6 +98,8 @@ export class ZmtpRequester {
     for (;;) {
       if (this.#closed) throw new SALT_ERR_BUS_TIMEOUT('request (socket closed)', 0);
       const link = this.#link ?? this.#open();
+      // the usual case, a connection already up: no deadline timer and race per request
+      if (link.ready && !link.socket.destroyed) return link;
       try {
         await withDeadline(link.handshake, deadline, timeoutMs);
         if (this.#link === link && !link.socket.destroyed) return link;
