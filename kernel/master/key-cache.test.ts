@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,5 +82,32 @@ describe('KeyCache', () => {
     writeSession('web1', k2, 2000);
     expect(() => slow.session('web1')?.loads(new Crypticle(k2).dumps(2))).toThrow();
     expect(slow.session('web1', { fresh: true })?.loads(new Crypticle(k2).dumps(2))).toBe(2);
+  });
+
+  it('checks a settled folder instead of each file, and sees a key renamed into or out of it', () => {
+    const dir = join(root, 'pki', 'minions');
+    const file = join(dir, 'web1');
+    const minuteAgo = Date.now() / 1000 - 60;
+    const settle = () => utimesSync(dir, minuteAgo, minuteAgo);
+    writeFileSync(file, 'PEM1\n');
+    settle();
+    const longBackstop = new KeyCache(join(root, 'pki'), join(root, 'cache'), { recheckMs: 0 });
+    const noBackstop = new KeyCache(join(root, 'pki'), join(root, 'cache'), { recheckMs: 0, backstopMs: 0 });
+    for (const c of [longBackstop, noBackstop]) expect(c.acceptedKey('web1')).toBe('PEM1\n');
+    for (const c of [longBackstop, noBackstop]) expect(c.acceptedKey('web1')).toBe('PEM1\n');
+    // edited in place (no rename): the folder's mtime does not move, so only the backstop's
+    // stat of the file sees it; this is what shows the file is not stat'ed per request
+    writeFileSync(file, 'PEM2\n');
+    utimesSync(file, minuteAgo + 1, minuteAgo + 1);
+    settle();
+    expect(longBackstop.acceptedKey('web1')).toBe('PEM1\n');
+    expect(noBackstop.acceptedKey('web1')).toBe('PEM2\n');
+    // written and renamed into place, as tsalt and salt-key write keys: seen at once
+    writeFileSync(join(dir, '.web1.tmp'), 'PEM3\n');
+    renameSync(join(dir, '.web1.tmp'), file);
+    expect(longBackstop.acceptedKey('web1')).toBe('PEM3\n');
+    // ... and removed
+    rmSync(file);
+    expect(longBackstop.acceptedKey('web1')).toBeUndefined();
   });
 });

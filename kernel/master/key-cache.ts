@@ -1,8 +1,14 @@
 /**
  * Per-worker caches of minion public keys and session keys. Entries are checked against the
  * files' mtimes, at most once per {@link RECHECK_MS} per minion, so a key accepted, deleted or
- * rotated by another process is seen within that time (a `stat` per request was a tenth of a
- * return's cost); a caller whose decryption fails asks again with `fresh` to re-read at once.
+ * rotated by another process is seen within that time; a caller whose decryption fails asks
+ * again with `fresh` to re-read at once.
+ *
+ * The check is a `stat` of the key's folder, not of each file, while the folder stands still:
+ * everything that changes a key (salt-key, a sign-in, a new session) writes a new file and
+ * renames it into place, or removes one, and so moves the folder's mtime. A `stat` per minion
+ * per second was ~4 % of a return's cost on the request server's main thread. A file edited in
+ * place, which moves no folder mtime, is still seen within {@link BACKSTOP_MS}.
  *
  * Memory: a session is kept as its Crypticle (its key string and 56 key bytes, ~0.4 KiB), one
  * per minion: a bounded cache of them would be cycled through by a `test.ping` to more minions
@@ -15,14 +21,26 @@ import { KEY_STATES } from '../auth/pki.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { sessionKeyPath } from './secrets.js';
 
-/** How long a checked entry is trusted without looking at its file again. */
+/** How long a checked entry is trusted without looking at its folder or file again. */
 export const RECHECK_MS = 1000;
+/** How long an entry is trusted on its folder's word alone, without a `stat` of its file. */
+export const BACKSTOP_MS = 60_000;
+/**
+ * A folder changed less than this long ago is not trusted to stand still: file times tick in
+ * steps of the kernel's clock, so a second change within the same step leaves the mtime as it
+ * was (git's "racily clean" entries).
+ */
+const SETTLE_MS = 1000;
 
 interface Entry<T> {
   mtimeMs: number;
   value: T;
-  /** When the file's mtime was last compared (ms, monotonic). */
+  /** When the entry was last confirmed (ms, monotonic). */
   checkedAt: number;
+  /** When its file was last `stat`ed (ms, monotonic). */
+  statAt: number;
+  /** Its folder's generation then. */
+  generation: number;
 }
 
 const now = (): number => performance.now();
@@ -36,6 +54,37 @@ function mtimeOf(path: string): number | undefined {
   }
 }
 
+/**
+ * A folder's generation: the same number while the folder's mtime stands still (and has
+ * settled), a new one whenever it may have changed.
+ */
+class FolderGeneration {
+  readonly #path: string;
+  readonly #recheckMs: number;
+  #mtimeMs: number | undefined;
+  #checkedAt = Number.NEGATIVE_INFINITY;
+  #settled = false;
+  #generation = 0;
+
+  constructor(path: string, recheckMs: number) {
+    this.#path = path;
+    this.#recheckMs = recheckMs;
+  }
+
+  current(): number {
+    const t = now();
+    if (t - this.#checkedAt < this.#recheckMs) return this.#generation;
+    this.#checkedAt = t;
+    const mtime = mtimeOf(this.#path);
+    const settled = mtime !== undefined && Date.now() - mtime >= SETTLE_MS;
+    // entries confirmed while the folder was unsettled are confirmed again once it settles
+    if (!settled || !this.#settled || mtime !== this.#mtimeMs) this.#generation++;
+    this.#mtimeMs = mtime;
+    this.#settled = settled;
+    return this.#generation;
+  }
+}
+
 export class KeyCache {
   readonly #pkiDir: string;
   readonly #cachedir: string;
@@ -43,30 +92,56 @@ export class KeyCache {
   readonly #sessions = new Map<string, Entry<Crypticle>>();
 
   readonly #recheckMs: number;
+  readonly #backstopMs: number;
+  readonly #pubFolder: FolderGeneration;
+  readonly #sessionFolder: FolderGeneration;
 
-  constructor(pkiDir: string, cachedir: string, opts: { recheckMs?: number } = {}) {
+  constructor(pkiDir: string, cachedir: string, opts: { recheckMs?: number; backstopMs?: number } = {}) {
     this.#pkiDir = pkiDir;
     this.#cachedir = cachedir;
     this.#recheckMs = opts.recheckMs ?? RECHECK_MS;
+    this.#backstopMs = opts.backstopMs ?? BACKSTOP_MS;
+    this.#pubFolder = new FolderGeneration(join(pkiDir, KEY_STATES.accepted), this.#recheckMs);
+    this.#sessionFolder = new FolderGeneration(join(cachedir, 'sessions'), this.#recheckMs);
+  }
+
+  /** True when `hit` may be returned without a `stat` of its file (and marks it confirmed). */
+  #stillGood<T>(hit: Entry<T>, folder: FolderGeneration): boolean {
+    const t = now();
+    if (t - hit.checkedAt < this.#recheckMs) return true;
+    if (folder.current() !== hit.generation || t - hit.statAt >= this.#backstopMs) return false;
+    hit.checkedAt = t;
+    return true;
+  }
+
+  #entry<T>(mtimeMs: number, value: T, generation: number): Entry<T> {
+    const t = now();
+    return { mtimeMs, value, checkedAt: t, statAt: t, generation };
+  }
+
+  /** Marks `hit` confirmed by a `stat` of its file. */
+  #confirmed<T>(hit: Entry<T>, generation: number): T {
+    hit.checkedAt = hit.statAt = now();
+    hit.generation = generation;
+    return hit.value;
   }
 
   /** The accepted public key of `id`, or undefined when it is not accepted. */
   acceptedKey(id: string): string | undefined {
     if (!isValidMinionId(id)) return undefined;
     const hit = this.#pubs.get(id);
-    if (hit && now() - hit.checkedAt < this.#recheckMs) return hit.value;
+    if (hit && this.#stillGood(hit, this.#pubFolder)) return hit.value;
+    // the generation is taken before the stat: a change after it starts a new one
+    const generation = this.#pubFolder.current();
     const path = join(this.#pkiDir, KEY_STATES.accepted, id);
     const mtime = mtimeOf(path);
     if (mtime === undefined) {
       this.#pubs.delete(id);
       return undefined;
     }
-    if (hit && hit.mtimeMs === mtime) {
-      hit.checkedAt = now();
-      return hit.value;
-    }
+    if (hit && hit.mtimeMs === mtime) return this.#confirmed(hit, generation);
     const value = readFileSync(path, 'utf8');
-    this.#pubs.set(id, { mtimeMs: mtime, value, checkedAt: now() });
+    this.#pubs.set(id, this.#entry(mtime, value, generation));
     return value;
   }
 
@@ -77,24 +152,23 @@ export class KeyCache {
   session(id: string, opts: { fresh?: boolean } = {}): Crypticle | undefined {
     if (!isValidMinionId(id)) return undefined;
     const hit = this.#sessions.get(id);
-    if (hit && !opts.fresh && now() - hit.checkedAt < this.#recheckMs) return hit.value;
+    if (hit && !opts.fresh && this.#stillGood(hit, this.#sessionFolder)) return hit.value;
+    const generation = this.#sessionFolder.current();
     const path = sessionKeyPath(this.#cachedir, id);
     const mtime = mtimeOf(path);
     if (mtime === undefined) {
       this.#sessions.delete(id);
       return undefined;
     }
-    if (hit && hit.mtimeMs === mtime) {
-      hit.checkedAt = now();
-      return hit.value;
-    }
-    return this.#keep(id, mtime, readFileSync(path, 'utf8').trim());
+    if (hit && hit.mtimeMs === mtime) return this.#confirmed(hit, generation);
+    return this.#keep(id, mtime, readFileSync(path, 'utf8').trim(), generation);
   }
 
   /** A Crypticle for a key string this worker just issued. */
   remember(id: string, key: string): Crypticle {
+    const generation = this.#sessionFolder.current();
     const mtime = mtimeOf(sessionKeyPath(this.#cachedir, id));
-    return mtime === undefined ? new Crypticle(key) : this.#keep(id, mtime, key);
+    return mtime === undefined ? new Crypticle(key) : this.#keep(id, mtime, key, generation);
   }
 
   /** Number of minions with a cached accepted key and session. */
@@ -102,10 +176,10 @@ export class KeyCache {
     return { pubs: this.#pubs.size, sessions: this.#sessions.size };
   }
 
-  #keep(id: string, mtimeMs: number, key: string): Crypticle {
+  #keep(id: string, mtimeMs: number, key: string, generation: number): Crypticle {
     const known = this.#sessions.get(id)?.value;
     const value = known?.keyString === key ? known : new Crypticle(key);
-    this.#sessions.set(id, { mtimeMs, value, checkedAt: now() });
+    this.#sessions.set(id, this.#entry(mtimeMs, value, generation));
     return value;
   }
 }
