@@ -72,7 +72,10 @@ function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): Store {
   const settings = storeSettings(ctx);
   let s = stores.get(settings.path);
   if (!s) {
-    s = { settings, queue: new WriteQueue(() => connection(settings), settings.path) };
+    s = {
+      settings,
+      queue: new WriteQueue(() => connection(settings), settings.path, settings.busyTimeoutMs),
+    };
     stores.set(settings.path, s);
   }
   return s;
@@ -208,7 +211,8 @@ export default defineReturner<JobStoreOptions>({
 
   async close(ctx) {
     const { settings, queue } = store(ctx);
-    queue.flush();
+    // what is queued (even a batch waiting for another process's write lock) is written first
+    queue.flush({ wait: true });
     stores.delete(settings.path);
     try {
       closeConnection(settings.path);

@@ -8,16 +8,33 @@ import { WriteQueue } from './write-queue.js';
 const root = mkdtempSync(join(tmpdir(), 'tsalt-wq-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function queueOn(name: string): { db: Database.Database; queue: WriteQueue; commits: () => number } {
+function queueOn(
+  name: string,
+  busyTimeoutMs?: number,
+): { db: Database.Database; queue: WriteQueue; commits: () => number; path: string } {
   const path = join(root, name);
   const db = new Database(path);
+  db.pragma('journal_mode = WAL');
   db.exec('CREATE TABLE t (v INTEGER UNIQUE)');
   let commits = 0;
-  const queue = new WriteQueue(() => {
-    commits++;
-    return db;
-  }, path);
-  return { db, queue, commits: () => commits };
+  const queue = new WriteQueue(
+    () => {
+      commits++;
+      return db;
+    },
+    path,
+    busyTimeoutMs,
+  );
+  return { db, queue, commits: () => commits, path };
+}
+
+/** How late a 10 ms timer fires while `during` runs: large if the thread is blocked. */
+async function timerLateness(during: Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, 10));
+  const late = performance.now() - t0 - 10;
+  await during;
+  return late;
 }
 
 describe('WriteQueue', () => {
@@ -52,5 +69,33 @@ describe('WriteQueue', () => {
     const dup = queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(1));
     await expect(ok).resolves.toBeDefined();
     await expect(dup).rejects.toThrow();
+  });
+
+  it("waits for another process's write lock without blocking its thread, and keeps the order", async () => {
+    const { db, queue, path } = queueOn('locked.db', 5000);
+    const other = new Database(path);
+    other.prepare('BEGIN IMMEDIATE').run();
+    const first = [1, 2].map((v) => queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(v)));
+    // the timer fires on time while the writes wait (SQLite's own wait would hold the thread)
+    const release = new Promise((r) => setTimeout(r, 200)).then(() => other.prepare('COMMIT').run());
+    expect(await timerLateness(release)).toBeLessThan(100);
+    const later = queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(3));
+    await Promise.all([...first, later]);
+    expect(db.prepare('SELECT v FROM t ORDER BY rowid').all()).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }]);
+    other.close();
+  });
+
+  it('fails the waiting writes once busy_timeout has passed, then writes again', async () => {
+    const { db, queue, path } = queueOn('stuck.db', 150);
+    const other = new Database(path);
+    other.prepare('BEGIN IMMEDIATE').run();
+    const t0 = performance.now();
+    const stuck = queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(1));
+    await expect(stuck).rejects.toMatchObject({ code: 'SALT_ERR_JOB_STORE' });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+    other.prepare('ROLLBACK').run();
+    other.close();
+    await queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(2));
+    expect(db.prepare('SELECT v FROM t').all()).toEqual([{ v: 2 }]);
   });
 });

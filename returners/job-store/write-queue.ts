@@ -4,6 +4,13 @@
  * caller's promise settles only after that transaction commits. Many minions returning at once
  * then cost a commit per few hundred instead of one each; a write that fails (a duplicate
  * return) fails alone.
+ *
+ * The queue never blocks its thread waiting for another process's write lock. The request
+ * server commits minions' returns on the thread that reads every request, and SQLite's own
+ * busy wait would stall all of them (up to `busy_timeout`, 10 s by default) while, say, an
+ * operator's `sqlite3` shell holds the lock. A transaction that finds the lock taken waits at
+ * most {@link LOCK_TRY_MS} inside SQLite; the batch is then tried again on a timer, ahead of
+ * later writes, until `busy_timeout` has passed since its first try.
  */
 import type Database from 'better-sqlite3';
 import { storeError } from './schema.js';
@@ -25,19 +32,39 @@ const MAX_BATCH = 2000;
  */
 const FLUSH_AT = 256;
 
+/** Longest wait for the write lock inside SQLite (blocking the thread) per try. */
+export const LOCK_TRY_MS = 5;
+/** Wait between tries while the write lock is taken (the thread is free meanwhile). */
+export const LOCK_RETRY_MS = 20;
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
 export class WriteQueue {
   private pending: Pending[] = [];
   private scheduled = false;
+  /** Set while a batch waits for the write lock; nothing is committed before it. */
+  private retry: NodeJS.Timeout | undefined;
+  /** When the waiting batch first found the lock taken (ms, monotonic). */
+  private busySince = 0;
 
+  /**
+   * @param busyTimeoutMs how long a batch may wait for the write lock before its writes fail
+   *   (the store's `busy_timeout`); the connection's own busy timeout is used by close().
+   */
   constructor(
     private readonly db: () => Database.Database,
     private readonly path: string,
+    private readonly busyTimeoutMs = 10_000,
   ) {}
 
   /** Runs `op` inside the next transaction; resolves with its result once committed. */
   run<T>(op: (db: Database.Database) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ op, resolve: resolve as (value: unknown) => void, reject });
+      if (this.retry) return;
       if (this.pending.length >= FLUSH_AT) {
         this.flush();
         return;
@@ -52,34 +79,71 @@ export class WriteQueue {
     });
   }
 
-  /** Commits everything queued now (also called on close). */
-  flush(): void {
+  /**
+   * Commits everything queued now. `wait` (close) lets SQLite wait for the write lock as long
+   * as the connection's busy timeout allows, on this thread, so that nothing is left behind.
+   */
+  flush(opts: { wait?: boolean } = {}): void {
+    if (this.retry) {
+      if (!opts.wait) return;
+      clearTimeout(this.retry);
+      this.retry = undefined;
+    }
     while (this.pending.length) {
       const batch = this.pending.splice(0, MAX_BATCH);
       const results: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
       try {
         const db = this.db();
-        db.transaction(() => {
-          for (const p of batch) {
-            try {
-              results.push({ ok: true, value: p.op(db) });
-            } catch (err) {
-              // SQLite rolled the whole transaction back (disk full, I/O error): fail the batch.
-              if (!db.inTransaction) throw err;
-              results.push({ ok: false, err });
-            }
-          }
-        }).immediate();
+        this.commit(db, batch, results, opts.wait === true);
       } catch (err) {
+        // the lock was taken before anything ran: the batch waits, ahead of later writes
+        if (isBusy(err) && results.length === 0 && !opts.wait && this.waitForLock(batch)) return;
         const wrapped = storeError(this.path, err);
         for (const p of batch) p.reject(wrapped);
         continue;
       }
+      this.busySince = 0;
       for (const [i, p] of batch.entries()) {
         const r = results[i];
         if (r?.ok) p.resolve(r.value);
         else p.reject(r ? storeError(this.path, r.err) : storeError(this.path, 'write lost'));
       }
     }
+  }
+
+  private commit(db: Database.Database, batch: Pending[], results: unknown[], wait: boolean): void {
+    const full = Math.max(0, Math.floor(this.busyTimeoutMs));
+    db.pragma(`busy_timeout = ${wait ? full : Math.min(LOCK_TRY_MS, full)}`);
+    try {
+      db.transaction(() => {
+        for (const p of batch) {
+          try {
+            results.push({ ok: true, value: p.op(db) });
+          } catch (err) {
+            // SQLite rolled the whole transaction back (disk full, I/O error): fail the batch.
+            if (!db.inTransaction) throw err;
+            results.push({ ok: false, err });
+          }
+        }
+      }).immediate();
+    } finally {
+      db.pragma(`busy_timeout = ${full}`);
+    }
+  }
+
+  /** Puts `batch` back in front and tries again later; false once `busy_timeout` has passed. */
+  private waitForLock(batch: Pending[]): boolean {
+    const now = performance.now();
+    if (this.busySince === 0) this.busySince = now;
+    if (now - this.busySince >= this.busyTimeoutMs) {
+      this.busySince = 0;
+      return false;
+    }
+    this.pending = batch.concat(this.pending);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.flush();
+    }, LOCK_RETRY_MS);
+    return true;
   }
 }
