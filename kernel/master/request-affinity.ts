@@ -22,8 +22,8 @@ function mapHeader(buf: Uint8Array, p: number): [number, number] | undefined {
   return undefined;
 }
 
-/** The str that starts at `p` (fixstr, str8, str16) and the offset after it; undefined otherwise. */
-function readStr(buf: Uint8Array, p: number): [string, number] | undefined {
+/** The str that starts at `p` (fixstr, str8, str16): where its bytes start and end; undefined otherwise. */
+function strSpan(buf: Uint8Array, p: number): [number, number] | undefined {
   const t = buf[p];
   if (t === undefined) return undefined;
   let len: number;
@@ -39,7 +39,23 @@ function readStr(buf: Uint8Array, p: number): [string, number] | undefined {
     at = p + 3;
   } else return undefined;
   if (at + len > buf.length) return undefined;
-  return [Buffer.from(buf.buffer, buf.byteOffset + at, len).toString('utf8'), at + len];
+  return [at, at + len];
+}
+
+/** The str that starts at `p` as text; undefined if it is not a str. */
+function readStr(buf: Uint8Array, p: number): string | undefined {
+  const span = strSpan(buf, p);
+  if (!span) return undefined;
+  return Buffer.isBuffer(buf)
+    ? buf.toString('utf8', span[0], span[1])
+    : Buffer.from(buf.buffer, buf.byteOffset + span[0], span[1] - span[0]).toString('utf8');
+}
+
+/** True when bytes `at..end` of `buf` spell `key` (ASCII). */
+function spells(buf: Uint8Array, at: number, end: number, key: string): boolean {
+  if (end - at !== key.length) return false;
+  for (let i = 0; i < key.length; i++) if (buf[at + i] !== key.charCodeAt(i)) return false;
+  return true;
 }
 
 /** What the router thread learns of a request without decoding it. */
@@ -52,36 +68,51 @@ export interface RequestPeek {
 
 const NOT_A_REQUEST: RequestPeek = { id: undefined, aes: false };
 
-/** Where the values of the `keys` wanted sit in the map at `p` (str keys only); undefined if not a map. */
-function mapValues(buf: Uint8Array, p: number, keys: readonly string[]): Map<string, number> | undefined {
+/**
+ * Where the values of the `keys` wanted sit in the map at `p` (str keys only, ASCII names; the
+ * first of each wins), in the order of `keys`; undefined if not a map. Nothing is decoded: keys
+ * are compared byte by byte, as this runs for every request on the router thread.
+ */
+function mapValues(
+  buf: Uint8Array,
+  p: number,
+  keys: readonly string[],
+): Array<number | undefined> | undefined {
   const head = mapHeader(buf, p);
   if (!head) return undefined;
   let [count, at] = head;
-  const found = new Map<string, number>();
+  const found: Array<number | undefined> = new Array(keys.length).fill(undefined);
   while (count-- > 0) {
-    const key = readStr(buf, at);
-    const keyEnd = key ? key[1] : msgpackValueEnd(buf, at);
+    const span = strSpan(buf, at);
+    const keyEnd = span ? span[1] : msgpackValueEnd(buf, at);
     if (keyEnd < 0) return undefined;
-    if (key && keys.includes(key[0]) && !found.has(key[0])) found.set(key[0], keyEnd);
+    if (span) {
+      for (let k = 0; k < keys.length; k++) {
+        if (found[k] === undefined && spells(buf, span[0], span[1], keys[k] as string)) found[k] = keyEnd;
+      }
+    }
     at = msgpackValueEnd(buf, keyEnd);
     if (at < 0) return undefined;
   }
   return found;
 }
 
+/** The outer map's `id`, `enc` and `load` (in this order). */
 const OUTER_KEYS = ['id', 'enc', 'load'] as const;
 const INNER_KEYS = ['id'] as const;
 
 function peekMap(buf: Uint8Array): RequestPeek {
   const outer = mapValues(buf, 0, OUTER_KEYS);
   if (!outer) return NOT_A_REQUEST;
-  const strAt = (at: number | undefined): string | undefined =>
-    at === undefined ? undefined : readStr(buf, at)?.[0];
-  const id = strAt(outer.get('id'));
-  if (id !== undefined) return { id, aes: strAt(outer.get('enc')) === 'aes' };
-  const load = outer.get('load');
-  const inner = load === undefined ? undefined : mapValues(buf, load, INNER_KEYS);
-  return { id: strAt(inner?.get('id')), aes: false };
+  const [idAt, encAt, loadAt] = outer;
+  const id = idAt === undefined ? undefined : readStr(buf, idAt);
+  if (id !== undefined) {
+    const enc = encAt === undefined ? undefined : strSpan(buf, encAt);
+    return { id, aes: enc !== undefined && spells(buf, enc[0], enc[1], 'aes') };
+  }
+  const inner = loadAt === undefined ? undefined : mapValues(buf, loadAt, INNER_KEYS);
+  const innerId = inner?.[0];
+  return { id: innerId === undefined ? undefined : readStr(buf, innerId), aes: false };
 }
 
 /** The minion id and encryption of a request frame; a frame that is not a map gives neither. */

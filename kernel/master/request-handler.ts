@@ -171,15 +171,17 @@ export class RequestHandler {
       env.kernel.log.warn({ id }, 'aes request from a minion without an accepted key or session');
       return packNetwork(BAD_LOAD);
     }
+    // the decoder's own copy of the bytes: read in place (it lives as long as this request)
+    const sealed = Buffer.isBuffer(payload.load) ? payload.load : Buffer.from(payload.load);
     let load: unknown;
     try {
-      load = session.loads(Buffer.from(payload.load));
+      load = session.loads(sealed);
     } catch {
       // the cached session may be a second old: another worker may have signed the minion in again
       const fresh = env.cache.session(id, { fresh: true });
       try {
         if (!fresh || fresh === session) throw new Error('same session');
-        load = fresh.loads(Buffer.from(payload.load));
+        load = fresh.loads(sealed);
         session = fresh;
       } catch {
         env.kernel.log.warn({ id }, 'aes request failed to decrypt');

@@ -67,8 +67,16 @@ interface Store {
 }
 
 const stores = new Map<string, Store>();
+/**
+ * The store each context last used: the master's job cache passes the same context to every
+ * call, and working the path out again (a `path.join`) was a measurable part of each return.
+ */
+const byContext = new WeakMap<object, Store>();
 
 function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): Store {
+  const known = byContext.get(ctx);
+  // a store closed since (close() forgets it) is opened again below
+  if (known && stores.get(known.settings.path) === known) return known;
   const settings = storeSettings(ctx);
   let s = stores.get(settings.path);
   if (!s) {
@@ -78,6 +86,7 @@ function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): Store {
     };
     stores.set(settings.path, s);
   }
+  byContext.set(ctx, s);
   return s;
 }
 
