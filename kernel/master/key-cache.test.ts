@@ -110,4 +110,18 @@ describe('KeyCache', () => {
     rmSync(file);
     expect(longBackstop.acceptedKey('web1')).toBeUndefined();
   });
+
+  it('does not trust a folder changed within the last second: its mtime may not have moved', () => {
+    const dir = join(root, 'pki', 'minions');
+    const file = join(dir, 'web1');
+    writeFileSync(file, 'PEM1\n');
+    const c = new KeyCache(join(root, 'pki'), join(root, 'cache'), { recheckMs: 0 });
+    expect(c.acceptedKey('web1')).toBe('PEM1\n');
+    expect(c.acceptedKey('web1')).toBe('PEM1\n');
+    // edited in place while the folder is fresh (as after a sign-in storm): its file is stat'ed
+    writeFileSync(file, 'PEM2\n');
+    const later = Date.now() / 1000 + 5;
+    utimesSync(file, later, later);
+    expect(c.acceptedKey('web1')).toBe('PEM2\n');
+  });
 });

@@ -71,6 +71,11 @@ class FolderGeneration {
     this.#recheckMs = recheckMs;
   }
 
+  /** When the folder was last `stat`ed (ms, monotonic): what its generation is as of. */
+  get checkedAt(): number {
+    return this.#checkedAt;
+  }
+
   current(): number {
     const t = now();
     if (t - this.#checkedAt < this.#recheckMs) return this.#generation;
@@ -110,7 +115,8 @@ export class KeyCache {
     const t = now();
     if (t - hit.checkedAt < this.#recheckMs) return true;
     if (folder.current() !== hit.generation || t - hit.statAt >= this.#backstopMs) return false;
-    hit.checkedAt = t;
+    // vouched for by the folder as of its last stat, not as of now
+    hit.checkedAt = folder.checkedAt;
     return true;
   }
 

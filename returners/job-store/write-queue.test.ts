@@ -78,8 +78,10 @@ describe('WriteQueue', () => {
     const first = [1, 2].map((v) => queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(v)));
     // the timer fires on time while the writes wait (SQLite's own wait would hold the thread)
     const release = new Promise((r) => setTimeout(r, 200)).then(() => other.prepare('COMMIT').run());
-    expect(await timerLateness(release)).toBeLessThan(100);
+    expect(await timerLateness(new Promise((r) => setTimeout(r, 50)))).toBeLessThan(100);
+    // queued while the first two still wait: it goes in after them
     const later = queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(3));
+    await release;
     await Promise.all([...first, later]);
     expect(db.prepare('SELECT v FROM t ORDER BY rowid').all()).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }]);
     other.close();
@@ -94,8 +96,13 @@ describe('WriteQueue', () => {
     await expect(stuck).rejects.toMatchObject({ code: 'SALT_ERR_JOB_STORE' });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
     other.prepare('ROLLBACK').run();
+    // a later wait for the lock gets its own busy_timeout, not what is left of the first one's
+    other.prepare('BEGIN IMMEDIATE').run();
+    const second = queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(2));
+    await new Promise((r) => setTimeout(r, 60));
+    other.prepare('ROLLBACK').run();
     other.close();
-    await queue.run((d) => d.prepare('INSERT INTO t VALUES (?)').run(2));
+    await second;
     expect(db.prepare('SELECT v FROM t').all()).toEqual([{ v: 2 }]);
   });
 });

@@ -37,9 +37,10 @@ export const LOCK_TRY_MS = 5;
 /** Wait between tries while the write lock is taken (the thread is free meanwhile). */
 export const LOCK_RETRY_MS = 20;
 
+/** The lock was taken (better-sqlite3 gives extended codes too, e.g. `SQLITE_BUSY_RECOVERY`). */
 function isBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
 export class WriteQueue {
@@ -92,12 +93,16 @@ export class WriteQueue {
     while (this.pending.length) {
       const batch = this.pending.splice(0, MAX_BATCH);
       const results: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
+      let db: Database.Database | undefined;
       try {
-        const db = this.db();
+        db = this.db();
         this.commit(db, batch, results, opts.wait === true);
       } catch (err) {
-        // the lock was taken before anything ran: the batch waits, ahead of later writes
-        if (isBusy(err) && results.length === 0 && !opts.wait && this.waitForLock(batch)) return;
+        // the lock was taken and the transaction rolled back (nothing of it was committed): the
+        // whole batch waits and runs again, ahead of later writes
+        const rolledBack = db !== undefined && !db.inTransaction;
+        if (isBusy(err) && rolledBack && !opts.wait && this.waitForLock(batch)) return;
+        this.busySince = 0;
         const wrapped = storeError(this.path, err);
         for (const p of batch) p.reject(wrapped);
         continue;
