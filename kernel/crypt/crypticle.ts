@@ -12,7 +12,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SALT_ERR_CRYPT_AUTH_FAILED, SALT_ERR_CRYPT_KEY, SALT_ERR_CRYPT_NONCE } from '../errors.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
-import { freshIv } from './iv-pool.js';
+import { freshIv } from './random-pool.js';
 
 const AES_KEY_BYTES = 24;
 const HMAC_KEY_BYTES = 32;
@@ -85,7 +85,7 @@ export class Crypticle {
 
   /**
    * Encrypts and authenticates raw bytes. `iv` (16 bytes) is for reproducing vectors only;
-   * by default a random IV is drawn (./iv-pool.ts).
+   * by default a random IV is drawn (./random-pool.ts).
    */
   encrypt(plain: Buffer, iv?: Buffer): Buffer {
     if (iv !== undefined && iv.length !== BLOCK) {

@@ -4,9 +4,9 @@
  * nonce check. A reply that is not decryptable means the session is stale: the caller
  * re-authenticates.
  */
-import { randomUUID } from 'node:crypto';
 import { ReqClient } from '../bus/req-client.js';
 import { Crypticle } from '../crypt/crypticle.js';
+import { freshNonce } from '../crypt/random-pool.js';
 import { type EncAlgo, type SigAlgo, x931Sign } from '../crypt/rsa.js';
 import { SaltError } from '../errors.js';
 import { asBytes } from '../serial/as-bytes.js';
@@ -72,7 +72,7 @@ export class AesChannel {
     load: Record<string, unknown>,
     opts: { timeoutMs?: number; tries?: number },
   ): Promise<{ reply: unknown; nonce: string; session: Crypticle }> {
-    const nonce = randomUUID().replace(/-/g, '');
+    const nonce = freshNonce();
     const full = { ...load, nonce, ts: Math.floor(Date.now() / 1000), tok: this.#tok, id: this.#id };
     const session = this.#session;
     const frame = buildAesRequest(full, session, {

@@ -4,7 +4,7 @@
  * `out: nested`. Never throws.
  */
 import { SaltError } from '../errors.js';
-import { bindArgs, formatInvocationError, pubKwargs, splitArgs } from '../jobs/args.js';
+import { bindArgs, formatInvocationError, PUB_PREFIX, pubKwargs, splitArgs } from '../jobs/args.js';
 import { RetcodeResult } from '../jobs/retcode.js';
 import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../loader/define.js';
 import type { ModuleLoader } from '../loader/index.js';
@@ -31,6 +31,38 @@ const EX_GENERIC = 1;
  * `grains` and a missing `signal` are made on first use: most functions read neither, and a
  * grains read (a stat of the grains file) plus an AbortController were ~60 µs of a `test.ping`.
  */
+/** The loader's function table as a context shows it: one object per loader, not per job. */
+const functionTables = new WeakMap<ModuleLoader, ExecContext['functions']>();
+
+function functionTable(loader: ModuleLoader): ExecContext['functions'] {
+  let table = functionTables.get(loader);
+  if (!table) {
+    table = {
+      list: (moduleName) => loader.listFunctions(moduleName),
+      modules: () => loader.listModules(),
+      get: (fun) => loader.get(fun),
+      moduleDoc: (name) => loader.moduleDoc(name),
+      explain: (fun) => loader.explain(fun),
+      provider: (name) => loader.providerOf(name),
+    };
+    functionTables.set(loader, table);
+  }
+  return table;
+}
+
+/** Whether `spec` takes Salt's `__pub_*` keywords: `**kwargs`, or a parameter named so. */
+const takesPubCache = new WeakMap<FunctionSpec, boolean>();
+
+function takesPub(spec: FunctionSpec): boolean {
+  let takes = takesPubCache.get(spec);
+  if (takes === undefined) {
+    const shape = spec.args && typeof spec.args !== 'function' ? spec.args.shape : {};
+    takes = spec.varkw === true || Object.keys(shape).some((k) => k.startsWith(PUB_PREFIX));
+    takesPubCache.set(spec, takes);
+  }
+  return takes;
+}
+
 function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): ExecContext {
   let signal = given;
   let grains: Grains | undefined;
@@ -49,14 +81,7 @@ function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): 
       return signal;
     },
     cache: env.loader.cache,
-    functions: {
-      list: (moduleName) => env.loader.listFunctions(moduleName),
-      modules: () => env.loader.listModules(),
-      get: (fun) => env.loader.get(fun),
-      moduleDoc: (name) => env.loader.moduleDoc(name),
-      explain: (fun) => env.loader.explain(fun),
-      provider: (name) => env.loader.providerOf(name),
-    },
+    functions: functionTable(env.loader),
     async call(fun, args = [], kwargs = {}) {
       const spec = await env.loader.get(fun);
       if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await env.loader.explain(fun));
@@ -90,7 +115,9 @@ export async function runFunction(
   try {
     const { args, kwargs } = splitArgs([...arg]);
     // Salt hands a remote job's publish data to functions that take **kwargs as `__pub_*`.
-    const { bound, extra } = bindArgs(spec, fun, args, { ...kwargs, ...pubKwargs(pub) });
+    // (worked out only for a function that can receive them: most cannot)
+    const all = takesPub(spec) ? { ...kwargs, ...pubKwargs(pub) } : kwargs;
+    const { bound, extra } = bindArgs(spec, fun, args, all);
     let value = await spec.run(makeContext(env, jid, signal), bound, extra);
     let retcode = 0;
     if (value instanceof RetcodeResult) {
