@@ -93,16 +93,11 @@ export async function startMaster(
     hasPlugins: config.plugins.length > 0,
   });
   // the parent's flags last, so that an operator's own flags win
-  const execArgv = [...CHILD_NODE_FLAGS, ...process.execArgv];
+  const argvWith = (own: readonly string[]): string[] => [...CHILD_NODE_FLAGS, ...own, ...process.execArgv];
+  const execArgv = argvWith([]);
   for (const name of CHILDREN) {
-    const own = name === 'request-server' ? REQUEST_SERVER_NODE_FLAGS : [];
-    pm.add({
-      name,
-      modulePath: childPath(name),
-      env,
-      restart: 'always',
-      execArgv: [...CHILD_NODE_FLAGS, ...own, ...process.execArgv],
-    });
+    const own = name === 'request-server' ? argvWith(REQUEST_SERVER_NODE_FLAGS) : execArgv;
+    pm.add({ name, modulePath: childPath(name), env, restart: 'always', execArgv: own });
   }
   // Salt's EventReturn process, only when event_return names returners
   if (config.event_return.length > 0) {

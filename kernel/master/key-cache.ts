@@ -90,6 +90,11 @@ class FolderGeneration {
   }
 }
 
+/** The Crypticle of a session key: the one already held when the key is the same. */
+function sessionCrypticle(key: string, known: Crypticle | undefined): Crypticle {
+  return known?.keyString === key ? known : new Crypticle(key);
+}
+
 export class KeyCache {
   readonly #pkiDir: string;
   readonly #cachedir: string;
@@ -132,23 +137,45 @@ export class KeyCache {
     return hit.value;
   }
 
-  /** The accepted public key of `id`, or undefined when it is not accepted. */
-  acceptedKey(id: string): string | undefined {
+  /**
+   * The cached value of `id` in `entries`, confirmed by its folder or, failing that, by a `stat`
+   * of its file (`fresh`: by the file at once); read again when the file changed, dropped when it
+   * is gone.
+   */
+  #lookup<T>(
+    entries: Map<string, Entry<T>>,
+    folder: FolderGeneration,
+    id: string,
+    pathOf: (id: string) => string,
+    read: (path: string, known: T | undefined) => T,
+    fresh = false,
+  ): T | undefined {
     if (!isValidMinionId(id)) return undefined;
-    const hit = this.#pubs.get(id);
-    if (hit && this.#stillGood(hit, this.#pubFolder)) return hit.value;
+    const hit = entries.get(id);
+    if (hit && !fresh && this.#stillGood(hit, folder)) return hit.value;
     // the generation is taken before the stat: a change after it starts a new one
-    const generation = this.#pubFolder.current();
-    const path = join(this.#pkiDir, KEY_STATES.accepted, id);
+    const generation = folder.current();
+    const path = pathOf(id);
     const mtime = mtimeOf(path);
     if (mtime === undefined) {
-      this.#pubs.delete(id);
+      entries.delete(id);
       return undefined;
     }
     if (hit && hit.mtimeMs === mtime) return this.#confirmed(hit, generation);
-    const value = readFileSync(path, 'utf8');
-    this.#pubs.set(id, this.#entry(mtime, value, generation));
+    const value = read(path, hit?.value);
+    entries.set(id, this.#entry(mtime, value, generation));
     return value;
+  }
+
+  readonly #pubPath = (id: string): string => join(this.#pkiDir, KEY_STATES.accepted, id);
+  readonly #sessionPath = (id: string): string => sessionKeyPath(this.#cachedir, id);
+  readonly #readPub = (path: string): string => readFileSync(path, 'utf8');
+  readonly #readSession = (path: string, known: Crypticle | undefined): Crypticle =>
+    sessionCrypticle(readFileSync(path, 'utf8').trim(), known);
+
+  /** The accepted public key of `id`, or undefined when it is not accepted. */
+  acceptedKey(id: string): string | undefined {
+    return this.#lookup(this.#pubs, this.#pubFolder, id, this.#pubPath, this.#readPub);
   }
 
   /**
@@ -156,36 +183,28 @@ export class KeyCache {
    * (after a load failed to decrypt: another worker may have issued a new key).
    */
   session(id: string, opts: { fresh?: boolean } = {}): Crypticle | undefined {
-    if (!isValidMinionId(id)) return undefined;
-    const hit = this.#sessions.get(id);
-    if (hit && !opts.fresh && this.#stillGood(hit, this.#sessionFolder)) return hit.value;
-    const generation = this.#sessionFolder.current();
-    const path = sessionKeyPath(this.#cachedir, id);
-    const mtime = mtimeOf(path);
-    if (mtime === undefined) {
-      this.#sessions.delete(id);
-      return undefined;
-    }
-    if (hit && hit.mtimeMs === mtime) return this.#confirmed(hit, generation);
-    return this.#keep(id, mtime, readFileSync(path, 'utf8').trim(), generation);
+    return this.#lookup(
+      this.#sessions,
+      this.#sessionFolder,
+      id,
+      this.#sessionPath,
+      this.#readSession,
+      opts.fresh,
+    );
   }
 
   /** A Crypticle for a key string this worker just issued. */
   remember(id: string, key: string): Crypticle {
     const generation = this.#sessionFolder.current();
-    const mtime = mtimeOf(sessionKeyPath(this.#cachedir, id));
-    return mtime === undefined ? new Crypticle(key) : this.#keep(id, mtime, key, generation);
+    const mtime = mtimeOf(this.#sessionPath(id));
+    if (mtime === undefined) return new Crypticle(key);
+    const value = sessionCrypticle(key, this.#sessions.get(id)?.value);
+    this.#sessions.set(id, this.#entry(mtime, value, generation));
+    return value;
   }
 
   /** Number of minions with a cached accepted key and session. */
   get sizes(): { pubs: number; sessions: number } {
     return { pubs: this.#pubs.size, sessions: this.#sessions.size };
-  }
-
-  #keep(id: string, mtimeMs: number, key: string, generation: number): Crypticle {
-    const known = this.#sessions.get(id)?.value;
-    const value = known?.keyString === key ? known : new Crypticle(key);
-    this.#sessions.set(id, this.#entry(mtimeMs, value, generation));
-    return value;
   }
 }

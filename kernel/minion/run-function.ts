@@ -27,10 +27,6 @@ export interface RunEnv {
 
 const EX_GENERIC = 1;
 
-/**
- * `grains` and a missing `signal` are made on first use: most functions read neither, and a
- * grains read (a stat of the grains file) plus an AbortController were ~60 µs of a `test.ping`.
- */
 /** The loader's function table as a context shows it: one object per loader, not per job. */
 const functionTables = new WeakMap<ModuleLoader, ExecContext['functions']>();
 
@@ -63,6 +59,10 @@ function takesPub(spec: FunctionSpec): boolean {
   return takes;
 }
 
+/**
+ * `grains` and a missing `signal` are made on first use: most functions read neither, and a
+ * grains read (a stat of the grains file) plus an AbortController were ~60 µs of a `test.ping`.
+ */
 function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): ExecContext {
   let signal = given;
   let grains: Grains | undefined;
