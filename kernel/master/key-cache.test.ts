@@ -47,11 +47,23 @@ describe('KeyCache', () => {
     expect(cache.session('web1')).toBeUndefined();
   });
 
-  it('remembers a key it issued', () => {
+  it('learns a sign-in: key and session served without reading their files', () => {
     const k = Crypticle.generateKeyString();
     writeSession('db1', k, 3000);
-    const c = cache.remember('db1', k);
+    const pubPath = join(root, 'pki', 'minions', 'db1');
+    writeFileSync(pubPath, 'PUB-ON-DISK');
+    // trusted for a second, as the request server's caches are
+    const cache = new KeyCache(join(root, 'pki'), join(root, 'cache'));
+    const c = cache.learn('db1', { pub: 'PUB-LEARNED', session: k });
+    // the files say otherwise now: a cache that read them would answer from disk
+    writeFileSync(join(root, 'cache', 'sessions', 'db1'), Crypticle.generateKeyString());
     expect(cache.session('db1')).toBe(c);
+    expect(cache.acceptedKey('db1')).toBe('PUB-LEARNED');
+    expect(cache.sessionFor('db1', k)).toBe(c);
+    expect(cache.sessionFor('db1', Crypticle.generateKeyString())).not.toBe(c);
+    // a learned entry whose file is gone is not kept
+    expect(cache.learn('gone', { session: k })).toBeInstanceOf(Crypticle);
+    expect(cache.session('gone')).toBeUndefined();
   });
 
   it('keeps one Crypticle per minion, the same one while its key is unchanged', () => {

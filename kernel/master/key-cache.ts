@@ -193,14 +193,39 @@ export class KeyCache {
     );
   }
 
-  /** A Crypticle for a key string this worker just issued. */
-  remember(id: string, key: string): Crypticle {
-    const generation = this.#sessionFolder.current();
-    const mtime = mtimeOf(this.#sessionPath(id));
-    if (mtime === undefined) return new Crypticle(key);
-    const value = sessionCrypticle(key, this.#sessions.get(id)?.value);
-    this.#sessions.set(id, this.#entry(mtime, value, generation));
+  /** Caches `value` for `id`, dated from a `stat` of its file; undefined when the file is gone. */
+  #seed<T>(
+    entries: Map<string, Entry<T>>,
+    folder: FolderGeneration,
+    path: string,
+    id: string,
+    value: T,
+  ): T | undefined {
+    const generation = folder.current();
+    const mtime = mtimeOf(path);
+    if (mtime === undefined) return undefined;
+    entries.set(id, this.#entry(mtime, value, generation));
     return value;
+  }
+
+  /**
+   * Takes in what a sign-in just settled for `id` (here or in another thread of this process):
+   * its accepted key and its session key, so that its next request reads no file. Returns the
+   * session's Crypticle.
+   */
+  learn(id: string, keys: { pub?: string; session: string }): Crypticle {
+    if (!isValidMinionId(id)) return new Crypticle(keys.session);
+    if (keys.pub !== undefined) this.#seed(this.#pubs, this.#pubFolder, this.#pubPath(id), id, keys.pub);
+    const session = this.sessionFor(id, keys.session);
+    return this.#seed(this.#sessions, this.#sessionFolder, this.#sessionPath(id), id, session) ?? session;
+  }
+
+  /**
+   * The Crypticle of a session key another thread vouches for: the cached one when it holds that
+   * key (no `stat`, no read), else a new one.
+   */
+  sessionFor(id: string, key: string): Crypticle {
+    return sessionCrypticle(key, this.#sessions.get(id)?.value);
   }
 
   /** Number of minions with a cached accepted key and session. */

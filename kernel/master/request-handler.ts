@@ -23,6 +23,23 @@ export interface HandledRequest {
   effects: Effects;
 }
 
+/**
+ * What the router thread vouches for in an aes request it leaves to a worker: it opened the load
+ * with this session key and checked the minion's token against this accepted key. The worker
+ * takes both as they are, instead of reading the key files and redoing the checks.
+ */
+export interface Vouched {
+  pub: string;
+  session: string;
+}
+
+/** A request {@link RequestHandler.handleLight} left to a worker, untouched. */
+export interface LeftToWorker {
+  left: true;
+  /** Set for an aes request (`_pillar`): what the router thread has checked already. */
+  vouched?: Vouched;
+}
+
 const BAD_LOAD = 'bad load';
 
 /** AES commands a stock Salt minion may send that tsalt answers without a subsystem yet. */
@@ -66,34 +83,44 @@ export class RequestHandler {
     this.#env = env;
   }
 
-  async handle(frame: Uint8Array): Promise<HandledRequest> {
-    return (await this.#handleOrLeave(frame, false)) as HandledRequest;
+  /** Handles one request; `vouched`: what the router thread checked already (worker threads). */
+  async handle(frame: Uint8Array, vouched?: Vouched): Promise<HandledRequest> {
+    return (await this.#handleOrLeave(frame, false, vouched)) as HandledRequest;
   }
 
   /**
    * Handles a minion's `aes` request unless it is one only a worker thread should run (not
-   * `aes`, or a command in {@link WORKER_AES_COMMANDS}): then resolves undefined, having stored,
-   * fired and answered nothing (it may have filled its key caches), and the caller sends the
-   * frame to a worker. For the request server's router thread, which so spares the light
-   * requests (`_return`, `_minion_event`, the file server) two thread hand-offs each.
+   * `aes`, or a command in {@link WORKER_AES_COMMANDS}): then resolves {@link LeftToWorker},
+   * having stored, fired and answered nothing (it may have filled its key caches), and the
+   * caller sends the frame to a worker. For the request server's router thread, which so spares
+   * the light requests (`_return`, `_minion_event`, the file server) two thread hand-offs each.
    */
-  handleLight(frame: Uint8Array): Promise<HandledRequest | undefined> {
+  handleLight(frame: Uint8Array): Promise<HandledRequest | LeftToWorker> {
     return this.#handleOrLeave(frame, true);
   }
 
-  async #handleOrLeave(frame: Uint8Array, light: boolean): Promise<HandledRequest | undefined> {
+  async #handleOrLeave(
+    frame: Uint8Array,
+    light: boolean,
+    vouched?: Vouched,
+  ): Promise<HandledRequest | LeftToWorker> {
     const effects = newEffects();
     try {
-      const reply = await this.#handle(frame, effects, light);
-      return reply && { reply, effects };
+      const reply = await this.#handle(frame, effects, light, vouched);
+      return Buffer.isBuffer(reply) ? { reply, effects } : reply;
     } catch (err) {
       this.#env.kernel.log.error({ err }, 'server-side exception handling payload');
       return { reply: packNetwork('Server-side exception handling payload'), effects: newEffects() };
     }
   }
 
-  /** The reply; undefined only when `light` and the request is left to a worker. */
-  async #handle(frame: Uint8Array, effects: Effects, light: boolean): Promise<Buffer | undefined> {
+  /** The reply, or (only when `light`) word that the request is left to a worker. */
+  async #handle(
+    frame: Uint8Array,
+    effects: Effects,
+    light: boolean,
+    vouched: Vouched | undefined,
+  ): Promise<Buffer | LeftToWorker> {
     let payload: unknown;
     try {
       payload = unpackNetwork(frame);
@@ -102,7 +129,7 @@ export class RequestHandler {
       return packNetwork(BAD_LOAD);
     }
     if (!isStringMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
-    if (light && payload.enc !== 'aes') return undefined;
+    if (light && payload.enc !== 'aes') return { left: true };
     const version = typeof payload.version === 'number' ? payload.version : 0;
     if (version < this.#env.config.minimum_auth_version) {
       this.#env.kernel.log.warn({ version }, 'request below minimum_auth_version refused');
@@ -112,7 +139,7 @@ export class RequestHandler {
       if (!isStringMap(payload.load)) return packNetwork('payload and load must be a dict');
       return packNetwork(await this.#clear(payload.load, version, effects));
     }
-    if (payload.enc === 'aes') return this.#aes(payload, effects, light);
+    if (payload.enc === 'aes') return this.#aes(payload, effects, light, vouched);
     return packNetwork(BAD_LOAD);
   }
 
@@ -160,13 +187,14 @@ export class RequestHandler {
     payload: Record<string, unknown>,
     effects: Effects,
     light: boolean,
-  ): Promise<Buffer | undefined> {
+    vouched: Vouched | undefined,
+  ): Promise<Buffer | LeftToWorker> {
     const env = this.#env;
     const id = payload.id;
     if (typeof id === 'string' && id.includes('\0')) return packNetwork('bad load: id contains a null byte');
     if (!isValidMinionId(id)) return packNetwork(BAD_LOAD);
-    const pub = env.cache.acceptedKey(id);
-    let session = env.cache.session(id);
+    const pub = vouched ? vouched.pub : env.cache.acceptedKey(id);
+    let session = vouched ? env.cache.sessionFor(id, vouched.session) : env.cache.session(id);
     if (!pub || !session || !(payload.load instanceof Uint8Array)) {
       env.kernel.log.warn({ id }, 'aes request from a minion without an accepted key or session');
       return packNetwork(BAD_LOAD);
@@ -178,7 +206,7 @@ export class RequestHandler {
       load = session.loads(sealed);
     } catch {
       // the cached session may be a second old: another worker may have signed the minion in again
-      const fresh = env.cache.session(id, { fresh: true });
+      const fresh = vouched ? undefined : env.cache.session(id, { fresh: true });
       try {
         if (!fresh || fresh === session) throw new Error('same session');
         load = fresh.loads(sealed);
@@ -197,12 +225,13 @@ export class RequestHandler {
     }
     const tok = load.tok;
     delete load.tok;
-    if (!(tok instanceof Uint8Array) || !this.#tokenValid(id, pub, tok)) {
+    if (!(tok instanceof Uint8Array) || (!vouched && !this.#tokenValid(id, pub, tok))) {
       env.kernel.log.warn({ id }, 'aes request with an invalid token');
       return packNetwork(BAD_LOAD);
     }
     const cmd = String(load.cmd);
-    if (light && WORKER_AES_COMMANDS.has(cmd)) return undefined;
+    if (light && WORKER_AES_COMMANDS.has(cmd))
+      return { left: true, vouched: { pub, session: session.keyString } };
     let ret: unknown;
     switch (cmd) {
       case '_return':

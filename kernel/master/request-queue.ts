@@ -12,28 +12,29 @@ export interface Dispatcher {
   whenAvailable(): Promise<void> | undefined;
 }
 
-interface Queued {
+interface Queued<N> {
   envelope: Buffer[];
   payload: Buffer;
   id: string;
+  note: N | undefined;
 }
 
-export class RequestQueue {
+/** Hands a request on: `note` is what the caller of {@link RequestQueue.offer} attached to it. */
+type Dispatch<N> = (envelope: Buffer[], payload: Buffer, id: string | undefined, note: N | undefined) => void;
+
+/** `N`: what a caller may attach to a request for the dispatcher (see request-server.ts). */
+export class RequestQueue<N = never> {
   readonly #pool: Dispatcher;
-  readonly #dispatch: (envelope: Buffer[], payload: Buffer, id: string | undefined) => void;
+  readonly #dispatch: Dispatch<N>;
   readonly #maxBacklog: number;
-  #backlog: Queued[] = [];
+  #backlog: Queued<N>[] = [];
   #head = 0;
   #pumping = false;
   #resume: (() => void) | undefined;
   #paused: Promise<void> | undefined;
   #closed = false;
 
-  constructor(
-    pool: Dispatcher,
-    dispatch: (envelope: Buffer[], payload: Buffer, id: string | undefined) => void,
-    opts: { maxBacklog?: number } = {},
-  ) {
+  constructor(pool: Dispatcher, dispatch: Dispatch<N>, opts: { maxBacklog?: number } = {}) {
     this.#pool = pool;
     this.#dispatch = dispatch;
     this.#maxBacklog = opts.maxBacklog ?? 20_000;
@@ -48,12 +49,12 @@ export class RequestQueue {
    * Takes one request (`id`: its minion, read off the frame by `peekRequest`; undefined for a
    * user's command); returns a promise when the reader should pause until it resolves.
    */
-  offer(envelope: Buffer[], payload: Buffer, id: string | undefined): Promise<void> | undefined {
+  offer(envelope: Buffer[], payload: Buffer, id: string | undefined, note?: N): Promise<void> | undefined {
     if (id === undefined || (this.backlog === 0 && !this.#pool.whenAvailable())) {
-      this.#dispatch(envelope, payload, id);
+      this.#dispatch(envelope, payload, id, note);
       return undefined;
     }
-    this.#backlog.push({ envelope, payload, id });
+    this.#backlog.push({ envelope, payload, id, note });
     if (!this.#pumping) void this.#pump();
     if (this.backlog < this.#maxBacklog) return undefined;
     // one pause for every caller told to wait: a second promise must not orphan the first
@@ -70,12 +71,12 @@ export class RequestQueue {
         const wait = this.#pool.whenAvailable();
         if (wait) await wait;
         if (this.#closed) break;
-        const next = this.#backlog[this.#head++] as Queued;
+        const next = this.#backlog[this.#head++] as Queued<N>;
         if (this.#head > 1024 && this.#head * 2 > this.#backlog.length) {
           this.#backlog = this.#backlog.slice(this.#head);
           this.#head = 0;
         }
-        this.#dispatch(next.envelope, next.payload, next.id);
+        this.#dispatch(next.envelope, next.payload, next.id, next.note);
         if (this.#resume && this.backlog < this.#maxBacklog / 2) this.#release();
       }
     } finally {

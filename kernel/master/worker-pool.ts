@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { affinityHash } from './request-affinity.js';
+import type { Vouched } from './request-handler.js';
 import type { FromWorker, ToWorker, WorkerReply } from './worker-protocol.js';
 
 interface Slot {
@@ -104,9 +105,10 @@ export class WorkerPool {
 
   /**
    * Runs one request: on the worker `affinity` (a minion id) hashes to, unless that one is not
-   * ready or far busier than the least busy ready worker, which takes it then.
+   * ready or far busier than the least busy ready worker, which takes it then. `vouched`: what
+   * the caller checked of the request already (request-handler.ts).
    */
-  run(frame: Uint8Array, affinity?: string): Promise<WorkerReply> {
+  run(frame: Uint8Array, affinity?: string, vouched?: Vouched): Promise<WorkerReply> {
     let best: Slot | undefined;
     for (const s of this.#slots) {
       if (s?.ready && (!best || s.inflight.size < best.inflight.size)) best = s;
@@ -120,7 +122,9 @@ export class WorkerPool {
     const slot = best;
     return new Promise((resolve) => {
       slot.inflight.set(seq, resolve);
-      const msg: ToWorker = { type: 'request', seq, frame };
+      const msg: ToWorker = vouched
+        ? { type: 'request', seq, frame, vouched }
+        : { type: 'request', seq, frame };
       slot.worker.postMessage(msg);
     });
   }

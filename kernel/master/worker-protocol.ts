@@ -1,10 +1,15 @@
 /**
  * Messages between the request server's router thread and its worker threads.
  */
+import type { SignedIn } from './handlers/context.js';
+import type { Vouched } from './request-handler.js';
+
 export interface WorkerRequest {
   type: 'request';
   seq: number;
   frame: Uint8Array;
+  /** What the router thread checked already (an aes request it opened and left to a worker). */
+  vouched?: Vouched;
 }
 
 export interface WorkerReload {
@@ -21,6 +26,8 @@ export interface WorkerReply {
   publishes: Uint8Array[];
   /** Encoded event bodies (tag + `\n\n` + msgpack) for the master bus. */
   events: Uint8Array[];
+  /** Minions the request signed in, for the router thread's key caches. */
+  signIns: SignedIn[];
 }
 
 export interface WorkerReady {

@@ -39,7 +39,7 @@ try {
       env.reload().catch((err) => log.error({ err }, 'reload failed'));
       return;
     }
-    void handler.handle(msg.frame).then(({ reply, effects }) => {
+    void handler.handle(msg.frame, msg.vouched).then(({ reply, effects }) => {
       // Encoders return slices of a shared pool: copy each into its own buffer and transfer it.
       const own = (b: Uint8Array): Uint8Array => new Uint8Array(b);
       const out = {
@@ -48,6 +48,7 @@ try {
         reply: own(reply),
         publishes: effects.publishes.map((p) => own(packIpc(p))),
         events: effects.events.map((e) => own(stampedEventBody(e.tag, e.data))),
+        signIns: effects.signIns,
       };
       post(
         out,

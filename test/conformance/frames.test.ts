@@ -151,7 +151,9 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
 
     it("signs in: the reply verifies, decrypts and echoes the token as Salt's minion requires", async () => {
       const v = auth.variants.normal!;
-      const { reply } = await handler.handle(blob(v.request));
+      const { reply, effects } = await handler.handle(blob(v.request));
+      // handed to the router thread, which opens the minion's next requests itself
+      expect(effects.signIns).toEqual([{ id: 'vm1', pub: minionPub.trim(), session: v.session_key_string }]);
       const outer = unpackNetwork(reply) as { enc: string; load: Uint8Array; sig: Uint8Array };
       expect(outer.enc).toBe('clear');
       expect(rsaVerify(masterPub, Buffer.from(outer.load), Buffer.from(outer.sig))).toBe(true);
@@ -237,9 +239,35 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
 
     it('leaves a sign-in and _pillar to a worker, having done nothing', async () => {
       const p = (loadVectors('return') as { pillar: { request: Blob } }).pillar;
-      expect(await handler.handleLight(blob(p.request))).toBeUndefined();
+      expect(await handler.handleLight(blob(p.request))).toEqual({
+        left: true,
+        vouched: { pub: minionPub, session: auth.variants.first_contact!.session_key_string },
+      });
       expect(existsSync(join(config.cachedir, 'minions/vm1/data.p'))).toBe(false);
-      expect(await handler.handleLight(blob(auth.variants.normal!.request))).toBeUndefined();
+      expect(await handler.handleLight(blob(auth.variants.normal!.request))).toEqual({ left: true });
+    });
+
+    it("a worker answers the _pillar it was left on the router thread's word, key files gone", async () => {
+      const p = (loadVectors('return') as { pillar: { request: Blob; decrypted_load: unknown } }).pillar;
+      const left = await handler.handleLight(blob(p.request));
+      const vouched = 'left' in left ? left.vouched : undefined;
+      expect(vouched).toBeDefined();
+      rmSync(join(config.pki_dir, 'minions/vm1'));
+      rmSync(sessionKeyPath(config.cachedir, 'vm1'));
+      // a fresh handler: no key cached, as in a worker thread that never saw vm1
+      const worker = new RequestHandler(await createHandlerEnv(config, silentLogger()));
+      const sent = fromTagged(p.decrypted_load) as { nonce: string };
+      const { reply } = await worker.handle(blob(p.request), vouched);
+      expect(
+        openPrivateReply(unpackNetwork(reply), 'pillar', { minionPem, masterPub, nonce: sent.nonce }),
+      ).toEqual({});
+      // without the word, the same worker finds no key and refuses
+      expect(unpackNetwork((await worker.handle(blob(p.request))).reply)).toBe('bad load');
+      // the word names the session: a wrong one does not open the load
+      const wrong = { pub: vouched!.pub, session: Crypticle.generateKeyString() };
+      expect(unpackNetwork((await worker.handle(blob(p.request), wrong)).reply)).toBe(
+        'Some exception handling minion payload',
+      );
     });
   });
 

@@ -22,7 +22,7 @@ import { packIpc } from '../../serial/index.js';
 import { createHandlerEnv } from '../handler-env.js';
 import { LightLane } from '../light-lane.js';
 import { peekRequest } from '../request-affinity.js';
-import { RequestHandler } from '../request-handler.js';
+import { RequestHandler, type Vouched } from '../request-handler.js';
 import { RequestQueue } from '../request-queue.js';
 import { openRequestRouter } from '../request-router.js';
 import { TurnPacer } from '../turn-pacer.js';
@@ -105,9 +105,14 @@ await runChild<ResolvedMasterConfig>(
       return out;
     };
 
-    const intake = new RequestQueue(pool, (envelope, payload, id) => {
-      pool.run(payload, id).then(
-        (r) => deliver(envelope, view(r.reply), r.publishes.map(view), r.events.map(view)),
+    const intake = new RequestQueue<Vouched>(pool, (envelope, payload, id, vouched) => {
+      pool.run(payload, id, vouched).then(
+        (r) => {
+          // the minion's next requests (its `_pillar`, its returns) are opened here: with its keys
+          // known, they read no key file
+          for (const s of r.signIns) env.cache.learn(s.id, s);
+          deliver(envelope, view(r.reply), r.publishes.map(view), r.events.map(view));
+        },
         (err) => log.error({ err }, 'request dropped'),
       );
     });
@@ -118,9 +123,9 @@ await runChild<ResolvedMasterConfig>(
       light
         .handleLight(payload)
         .then((r) => {
-          if (!r) {
+          if ('left' in r) {
             // `_pillar`, once per minion start: its queue's pause request is not worth honouring
-            void intake.offer(envelope, payload, id);
+            void intake.offer(envelope, payload, id, r.vouched);
             return;
           }
           deliver(

@@ -198,10 +198,11 @@ export async function handleAuth(
     const aes = env.aesKey();
     ret.aes = oaepEncrypt(minionPub, Buffer.from(aes), encAlgo as EncAlgo);
     const session = await sessionKeyFor(env.config.cachedir, id, env.config.publish_session);
-    env.cache.remember(id, session);
+    env.cache.learn(id, { pub, session });
     ret.session = oaepEncrypt(minionPub, Buffer.from(session), encAlgo as EncAlgo);
     ret.sig = aesKeySignature(env.keys.privatePem, aes);
     ret.nonce = nonce;
+    effects.signIns.push({ id, pub, session });
     authEvent(effects, true, 'accept', id, pub);
     env.kernel.log.info(`Authentication accepted from ${id}`);
     return signed ? clearSigned(env, ret, sigAlgo as SigAlgo) : { enc: 'clear', load: ret };

@@ -31,12 +31,24 @@ export interface HandlerEnv {
   userKeys(): readonly string[];
 }
 
+/** A minion a sign-in just accepted: its accepted key and its session key string. */
+export interface SignedIn {
+  id: string;
+  pub: string;
+  session: string;
+}
+
 /** Side effects a handler asks its host to perform, in order, after it returns. */
 export interface Effects {
   publishes: PublishLoad[];
   events: { tag: string; data: Record<string, unknown> }[];
+  /**
+   * Minions signed in: the host thread takes their keys into its own caches, so that their
+   * next requests, which it handles itself, need no file read.
+   */
+  signIns: SignedIn[];
 }
 
 export function newEffects(): Effects {
-  return { publishes: [], events: [] };
+  return { publishes: [], events: [], signIns: [] };
 }
