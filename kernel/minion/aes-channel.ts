@@ -4,7 +4,7 @@
  * nonce check. A reply that is not decryptable means the session is stale: the caller
  * re-authenticates.
  */
-import { ReqClient } from '../bus/req-client.js';
+import type { ReqClient } from '../bus/req-client.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { freshNonce } from '../crypt/random-pool.js';
 import { type EncAlgo, type SigAlgo, x931Sign } from '../crypt/rsa.js';
@@ -45,17 +45,19 @@ export class AesChannel {
   readonly #sigAlgo: SigAlgo;
   #session: Crypticle;
 
+  /**
+   * `client`: the REQ channel to the master, with its per-try timeout and tries; the channel owns
+   * it from now on ({@link close} closes it). The sign-in may have gone over it already.
+   */
   constructor(opts: {
-    masterUri: string;
+    client: ReqClient;
     id: string;
     privatePem: string;
     session: string;
     encAlgo: EncAlgo;
     sigAlgo: SigAlgo;
-    timeoutMs: number;
-    tries: number;
   }) {
-    this.#client = new ReqClient(opts.masterUri, { timeoutMs: opts.timeoutMs, tries: opts.tries });
+    this.#client = opts.client;
     this.#id = opts.id;
     this.#tok = x931Sign(opts.privatePem, Buffer.from('salt'));
     this.#encAlgo = opts.encAlgo;

@@ -9,6 +9,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { ReqClient } from '../bus/req-client.js';
 import type { ResolvedMinionConfig } from '../config/index.js';
 import { SALT_ERR_AUTH_PENDING, SALT_ERR_AUTH_REJECTED, SALT_ERR_AUTH_UNREACHABLE } from '../errors.js';
 import { genJid } from '../jid.js';
@@ -95,21 +96,31 @@ interface Session {
   creds: Credentials;
   keys: MinionKeys;
   masterUri: string;
+  /** The request connection the sign-in went over, for the call's aes requests. */
+  client: ReqClient;
 }
 
 /**
  * One sign-in with the minion's keys; pending, rejected and unreachable are errors. The transport
  * and crypto modules load here, so that `--local` never pays for them.
  */
-export async function signInOnce(config: ResolvedMinionConfig, id: string): Promise<Session> {
-  const [{ tcpAddress }, { loadOrCreateKeyPair }, { newAuthToken, signIn }] = await Promise.all([
-    import('../bus/address.js'),
-    import('../crypt/keys.js'),
-    import('./auth.js'),
-  ]);
+export async function signInOnce(
+  config: ResolvedMinionConfig,
+  id: string,
+  requestTimeoutMs = 60_000,
+): Promise<Session> {
+  const [{ tcpAddress }, { ReqClient }, { loadOrCreateKeyPair }, { newAuthToken, signIn }] =
+    await Promise.all([
+      import('../bus/address.js'),
+      import('../bus/req-client.js'),
+      import('../crypt/keys.js'),
+      import('./auth.js'),
+    ]);
   await mkdir(config.pki_dir, { recursive: true, mode: 0o700 });
   const keys = await loadOrCreateKeyPair(config.pki_dir, 'minion', 2048);
   const masterUri = tcpAddress(primaryMaster(config.master), config.master_port);
+  // the request connection the sign-in opens is the one the call's aes requests use
+  const client = new ReqClient(masterUri, { timeoutMs: requestTimeoutMs, tries: 1 });
   const outcome = await signIn({
     id,
     pkiDir: config.pki_dir,
@@ -119,10 +130,12 @@ export async function signInOnce(config: ResolvedMinionConfig, id: string): Prom
     sigAlgo: config.signing_algorithm,
     timeoutMs: config.auth_timeout * 1000,
     token: newAuthToken(),
+    client,
   });
+  if (outcome.status !== 'accepted') client.close();
   switch (outcome.status) {
     case 'accepted':
-      return { creds: outcome.creds, keys, masterUri };
+      return { creds: outcome.creds, keys, masterUri, client };
     case 'pending':
     case 'full':
       throw new SALT_ERR_AUTH_PENDING();
@@ -198,9 +211,9 @@ export async function callFunction(
   const local = isLocalCall(config, opts.local);
   // The loader needs only the logger's methods; createRunEnv is typed for the daemon's pino root.
   const envPromise = Promise.resolve().then(() => createRunEnv(config, id, opts.log as unknown as Logger));
-  const session = local ? undefined : await signInOnce(config, id);
+  const session = local ? undefined : await signInOnce(config, id, opts.returnTimeoutMs);
   const env = await envPromise;
-  const channel = session ? await openChannel(config, id, session, opts) : undefined;
+  const channel = session ? await openChannel(config, id, session) : undefined;
   // functions that talk to the master (saltutil.sync_modules) go through this process's
   // channel; a one-shot process has nothing to reload afterwards
   const link = channel && {
@@ -217,17 +230,15 @@ export async function callFunction(
   }
 }
 
-async function openChannel(config: ResolvedMinionConfig, id: string, session: Session, opts: CallOptions) {
+async function openChannel(config: ResolvedMinionConfig, id: string, session: Session) {
   const { AesChannel } = await import('./aes-channel.js');
   return new AesChannel({
-    masterUri: session.masterUri,
+    client: session.client,
     id,
     privatePem: session.keys.privatePem,
     session: session.creds.session,
     encAlgo: config.encryption_algorithm,
     sigAlgo: config.signing_algorithm,
-    timeoutMs: opts.returnTimeoutMs ?? 60_000,
-    tries: 1,
   });
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { parseTcpAddress, tcpAddress } from '../bus/address.js';
+import { ReqClient } from '../bus/req-client.js';
 import { ZmtpSubscriber } from '../bus/zmtp/sub-socket.js';
 import type { ResolvedMinionConfig } from '../config/index.js';
 import { Crypticle } from '../crypt/crypticle.js';
@@ -70,6 +71,11 @@ export async function startMinion(
   const token = newAuthToken();
   let stopped = false;
   const stopSignal = new AbortController();
+  // the minion's one request connection to the master: sign-ins and aes requests share it
+  const requests = new ReqClient(masterUri, {
+    timeoutMs: config.return_retry_timer * 1000,
+    tries: config.return_retry_tries,
+  });
 
   const authParams = {
     id,
@@ -80,6 +86,7 @@ export async function startMinion(
     sigAlgo: config.signing_algorithm,
     timeoutMs: config.auth_timeout * 1000,
     token,
+    client: requests,
   } as const;
 
   /** Signs in until accepted (or stopped); pending waits `acceptance_wait_time`, doubling up to the max. */
@@ -105,18 +112,22 @@ export async function startMinion(
     }
   }
 
-  let creds = await authenticate();
+  let creds: Credentials;
+  try {
+    creds = await authenticate();
+  } catch (err) {
+    requests.close();
+    throw err;
+  }
   log.info({ master: masterUri }, 'authenticated with the master');
   let pubCrypticle = new Crypticle(creds.aes);
   const channel = new AesChannel({
-    masterUri,
+    client: requests,
     id,
     privatePem: keys.privatePem,
     session: creds.session,
     encAlgo: config.encryption_algorithm,
     sigAlgo: config.signing_algorithm,
-    timeoutMs: config.return_retry_timer * 1000,
-    tries: config.return_retry_tries,
   });
 
   let reauthing: Promise<void> | undefined;

@@ -13,6 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { parseTcpAddress, tcpAddress } from '../../kernel/bus/address.js';
+import { ReqClient } from '../../kernel/bus/req-client.js';
 import { ZmtpSubscriber } from '../../kernel/bus/zmtp/sub-socket.js';
 import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import type { EncAlgo, SigAlgo } from '../../kernel/crypt/rsa.js';
@@ -63,6 +64,8 @@ export class SwarmMinion {
   readonly #jids = new JidQueue(100);
   readonly #stop = new AbortController();
   readonly #env: RunEnv;
+  /** The minion's request connection: its sign-ins and aes requests share it, as the daemon's do. */
+  readonly #requests: ReqClient;
   #creds: Credentials | undefined;
   #pub: Crypticle | undefined;
   #channel: AesChannel | undefined;
@@ -76,6 +79,10 @@ export class SwarmMinion {
     this.#grains = grains;
     this.#sh = shared;
     this.#env = { loader: shared.loader, opts: shared.opts, grains, id, log: shared.log };
+    this.#requests = new ReqClient(tcpAddress(shared.masterHost, shared.retPort), {
+      timeoutMs: shared.returnTimeoutMs,
+      tries: shared.returnTries,
+    });
   }
 
   get authenticated(): boolean {
@@ -97,6 +104,7 @@ export class SwarmMinion {
         sigAlgo: sh.sigAlgo,
         timeoutMs: sh.authTimeoutMs,
         token: this.#token,
+        client: this.#requests,
       });
       if (outcome.status === 'accepted') return outcome.creds;
       let waitMs: number;
@@ -127,14 +135,12 @@ export class SwarmMinion {
     const creds = this.#creds as Credentials;
     if (this.#stopped) return;
     this.#channel = new AesChannel({
-      masterUri: tcpAddress(sh.masterHost, sh.retPort),
+      client: this.#requests,
       id: this.id,
       privatePem: this.#keys.privatePem,
       session: creds.session,
       encAlgo: sh.encAlgo,
       sigAlgo: sh.sigAlgo,
-      timeoutMs: sh.returnTimeoutMs,
-      tries: sh.returnTries,
     });
     // the minion's own SUB socket (kernel/minion/daemon.ts uses the same), reconnecting as it does
     const sub = new ZmtpSubscriber({
@@ -265,6 +271,6 @@ export class SwarmMinion {
     this.#stop.abort();
     // the counters keep what was reached: the final summary reports it
     this.#sub?.close();
-    this.#channel?.close();
+    this.#requests.close();
   }
 }
