@@ -16,6 +16,7 @@ import { minionId } from '../tools/swarm/grains-spread.js';
 import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';
 import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
 import { treePssMiB, treeRssMiB } from './proc-stats.js';
+import { PRIVATE_OPS_PER_MINION, rsaFloor } from './rsa-floor.js';
 
 export interface SwarmBenchOptions {
   /** Worker processes of the swarm (default: one per 2,500 minions). */
@@ -267,6 +268,10 @@ async function main(argv: string[]): Promise<void> {
       `after a master restart: all reconnected ${a.restartConnectedSeconds.toFixed(2)} s, re-auth storm + first test.ping ${a.restartReauthSeconds.toFixed(2)} s (${a.restartReturns}/${count} returns, ${a.reauths} re-auths, ${a.errors} errors)`,
     );
     if (a.lastError) out(`  last swarm error: ${a.lastError}`);
+    const floor = await rsaFloor(count);
+    out(
+      `floor under it: the ${PRIVATE_OPS_PER_MINION} RSA private-key operations of ${count} sign-ins alone take ${floor.seconds.toFixed(2)} s on ${floor.threads} threads`,
+    );
   }
   if (!argv.includes('--no-fanout')) {
     const f = await fanOut(count, runs, o);

@@ -1,9 +1,11 @@
 /**
  * Issue 5's figures with the minion swarm (tools/swarm): auth storms against a fresh and a
- * restarted master, `test.ping` fan-out to every swarm minion, master memory with them all.
+ * restarted master with the floor under them (RSA alone), `test.ping` fan-out to every swarm
+ * minion, master memory with them all.
  */
 
 import { details, print, report } from '../report.js';
+import { PRIVATE_OPS_PER_MINION, rsaFloor } from '../rsa-floor.js';
 import { authStorm, fanOut } from '../swarm-bench.js';
 
 export async function swarmSection(quick: boolean): Promise<void> {
@@ -24,6 +26,14 @@ export async function swarmSection(quick: boolean): Promise<void> {
         value: storm.restartReauthSeconds,
         unit: 's',
         method: `first job after the restart until its last return (${storm.restartReturns} returns, ${storm.reauths} re-auths)`,
+      });
+      const floor = await rsaFloor(count);
+      details[`rsaFloor${count}`] = floor;
+      report({
+        name: `auth storm floor: RSA alone, ${n} minions`,
+        value: floor.seconds,
+        unit: 's',
+        method: `the ${PRIVATE_OPS_PER_MINION} private-key operations of each sign-in (3 master, 4 minion) on ${floor.threads} threads at once, nothing else (bench/rsa-floor.ts)`,
       });
       const fan = await fanOut(count, quick ? 3 : 5, { log: print });
       details[`fanOut${count}`] = fan;
