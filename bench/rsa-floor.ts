@@ -99,7 +99,14 @@ export async function rsaFloor(
   }
   try {
     await Promise.all(ready);
-    const done = workers.map((w) => new Promise<void>((resolve) => w.once('message', () => resolve())));
+    const done = workers.map(
+      (w) =>
+        new Promise<void>((resolve, reject) => {
+          w.once('message', () => resolve());
+          w.once('error', reject);
+          w.once('exit', (code) => reject(new Error(`an RSA floor thread exited with code ${code}`)));
+        }),
+    );
     const t0 = performance.now();
     for (const w of workers) w.postMessage('go');
     await Promise.all(done);

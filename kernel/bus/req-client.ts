@@ -69,6 +69,15 @@ export class ReqClient {
     return next;
   }
 
+  /**
+   * Drops the connection now (a request under way on it fails); the next request opens a new
+   * one. For a client that will be idle a while, such as a minion
+   * waiting for its key to be accepted.
+   */
+  disconnect(): void {
+    this.#reset();
+  }
+
   close(): void {
     this.#closed = true;
     this.#reset();

@@ -32,7 +32,8 @@ const CHILDREN = ['event-publisher', 'publisher', 'request-server', 'maintenance
  * kernel/master/children/request-server.ts). They allocate little that lives, and V8 otherwise
  * grows each one to 16 MiB semi-spaces that stay resident: at 2,000 swarm minions the request
  * server's PSS was 173 MiB with the default and 133 MiB with this; CPU per return did not move
- * beyond the noise (240-250 against 252-275 µs).
+ * beyond the noise (240-250 against 252-275 µs). (The request server has since set 4 MiB of its
+ * own below: flags later on the command line win, see argvWith.)
  */
 const CHILD_NODE_FLAGS = ['--max-semi-space-size=1'];
 

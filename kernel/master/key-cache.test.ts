@@ -50,20 +50,57 @@ describe('KeyCache', () => {
   it('learns a sign-in: key and session served without reading their files', () => {
     const k = Crypticle.generateKeyString();
     writeSession('db1', k, 3000);
-    const pubPath = join(root, 'pki', 'minions', 'db1');
-    writeFileSync(pubPath, 'PUB-ON-DISK');
+    writeFileSync(join(root, 'pki', 'minions', 'db1'), 'PUB-ON-DISK');
     // trusted for a second, as the request server's caches are
     const cache = new KeyCache(join(root, 'pki'), join(root, 'cache'));
-    const c = cache.learn('db1', { pub: 'PUB-LEARNED', session: k });
+    const seen = cache.learn('db1', { pub: 'PUB-LEARNED', session: k });
+    expect(seen.sessionMtimeMs).toBe(3_000_000);
+    expect(seen.pubMtimeMs).toBeGreaterThan(0);
     // the files say otherwise now: a cache that read them would answer from disk
     writeFileSync(join(root, 'cache', 'sessions', 'db1'), Crypticle.generateKeyString());
-    expect(cache.session('db1')).toBe(c);
+    expect(cache.session('db1')).toBe(seen.session);
     expect(cache.acceptedKey('db1')).toBe('PUB-LEARNED');
-    expect(cache.sessionFor('db1', k)).toBe(c);
-    expect(cache.sessionFor('db1', Crypticle.generateKeyString())).not.toBe(c);
+    expect(cache.sessionFor('db1', k)).toBe(seen.session);
+    expect(cache.sessionFor('db1', Crypticle.generateKeyString())).not.toBe(seen.session);
     // a learned entry whose file is gone is not kept
-    expect(cache.learn('gone', { session: k })).toBeInstanceOf(Crypticle);
+    expect(cache.learn('gone', { session: k }).sessionMtimeMs).toBeUndefined();
     expect(cache.session('gone')).toBeUndefined();
+  });
+
+  it("takes in another thread's sign-in only while the files are as that thread saw them", () => {
+    const k = Crypticle.generateKeyString();
+    writeSession('web2', k, 3000);
+    const pubPath = join(root, 'pki', 'minions', 'web2');
+    writeFileSync(pubPath, 'PUB-NOW');
+    utimesSync(pubPath, 3000, 3000);
+    const cache = new KeyCache(join(root, 'pki'), join(root, 'cache'));
+    // as the worker saw them: taken in without a read
+    cache.learnFrom({
+      id: 'web2',
+      pub: 'PUB-SEEN',
+      session: k,
+      pubMtimeMs: 3_000_000,
+      sessionMtimeMs: 3_000_000,
+    });
+    expect(cache.acceptedKey('web2')).toBe('PUB-SEEN');
+    expect(cache.session('web2')?.keyString).toBe(k);
+    // the key was replaced after the worker's sign-in, and the session went: the files win
+    const k2 = Crypticle.generateKeyString();
+    writeSession('web2', k2, 4000);
+    cache.learnFrom({
+      id: 'web2',
+      pub: 'PUB-SEEN',
+      session: k,
+      pubMtimeMs: 2_000_000,
+      sessionMtimeMs: 3_000_000,
+    });
+    expect(cache.acceptedKey('web2')).toBe('PUB-NOW');
+    expect(cache.session('web2')?.keyString).toBe(k2);
+    // no mtime: nothing taken in
+    rmSync(join(root, 'cache', 'sessions', 'web2'));
+    cache.learnFrom({ id: 'web2', pub: 'PUB-SEEN', session: k });
+    expect(cache.session('web2')).toBeUndefined();
+    expect(cache.acceptedKey('web2')).toBe('PUB-NOW');
   });
 
   it('keeps one Crypticle per minion, the same one while its key is unchanged', () => {

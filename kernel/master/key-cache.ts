@@ -1,5 +1,6 @@
 /**
- * Per-worker caches of minion public keys and session keys. Entries are checked against the
+ * Per-thread caches of minion public keys and session keys (a request worker's own sign-ins, and
+ * on the router thread those the workers hand over, see {@link KeyCache.learn}). Entries are checked against the
  * files' mtimes, at most once per {@link RECHECK_MS} per minion, so a key accepted, deleted or
  * rotated by another process is seen within that time; a caller whose decryption fails asks
  * again with `fresh` to re-read at once.
@@ -88,6 +89,23 @@ class FolderGeneration {
     this.#settled = settled;
     return this.#generation;
   }
+}
+
+/** What {@link KeyCache.learn} found: the session's Crypticle and the mtimes of the key files. */
+export interface LearnedKeys {
+  session: Crypticle;
+  pubMtimeMs?: number;
+  sessionMtimeMs?: number;
+}
+
+/** A sign-in another thread settled, for {@link KeyCache.learnFrom}. */
+export interface SignedInKeys {
+  id: string;
+  pub: string;
+  session: string;
+  /** The key files' mtimes as that thread saw them; a value without one is not taken in. */
+  pubMtimeMs?: number;
+  sessionMtimeMs?: number;
 }
 
 /** The Crypticle of a session key: the one already held when the key is the same. */
@@ -193,31 +211,68 @@ export class KeyCache {
     );
   }
 
-  /** Caches `value` for `id`, dated from a `stat` of its file; undefined when the file is gone. */
+  /**
+   * Caches `value` for `id`, dated from a `stat` of its file, and returns that mtime. With
+   * `expected` (the mtime whoever settled the value saw; NaN: unknown), only while the file has it: else
+   * (the file changed or went since) the entry is dropped, and the next lookup reads the file.
+   */
   #seed<T>(
     entries: Map<string, Entry<T>>,
     folder: FolderGeneration,
     path: string,
     id: string,
     value: T,
-  ): T | undefined {
+    expected: number | undefined,
+  ): number | undefined {
     const generation = folder.current();
     const mtime = mtimeOf(path);
-    if (mtime === undefined) return undefined;
+    if (mtime === undefined || (expected !== undefined && mtime !== expected)) {
+      entries.delete(id);
+      return undefined;
+    }
     entries.set(id, this.#entry(mtime, value, generation));
-    return value;
+    return mtime;
   }
 
   /**
-   * Takes in what a sign-in just settled for `id` (here or in another thread of this process):
-   * its accepted key and its session key, so that its next request reads no file. Returns the
-   * session's Crypticle.
+   * Takes in what a sign-in in this thread settled for `id`: its accepted key and its session
+   * key, so that its next request reads no file. Returns the session's Crypticle and the files'
+   * mtimes, for the thread that will handle the minion's next requests ({@link learnFrom}).
    */
-  learn(id: string, keys: { pub?: string; session: string }): Crypticle {
-    if (!isValidMinionId(id)) return new Crypticle(keys.session);
-    if (keys.pub !== undefined) this.#seed(this.#pubs, this.#pubFolder, this.#pubPath(id), id, keys.pub);
+  learn(id: string, keys: { pub?: string; session: string }): LearnedKeys {
     const session = this.sessionFor(id, keys.session);
-    return this.#seed(this.#sessions, this.#sessionFolder, this.#sessionPath(id), id, session) ?? session;
+    if (!isValidMinionId(id)) return { session };
+    const pubMtimeMs =
+      keys.pub === undefined
+        ? undefined
+        : this.#seed(this.#pubs, this.#pubFolder, this.#pubPath(id), id, keys.pub, undefined);
+    const sessionMtimeMs = this.#seed(
+      this.#sessions,
+      this.#sessionFolder,
+      this.#sessionPath(id),
+      id,
+      session,
+      undefined,
+    );
+    return { session, pubMtimeMs, sessionMtimeMs };
+  }
+
+  /**
+   * Takes in a sign-in another thread settled: each value only while its file still has the
+   * mtime that thread saw (a file changed or removed since is read again, not shadowed).
+   */
+  learnFrom(s: SignedInKeys): void {
+    if (!isValidMinionId(s.id)) return;
+    this.#seed(this.#pubs, this.#pubFolder, this.#pubPath(s.id), s.id, s.pub, s.pubMtimeMs ?? Number.NaN);
+    const session = this.sessionFor(s.id, s.session);
+    this.#seed(
+      this.#sessions,
+      this.#sessionFolder,
+      this.#sessionPath(s.id),
+      s.id,
+      session,
+      s.sessionMtimeMs ?? Number.NaN,
+    );
   }
 
   /**

@@ -8,7 +8,7 @@ const ECHO = new URL(
 import { parentPort, workerData } from 'node:worker_threads';
 parentPort.on('message', (msg) => {
   if (msg.type !== 'request') return;
-  setTimeout(() => parentPort.postMessage({ type: 'reply', seq: msg.seq, reply: new Uint8Array([workerData.index]), publishes: [], events: [] }), msg.frame[0]);
+  setTimeout(() => parentPort.postMessage({ type: 'reply', seq: msg.seq, reply: new Uint8Array([workerData.index]), publishes: [], events: [], signIns: [] }), msg.frame[0]);
 });
 parentPort.postMessage({ type: 'ready' });
 `)}`,

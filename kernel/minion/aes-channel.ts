@@ -86,20 +86,32 @@ export class AesChannel {
     return { reply: unpackNetwork(replyFrame), nonce, session };
   }
 
+  /**
+   * True when a refused load went out with a session the channel has replaced since (a sign-in
+   * ran while it waited in the queue): it is sent again, once, with the new one, instead of
+   * making the caller sign in a second time.
+   */
+  #resend(session: Crypticle, attempt: number): boolean {
+    return attempt === 0 && session !== this.#session;
+  }
+
   /** Sends a load and resolves with the decrypted reply. */
   async send(
     load: Record<string, unknown>,
     opts: { timeoutMs?: number; tries?: number } = {},
   ): Promise<unknown> {
-    const { reply, nonce, session } = await this.#exchange(load, opts);
-    const bytes = asBytes(reply);
-    if (!bytes) throw new StaleSessionError('unexpected reply');
-    try {
-      return session.loads(bytes, nonce);
-    } catch (err) {
-      throw new StaleSessionError(
-        typeof reply === 'string' && reply.length < 64 ? reply : (err as Error).message,
-      );
+    for (let attempt = 0; ; attempt++) {
+      const { reply, nonce, session } = await this.#exchange(load, opts);
+      const bytes = asBytes(reply);
+      let why = 'unexpected reply';
+      if (bytes) {
+        try {
+          return session.loads(bytes, nonce);
+        } catch (err) {
+          why = typeof reply === 'string' && reply.length < 64 ? reply : (err as Error).message;
+        }
+      }
+      if (!this.#resend(session, attempt)) throw new StaleSessionError(why);
     }
   }
 
@@ -111,9 +123,11 @@ export class AesChannel {
     load: Record<string, unknown>,
     opts: { timeoutMs?: number; tries?: number } = {},
   ): Promise<{ reply: unknown; nonce: string }> {
-    const { reply, nonce } = await this.#exchange(load, opts);
-    if (typeof reply === 'string') throw new StaleSessionError(reply);
-    return { reply, nonce };
+    for (let attempt = 0; ; attempt++) {
+      const { reply, nonce, session } = await this.#exchange(load, opts);
+      if (typeof reply !== 'string') return { reply, nonce };
+      if (!this.#resend(session, attempt)) throw new StaleSessionError(reply);
+    }
   }
 
   close(): void {

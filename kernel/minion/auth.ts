@@ -39,8 +39,8 @@ export interface AuthParams {
   /**
    * The minion's request channel to the master: the sign-in goes over its connection, which the
    * minion's aes requests then keep using (one TCP connection and ZMTP handshake less per sign-in
-   * on both sides). Without it (and without `send`), a REQ connection of its own, closed after
-   * the reply, as Salt's minion makes.
+   * on both sides), and `masterUri` is not used. Without it (and without `send`), a REQ
+   * connection of its own to `masterUri`, closed after the reply, as Salt's minion makes.
    */
   client?: ReqClient;
   /** Sends the request frame and resolves with the reply frame (tests pass libzmq's REQ here). */

@@ -121,17 +121,23 @@ export async function signInOnce(
   const masterUri = tcpAddress(primaryMaster(config.master), config.master_port);
   // the request connection the sign-in opens is the one the call's aes requests use
   const client = new ReqClient(masterUri, { timeoutMs: requestTimeoutMs, tries: 1 });
-  const outcome = await signIn({
-    id,
-    pkiDir: config.pki_dir,
-    keys,
-    masterUri,
-    encAlgo: config.encryption_algorithm,
-    sigAlgo: config.signing_algorithm,
-    timeoutMs: config.auth_timeout * 1000,
-    token: newAuthToken(),
-    client,
-  });
+  let outcome: Awaited<ReturnType<typeof signIn>>;
+  try {
+    outcome = await signIn({
+      id,
+      pkiDir: config.pki_dir,
+      keys,
+      masterUri,
+      encAlgo: config.encryption_algorithm,
+      sigAlgo: config.signing_algorithm,
+      timeoutMs: config.auth_timeout * 1000,
+      token: newAuthToken(),
+      client,
+    });
+  } catch (err) {
+    client.close();
+    throw err;
+  }
   if (outcome.status !== 'accepted') client.close();
   switch (outcome.status) {
     case 'accepted':
@@ -212,8 +218,15 @@ export async function callFunction(
   // The loader needs only the logger's methods; createRunEnv is typed for the daemon's pino root.
   const envPromise = Promise.resolve().then(() => createRunEnv(config, id, opts.log as unknown as Logger));
   const session = local ? undefined : await signInOnce(config, id, opts.returnTimeoutMs);
-  const env = await envPromise;
-  const channel = session ? await openChannel(config, id, session) : undefined;
+  let env: Awaited<typeof envPromise>;
+  let channel: Awaited<ReturnType<typeof openChannel>> | undefined;
+  try {
+    env = await envPromise;
+    channel = session ? await openChannel(config, id, session) : undefined;
+  } catch (err) {
+    session?.client.close();
+    throw err;
+  }
   // functions that talk to the master (saltutil.sync_modules) go through this process's
   // channel; a one-shot process has nothing to reload afterwards
   const link = channel && {

@@ -97,6 +97,8 @@ export async function startMinion(
       if (stopped) throw new Error('minion stopped');
       const outcome = await signIn(authParams);
       if (outcome.status === 'accepted') return outcome.creds;
+      // no idle connection held open on the master while waiting (Salt's minion holds none)
+      requests.disconnect();
       if (outcome.status === 'rejected' && !config.rejected_retry) throw new SALT_ERR_AUTH_REJECTED(id);
       if (outcome.status === 'error') {
         errors++;

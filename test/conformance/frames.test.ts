@@ -153,7 +153,15 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
       const v = auth.variants.normal!;
       const { reply, effects } = await handler.handle(blob(v.request));
       // handed to the router thread, which opens the minion's next requests itself
-      expect(effects.signIns).toEqual([{ id: 'vm1', pub: minionPub.trim(), session: v.session_key_string }]);
+      expect(effects.signIns).toEqual([
+        {
+          id: 'vm1',
+          pub: minionPub.trim(),
+          session: v.session_key_string,
+          pubMtimeMs: expect.any(Number),
+          sessionMtimeMs: expect.any(Number),
+        },
+      ]);
       const outer = unpackNetwork(reply) as { enc: string; load: Uint8Array; sig: Uint8Array };
       expect(outer.enc).toBe('clear');
       expect(rsaVerify(masterPub, Buffer.from(outer.load), Buffer.from(outer.sig))).toBe(true);
@@ -229,12 +237,12 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
     it('answers a recorded _return itself, as a worker would', async () => {
       const r = ret.returns[0]!;
       const handled = await handler.handleLight(blob(r.request));
-      expect(handled).toBeDefined();
+      if ('left' in handled) throw new Error('a _return was left to a worker');
       const expected = fromTagged(r.decrypted_load) as Record<string, unknown>;
       const session = new Crypticle(auth.variants.first_contact!.session_key_string);
-      const reply = unpackNetwork(handled!.reply) as Uint8Array;
+      const reply = unpackNetwork(handled.reply) as Uint8Array;
       expect(session.loads(Buffer.from(reply), String(expected.nonce))).toBe(null);
-      expect(handled!.effects.events.map((e) => e.tag)).toEqual([expect.stringMatching(/\/ret\/vm1$/)]);
+      expect(handled.effects.events.map((e) => e.tag)).toEqual([expect.stringMatching(/\/ret\/vm1$/)]);
     });
 
     it('leaves a sign-in and _pillar to a worker, having done nothing', async () => {

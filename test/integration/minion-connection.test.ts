@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReqClient } from '../../kernel/bus/req-client.js';
@@ -8,11 +8,14 @@ import { AesChannel } from '../../kernel/minion/aes-channel.js';
 import { newAuthToken, signIn } from '../../kernel/minion/auth.js';
 import { Cluster } from '../../tools/local-cluster.js';
 
-/** A TCP relay to the master's request port that counts the connections made through it. */
-async function countingRelay(
-  port: number,
-): Promise<{ server: Server; port: number; connections: () => number }> {
+/**
+ * A TCP relay to the master's request port that counts the connections made through it, and can
+ * hold back what the master sends until released.
+ */
+async function countingRelay(port: number) {
   let connections = 0;
+  let holding = false;
+  const held: Array<() => void> = [];
   const sockets = new Set<Socket>();
   const server = createServer((inbound) => {
     connections++;
@@ -26,7 +29,11 @@ async function countingRelay(
         outbound.destroy();
       });
     }
-    inbound.pipe(outbound).pipe(inbound);
+    inbound.pipe(outbound);
+    outbound.on('data', (chunk: Buffer) => {
+      if (holding) held.push(() => inbound.write(chunk));
+      else inbound.write(chunk);
+    });
   });
   server.on('close', () => {
     for (const s of sockets) s.destroy();
@@ -34,7 +41,22 @@ async function countingRelay(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('relay has no port');
-  return { server, port: address.port, connections: () => connections };
+  return {
+    server,
+    port: address.port,
+    connections: () => connections,
+    /** Holds the master's bytes back from now on. */
+    hold: () => {
+      holding = true;
+    },
+    /** How many chunks from the master are held. */
+    held: () => held.length,
+    /** Sends what was held, and lets the rest through. */
+    release: () => {
+      holding = false;
+      for (const send of held.splice(0)) send();
+    },
+  };
 }
 
 describe("a minion's connections to the request port", () => {
@@ -91,6 +113,29 @@ describe("a minion's connections to the request port", () => {
       if (again.status === 'accepted') channel.setSession(again.creds.session);
       expect(await channel.send(event)).toBeNull();
       expect(relay.connections() - before).toBe(1);
+    } finally {
+      channel.close();
+    }
+  });
+
+  it('a request queued behind a re-auth that changed the session goes again with the new one', async () => {
+    const { params, channel } = await minion('requeued', true);
+    try {
+      // the master makes a new session key at the next sign-in
+      rmSync(join(c.root, 'var/cache/salt/master/sessions/requeued'));
+      relay.hold();
+      const reauth = signIn(params).then((outcome) => {
+        if (outcome.status === 'accepted') channel.setSession(outcome.creds.session);
+        return outcome;
+      });
+      // the master has answered the sign-in, and the answer is held: the sign-in is under way
+      while (relay.held() === 0) await new Promise((r) => setTimeout(r, 5));
+      // framed now with the old session, it waits behind the sign-in and reaches the master after it
+      const event = { cmd: '_minion_event', id: 'requeued', tag: 'custom/y', data: {}, pretag: null };
+      const sent = channel.send(event);
+      relay.release();
+      expect((await reauth).status).toBe('accepted');
+      expect(await sent).toBeNull();
     } finally {
       channel.close();
     }

@@ -107,6 +107,7 @@ export class SwarmMinion {
         client: this.#requests,
       });
       if (outcome.status === 'accepted') return outcome.creds;
+      this.#requests.disconnect();
       let waitMs: number;
       if (outcome.status === 'error') {
         errors++;

@@ -105,13 +105,28 @@ await runChild<ResolvedMasterConfig>(
       return out;
     };
 
+    // a word given before the request waited in the queue stands only if the keys still do (a key
+    // deleted or rejected meanwhile must not be served on it)
+    const stillVouched = (id: string | undefined, v: Vouched | undefined): Vouched | undefined =>
+      v &&
+      id !== undefined &&
+      env.cache.acceptedKey(id) === v.pub &&
+      env.cache.session(id)?.keyString === v.session
+        ? v
+        : undefined;
     const intake = new RequestQueue<Vouched>(pool, (envelope, payload, id, vouched) => {
-      pool.run(payload, id, vouched).then(
+      pool.run(payload, id, stillVouched(id, vouched)).then(
         (r) => {
-          // the minion's next requests (its `_pillar`, its returns) are opened here: with its keys
-          // known, they read no key file
-          for (const s of r.signIns) env.cache.learn(s.id, s);
           deliver(envelope, view(r.reply), r.publishes.map(view), r.events.map(view));
+          // the minion's next requests (its `_pillar`, its returns) are opened here: with its keys
+          // known, they read no key file (learnt in this turn, before any of them can arrive)
+          for (const s of r.signIns) {
+            try {
+              env.cache.learnFrom(s);
+            } catch (err) {
+              log.warn({ err, id: s.id }, 'a signed-in minion could not be cached');
+            }
+          }
         },
         (err) => log.error({ err }, 'request dropped'),
       );

@@ -198,11 +198,17 @@ export async function handleAuth(
     const aes = env.aesKey();
     ret.aes = oaepEncrypt(minionPub, Buffer.from(aes), encAlgo as EncAlgo);
     const session = await sessionKeyFor(env.config.cachedir, id, env.config.publish_session);
-    env.cache.learn(id, { pub, session });
+    const seen = env.cache.learn(id, { pub, session });
     ret.session = oaepEncrypt(minionPub, Buffer.from(session), encAlgo as EncAlgo);
     ret.sig = aesKeySignature(env.keys.privatePem, aes);
     ret.nonce = nonce;
-    effects.signIns.push({ id, pub, session });
+    effects.signIns.push({
+      id,
+      pub,
+      session,
+      pubMtimeMs: seen.pubMtimeMs,
+      sessionMtimeMs: seen.sessionMtimeMs,
+    });
     authEvent(effects, true, 'accept', id, pub);
     env.kernel.log.info(`Authentication accepted from ${id}`);
     return signed ? clearSigned(env, ret, sigAlgo as SigAlgo) : { enc: 'clear', load: ret };

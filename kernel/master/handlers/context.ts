@@ -8,7 +8,7 @@ import type { PublishLoad } from '../../jobs/types.js';
 import type { Kernel } from '../../kernel.js';
 import type { ReturnerLoader } from '../../loader/returner-loader.js';
 import type { MasterJobCache } from '../job-cache.js';
-import type { KeyCache } from '../key-cache.js';
+import type { KeyCache, SignedInKeys } from '../key-cache.js';
 
 export interface MasterKeys {
   privatePem: string;
@@ -31,12 +31,11 @@ export interface HandlerEnv {
   userKeys(): readonly string[];
 }
 
-/** A minion a sign-in just accepted: its accepted key and its session key string. */
-export interface SignedIn {
-  id: string;
-  pub: string;
-  session: string;
-}
+/**
+ * A minion a sign-in just accepted: its accepted key and its session key string, with the mtimes
+ * of their files as the signing-in thread saw them.
+ */
+export type SignedIn = SignedInKeys;
 
 /** Side effects a handler asks its host to perform, in order, after it returns. */
 export interface Effects {
