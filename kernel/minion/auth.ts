@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReqClient } from '../bus/req-client.js';
+import type { ResolvedMinionConfig } from '../config/index.js';
 import { Crypticle } from '../crypt/crypticle.js';
 import { cleanKey } from '../crypt/keys.js';
 import {
@@ -71,6 +72,27 @@ async function readMasterPub(pkiDir: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The sign-in parameters a minion's config gives (`pki_dir`, the algorithms, `auth_timeout`),
+ * for a sign-in over `client`, the minion's request channel.
+ */
+export function minionAuthParams(
+  config: ResolvedMinionConfig,
+  p: { id: string; keys: MinionKeys; masterUri: string; token: string; client: ReqClient },
+): AuthParams {
+  return {
+    id: p.id,
+    pkiDir: config.pki_dir,
+    keys: p.keys,
+    masterUri: p.masterUri,
+    encAlgo: config.encryption_algorithm,
+    sigAlgo: config.signing_algorithm,
+    timeoutMs: config.auth_timeout * 1000,
+    token: p.token,
+    client: p.client,
+  };
 }
 
 /** A fresh token, made once per minion process (Salt: once per AsyncAuth). */

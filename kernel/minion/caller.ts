@@ -109,7 +109,7 @@ export async function signInOnce(
   id: string,
   requestTimeoutMs = 60_000,
 ): Promise<Session> {
-  const [{ tcpAddress }, { ReqClient }, { loadOrCreateKeyPair }, { newAuthToken, signIn }] =
+  const [{ tcpAddress }, { ReqClient }, { loadOrCreateKeyPair }, { minionAuthParams, newAuthToken, signIn }] =
     await Promise.all([
       import('../bus/address.js'),
       import('../bus/req-client.js'),
@@ -123,17 +123,7 @@ export async function signInOnce(
   const client = new ReqClient(masterUri, { timeoutMs: requestTimeoutMs, tries: 1 });
   let outcome: Awaited<ReturnType<typeof signIn>>;
   try {
-    outcome = await signIn({
-      id,
-      pkiDir: config.pki_dir,
-      keys,
-      masterUri,
-      encAlgo: config.encryption_algorithm,
-      sigAlgo: config.signing_algorithm,
-      timeoutMs: config.auth_timeout * 1000,
-      token: newAuthToken(),
-      client,
-    });
+    outcome = await signIn(minionAuthParams(config, { id, keys, masterUri, token: newAuthToken(), client }));
   } catch (err) {
     client.close();
     throw err;

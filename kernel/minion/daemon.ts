@@ -20,7 +20,7 @@ import { removePidfile, writePidfile } from '../process/pidfile.js';
 import { isStringMap } from '../serial/is-string-map.js';
 import { matchesTarget } from '../targeting/match.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
-import { type Credentials, newAuthToken, signIn } from './auth.js';
+import { type Credentials, minionAuthParams, newAuthToken, signIn } from './auth.js';
 import { startBeacons } from './beacons.js';
 import { startEngines } from './engines.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
@@ -77,17 +77,7 @@ export async function startMinion(
     tries: config.return_retry_tries,
   });
 
-  const authParams = {
-    id,
-    pkiDir: config.pki_dir,
-    keys,
-    masterUri,
-    encAlgo: config.encryption_algorithm,
-    sigAlgo: config.signing_algorithm,
-    timeoutMs: config.auth_timeout * 1000,
-    token,
-    client: requests,
-  } as const;
+  const authParams = minionAuthParams(config, { id, keys, masterUri, token, client: requests });
 
   /** Signs in until accepted (or stopped); pending waits `acceptance_wait_time`, doubling up to the max. */
   async function authenticate(): Promise<Credentials> {
