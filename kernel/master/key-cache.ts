@@ -1,9 +1,10 @@
 /**
- * Per-thread caches of minion public keys and session keys (a request worker's own sign-ins, and
- * on the router thread those the workers hand over, see {@link KeyCache.learn}). Entries are checked against the
- * files' mtimes, at most once per {@link RECHECK_MS} per minion, so a key accepted, deleted or
- * rotated by another process is seen within that time; a caller whose decryption fails asks
- * again with `fresh` to re-read at once.
+ * Per-thread caches of minion public keys and session keys: a request worker's own sign-ins
+ * ({@link KeyCache.learn}), on the router thread those the workers hand over
+ * ({@link KeyCache.learnFrom}), and what either reads from the key files. Entries are checked
+ * against the files' mtimes, at most once per {@link RECHECK_MS} per minion, so a key accepted,
+ * deleted or rotated by another process is seen within that time; a caller whose decryption
+ * fails asks again with `fresh` to re-read at once.
  *
  * The check is a `stat` of the key's folder, not of each file, while the folder stands still:
  * everything that changes a key (salt-key, a sign-in, a new session) writes a new file and
@@ -213,8 +214,9 @@ export class KeyCache {
 
   /**
    * Caches `value` for `id`, dated from a `stat` of its file, and returns that mtime. With
-   * `expected` (the mtime whoever settled the value saw; NaN: unknown), only while the file has it: else
-   * (the file changed or went since) the entry is dropped, and the next lookup reads the file.
+   * `expected` (the mtime whoever settled the value saw; NaN: unknown), only while the file has
+   * it: else (the file changed or went since) the entry is dropped, and the next lookup reads
+   * the file.
    */
   #seed<T>(
     entries: Map<string, Entry<T>>,
