@@ -6,7 +6,7 @@ import { ReqClient } from '../../kernel/bus/req-client.js';
 import { generateRsaKeyPair } from '../../kernel/crypt/rsa.js';
 import { AesChannel } from '../../kernel/minion/aes-channel.js';
 import { newAuthToken, signIn } from '../../kernel/minion/auth.js';
-import { Cluster } from '../../tools/local-cluster.js';
+import { Cluster, runCli } from '../../tools/local-cluster.js';
 
 /**
  * A TCP relay to the master's request port that counts the connections made through it, and can
@@ -139,6 +139,18 @@ describe("a minion's connections to the request port", () => {
     } finally {
       channel.close();
     }
+  });
+
+  it('the minion daemon and salt-call keep to one request connection each', async () => {
+    const before = relay.connections();
+    // signs in, reports its grains and fires its start event, all through the relay
+    await c.startMinion('relayed', { master_port: relay.port });
+    const { data } = await c.saltJson(['relayed', 'test.ping']);
+    expect(data.relayed).toBe(true);
+    expect(relay.connections() - before).toBe(1);
+    const call = await runCli('salt-call', ['-c', c.minionConfDir('relayed'), 'test.ping'], 30_000);
+    expect(call.stdout).toContain('True');
+    expect(relay.connections() - before).toBe(2);
   });
 
   it('without the channel, a sign-in makes and closes a connection of its own, as Salt does', async () => {
