@@ -74,31 +74,22 @@ describe('KeyCache', () => {
     writeFileSync(pubPath, 'PUB-NOW');
     utimesSync(pubPath, 3000, 3000);
     const cache = new KeyCache(join(root, 'pki'), join(root, 'cache'));
+    // what a worker signed in, with the files' mtimes as it saw them
+    const fromWorker = (pubMtimeMs?: number, sessionMtimeMs?: number) =>
+      cache.learnFrom({ id: 'web2', pub: 'PUB-SEEN', session: k, pubMtimeMs, sessionMtimeMs });
     // as the worker saw them: taken in without a read
-    cache.learnFrom({
-      id: 'web2',
-      pub: 'PUB-SEEN',
-      session: k,
-      pubMtimeMs: 3_000_000,
-      sessionMtimeMs: 3_000_000,
-    });
+    fromWorker(3_000_000, 3_000_000);
     expect(cache.acceptedKey('web2')).toBe('PUB-SEEN');
     expect(cache.session('web2')?.keyString).toBe(k);
     // the key was replaced after the worker's sign-in, and the session went: the files win
     const k2 = Crypticle.generateKeyString();
     writeSession('web2', k2, 4000);
-    cache.learnFrom({
-      id: 'web2',
-      pub: 'PUB-SEEN',
-      session: k,
-      pubMtimeMs: 2_000_000,
-      sessionMtimeMs: 3_000_000,
-    });
+    fromWorker(2_000_000, 3_000_000);
     expect(cache.acceptedKey('web2')).toBe('PUB-NOW');
     expect(cache.session('web2')?.keyString).toBe(k2);
     // no mtime: nothing taken in
     rmSync(join(root, 'cache', 'sessions', 'web2'));
-    cache.learnFrom({ id: 'web2', pub: 'PUB-SEEN', session: k });
+    fromWorker();
     expect(cache.session('web2')).toBeUndefined();
     expect(cache.acceptedKey('web2')).toBe('PUB-NOW');
   });

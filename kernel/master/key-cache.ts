@@ -242,21 +242,7 @@ export class KeyCache {
    * mtimes, for the thread that will handle the minion's next requests ({@link learnFrom}).
    */
   learn(id: string, keys: { pub?: string; session: string }): LearnedKeys {
-    const session = this.sessionFor(id, keys.session);
-    if (!isValidMinionId(id)) return { session };
-    const pubMtimeMs =
-      keys.pub === undefined
-        ? undefined
-        : this.#seed(this.#pubs, this.#pubFolder, this.#pubPath(id), id, keys.pub, undefined);
-    const sessionMtimeMs = this.#seed(
-      this.#sessions,
-      this.#sessionFolder,
-      this.#sessionPath(id),
-      id,
-      session,
-      undefined,
-    );
-    return { session, pubMtimeMs, sessionMtimeMs };
+    return this.#take(id, keys.pub, keys.session, undefined, undefined);
   }
 
   /**
@@ -264,17 +250,32 @@ export class KeyCache {
    * mtime that thread saw (a file changed or removed since is read again, not shadowed).
    */
   learnFrom(s: SignedInKeys): void {
-    if (!isValidMinionId(s.id)) return;
-    this.#seed(this.#pubs, this.#pubFolder, this.#pubPath(s.id), s.id, s.pub, s.pubMtimeMs ?? Number.NaN);
-    const session = this.sessionFor(s.id, s.session);
-    this.#seed(
+    this.#take(s.id, s.pub, s.session, s.pubMtimeMs ?? Number.NaN, s.sessionMtimeMs ?? Number.NaN);
+  }
+
+  /** What {@link learn} and {@link learnFrom} share; the expected mtimes are as `#seed` takes them. */
+  #take(
+    id: string,
+    pub: string | undefined,
+    sessionKey: string,
+    pubExpected: number | undefined,
+    sessionExpected: number | undefined,
+  ): LearnedKeys {
+    const session = this.sessionFor(id, sessionKey);
+    if (!isValidMinionId(id)) return { session };
+    const pubMtimeMs =
+      pub === undefined
+        ? undefined
+        : this.#seed(this.#pubs, this.#pubFolder, this.#pubPath(id), id, pub, pubExpected);
+    const sessionMtimeMs = this.#seed(
       this.#sessions,
       this.#sessionFolder,
-      this.#sessionPath(s.id),
-      s.id,
+      this.#sessionPath(id),
+      id,
       session,
-      s.sessionMtimeMs ?? Number.NaN,
+      sessionExpected,
     );
+    return { session, pubMtimeMs, sessionMtimeMs };
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * Messages between the request server's router thread and its worker threads.
  */
-import type { SignedIn } from './handlers/context.js';
+import type { SignedInKeys } from './key-cache.js';
 import type { Vouched } from './request-handler.js';
 
 export interface WorkerRequest {
@@ -27,7 +27,7 @@ export interface WorkerReply {
   /** Encoded event bodies (tag + `\n\n` + msgpack) for the master bus. */
   events: Uint8Array[];
   /** Minions the request signed in, for the router thread's key caches. */
-  signIns: SignedIn[];
+  signIns: SignedInKeys[];
 }
 
 export interface WorkerReady {

@@ -31,21 +31,16 @@ export interface HandlerEnv {
   userKeys(): readonly string[];
 }
 
-/**
- * A minion a sign-in just accepted: its accepted key and its session key string, with the mtimes
- * of their files as the signing-in thread saw them.
- */
-export type SignedIn = SignedInKeys;
-
 /** Side effects a handler asks its host to perform, in order, after it returns. */
 export interface Effects {
   publishes: PublishLoad[];
   events: { tag: string; data: Record<string, unknown> }[];
   /**
-   * Minions signed in: the host thread takes their keys into its own caches, so that their
-   * next requests, which it handles itself, need no file read.
+   * Minions signed in (key, session and the mtimes of their files as this thread saw them): the
+   * host thread takes them into its own caches, so that their next requests, which it handles
+   * itself, need no file read.
    */
-  signIns: SignedIn[];
+  signIns: SignedInKeys[];
 }
 
 export function newEffects(): Effects {
