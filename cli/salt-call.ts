@@ -2,9 +2,12 @@
  * `salt-call [options] FUN [ARGS...]`: run one function on this minion and print it under
  * `local:`, returning it through the master unless `--local` (Salt's `salt/cli/call.py`).
  */
+
+import { blockingStdio, exitWhenWritten } from './stdio.js';
 import { fail, usageError } from './usage-error.js';
 import { handleVersionFlag } from './version.js';
 
+blockingStdio();
 handleVersionFlag('salt-call', process.argv);
 
 const { Command, Option } = await import('commander');
@@ -136,7 +139,7 @@ try {
 }
 if (result.missing) {
   process.stderr.write(`${String(result.return)}\n`);
-  process.exit(255);
+  await exitWhenWritten(255);
 }
 const outputter = resolveOutputter(outName ?? result.out);
 const text = outputter.render(
@@ -144,5 +147,4 @@ const text = outputter.render(
   { color, indent: opts.outIndent ?? opts.outputIndent, retcode: result.retcode },
 );
 if (text) process.stdout.write(`${text}\n`);
-if (opts.retcodePassthrough) process.exit(result.retcode);
-process.exit(result.retcode === 0 ? 0 : 1);
+await exitWhenWritten(opts.retcodePassthrough ? result.retcode : result.retcode === 0 ? 0 : 1);

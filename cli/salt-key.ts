@@ -2,9 +2,12 @@
  * `salt-key`: list, accept, reject and delete minion keys, and show fingerprints, with
  * Salt's flags, prompts and output.
  */
+
+import { blockingStdio, exitWhenWritten } from './stdio.js';
 import { fail, usageError } from './usage-error.js';
 import { handleVersionFlag } from './version.js';
 
+blockingStdio();
 handleVersionFlag('salt-key', process.argv);
 
 const { Command, Option } = await import('commander');
@@ -226,4 +229,4 @@ try {
   fail('salt-key', err, 1);
 }
 await firer?.close();
-process.exit(code);
+await exitWhenWritten(code);

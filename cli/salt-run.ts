@@ -3,8 +3,11 @@
  * and print what it prints, its progress events and its return as Salt does. Exit code: the
  * runner's `retcode` when it set one, else 1 when it failed (`success: false`), else 0.
  */
+
+import { blockingStdio, exitWhenWritten } from './stdio.js';
 import { handleVersionFlag } from './version.js';
 
+blockingStdio();
 handleVersionFlag('salt-run', process.argv);
 const { resolve } = await import('node:path');
 const { loadConfigCached } = await import('../kernel/config/cache.js');
@@ -55,7 +58,7 @@ if (inv.fun === 'state.event' && !opts.doc) {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   await streamEvents(config, stateEventOptions(inv.arg), (line) => process.stdout.write(line), abort.signal);
-  process.exit(0);
+  await exitWhenWritten(0);
 }
 
 const client = new RunnerClient(config);
@@ -121,7 +124,7 @@ try {
 } catch (err) {
   await client.close();
   process.stderr.write(`ERROR: ${(err as Error).message ?? String(err)}\n`);
-  process.exit(2);
+  await exitWhenWritten(2);
 }
 await client.close();
-process.exit(code);
+await exitWhenWritten(code);

@@ -8,6 +8,7 @@ import { loadConfigCached } from '../../kernel/config/cache.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';
 import type { Outputter } from '../../outputters/types.js';
+import { exitWhenWritten } from '../stdio.js';
 import { fail, usageError } from '../usage-error.js';
 import { parseSaltCommandLine, USAGE } from './options.js';
 
@@ -80,7 +81,7 @@ try {
     process.stdout.write('No minions matched the target. No command was sent, no jid was assigned.\n');
     process.stderr.write('ERROR: No return received\n');
   } else process.stderr.write(`ERROR: ${message}\n`);
-  process.exit(2);
+  await exitWhenWritten(2);
 }
 await client.close();
-process.exit(await (await printer).finish());
+await exitWhenWritten(await (await printer).finish());
