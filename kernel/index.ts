@@ -17,6 +17,14 @@ export {
   defineBeacon,
 } from './beacons/define.js';
 export {
+  type ClearAuthRefusal,
+  type CommandContext,
+  type CommandDef,
+  type CommandEnc,
+  type CommandLane,
+  defineCommand,
+} from './commands/define.js';
+export {
   type ConfigEnv,
   defineConfig,
   defineMinionConfig,
@@ -53,6 +61,7 @@ export {
   type VirtualContext,
   type VirtualResult,
 } from './loader/define.js';
+export type { MasterJobCache } from './master/job-cache.js';
 export {
   type DaemonKind,
   definePlugin,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type CommandContext, defineCommand } from './commands/define.js';
 import {
   SALT_ERR_HOOK_FAILED,
   SALT_ERR_PLUGIN_DEPENDENCY,
@@ -713,5 +714,48 @@ describe('createKernel: returners registry', () => {
     );
     // A SaltError from a tap is not wrapped.
     expect((err as SaltError).code).toBe('SALT_ERR_REGISTRY_CLOSED');
+  });
+});
+
+describe('createKernel: request commands registry', () => {
+  const command = (cmd: string, answer: unknown) => defineCommand({ cmd, enc: 'aes', handle: () => answer });
+
+  it('holds commands by cmd, refuses a second one for the same cmd, and refuses late ones', async () => {
+    let api: PluginApi | undefined;
+    const k = await kernel({
+      plugins: [
+        plugin('a', [], {}, (a) => {
+          api = a;
+          a.commands.register(command('_acme', 1));
+        }),
+      ],
+    });
+    expect(k.commands.get('_acme')?.handle({}, {} as CommandContext)).toBe(1);
+    const dup = await kernel({
+      plugins: [
+        plugin('a', [], {}, (a) => a.commands.register(command('_x', 1))),
+        plugin('b', [], {}, (a) => a.commands.register(command('_x', 2))),
+      ],
+    }).catch((e: unknown) => e);
+    expect(dup).toBeInstanceOf(SALT_ERR_REGISTRY_DUPLICATE);
+    expect(() => api?.commands.register(command('_late', 0))).toThrow(SALT_ERR_REGISTRY_CLOSED);
+  });
+
+  it('applies fallbacks after every plugin, post ones included, so they see what plugins took', async () => {
+    const trace: string[] = [];
+    const fallback = plugin('tsalt:fallback', trace, {}, (a) => {
+      for (const cmd of ['_mine_get', '_mine'])
+        if (!a.commands.has(cmd)) a.commands.register(command(cmd, 'fallback'));
+    });
+    const k = await kernel({
+      builtins: [plugin('tsalt:b', trace)],
+      fallbacks: [fallback],
+      plugins: [
+        plugin('late', trace, { enforce: 'post' }, (a) => a.commands.register(command('_mine_get', 'mine'))),
+      ],
+    });
+    expect(trace).toEqual(['tsalt:b', 'late', 'tsalt:fallback']);
+    expect(k.commands.get('_mine_get')?.handle({}, {} as CommandContext)).toBe('mine');
+    expect(k.commands.get('_mine')?.handle({}, {} as CommandContext)).toBe('fallback');
   });
 });

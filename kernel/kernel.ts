@@ -3,6 +3,7 @@
  * live in plugins.
  */
 import type { Logger } from 'pino';
+import type { CommandDef } from './commands/define.js';
 import {
   SALT_ERR_HOOK_FAILED,
   SALT_ERR_PLUGIN_DEPENDENCY,
@@ -19,6 +20,8 @@ export interface Kernel {
   readonly daemon: DaemonKind;
   readonly hooks: KernelHooks;
   readonly returners: ClosableRegistry<ReturnerDef>;
+  /** Request commands by `cmd` (the master's request server dispatches through it). */
+  readonly commands: ClosableRegistry<CommandDef>;
   readonly config: Readonly<Record<string, unknown>>;
   readonly log: Logger;
   /** Names of the applied plugins, in apply order. */
@@ -35,6 +38,11 @@ export interface CreateKernelOptions {
   builtins?: readonly KernelPlugin[];
   /** User plugins (config `plugins`). */
   plugins?: readonly PluginOption[];
+  /**
+   * Built-in plugins applied after every other one, to fill in what no plugin provided (the
+   * answers a stock Salt minion expects for request commands no plugin registered).
+   */
+  fallbacks?: readonly KernelPlugin[];
 }
 
 function flatten(options: readonly PluginOption[] | undefined, out: KernelPlugin[] = []): KernelPlugin[] {
@@ -140,9 +148,11 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   const hooks = createKernelHooks();
   installTapWrapper(hooks, opts.log);
   const returners = createRegistry<ReturnerDef>('returner');
-  const ordered = sortPlugins(opts.builtins ?? [], flatten(opts.plugins)).filter(
-    (p) => !p.daemons || p.daemons.includes(opts.daemon),
-  );
+  const commands = createRegistry<CommandDef>('request command', (def) => def.cmd);
+  const ordered = [
+    ...sortPlugins(opts.builtins ?? [], flatten(opts.plugins)),
+    ...(opts.fallbacks ?? []),
+  ].filter((p) => !p.daemons || p.daemons.includes(opts.daemon));
   const applied: string[] = [];
   for (const plugin of ordered) {
     if (applied.includes(plugin.name)) throw new SALT_ERR_PLUGIN_DUPLICATE(plugin.name);
@@ -153,6 +163,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
       daemon: opts.daemon,
       hooks: hooks as TapOnly<KernelHooks>,
       returners,
+      commands,
       config: opts.config,
       log: opts.log.child({ plugin: plugin.name }),
       kernelVersion: VERSION,
@@ -168,12 +179,14 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
     applied.push(plugin.name);
   }
   returners.close();
+  commands.close();
   hooks.configResolved.call(opts.config);
   let stopped: Promise<void> | undefined;
   return {
     daemon: opts.daemon,
     hooks,
     returners,
+    commands,
     config: opts.config,
     log: opts.log,
     plugins: applied,

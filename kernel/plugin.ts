@@ -2,6 +2,7 @@
  * The plugin API: a plugin is `{ name, apply(api) }`; `api` is narrow and tap-only.
  */
 import type { Logger } from 'pino';
+import type { CommandDef } from './commands/define.js';
 import type { KernelHooks, TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
 import type { Registry } from './registry.js';
@@ -14,6 +15,8 @@ export interface PluginApi {
   readonly daemon: DaemonKind;
   readonly hooks: TapOnly<KernelHooks>;
   readonly returners: Registry<ReturnerDef>;
+  /** Request commands (master): what the request server answers, by the load's `cmd`. */
+  readonly commands: Registry<CommandDef>;
   readonly config: Readonly<Record<string, unknown>>;
   readonly log: Logger;
   readonly kernelVersion: string;

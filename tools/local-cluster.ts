@@ -16,6 +16,8 @@ export const REPO = existsSync(resolve(import.meta.dirname, '../package.json'))
   ? resolve(import.meta.dirname, '..')
   : resolve(import.meta.dirname, '../..');
 const CLI = join(REPO, 'dist/cli');
+/** The compiled public API (`tsalt`), for code configs written by tests. */
+export const PUBLIC_API = join(REPO, 'dist/kernel/index.js');
 
 export interface RunResult {
   code: number | null;
@@ -202,6 +204,28 @@ export class Cluster {
         loop_interval: 1,
         ...this.#opts.master,
       }),
+    );
+  }
+
+  /**
+   * Writes `master.config.ts` beside the YAML config (which it then takes over): the YAML's
+   * options plus `fields`, TypeScript object entries such as `plugins: [acme()]`, after the
+   * `imports` lines ({@link PUBLIC_API} is the compiled public API's path).
+   */
+  async writeMasterCodeConfig(imports: string, fields: string): Promise<void> {
+    await this.writeMasterConfig();
+    writeFileSync(
+      join(this.confDir, 'master.config.ts'),
+      `import { readFileSync } from 'node:fs';
+${imports}
+
+const base: Record<string, unknown> = Object.fromEntries(
+  readFileSync(${JSON.stringify(join(this.confDir, 'master'))}, 'utf8').split('\\n').filter(Boolean)
+    .map((l: string) => [l.slice(0, l.indexOf(':')), JSON.parse(l.slice(l.indexOf(':') + 1))]),
+);
+
+export default { ...base, ${fields} };
+`,
     );
   }
 

@@ -4,10 +4,16 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { commandFallbacksPlugin } from '../../plugins/command-fallbacks/index.js';
+import { fileServerPlugin } from '../../plugins/file-server/index.js';
 import { jobCachePlugin } from '../../plugins/job-cache/index.js';
+import { pillarPlugin } from '../../plugins/pillar/index.js';
+import { runnersPlugin } from '../../plugins/runners/index.js';
+import { wheelPlugin } from '../../plugins/wheel/index.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import { createKernel } from '../kernel.js';
 import type { KernelPlugin, PluginOption } from '../plugin.js';
+import { requestCorePlugin } from './core-commands.js';
 import type { HandlerEnv } from './handlers/context.js';
 import { masterReturnerLoader, openMasterJobCache } from './job-cache.js';
 import { KeyCache } from './key-cache.js';
@@ -16,7 +22,7 @@ import { readAesKey } from './secrets.js';
 
 /** The built-in plugins every master kernel applies. */
 export function masterBuiltins(): KernelPlugin[] {
-  return [jobCachePlugin()];
+  return [jobCachePlugin(), fileServerPlugin(), pillarPlugin(), runnersPlugin(), wheelPlugin()];
 }
 
 async function readUserKeys(cachedir: string): Promise<string[]> {
@@ -34,19 +40,27 @@ export async function createHandlerEnv(
   config: ResolvedMasterConfig,
   log: Logger,
 ): Promise<ReloadableHandlerEnv> {
+  let env: ReloadableHandlerEnv | undefined;
   const kernel = await createKernel({
     daemon: 'master',
     config: config as unknown as Readonly<Record<string, unknown>>,
     log,
-    builtins: masterBuiltins(),
+    builtins: [
+      requestCorePlugin(() => {
+        if (!env) throw new Error('a request was handled before its handler env was ready');
+        return env;
+      }),
+      ...masterBuiltins(),
+    ],
     plugins: config.plugins as readonly PluginOption[],
+    fallbacks: [commandFallbacksPlugin()],
   });
   const keys = await readMasterKeys(config.pki_dir);
   const returners = masterReturnerLoader(config, log, (name) => kernel.returners.get(name));
   const jobCache = await openMasterJobCache(config, returners);
   let aes = (await readAesKey(config.cachedir)).key;
   let userKeys = await readUserKeys(config.cachedir);
-  return {
+  env = {
     config,
     kernel,
     keys,
@@ -60,4 +74,5 @@ export async function createHandlerEnv(
       userKeys = await readUserKeys(config.cachedir);
     },
   };
+  return env;
 }

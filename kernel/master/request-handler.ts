@@ -1,22 +1,18 @@
 /**
  * One request on the request server (port 4506): decode the envelope, decrypt and verify
- * aes loads, dispatch by `cmd`, encrypt the reply (PROTOCOL.md §3). Malformed or hostile
- * input gets Salt's bare-string refusals and never throws out of `handle`.
+ * aes loads, dispatch by `cmd` through the kernel's command registry (kernel/commands/), encrypt
+ * the reply (PROTOCOL.md §3). Malformed or hostile input gets Salt's bare-string refusals and
+ * never throws out of `handle`.
  */
 import { isValidMinionId } from '../auth/minion-id.js';
+import type { CommandDef } from '../commands/define.js';
 import { x931Recover } from '../crypt/rsa.js';
-import type { PublishRequest } from '../jobs/types.js';
+import type { Registry } from '../registry.js';
 import { packNetwork, unpackNetwork } from '../serial/index.js';
 import { isStringMap } from '../serial/is-string-map.js';
-import { type AuthLoad, handleAuth } from './handlers/auth.js';
 import { type Effects, type HandlerEnv, newEffects } from './handlers/context.js';
-import { fileEnvs, fileHash, fileList, serveFile } from './handlers/file-server.js';
-import { handleMinionEvent } from './handlers/minion-event.js';
-import { handlePillar, privateReply } from './handlers/pillar.js';
-import { handlePublish } from './handlers/publish.js';
-import { handleReturn } from './handlers/return.js';
-import { handleRunner } from './handlers/runner.js';
-import { handleWheel } from './handlers/wheel.js';
+import { privateReply } from './private-reply.js';
+import { RequestContext } from './request-context.js';
 
 export interface HandledRequest {
   reply: Buffer;
@@ -42,35 +38,12 @@ export interface LeftToWorker {
 
 const BAD_LOAD = 'bad load';
 
-/** AES commands a stock Salt minion may send that tsalt answers without a subsystem yet. */
-const AES_DEFAULTS: Record<string, unknown> = {
-  _mine: true,
-  _mine_delete: true,
-  _mine_flush: true,
-  _mine_get: {},
-  _master_tops: {},
-  _master_opts: {},
-  _file_list_emptydirs: [],
-  _dir_list: [],
-  _symlink_list: {},
-  _file_hash_and_stat: '',
-  _file_find: {},
-  verify_minion: true,
-  revoke_auth: false,
-  _syndic_return: false,
-};
-
-/**
- * aes commands {@link RequestHandler.handleLight} leaves to a worker thread: `_pillar` signs its
- * reply with the master's RSA key and compiles pillar (ext_pillar plugins may be slow).
- */
-const WORKER_AES_COMMANDS: ReadonlySet<string> = new Set(['_pillar']);
-
 /** Most remembered minion tokens (one per minion; the oldest is forgotten past this). */
 const TOKEN_MEMO_LIMIT = 65_536;
 
 export class RequestHandler {
   readonly #env: HandlerEnv;
+  readonly #commands: Registry<CommandDef>;
   /**
    * The last token each minion proved with its accepted key. A minion's `tok` is its X9.31
    * signature of "salt": deterministic, so it is the same bytes on every request until the key
@@ -81,6 +54,7 @@ export class RequestHandler {
 
   constructor(env: HandlerEnv) {
     this.#env = env;
+    this.#commands = env.kernel.commands;
   }
 
   /** Handles one request; `vouched`: what the router thread checked already (worker threads). */
@@ -89,8 +63,9 @@ export class RequestHandler {
   }
 
   /**
-   * Handles a minion's `aes` request unless it is one only a worker thread should run (not
-   * `aes`, or a command in {@link WORKER_AES_COMMANDS}): then resolves {@link LeftToWorker},
+   * Handles a request unless its command runs on a worker thread (any command not registered
+   * with the `light` lane; every request whose envelope is not `aes` or `clear`, sign-ins among
+   * them, is looked at no further): then resolves {@link LeftToWorker},
    * having stored, fired and answered nothing (it may have filled its key caches), and the
    * caller sends the frame to a worker. For the request server's router thread, which so spares
    * the light requests (`_return`, `_minion_event`, the file server) two thread hand-offs each.
@@ -129,7 +104,7 @@ export class RequestHandler {
       return packNetwork(BAD_LOAD);
     }
     if (!isStringMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
-    if (light && payload.enc !== 'aes') return { left: true };
+    if (light && payload.enc !== 'aes' && !this.#lightClear(payload.load)) return { left: true };
     const version = typeof payload.version === 'number' ? payload.version : 0;
     if (version < this.#env.config.minimum_auth_version) {
       this.#env.kernel.log.warn({ version }, 'request below minimum_auth_version refused');
@@ -139,26 +114,24 @@ export class RequestHandler {
       if (!isStringMap(payload.load)) return packNetwork('payload and load must be a dict');
       return packNetwork(await this.#clear(payload.load, version, effects));
     }
-    if (payload.enc === 'aes') return this.#aes(payload, effects, light, vouched);
+    if (payload.enc === 'aes') return this.#aes(payload, version, effects, light, vouched);
     return packNetwork(BAD_LOAD);
   }
 
+  /** Whether a clear load names a command registered for the router thread. */
+  #lightClear(load: unknown): boolean {
+    if (!isStringMap(load)) return false;
+    const def = this.#commands.get(String(load.cmd));
+    return def !== undefined && def.enc === 'clear' && def.lane === 'light';
+  }
+
   async #clear(load: Record<string, unknown>, version: number, effects: Effects): Promise<unknown> {
-    switch (load.cmd) {
-      case '_auth':
-        return handleAuth(this.#env, load as unknown as AuthLoad, version, effects);
-      case 'publish':
-        return handlePublish(this.#env, load as unknown as PublishRequest, effects);
-      case 'runner':
-        return handleRunner(this.#env, load, effects);
-      case 'wheel':
-        return handleWheel(this.#env, load, effects);
-      case 'ping':
-        return load;
-      default:
-        this.#env.kernel.log.warn({ cmd: String(load.cmd) }, 'unknown or unavailable clear command');
-        return {};
+    const def = this.#commands.get(String(load.cmd));
+    if (def?.enc !== 'clear') {
+      this.#env.kernel.log.warn({ cmd: String(load.cmd) }, 'unknown or unavailable clear command');
+      return {};
     }
+    return def.handle(load, new RequestContext(this.#env, effects, undefined, version));
   }
 
   #tokenValid(id: string, pub: string, tok: Uint8Array): boolean {
@@ -185,6 +158,7 @@ export class RequestHandler {
 
   async #aes(
     payload: Record<string, unknown>,
+    version: number,
     effects: Effects,
     light: boolean,
     vouched: Vouched | undefined,
@@ -230,34 +204,18 @@ export class RequestHandler {
       return packNetwork(BAD_LOAD);
     }
     const cmd = String(load.cmd);
-    if (light && WORKER_AES_COMMANDS.has(cmd))
+    const def = this.#commands.get(cmd);
+    let ret: unknown = {};
+    if (def?.enc !== 'aes') env.kernel.log.warn({ id, cmd }, 'unknown aes command');
+    else if (light && def.lane !== 'light')
       return { left: true, vouched: { pub, session: session.keyString } };
-    let ret: unknown;
-    switch (cmd) {
-      case '_return':
-        ret = await handleReturn(env, load, effects);
-        break;
-      case '_minion_event':
-        ret = handleMinionEvent(load, effects, (m) => env.kernel.log.warn({ id }, m));
-        break;
-      case '_pillar':
+    else {
+      const ctx = new RequestContext(env, effects, id, version);
+      if (def.reply === 'private') {
         if (typeof nonce !== 'string') return packNetwork(BAD_LOAD);
-        return packNetwork(privateReply(env, pub, await handlePillar(env, id, load, effects), nonce));
-      case '_file_envs':
-        ret = fileEnvs(env.config);
-        break;
-      case '_file_list':
-        ret = await fileList(env.config, load);
-        break;
-      case '_file_hash':
-        ret = await fileHash(env.config, load);
-        break;
-      case '_serve_file':
-        ret = await serveFile(env.config, load);
-        break;
-      default:
-        ret = cmd in AES_DEFAULTS ? AES_DEFAULTS[cmd] : {};
-        if (!(cmd in AES_DEFAULTS)) env.kernel.log.warn({ id, cmd }, 'unknown aes command');
+        return packNetwork(privateReply(env.keys.privatePem, pub, await def.handle(load, ctx), nonce));
+      }
+      ret = await def.handle(load, ctx);
     }
     return packNetwork(session.dumps(ret, typeof nonce === 'string' ? nonce : undefined));
   }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type FileServerConfig, fileHash, fileList, serveFile } from '../master/handlers/file-server.js';
+import { type FileServerConfig, fileHash, fileList, serveFile } from '../../plugins/file-server/roots.js';
 import { MANIFEST_NAME, type MasterRequestFn, readManifest, staleFiles, syncForm } from './extmods-sync.js';
 
 const top = mkdtempSync(join(tmpdir(), 'tsalt-sync-'));

@@ -14,10 +14,10 @@ import type { RunnerContext, RunnerFunctionSpec, WheelContext } from './define.j
 
 export type RunnerKind = 'runner' | 'wheel';
 
-/** The compiled built-in folders (`dist/plugins/runners`, `dist/plugins/wheel`). */
+/** The compiled built-in folders (`dist/plugins/runners/functions`, `dist/plugins/wheel/functions`). */
 export const BUILTIN_DIRS: Record<RunnerKind, string> = {
-  runner: fileURLToPath(new URL('../../plugins/runners/', import.meta.url)),
-  wheel: fileURLToPath(new URL('../../plugins/wheel/', import.meta.url)),
+  runner: fileURLToPath(new URL('../../plugins/runners/functions/', import.meta.url)),
+  wheel: fileURLToPath(new URL('../../plugins/wheel/functions/', import.meta.url)),
 };
 
 function stringList(value: unknown): string[] {

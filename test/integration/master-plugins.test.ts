@@ -2,31 +2,20 @@
  * A kernel plugin from master.config.ts sees every minion return: the request server's main
  * thread, which handles returns itself, applies the config's plugins as its worker threads do.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, REPO } from '../../tools/local-cluster.js';
+import { Cluster, PUBLIC_API } from '../../tools/local-cluster.js';
 
 describe('a returnReceived plugin in master.config.ts', () => {
   const c = new Cluster();
   const seen = join(c.root, 'plugin-saw');
 
   beforeAll(async () => {
-    await c.writeMasterConfig();
-    const index = JSON.stringify(join(REPO, 'dist/kernel/index.js'));
-    writeFileSync(
-      join(c.confDir, 'master.config.ts'),
-      `import { appendFileSync, readFileSync } from 'node:fs';
-import { defineConfig, stages } from ${index};
-
-const base: Record<string, unknown> = Object.fromEntries(
-  readFileSync(${JSON.stringify(join(c.confDir, 'master'))}, 'utf8').split('\\n').filter(Boolean)
-    .map((l: string) => [l.slice(0, l.indexOf(':')), JSON.parse(l.slice(l.indexOf(':') + 1))]),
-);
-
-export default defineConfig({
-  ...base,
-  plugins: [
+    await c.writeMasterCodeConfig(
+      `import { appendFileSync } from 'node:fs';
+import { stages } from ${JSON.stringify(PUBLIC_API)};`,
+      `plugins: [
     {
       name: 'acme-seen',
       apply(api) {
@@ -35,9 +24,7 @@ export default defineConfig({
         });
       },
     },
-  ],
-});
-`,
+  ]`,
     );
     await c.startMaster();
     await c.startMinion('plug1');

@@ -3,14 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  type FileServerConfig,
-  fileEnvs,
-  fileHash,
-  fileList,
-  parseFilePath,
-  serveFile,
-} from './file-server.js';
+import { type FileServerConfig, fileEnvs, fileHash, fileList, parseFilePath, serveFile } from './roots.js';
 
 const top = mkdtempSync(join(tmpdir(), 'tsalt-fs-'));
 const a = join(top, 'a');

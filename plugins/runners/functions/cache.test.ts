@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packIpc } from '../../kernel/serial/index.js';
+import { packIpc } from '../../../kernel/serial/index.js';
 import { cachedBank } from './cache.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsalt-cacherunner-'));

@@ -4,11 +4,11 @@
  * checks each reaction, exactly as the reactor would, without starting anything.
  */
 import { z } from 'zod';
-import { SALT_ERR_REACTOR_REACTION } from '../../kernel/errors.js';
-import { defineRunner, defineRunnerFunction } from '../../kernel/runners/define.js';
-import { isReactionDef, type ReactionDef, reactionGlobs } from '../reactor/define.js';
-import { LoopGuard } from '../reactor/loop-guard.js';
-import { Reactor } from '../reactor/reactor.js';
+import { SALT_ERR_REACTOR_REACTION } from '../../../kernel/errors.js';
+import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
+import { isReactionDef, type ReactionDef, reactionGlobs } from '../../reactor/define.js';
+import { LoopGuard } from '../../reactor/loop-guard.js';
+import { Reactor } from '../../reactor/reactor.js';
 
 type Entries = Array<Record<string, string | string[]>>;
 
@@ -23,7 +23,7 @@ function configDir(opts: Readonly<Record<string, unknown>>): string {
 /** The TypeScript reactions, with their functions: they live in the code config, loaded here. */
 async function loadReactions(opts: Readonly<Record<string, unknown>>): Promise<ReactionDef[]> {
   if (!Array.isArray(opts.reactions) || opts.reactions.length === 0) return [];
-  const { loadConfig } = await import('../../kernel/config/index.js');
+  const { loadConfig } = await import('../../../kernel/config/index.js');
   const { config } = await loadConfig('master', configDir(opts), {});
   return config.reactions.filter(isReactionDef);
 }

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensurePkiDirs, writeKey } from '../../kernel/auth/pki.js';
-import { generateRsaKeyPair } from '../../kernel/crypt/rsa.js';
-import { silentLogger } from '../../kernel/log.js';
-import type { WheelContext } from '../../kernel/runners/define.js';
+import { ensurePkiDirs, writeKey } from '../../../kernel/auth/pki.js';
+import { generateRsaKeyPair } from '../../../kernel/crypt/rsa.js';
+import { silentLogger } from '../../../kernel/log.js';
+import type { WheelContext } from '../../../kernel/runners/define.js';
 import key from './key.js';
 
 async function setup(): Promise<{ ctx: WheelContext; events: string[] }> {

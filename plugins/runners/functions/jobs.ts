@@ -4,9 +4,9 @@
  * interface) and from the minions (`saltutil.running`).
  */
 import { z } from 'zod';
-import { SALT_ERR_RUNNER } from '../../kernel/errors.js';
-import type { StoredReturn } from '../../kernel/jobs/returner.js';
-import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../kernel/runners/define.js';
+import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
+import type { StoredReturn } from '../../../kernel/jobs/returner.js';
+import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
 import { checkJid, formatJid, listingEntry, parseTime, splitInput } from './_job-format.js';
 
 const jidArg = z.union([z.string(), z.number()]);

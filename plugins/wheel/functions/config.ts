@@ -1,7 +1,7 @@
 /**
  * Salt's `config` wheel (`salt/wheel/config.py`): the master's configuration.
  */
-import { defineWheel, defineWheelFunction } from '../../kernel/runners/define.js';
+import { defineWheel, defineWheelFunction } from '../../../kernel/runners/define.js';
 
 /** Config keys whose values are secrets and never leave the master. */
 const SECRET = /(^|_)(password|passwd|secret|token|key_pass|signing_key_pass)$/i;

@@ -5,11 +5,11 @@
  * runner runs in a new process, so a synced runner is callable by the next `salt-run`.
  */
 import { z } from 'zod';
-import { SALT_ERR_RUNNER } from '../../kernel/errors.js';
-import type { FileServerConfig } from '../../kernel/master/handlers/file-server.js';
-import { fileHash, fileList, serveFile } from '../../kernel/master/handlers/file-server.js';
-import { syncForm } from '../../kernel/minion/extmods-sync.js';
-import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../kernel/runners/define.js';
+import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
+import { syncForm } from '../../../kernel/minion/extmods-sync.js';
+import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
+import type { FileServerConfig } from '../../file-server/roots.js';
+import { fileHash, fileList, serveFile } from '../../file-server/roots.js';
 
 /** The forms `sync_all` syncs on the master. */
 export const MASTER_FORMS = ['modules', 'returners', 'runners', 'wheel'] as const;

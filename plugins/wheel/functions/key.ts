@@ -5,8 +5,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { KeyManager, matchKeys } from '../../kernel/auth/key-manager.js';
-import { isValidMinionId } from '../../kernel/auth/minion-id.js';
+import { KeyManager, matchKeys } from '../../../kernel/auth/key-manager.js';
+import { isValidMinionId } from '../../../kernel/auth/minion-id.js';
 import {
   KEY_STATES,
   type KeyListing,
@@ -14,11 +14,11 @@ import {
   listKeys,
   readKey,
   writeKey,
-} from '../../kernel/auth/pki.js';
-import { pemFinger } from '../../kernel/crypt/fingerprint.js';
-import { generateRsaKeyPair } from '../../kernel/crypt/rsa.js';
-import { SALT_ERR_RUNNER } from '../../kernel/errors.js';
-import { defineWheel, defineWheelFunction, type WheelContext } from '../../kernel/runners/define.js';
+} from '../../../kernel/auth/pki.js';
+import { pemFinger } from '../../../kernel/crypt/fingerprint.js';
+import { generateRsaKeyPair } from '../../../kernel/crypt/rsa.js';
+import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
+import { defineWheel, defineWheelFunction, type WheelContext } from '../../../kernel/runners/define.js';
 
 const ALL_STATES: KeyState[] = ['accepted', 'pending', 'rejected', 'denied'];
 

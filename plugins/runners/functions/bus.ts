@@ -6,9 +6,9 @@
  * slowly and how many events were dropped for each, and the publisher's memory.
  */
 import { z } from 'zod';
-import { requestBusStats } from '../../kernel/bus/bus-client.js';
-import { masterEventAddresses } from '../../kernel/bus/event-bus.js';
-import { defineRunner, defineRunnerFunction } from '../../kernel/runners/define.js';
+import { requestBusStats } from '../../../kernel/bus/bus-client.js';
+import { masterEventAddresses } from '../../../kernel/bus/event-bus.js';
+import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
 
 export default defineRunner({
   name: 'bus',

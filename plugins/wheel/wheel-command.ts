@@ -4,11 +4,11 @@
  * success}}`, firing `salt/wheel/<jid>/new` and `/ret`. Wheel functions are short master-side
  * operations (keys, config); a throw becomes Salt's `Exception occurred in wheel ...` return.
  */
-import { genJid } from '../../jid.js';
-import { checkClearAuth } from '../../runners/auth.js';
-import type { WheelContext } from '../../runners/define.js';
-import type { RunnerLoader } from '../../runners/loader.js';
-import type { Effects, HandlerEnv } from './context.js';
+
+import type { CommandContext } from '../../kernel/commands/define.js';
+import { genJid } from '../../kernel/jid.js';
+import type { WheelContext } from '../../kernel/runners/define.js';
+import type { RunnerLoader } from '../../kernel/runners/loader.js';
 
 // The wheel loader and invoker are loaded on the first `wheel` request: a request-server worker
 // that only serves minions never needs them.
@@ -36,26 +36,24 @@ const CLIENT_KEYS = new Set([
   '__current_eauth_groups',
 ]);
 
-const loaders = new WeakMap<HandlerEnv, RunnerLoader<WheelContext>>();
+/** One wheel loader per master config (one per request-server thread). */
+const loaders = new WeakMap<object, RunnerLoader<WheelContext>>();
 
-async function loaderFor(env: HandlerEnv): Promise<RunnerLoader<WheelContext>> {
-  let l = loaders.get(env);
+async function loaderFor(ctx: CommandContext): Promise<RunnerLoader<WheelContext>> {
+  let l = loaders.get(ctx.config);
   if (!l) {
-    const { createWheelLoader } = await import('../../runners/loader.js');
-    l = createWheelLoader(env.config as unknown as Record<string, unknown>, env.kernel.log);
-    loaders.set(env, l);
+    const { createWheelLoader } = await import('../../kernel/runners/loader.js');
+    l = createWheelLoader(ctx.config as unknown as Record<string, unknown>, ctx.log);
+    loaders.set(ctx.config, l);
   }
   return l;
 }
 
-export async function handleWheel(
-  env: HandlerEnv,
-  load: Record<string, unknown>,
-  effects: Effects,
-): Promise<unknown> {
-  const auth = checkClearAuth(load, env.userKeys());
+/** The `wheel` clear command's handler. */
+export async function handleWheel(load: Record<string, unknown>, ctx: CommandContext): Promise<unknown> {
+  const auth = ctx.clearUser(load);
   if ('error' in auth) {
-    env.kernel.log.warn({ user: load.user, fun: load.fun }, 'wheel refused: bad user key');
+    ctx.log.warn({ user: load.user, fun: load.fun }, 'wheel refused: bad user key');
     return auth;
   }
   const fun = load.fun;
@@ -68,22 +66,22 @@ export async function handleWheel(
   const topLevel: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(load)) if (!CLIENT_KEYS.has(k)) topLevel[k] = v;
   const kwarg = { ...topLevel, ...(load.kwarg && typeof load.kwarg === 'object' ? load.kwarg : {}) };
-  const { invokeFunction, normalizeArgs } = await import('../../runners/invoke.js');
+  const { invokeFunction, normalizeArgs } = await import('../../kernel/runners/invoke.js');
   const { args, kwargs } = normalizeArgs(load.arg, kwarg);
   const jid = genJid();
   const tag = `salt/wheel/${jid}`;
   const data: Record<string, unknown> = { fun: `wheel.${fun}`, jid, tag, user: auth.user };
-  effects.events.push({ tag: `${tag}/new`, data: { ...data } });
-  const ctx: WheelContext = {
-    opts: env.config as unknown as Record<string, unknown>,
-    log: env.kernel.log,
+  ctx.fire(`${tag}/new`, { ...data });
+  const wheelCtx: WheelContext = {
+    opts: ctx.config as unknown as Record<string, unknown>,
+    log: ctx.log,
     jid,
     user: auth.user,
-    fireEvent: (t, d) => effects.events.push({ tag: t, data: d }),
+    fireEvent: (t, d) => ctx.fire(t, d),
   };
-  const outcome = await invokeFunction('wheel', await loaderFor(env), fun, args, kwargs, ctx);
+  const outcome = await invokeFunction('wheel', await loaderFor(ctx), fun, args, kwargs, wheelCtx);
   data.return = outcome.return;
   data.success = outcome.success;
-  effects.events.push({ tag: `${tag}/ret`, data: { ...data } });
+  ctx.fire(`${tag}/ret`, { ...data });
   return { tag, data };
 }

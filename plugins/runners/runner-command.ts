@@ -5,12 +5,11 @@
  * runs past the client's `timeout`, the error return is fired from here.
  */
 import { hostname } from 'node:os';
-import type { EventFirer } from '../../bus/event-bus.js';
-import type { SaltError } from '../../errors.js';
-import type { PublishRequest } from '../../jobs/types.js';
-import { checkClearAuth } from '../../runners/auth.js';
-import type { RunnerJobMessage } from '../runner-protocol.js';
-import type { Effects, HandlerEnv } from './context.js';
+import type { EventFirer } from '../../kernel/bus/event-bus.js';
+import type { CommandContext } from '../../kernel/commands/define.js';
+import type { SaltError } from '../../kernel/errors.js';
+import type { PublishRequest } from '../../kernel/jobs/types.js';
+import type { RunnerJobMessage } from '../../kernel/master/runner-protocol.js';
 
 // The runner machinery (argument handling, process spawning, the event bus client) is loaded on
 // the first `runner` request: a request-server worker that only serves minions never needs it.
@@ -21,7 +20,7 @@ const firers = new Map<string, Promise<EventFirer>>();
 function firerFor(sockDir: string): Promise<EventFirer> {
   let f = firers.get(sockDir);
   if (!f) {
-    f = import('../../bus/event-bus.js').then(
+    f = import('../../kernel/bus/event-bus.js').then(
       ({ EventFirer, masterEventAddresses }) => new EventFirer(masterEventAddresses(sockDir)),
     );
     firers.set(sockDir, f);
@@ -33,14 +32,11 @@ function plainConfig(config: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
 }
 
-export async function handleRunner(
-  env: HandlerEnv,
-  load: Record<string, unknown>,
-  effects: Effects,
-): Promise<unknown> {
-  const auth = checkClearAuth(load, env.userKeys());
+/** The `runner` clear command's handler. */
+export async function handleRunner(load: Record<string, unknown>, ctx: CommandContext): Promise<unknown> {
+  const auth = ctx.clearUser(load);
   if ('error' in auth) {
-    env.kernel.log.warn({ user: load.user, fun: load.fun }, 'runner refused: bad user key');
+    ctx.log.warn({ user: load.user, fun: load.fun }, 'runner refused: bad user key');
     return auth;
   }
   const fun = load.fun;
@@ -50,15 +46,15 @@ export async function handleRunner(
     };
   }
   const [{ normalizeArgs }, { masterId, runnerNewEvent }, { spawnRunner }] = await Promise.all([
-    import('../../runners/invoke.js'),
-    import('../runner-protocol.js'),
-    import('../runner-spawn.js'),
+    import('../../kernel/runners/invoke.js'),
+    import('../../kernel/master/runner-protocol.js'),
+    import('../../kernel/master/runner-spawn.js'),
   ]);
   const { args, kwargs } = normalizeArgs(load.arg, load.kwarg);
-  const { def: store, ctx } = env.jobCache;
-  const jid = await store.prepJid!(ctx);
+  const { def: store, ctx: storeCtx } = ctx.jobCache;
+  const jid = await store.prepJid!(storeCtx);
   const tag = `salt/run/${jid}`;
-  const id = masterId(env.config as unknown as Record<string, unknown>, hostname());
+  const id = masterId(ctx.config as unknown as Record<string, unknown>, hostname());
   const base = runnerNewEvent(fun, jid, auth.user, [
     ...args,
     ...(Object.keys(kwargs).length ? [kwargs] : []),
@@ -73,9 +69,9 @@ export async function handleRunner(
       user: auth.user,
       ret: '',
     } as unknown as PublishRequest;
-    await store.saveLoad?.(jid, stored, [id], ctx);
+    await store.saveLoad?.(jid, stored, [id], storeCtx);
   } catch (err) {
-    env.kernel.log.warn({ err, jid }, 'could not store the runner job load');
+    ctx.log.warn({ err, jid }, 'could not store the runner job load');
   }
   const timeout = typeof load.timeout === 'number' && load.timeout > 0 ? load.timeout : undefined;
   const job: RunnerJobMessage = {
@@ -85,15 +81,15 @@ export async function handleRunner(
     kwargs,
     jid,
     user: auth.user,
-    configDir: env.config.config_dir,
-    config: plainConfig(env.config),
-    reloadConfig: (env.config.plugins ?? []).length > 0,
+    configDir: ctx.config.config_dir,
+    config: plainConfig(ctx.config),
+    reloadConfig: (ctx.config.plugins ?? []).length > 0,
   };
   const onFailure = (err: SaltError): void => {
     const data = { ...base, return: err.message, success: false, retcode: 1, error_code: err.code };
-    firerFor(env.config.sock_dir).then(
+    firerFor(ctx.config.sock_dir).then(
       (firer) => firer.fire(`${tag}/ret`, data),
-      (e: unknown) => env.kernel.log.warn({ err: e, jid }, 'could not fire the runner failure'),
+      (e: unknown) => ctx.log.warn({ err: e, jid }, 'could not fire the runner failure'),
     );
     store
       .returner(
@@ -106,12 +102,11 @@ export async function handleRunner(
           retcode: 1,
           success: false,
         },
-        ctx,
+        storeCtx,
       )
-      .catch((e: unknown) => env.kernel.log.warn({ err: e, jid }, 'could not store the runner failure'));
+      .catch((e: unknown) => ctx.log.warn({ err: e, jid }, 'could not store the runner failure'));
   };
-  spawnRunner({ job, timeoutSeconds: timeout, log: env.kernel.log, onFailure });
-  void effects;
-  env.kernel.log.info(`Started runner ${fun} with jid ${jid}`);
+  spawnRunner({ job, timeoutSeconds: timeout, log: ctx.log, onFailure });
+  ctx.log.info(`Started runner ${fun} with jid ${jid}`);
   return { tag, jid };
 }

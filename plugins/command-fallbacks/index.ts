@@ -1,0 +1,1 @@
+export { commandFallbacksPlugin } from './command-fallbacks-plugin.js';

@@ -1,0 +1,1 @@
+export { pillarPlugin } from './pillar-plugin.js';

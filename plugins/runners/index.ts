@@ -1,0 +1,1 @@
+export { runnersPlugin } from './runners-plugin.js';

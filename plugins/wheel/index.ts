@@ -1,0 +1,1 @@
+export { wheelPlugin } from './wheel-plugin.js';
