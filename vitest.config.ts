@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: [
       'kernel/**/*.test.ts',
+      'master/**/*.test.ts',
+      'minion/**/*.test.ts',
       'modules/**/*.test.ts',
       'returners/**/*.test.ts',
       'plugins/**/*.test.ts',

@@ -8,9 +8,9 @@
 import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { presencePath, readPresence } from '../kernel/bus/presence.js';
 import { LocalClient } from '../kernel/client/local-client.js';
 import { loadConfig } from '../kernel/config/index.js';
-import { presencePath, readPresence } from '../kernel/master/presence.js';
 import { Cluster } from '../tools/local-cluster.js';
 import { minionId } from '../tools/swarm/grains-spread.js';
 import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';

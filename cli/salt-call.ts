@@ -119,7 +119,7 @@ const color = resolveColor({
   isTTY: Boolean(process.stdout.isTTY),
 });
 
-const { callFunction } = await import('../kernel/minion/caller.js');
+const { callFunction } = await import('../minion/caller.js');
 const id = resolveMinionId(config);
 let result: Awaited<ReturnType<typeof callFunction>>;
 try {

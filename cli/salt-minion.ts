@@ -2,7 +2,7 @@ import { handleVersionFlag } from './version.js';
 
 handleVersionFlag('salt-minion', process.argv);
 const { runDaemon } = await import('./run-daemon.js');
-const { startMinion } = await import('../kernel/minion/daemon.js');
+const { startMinion } = await import('../minion/daemon.js');
 const { resolveMinionId } = await import('../kernel/config/index.js');
 await runDaemon(
   'minion',

@@ -3,14 +3,6 @@
  */
 
 export {
-  defineReaction,
-  type Reaction,
-  type ReactionContext,
-  type ReactionDef,
-  type ReactionResult,
-  type ReactorEvent,
-} from '../plugins/reactor/define.js';
-export {
   type BeaconContext,
   type BeaconDef,
   type BeaconEvent,
@@ -35,6 +27,7 @@ export {
 } from './config/index.js';
 export { createError, SaltError, type SaltErrorJSON } from './errors.js';
 export type { KernelHooks, TapOnly, TapOnlyHook } from './hooks.js';
+export type { MasterJobCache } from './jobs/master-job-cache.js';
 export { RetcodeResult } from './jobs/retcode.js';
 export {
   defineReturner,
@@ -61,7 +54,6 @@ export {
   type VirtualContext,
   type VirtualResult,
 } from './loader/define.js';
-export type { MasterJobCache } from './master/job-cache.js';
 export {
   type DaemonKind,
   definePlugin,
@@ -71,12 +63,25 @@ export {
 } from './plugin.js';
 export { definePluginFactory } from './plugin-factory.js';
 export {
+  type DaemonProcessContext,
+  type DaemonProcessDef,
+  defineDaemonProcess,
+} from './processes/daemon-process.js';
+export {
   defineEngine,
   defineProcess,
   type EventStream,
   type ProcessContext,
   type ProcessDef,
 } from './processes/define.js';
+export {
+  defineReaction,
+  type Reaction,
+  type ReactionContext,
+  type ReactionDef,
+  type ReactionResult,
+  type ReactorEvent,
+} from './reactions/define.js';
 export type { Registry } from './registry.js';
 export {
   defineRunner,

@@ -13,6 +13,7 @@ import {
 import { createKernelHooks, type KernelHooks, type TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
 import type { DaemonKind, KernelPlugin, PluginApi, PluginOption } from './plugin.js';
+import type { DaemonProcessDef } from './processes/daemon-process.js';
 import { type ClosableRegistry, createRegistry } from './registry.js';
 import { VERSION } from './version.js';
 
@@ -22,6 +23,8 @@ export interface Kernel {
   readonly returners: ClosableRegistry<ReturnerDef>;
   /** Request commands by `cmd` (the master's request server dispatches through it). */
   readonly commands: ClosableRegistry<CommandDef>;
+  /** Processes plugins add to the daemon, by name (the daemon runs each in a child). */
+  readonly processes: ClosableRegistry<DaemonProcessDef>;
   readonly config: Readonly<Record<string, unknown>>;
   readonly log: Logger;
   /** Names of the applied plugins, in apply order. */
@@ -149,6 +152,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   installTapWrapper(hooks, opts.log);
   const returners = createRegistry<ReturnerDef>('returner');
   const commands = createRegistry<CommandDef>('request command', (def) => def.cmd);
+  const processes = createRegistry<DaemonProcessDef>('process');
   const ordered = [
     ...sortPlugins(opts.builtins ?? [], flatten(opts.plugins)),
     ...(opts.fallbacks ?? []),
@@ -164,6 +168,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
       hooks: hooks as TapOnly<KernelHooks>,
       returners,
       commands,
+      processes,
       config: opts.config,
       log: opts.log.child({ plugin: plugin.name }),
       kernelVersion: VERSION,
@@ -180,6 +185,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   }
   returners.close();
   commands.close();
+  processes.close();
   hooks.configResolved.call(opts.config);
   let stopped: Promise<void> | undefined;
   return {
@@ -187,6 +193,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
     hooks,
     returners,
     commands,
+    processes,
     config: opts.config,
     log: opts.log,
     plugins: applied,

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { CommandDef } from './commands/define.js';
 import type { KernelHooks, TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
+import type { DaemonProcessDef } from './processes/daemon-process.js';
 import type { Registry } from './registry.js';
 
 /** Which daemon a kernel runs in. */
@@ -17,6 +18,8 @@ export interface PluginApi {
   readonly returners: Registry<ReturnerDef>;
   /** Request commands (master): what the request server answers, by the load's `cmd`. */
   readonly commands: Registry<CommandDef>;
+  /** Processes the daemon runs, each in a child of its own under its ProcessManager. */
+  readonly processes: Registry<DaemonProcessDef>;
   readonly config: Readonly<Record<string, unknown>>;
   readonly log: Logger;
   readonly kernelVersion: string;

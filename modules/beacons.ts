@@ -10,7 +10,7 @@ import { isBeaconDef } from '../kernel/beacons/define.js';
 import { defineFunction, defineModule, type ExecContext } from '../kernel/loader/define.js';
 import { resolvePackageDirs } from '../kernel/loader/packages.js';
 import { scanDirs } from '../kernel/loader/scan.js';
-import { BUILTIN_BEACONS_DIR } from '../kernel/minion/beacons.js';
+import { BUILTIN_BEACONS_DIR } from '../minion/beacons.js';
 import { pyFlag } from './_coerce.js';
 import { isMapping } from './_traverse.js';
 import { pyYamlDump } from './_yaml-dump.js';

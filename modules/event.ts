@@ -1,12 +1,12 @@
 /**
  * Salt's `event` execution module (`salt/modules/event.py`): a minion fires events to the
  * master through its authenticated channel (`_minion_event`). The master refuses tags in its
- * own namespaces (kernel/master/handlers/minion-event.ts).
+ * own namespaces (master/handlers/minion-event.ts).
  */
 import { z } from 'zod';
 import type { ExecContext } from '../kernel/loader/define.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { masterLink } from '../kernel/minion/master-link.js';
+import { masterLink } from '../minion/master-link.js';
 import { isMapping } from './_traverse.js';
 
 /** Whether this minion runs without a master (`salt-call --local`, `file_client: local`). */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readGrainsFile } from '../kernel/minion/grains-file.js';
+import { readGrainsFile } from '../minion/grains-file.js';
 import { fakeCtx, invoke } from './_fake-ctx.js';
 import grains from './grains.js';
 

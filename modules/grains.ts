@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { SALT_ERR_EXEC_VALUE } from '../kernel/errors.js';
 import type { ExecContext } from '../kernel/loader/define.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { grainsFilePath, parseGrainsYaml, writeGrainsFile } from '../kernel/minion/grains-file.js';
 import { pyStr, pyTruthy } from '../kernel/python/repr.js';
+import { grainsFilePath, parseGrainsYaml, writeGrainsFile } from '../minion/grains-file.js';
 import { pyFlag } from './_coerce.js';
 import { deepCopy, filterBy, isMapping, pyEquals, traverse } from './_traverse.js';
 

@@ -1,6 +1,6 @@
 /**
  * Salt's `pillar` execution module (`salt/modules/pillar.py`), reading side. tsalt's master
- * has no pillar sources yet (its `_pillar` answer is always `{}`, kernel/master/handlers/
+ * has no pillar sources yet (its `_pillar` answer is always `{}`, master/handlers/
  * pillar.ts), so every minion's pillar is empty and these answer what Salt answers with no
  * pillar: `items` `{}`, `get` the default, `item` the defaults. The lookups are the real ones
  * over {@link minionPillar}, ready for when pillar data reaches job processes.

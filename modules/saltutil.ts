@@ -9,10 +9,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ExecContext } from '../kernel/loader/define.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { syncForm } from '../kernel/minion/extmods-sync.js';
-import type { AbortJob } from '../kernel/minion/job-protocol.js';
-import { type MasterLink, masterLink } from '../kernel/minion/master-link.js';
 import { pyStr } from '../kernel/python/repr.js';
+import { syncForm } from '../minion/extmods-sync.js';
+import type { AbortJob } from '../minion/job-protocol.js';
+import { type MasterLink, masterLink } from '../minion/master-link.js';
 import { fnmatch } from './_fnmatch.js';
 import { descendants, procDir, removeProcFile, runningJobs } from './_proc-jobs.js';
 

@@ -6,9 +6,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { MasterJobCache } from '../kernel/jobs/master-job-cache.js';
 import type { StoredReturn } from '../kernel/jobs/returner.js';
 import { silentLogger } from '../kernel/log.js';
-import type { MasterJobCache } from '../kernel/master/job-cache.js';
 import { freePort } from '../kernel/process/ports.js';
 
 /** The package root (tools/ runs from source under vitest and from dist/tools/ compiled). */
@@ -310,7 +310,7 @@ export default { ...base, ${fields} };
   jobCache(): Promise<MasterJobCache> {
     this.#jobCache ??= (async () => {
       const { loadConfig } = await import('../kernel/config/index.js');
-      const { masterReturnerLoader, openMasterJobCache } = await import('../kernel/master/job-cache.js');
+      const { masterReturnerLoader, openMasterJobCache } = await import('../kernel/jobs/master-job-cache.js');
       const { config } = await loadConfig('master', this.confDir);
       return openMasterJobCache(config, masterReturnerLoader(config, silentLogger()));
     })();

@@ -224,11 +224,11 @@ export class LocalClient {
 
   /**
    * Why minions did not return, from one read of the presence snapshot: "Not connected" when
-   * the master's publisher knows one has no live connection (kernel/master/presence.ts), else
+   * the master's publisher knows one has no live connection (kernel/bus/presence.ts), else
    * "No response".
    */
   async #connectionStates(): Promise<(id: string) => NoReturnReason> {
-    const { readPresence } = await import('../master/presence.js');
+    const { readPresence } = await import('../bus/presence.js');
     const snapshot = readPresence(this.#config.cachedir);
     const tracked = new Set(snapshot?.tracked);
     const present = new Set(snapshot?.present);

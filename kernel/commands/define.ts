@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { ResolvedMasterConfig } from '../config/index.js';
-import type { MasterJobCache } from '../master/job-cache.js';
+import type { MasterJobCache } from '../jobs/master-job-cache.js';
 
 /** How the request travels: `clear` (users' commands, sign-in) or `aes` (a signed-in minion's). */
 export type CommandEnc = 'clear' | 'aes';

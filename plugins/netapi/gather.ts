@@ -3,8 +3,9 @@
  * minion answered, or the timeout passed and a `saltutil.find_job` check finds none still
  * running.
  */
+
+import { readPresence } from '../../kernel/bus/presence.js';
 import type { JobReturn } from '../../kernel/jobs/types.js';
-import { readPresence } from '../../kernel/master/presence.js';
 import type { ClientEnv, LocalCall } from './clients.js';
 import type { PublishResult } from './master-link.js';
 

@@ -5,4 +5,4 @@ export {
   netapiOptions,
   netapiOptionsSchema,
 } from './config.js';
-export { buildNetapi, type NetapiHandle, startNetapi } from './server.js';
+export { netapiPlugin } from './netapi-plugin.js';

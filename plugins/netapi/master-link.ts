@@ -13,8 +13,8 @@ import { ReqClient } from '../../kernel/bus/req-client.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
 import type { Logger } from '../../kernel/log.js';
-import { userKeyPath } from '../../kernel/master/secrets.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
+import { userKeyPath } from '../../master/secrets.js';
 import { NETAPI_ERR_MASTER } from './errors.js';
 
 export interface PublishArgs {

@@ -9,7 +9,7 @@ import type { EventFirer } from '../../kernel/bus/event-bus.js';
 import type { CommandContext } from '../../kernel/commands/define.js';
 import type { SaltError } from '../../kernel/errors.js';
 import type { PublishRequest } from '../../kernel/jobs/types.js';
-import type { RunnerJobMessage } from '../../kernel/master/runner-protocol.js';
+import type { RunnerJobMessage } from '../../master/runner-protocol.js';
 
 // The runner machinery (argument handling, process spawning, the event bus client) is loaded on
 // the first `runner` request: a request-server worker that only serves minions never needs it.
@@ -47,8 +47,8 @@ export async function handleRunner(load: Record<string, unknown>, ctx: CommandCo
   }
   const [{ normalizeArgs }, { masterId, runnerNewEvent }, { spawnRunner }] = await Promise.all([
     import('../../kernel/runners/invoke.js'),
-    import('../../kernel/master/runner-protocol.js'),
-    import('../../kernel/master/runner-spawn.js'),
+    import('../../master/runner-protocol.js'),
+    import('../../master/runner-spawn.js'),
   ]);
   const { args, kwargs } = normalizeArgs(load.arg, load.kwarg);
   const { def: store, ctx: storeCtx } = ctx.jobCache;

@@ -19,14 +19,14 @@ import { loadConfig, type ResolvedMasterConfig } from '../../kernel/config/index
 import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import { oaepDecrypt, rsaVerify, x931Recover } from '../../kernel/crypt/rsa.js';
 import { silentLogger } from '../../kernel/log.js';
-import { createHandlerEnv } from '../../kernel/master/handler-env.js';
-import { wrapPublish } from '../../kernel/master/publish-envelope.js';
-import { RequestHandler } from '../../kernel/master/request-handler.js';
-import { sessionKeyPath } from '../../kernel/master/secrets.js';
-import { buildAesRequest } from '../../kernel/minion/aes-channel.js';
-import { buildAuthRequest } from '../../kernel/minion/auth.js';
-import { openPrivateReply } from '../../kernel/minion/private-reply.js';
 import { packIpc, packNetwork, unpackIpc, unpackNetwork } from '../../kernel/serial/index.js';
+import { createHandlerEnv } from '../../master/handler-env.js';
+import { wrapPublish } from '../../master/publish-envelope.js';
+import { RequestHandler } from '../../master/request-handler.js';
+import { sessionKeyPath } from '../../master/secrets.js';
+import { buildAesRequest } from '../../minion/aes-channel.js';
+import { buildAuthRequest } from '../../minion/auth.js';
+import { openPrivateReply } from '../../minion/private-reply.js';
 import { blob, fromTagged, loadVectors, SALT_VECTORS_DIR } from './vectors.js';
 
 type Blob = { b64: string; iv_hex?: string; decoded?: unknown };

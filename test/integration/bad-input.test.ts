@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReqClient } from '../../kernel/bus/req-client.js';
 import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import { generateRsaKeyPair, rsaVerify, x931Sign } from '../../kernel/crypt/rsa.js';
-import { newAuthToken, signIn } from '../../kernel/minion/auth.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
+import { newAuthToken, signIn } from '../../minion/auth.js';
 import { Cluster } from '../../tools/local-cluster.js';
 
 describe('hostile and malformed requests never crash the master', () => {

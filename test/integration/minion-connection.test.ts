@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReqClient } from '../../kernel/bus/req-client.js';
 import { generateRsaKeyPair } from '../../kernel/crypt/rsa.js';
-import { AesChannel } from '../../kernel/minion/aes-channel.js';
-import { newAuthToken, signIn } from '../../kernel/minion/auth.js';
+import { AesChannel } from '../../minion/aes-channel.js';
+import { newAuthToken, signIn } from '../../minion/auth.js';
 import { Cluster, runCli } from '../../tools/local-cluster.js';
 
 /**

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { userCacheDir } from '../../kernel/cache/user-cache-dir.js';
 import { generateRsaKeyPairAsync } from '../../kernel/crypt/rsa.js';
-import type { MinionKeys } from '../../kernel/minion/auth.js';
+import type { MinionKeys } from '../../minion/auth.js';
 
 /** Pairs per chunk file. */
 export const CHUNK = 250;

@@ -1,10 +1,10 @@
 /**
  * One simulated minion of the swarm: a full protocol peer with its own id, RSA key and
- * sockets. It reuses the minion's real code: the `_auth` sign-in (kernel/minion/auth.ts), the
+ * sockets. It reuses the minion's real code: the `_auth` sign-in (minion/auth.ts), the
  * publish decoder with the serial check (publish-decoder.ts), the aes request channel
  * (aes-channel.ts), Salt's target matching (kernel/targeting) and the module loader's own
  * functions (run-function.ts). What is swarm glue here, because the daemon's version is
- * per-process by nature (kernel/minion/daemon.ts keeps one minion's state in one closure):
+ * per-process by nature (minion/daemon.ts keeps one minion's state in one closure):
  * the sign-in retry loop, the re-auth on a stale key, the return load (the daemon's field
  * order) and the start-up `_pillar` grains report (whose reply is not opened: swarm minions
  * have no pillar, which saves an RSA decryption per minion).
@@ -13,22 +13,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { parseTcpAddress, tcpAddress } from '../../kernel/bus/address.js';
+import { presenceTopic } from '../../kernel/bus/presence.js';
 import { ReqClient } from '../../kernel/bus/req-client.js';
 import { ZmtpSubscriber } from '../../kernel/bus/zmtp/sub-socket.js';
 import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import type { EncAlgo, SigAlgo } from '../../kernel/crypt/rsa.js';
 import type { Grains } from '../../kernel/loader/define.js';
 import type { ModuleLoader } from '../../kernel/loader/index.js';
-import { presenceTopic } from '../../kernel/master/presence.js';
-import { AesChannel, StaleSessionError } from '../../kernel/minion/aes-channel.js';
-import { type Credentials, type MinionKeys, signIn } from '../../kernel/minion/auth.js';
-import { pubData } from '../../kernel/minion/execute-job.js';
-import { JidQueue } from '../../kernel/minion/jid-queue.js';
-import type { JobData } from '../../kernel/minion/job-protocol.js';
-import { decryptPublish, openEnvelope } from '../../kernel/minion/publish-decoder.js';
-import { buildReturnLoad } from '../../kernel/minion/return-load.js';
-import { type FunctionResult, type RunEnv, runFunction } from '../../kernel/minion/run-function.js';
 import { matchesTarget } from '../../kernel/targeting/match.js';
+import { AesChannel, StaleSessionError } from '../../minion/aes-channel.js';
+import { type Credentials, type MinionKeys, signIn } from '../../minion/auth.js';
+import { pubData } from '../../minion/execute-job.js';
+import { JidQueue } from '../../minion/jid-queue.js';
+import type { JobData } from '../../minion/job-protocol.js';
+import { decryptPublish, openEnvelope } from '../../minion/publish-decoder.js';
+import { buildReturnLoad } from '../../minion/return-load.js';
+import { type FunctionResult, type RunEnv, runFunction } from '../../minion/run-function.js';
 import type { SwarmStats } from './swarm-protocol.js';
 
 /** What all the minions of one worker process share. */
@@ -143,7 +143,7 @@ export class SwarmMinion {
       encAlgo: sh.encAlgo,
       sigAlgo: sh.sigAlgo,
     });
-    // the minion's own SUB socket (kernel/minion/daemon.ts uses the same), reconnecting as it does
+    // the minion's own SUB socket (minion/daemon.ts uses the same), reconnecting as it does
     const sub = new ZmtpSubscriber({
       ...parseTcpAddress(tcpAddress(sh.masterHost, sh.publishPort ?? creds.publishPort)),
       reconnectMs: 1000,

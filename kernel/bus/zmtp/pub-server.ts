@@ -8,7 +8,7 @@
  * ever sends a few hundred bytes per job. A Node socket costs a few KiB. Everything a minion can
  * observe is kept: the handshake, prefix subscriptions, drops past a high-water mark instead of
  * unbounded queues, and XPUB's deduplicated subscription messages (used for presence,
- * kernel/master/presence.ts).
+ * kernel/bus/presence.ts).
  */
 import type { Socket } from 'node:net';
 import { SALT_ERR_BUS_ZMTP } from '../../errors.js';

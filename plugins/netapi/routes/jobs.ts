@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { isJid, jidToTime } from '../../../kernel/jid.js';
+import { masterReturnerLoader, openMasterJobCache } from '../../../kernel/jobs/master-job-cache.js';
 import type { StoredLoad, StoredReturn } from '../../../kernel/jobs/returner.js';
-import { masterReturnerLoader, openMasterJobCache } from '../../../kernel/master/job-cache.js';
 import type { JobCacheView } from '../../../kernel/runners/define.js';
 import { jobCacheView } from '../../../kernel/runners/job-cache.js';
 import { specCheck } from '../auth/acl.js';

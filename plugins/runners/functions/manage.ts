@@ -4,7 +4,7 @@
  *
  * `present`, `joined` and `alived` are the same list, as in Salt over ZeroMQ ("always
  * return 'present' for 0MQ"): the minions holding a live connection to the publisher, from
- * the master's presence snapshot (kernel/master/presence.ts). Stock Salt minions do not
+ * the master's presence snapshot (kernel/bus/presence.ts). Stock Salt minions do not
  * announce presence and are not listed there.
  */
 import { readFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { KeyManager } from '../../../kernel/auth/key-manager.js';
 import { listKeys } from '../../../kernel/auth/pki.js';
-import { readPresence } from '../../../kernel/master/presence.js';
+import { readPresence } from '../../../kernel/bus/presence.js';
 import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
 import { unpackIpc } from '../../../kernel/serial/index.js';
 import { VERSION } from '../../../kernel/version.js';

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { SALT_ERR_REACTOR_REACTION } from '../../../kernel/errors.js';
+import { isReactionDef, type ReactionDef, reactionGlobs } from '../../../kernel/reactions/define.js';
 import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
-import { isReactionDef, type ReactionDef, reactionGlobs } from '../../reactor/define.js';
 import { LoopGuard } from '../../reactor/loop-guard.js';
 import { Reactor } from '../../reactor/reactor.js';
 

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
-import { syncForm } from '../../../kernel/minion/extmods-sync.js';
 import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
+import { syncForm } from '../../../minion/extmods-sync.js';
 import type { FileServerConfig } from '../../file-server/roots.js';
 import { fileHash, fileList, serveFile } from '../../file-server/roots.js';
 

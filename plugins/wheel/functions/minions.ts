@@ -2,7 +2,7 @@
  * Salt's `minions` wheel (`salt/wheel/minions.py`): which minions are connected.
  */
 import { listKeys } from '../../../kernel/auth/pki.js';
-import { readPresence } from '../../../kernel/master/presence.js';
+import { readPresence } from '../../../kernel/bus/presence.js';
 import { defineWheel, defineWheelFunction } from '../../../kernel/runners/define.js';
 
 export default defineWheel({

@@ -1,0 +1,33 @@
+/**
+ * The master's options-apply step (webpack's `WebpackOptionsApply`): the master config turned
+ * into the list of built-in plugins. Every feature past the kernel's job path comes from here,
+ * through the same plugin API a third party uses; the daemon starts nothing by name.
+ */
+import type { ResolvedMasterConfig } from '../kernel/config/index.js';
+import type { KernelPlugin } from '../kernel/plugin.js';
+import { commandFallbacksPlugin } from '../plugins/command-fallbacks/index.js';
+import { eventReturnPlugin } from '../plugins/event-return/index.js';
+import { fileServerPlugin } from '../plugins/file-server/index.js';
+import { jobCachePlugin } from '../plugins/job-cache/index.js';
+import { netapiPlugin } from '../plugins/netapi/index.js';
+import { pillarPlugin } from '../plugins/pillar/index.js';
+import { reactorPlugin } from '../plugins/reactor/index.js';
+import { runnersPlugin } from '../plugins/runners/index.js';
+import { wheelPlugin } from '../plugins/wheel/index.js';
+
+/** The built-in plugins `config` asks for, in apply order. */
+export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
+  const plugins = [jobCachePlugin(), fileServerPlugin(), pillarPlugin(), runnersPlugin(), wheelPlugin()];
+  // Salt's EventReturn process, only when event_return names returners
+  if (config.event_return.length > 0) plugins.push(eventReturnPlugin());
+  // Salt's Reactor process, only when reactor files or TypeScript reactions are configured
+  if (config.reactor.length > 0 || config.reactions.length > 0) plugins.push(reactorPlugin());
+  // salt-api started with the master, only when a REST API block is configured
+  if (config.rest_cherrypy || config.rest_tornado) plugins.push(netapiPlugin());
+  return plugins;
+}
+
+/** Applied after every other plugin: what fills in for subsystems no plugin provided. */
+export function masterFallbacks(): KernelPlugin[] {
+  return [commandFallbacksPlugin()];
+}

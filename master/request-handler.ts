@@ -1,0 +1,222 @@
+/**
+ * One request on the request server (port 4506): decode the envelope, decrypt and verify
+ * aes loads, dispatch by `cmd` through the kernel's command registry (kernel/commands/), encrypt
+ * the reply (PROTOCOL.md §3). Malformed or hostile input gets Salt's bare-string refusals and
+ * never throws out of `handle`.
+ */
+import { isValidMinionId } from '../kernel/auth/minion-id.js';
+import type { CommandDef } from '../kernel/commands/define.js';
+import { x931Recover } from '../kernel/crypt/rsa.js';
+import type { Registry } from '../kernel/registry.js';
+import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
+import { isStringMap } from '../kernel/serial/is-string-map.js';
+import { type Effects, type HandlerEnv, newEffects } from './handlers/context.js';
+import { privateReply } from './private-reply.js';
+import { RequestContext } from './request-context.js';
+
+export interface HandledRequest {
+  reply: Buffer;
+  effects: Effects;
+}
+
+/**
+ * What the router thread vouches for in an aes request it leaves to a worker: it opened the load
+ * with this session key and checked the minion's token against this accepted key. The worker
+ * takes both as they are, instead of reading the key files and redoing the checks.
+ */
+export interface Vouched {
+  pub: string;
+  session: string;
+}
+
+/** A request {@link RequestHandler.handleLight} left to a worker, untouched. */
+export interface LeftToWorker {
+  left: true;
+  /** Set for an aes request (`_pillar`): what the router thread has checked already. */
+  vouched?: Vouched;
+}
+
+const BAD_LOAD = 'bad load';
+
+/** Most remembered minion tokens (one per minion; the oldest is forgotten past this). */
+const TOKEN_MEMO_LIMIT = 65_536;
+
+export class RequestHandler {
+  readonly #env: HandlerEnv;
+  readonly #commands: Registry<CommandDef>;
+  /**
+   * The last token each minion proved with its accepted key. A minion's `tok` is its X9.31
+   * signature of "salt": deterministic, so it is the same bytes on every request until the key
+   * changes. Checking it costs a 2048-bit modular exponentiation (~40 µs), so a token equal to
+   * the one verified for the same key is accepted without redoing it.
+   */
+  readonly #tokens = new Map<string, { pub: string; tok: Buffer }>();
+
+  constructor(env: HandlerEnv) {
+    this.#env = env;
+    this.#commands = env.kernel.commands;
+  }
+
+  /** Handles one request; `vouched`: what the router thread checked already (worker threads). */
+  async handle(frame: Uint8Array, vouched?: Vouched): Promise<HandledRequest> {
+    return (await this.#handleOrLeave(frame, false, vouched)) as HandledRequest;
+  }
+
+  /**
+   * Handles a request unless its command runs on a worker thread (any command not registered
+   * with the `light` lane; every request whose envelope is not `aes` or `clear`, sign-ins among
+   * them, is looked at no further): then resolves {@link LeftToWorker},
+   * having stored, fired and answered nothing (it may have filled its key caches), and the
+   * caller sends the frame to a worker. For the request server's router thread, which so spares
+   * the light requests (`_return`, `_minion_event`, the file server) two thread hand-offs each.
+   */
+  handleLight(frame: Uint8Array): Promise<HandledRequest | LeftToWorker> {
+    return this.#handleOrLeave(frame, true);
+  }
+
+  async #handleOrLeave(
+    frame: Uint8Array,
+    light: boolean,
+    vouched?: Vouched,
+  ): Promise<HandledRequest | LeftToWorker> {
+    const effects = newEffects();
+    try {
+      const reply = await this.#handle(frame, effects, light, vouched);
+      return Buffer.isBuffer(reply) ? { reply, effects } : reply;
+    } catch (err) {
+      this.#env.kernel.log.error({ err }, 'server-side exception handling payload');
+      return { reply: packNetwork('Server-side exception handling payload'), effects: newEffects() };
+    }
+  }
+
+  /** The reply, or (only when `light`) word that the request is left to a worker. */
+  async #handle(
+    frame: Uint8Array,
+    effects: Effects,
+    light: boolean,
+    vouched: Vouched | undefined,
+  ): Promise<Buffer | LeftToWorker> {
+    let payload: unknown;
+    try {
+      payload = unpackNetwork(frame);
+    } catch {
+      this.#env.kernel.log.warn({ bytes: frame.length }, 'undecodable request');
+      return packNetwork(BAD_LOAD);
+    }
+    if (!isStringMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
+    if (light && payload.enc !== 'aes' && !this.#lightClear(payload.load)) return { left: true };
+    const version = typeof payload.version === 'number' ? payload.version : 0;
+    if (version < this.#env.config.minimum_auth_version) {
+      this.#env.kernel.log.warn({ version }, 'request below minimum_auth_version refused');
+      return packNetwork(BAD_LOAD);
+    }
+    if (payload.enc === 'clear') {
+      if (!isStringMap(payload.load)) return packNetwork('payload and load must be a dict');
+      return packNetwork(await this.#clear(payload.load, version, effects));
+    }
+    if (payload.enc === 'aes') return this.#aes(payload, version, effects, light, vouched);
+    return packNetwork(BAD_LOAD);
+  }
+
+  /** Whether a clear load names a command registered for the router thread. */
+  #lightClear(load: unknown): boolean {
+    if (!isStringMap(load)) return false;
+    const def = this.#commands.get(String(load.cmd));
+    return def !== undefined && def.enc === 'clear' && def.lane === 'light';
+  }
+
+  async #clear(load: Record<string, unknown>, version: number, effects: Effects): Promise<unknown> {
+    const def = this.#commands.get(String(load.cmd));
+    if (def?.enc !== 'clear') {
+      this.#env.kernel.log.warn({ cmd: String(load.cmd) }, 'unknown or unavailable clear command');
+      return {};
+    }
+    return def.handle(load, new RequestContext(this.#env, effects, undefined, version));
+  }
+
+  #tokenValid(id: string, pub: string, tok: Uint8Array): boolean {
+    const known = this.#tokens.get(id);
+    if (known && known.pub === pub && known.tok.equals(tok)) return true;
+    let ok = false;
+    try {
+      ok = x931Recover(pub, Buffer.from(tok)).toString('latin1') === 'salt';
+    } catch {
+      ok = false;
+    }
+    if (!ok) return false;
+    if (this.#tokens.size >= TOKEN_MEMO_LIMIT && !known) {
+      const oldest = this.#tokens.keys().next();
+      if (!oldest.done) this.#tokens.delete(oldest.value);
+    }
+    // an unpooled copy: a pooled one (Buffer.from) kept its whole 8 KiB pool slab alive, one
+    // slab per minion (~7.5 KiB of request-server memory per connected minion, heap snapshot)
+    const kept = Buffer.allocUnsafeSlow(tok.length);
+    kept.set(tok);
+    this.#tokens.set(id, { pub, tok: kept });
+    return true;
+  }
+
+  async #aes(
+    payload: Record<string, unknown>,
+    version: number,
+    effects: Effects,
+    light: boolean,
+    vouched: Vouched | undefined,
+  ): Promise<Buffer | LeftToWorker> {
+    const env = this.#env;
+    const id = payload.id;
+    if (typeof id === 'string' && id.includes('\0')) return packNetwork('bad load: id contains a null byte');
+    if (!isValidMinionId(id)) return packNetwork(BAD_LOAD);
+    const pub = vouched ? vouched.pub : env.cache.acceptedKey(id);
+    let session = vouched ? env.cache.sessionFor(id, vouched.session) : env.cache.session(id);
+    if (!pub || !session || !(payload.load instanceof Uint8Array)) {
+      env.kernel.log.warn({ id }, 'aes request from a minion without an accepted key or session');
+      return packNetwork(BAD_LOAD);
+    }
+    // the decoder's own copy of the bytes: read in place (it lives as long as this request)
+    const sealed = Buffer.isBuffer(payload.load) ? payload.load : Buffer.from(payload.load);
+    let load: unknown;
+    try {
+      load = session.loads(sealed);
+    } catch {
+      // the cached session may be a second old: another worker may have signed the minion in again
+      const fresh = vouched ? undefined : env.cache.session(id, { fresh: true });
+      try {
+        if (!fresh || fresh === session) throw new Error('same session');
+        load = fresh.loads(sealed);
+        session = fresh;
+      } catch {
+        env.kernel.log.warn({ id }, 'aes request failed to decrypt');
+        return packNetwork('Some exception handling minion payload');
+      }
+    }
+    if (!isStringMap(load)) return packNetwork(BAD_LOAD);
+    const nonce = load.nonce;
+    delete load.nonce;
+    if (load.id !== id) {
+      env.kernel.log.warn({ id, inner: String(load.id) }, 'aes request id mismatch');
+      return packNetwork(BAD_LOAD);
+    }
+    const tok = load.tok;
+    delete load.tok;
+    if (!(tok instanceof Uint8Array) || (!vouched && !this.#tokenValid(id, pub, tok))) {
+      env.kernel.log.warn({ id }, 'aes request with an invalid token');
+      return packNetwork(BAD_LOAD);
+    }
+    const cmd = String(load.cmd);
+    const def = this.#commands.get(cmd);
+    let ret: unknown = {};
+    if (def?.enc !== 'aes') env.kernel.log.warn({ id, cmd }, 'unknown aes command');
+    else if (light && def.lane !== 'light')
+      return { left: true, vouched: { pub, session: session.keyString } };
+    else {
+      const ctx = new RequestContext(env, effects, id, version);
+      if (def.reply === 'private') {
+        if (typeof nonce !== 'string') return packNetwork(BAD_LOAD);
+        return packNetwork(privateReply(env.keys.privatePem, pub, await def.handle(load, ctx), nonce));
+      }
+      ret = await def.handle(load, ctx);
+    }
+    return packNetwork(session.dumps(ret, typeof nonce === 'string' ? nonce : undefined));
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * What a minion needs to run functions: the module loader over the configured folders and
+ * the built-in modules, the grains (current at each job), and a logger.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import type { ResolvedMinionConfig } from '../kernel/config/index.js';
+import { createModuleLoader, loadCustomGrains } from '../kernel/loader/index.js';
+import { coreGrains, mergeGrains } from './grains.js';
+import { GrainsView, grainsFilePath } from './grains-file.js';
+import { primaryMaster } from './master-address.js';
+import type { RunEnv } from './run-function.js';
+
+/** The compiled built-in modules folder (`dist/modules`). */
+export const BUILTIN_MODULES_DIR = fileURLToPath(new URL('../modules/', import.meta.url));
+
+/**
+ * The minion's grains as every job sees them: core grains and the custom grain modules
+ * (`<extension_modules>/grains`, `grains_dirs`, `extensions` packages) computed once, the
+ * grains file (which grains.setval writes) re-read whenever a stat shows it changed, the
+ * config's `grains` on top: core < custom grain modules < grains file < config `grains`.
+ */
+export async function minionGrainsView(
+  config: ResolvedMinionConfig,
+  id: string,
+  log: Logger,
+): Promise<GrainsView> {
+  const opts = config as unknown as Readonly<Record<string, unknown>>;
+  const deep = opts.grains_deep_merge === true;
+  const grainsDirs = Array.isArray(opts.grains_dirs) ? opts.grains_dirs.map(String) : [];
+  const core = await loadCustomGrains({
+    dirs: [join(config.extension_modules, 'grains'), ...grainsDirs],
+    packages: [...config.extensions],
+    opts,
+    id,
+    core: coreGrains(id, primaryMaster(config.master), {}),
+    merge: (base, over) => mergeGrains(base, over, deep),
+    log,
+  });
+  return new GrainsView({
+    core,
+    file: grainsFilePath(opts),
+    configured: (config.grains ?? {}) as Record<string, unknown>,
+    deep,
+    onError: (message) => log.warn(message),
+  });
+}
+
+/** The run environment over a grains view made already (the daemon shares its own). */
+export function runEnvWith(config: ResolvedMinionConfig, id: string, log: Logger, view: GrainsView): RunEnv {
+  const opts = config as unknown as Readonly<Record<string, unknown>>;
+  const loader = createModuleLoader({
+    dirs: [join(config.extension_modules, 'modules'), ...config.module_dirs],
+    builtinDirs: [BUILTIN_MODULES_DIR],
+    packages: [...config.extensions],
+    disabled: [...config.disable_modules],
+    virtualContext: { opts, grains: view.current() },
+    log,
+  });
+  return {
+    loader,
+    opts,
+    get grains() {
+      return view.current();
+    },
+    id,
+    log,
+  };
+}
+
+/** The run environment of a job process or `salt-call`: computes the grains (custom grain modules run once). */
+export async function createRunEnv(config: ResolvedMinionConfig, id: string, log: Logger): Promise<RunEnv> {
+  return runEnvWith(config, id, log, await minionGrainsView(config, id, log));
+}

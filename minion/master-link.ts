@@ -1,0 +1,102 @@
+/**
+ * How a running function reaches the master and the job pool. A job process has no master
+ * channel: its link relays each aes load to the minion's main process over IPC
+ * ({@link MasterRequest}), which sends it through its `AesChannel` and answers. With
+ * `multiprocessing: false` the main process registers a direct link. Links are kept by
+ * minion id, so several in-process minions do not share one.
+ */
+import { SALT_ERR_EXEC_SYNC } from '../kernel/errors.js';
+import { packIpc, unpackIpc } from '../kernel/serial/index.js';
+import type { MasterReply, MasterRequest, RecycleRequest } from './job-protocol.js';
+
+export interface MasterLink {
+  /** Sends an aes load to the master and resolves with the decrypted reply. */
+  request(load: Record<string, unknown>): Promise<unknown>;
+  /** Replaces the job processes (idle ones now, busy ones when their job ends) so new jobs load fresh modules. */
+  recycle(): void;
+  /** True when jobs run inside the minion process, where loaded modules cannot be replaced. */
+  readonly inProcess: boolean;
+}
+
+const links = new Map<string, MasterLink>();
+
+export function setMasterLink(id: string, link: MasterLink): void {
+  links.set(id, link);
+}
+
+export function clearMasterLink(id: string, link: MasterLink): void {
+  if (links.get(id) === link) links.delete(id);
+}
+
+/** The link of minion `id`; throws when the minion has no master (`salt-call --local`). */
+export function masterLink(id: string): MasterLink {
+  const link = links.get(id);
+  if (!link) throw new SALT_ERR_EXEC_SYNC(`minion ${id} has no connection to a master here`);
+  return link;
+}
+
+export function encodeLoad(value: unknown): string {
+  return packIpc(value).toString('base64');
+}
+
+export function decodeLoad(text: string): unknown {
+  return unpackIpc(Buffer.from(text, 'base64'));
+}
+
+/** Minimal view of a Node process with an IPC channel (the real `process`, or a test double). */
+export interface IpcEndpoint {
+  send?(message: unknown): boolean;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+}
+
+/** The link of a job process: requests go to the parent over IPC. */
+export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
+  let next = 1;
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  endpoint.on('message', (raw) => {
+    const msg = raw as Partial<MasterReply> | null;
+    if (msg?.type !== 'master-reply' || typeof msg.rid !== 'number') return;
+    const waiter = pending.get(msg.rid);
+    if (!waiter) return;
+    pending.delete(msg.rid);
+    if (typeof msg.reply === 'string') waiter.resolve(decodeLoad(msg.reply));
+    else waiter.reject(new SALT_ERR_EXEC_SYNC(`the master request failed: ${msg.error ?? 'no reply'}`));
+  });
+  return {
+    inProcess: false,
+    request(load) {
+      const rid = next++;
+      return new Promise((resolve, reject) => {
+        pending.set(rid, { resolve, reject });
+        const msg: MasterRequest = { type: 'master-request', rid, load: encodeLoad(load) };
+        if (!endpoint.send?.(msg)) {
+          pending.delete(rid);
+          reject(new SALT_ERR_EXEC_SYNC('the minion process is not reachable from this job'));
+        }
+      });
+    },
+    recycle() {
+      const msg: RecycleRequest = { type: 'recycle' };
+      endpoint.send?.(msg);
+    },
+  };
+}
+
+/**
+ * The main process's side: answers one {@link MasterRequest} with `send` (the minion's aes
+ * channel). Never rejects; failures travel back as `error`.
+ */
+export async function answerMasterRequest(
+  msg: MasterRequest,
+  send: (load: Record<string, unknown>) => Promise<unknown>,
+): Promise<MasterReply> {
+  try {
+    const load = decodeLoad(msg.load);
+    if (typeof load !== 'object' || load === null || Array.isArray(load))
+      throw new Error('load is not a map');
+    const reply = await send(load as Record<string, unknown>);
+    return { type: 'master-reply', rid: msg.rid, reply: encodeLoad(reply) };
+  } catch (err) {
+    return { type: 'master-reply', rid: msg.rid, error: err instanceof Error ? err.message : String(err) };
+  }
+}

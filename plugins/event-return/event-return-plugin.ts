@@ -1,0 +1,21 @@
+/**
+ * The event-return plugin: adds the master's `event-return` process (event-return-process.ts),
+ * which the options-apply step asks for when `event_return` names returners.
+ */
+import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { defineDaemonProcess } from '../../kernel/processes/daemon-process.js';
+
+export function eventReturnPlugin(): KernelPlugin {
+  return definePlugin({
+    name: 'tsalt:event-return',
+    daemons: ['master'],
+    apply(api) {
+      api.processes.register(
+        defineDaemonProcess({
+          name: 'event-return',
+          start: async (ctx) => (await import('./event-return-process.js')).startEventReturn(ctx),
+        }),
+      );
+    },
+  });
+}

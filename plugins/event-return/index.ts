@@ -1,0 +1,1 @@
+export { eventReturnPlugin } from './event-return-plugin.js';

@@ -1,0 +1,12 @@
+/**
+ * The netapi process (Salt's salt-api started with the master): serves the REST API
+ * (server.ts) while `rest_cherrypy` or `rest_tornado` is configured.
+ */
+import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
+import type { DaemonProcessContext } from '../../kernel/processes/daemon-process.js';
+import { startNetapi } from './server.js';
+
+export async function startNetapiProcess(ctx: DaemonProcessContext): Promise<() => Promise<void>> {
+  const handle = await startNetapi(ctx.config as unknown as ResolvedMasterConfig, ctx.log);
+  return () => handle.close();
+}

@@ -1,0 +1,1 @@
+export { reactorPlugin } from './reactor-plugin.js';

@@ -1,0 +1,21 @@
+/**
+ * The reactor plugin: adds the master's `reactor` process (reactor-process.ts), which the
+ * options-apply step asks for when `reactor:` or `reactions:` is configured.
+ */
+import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { defineDaemonProcess } from '../../kernel/processes/daemon-process.js';
+
+export function reactorPlugin(): KernelPlugin {
+  return definePlugin({
+    name: 'tsalt:reactor',
+    daemons: ['master'],
+    apply(api) {
+      api.processes.register(
+        defineDaemonProcess({
+          name: 'reactor',
+          start: async (ctx) => (await import('./reactor-process.js')).startReactor(ctx),
+        }),
+      );
+    },
+  });
+}

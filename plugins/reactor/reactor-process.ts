@@ -1,0 +1,41 @@
+/**
+ * The reactor process (Salt's `Reactor`): listens to the whole master bus, hands each event to
+ * the reactor (reactor.ts) one at a time, so a job it starts is known before the next event is
+ * looked at, and fires its trace events on the same bus.
+ */
+import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
+import type { DaemonProcessContext } from '../../kernel/processes/daemon-process.js';
+import { MasterExecutor } from './executor.js';
+import { LoopGuard } from './loop-guard.js';
+import { Reactor } from './reactor.js';
+
+export async function startReactor(ctx: DaemonProcessContext): Promise<() => Promise<void>> {
+  const config = ctx.config as unknown as ResolvedMasterConfig;
+  const log = ctx.log;
+  const executor = new MasterExecutor(config, log);
+  const reactor = new Reactor({
+    entries: config.reactor,
+    reactions: config.reactions,
+    files: { configDir: ctx.configDir, baseRoots: config.file_roots.base ?? [] },
+    fire: (tag, data) => void ctx.fire(tag, data),
+    log,
+    guard: new LoopGuard({ burst: config.reactor_loop_burst, pauseMs: config.reactor_loop_pause * 1000 }),
+    executor,
+  });
+  const events = ctx.listen(['']);
+  const loop = (async () => {
+    for await (const ev of events) {
+      try {
+        await reactor.handle(ev.tag, ev.data);
+      } catch (err) {
+        log.error({ err, tag: ev.tag }, `reactor failed on event ${ev.tag}: ${(err as Error).message}`);
+      }
+    }
+  })().catch((err) => log.error({ err }, 'reactor listener failed'));
+  log.info({ reactor: config.reactor.length, reactions: config.reactions.length }, 'reactor started');
+  return async () => {
+    events.close();
+    await loop;
+    executor.close();
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Who may import whom (docs/architecture.md): the kernel imports nothing outside kernel/, so it
+ * holds no feature; built-ins (plugins, modules, returners, outputters) do not reach into the
+ * master's and the minion's application code. Reads every non-test source file's relative
+ * imports (static, dynamic and re-exports) and resolves them.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../../tools/local-cluster.js';
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(REPO, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sources(path));
+    else if (/\.ts$/.test(entry.name) && !/\.test(-d)?\.ts$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/** Each file's relative imports, as repository paths (`plugins/netapi/server.js`). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(REPO, file), 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => relative(REPO, resolve(REPO, dirname(file), m[2]!)));
+}
+
+/** `file → target` for every import of a file under `from` that lands under one of `forbidden`. */
+function crossings(from: string, forbidden: readonly string[]): string[] {
+  return sources(from).flatMap((file) =>
+    importsOf(file)
+      .filter((target) => forbidden.some((dir) => target === dir || target.startsWith(`${dir}${sep}`)))
+      .map((target) => `${file} → ${target}`),
+  );
+}
+
+const TOP = [
+  'master',
+  'minion',
+  'plugins',
+  'modules',
+  'returners',
+  'outputters',
+  'cli',
+  'tools',
+  'bench',
+  'test',
+];
+
+describe('import boundaries', () => {
+  it('the kernel imports nothing outside kernel/', () => {
+    expect(crossings('kernel', TOP)).toEqual([]);
+  });
+
+  it('finds a crossing when there is one (the rule can fail)', () => {
+    expect(crossings('master', ['plugins']).length).toBeGreaterThan(0);
+  });
+
+  it("built-ins do not import the master's or the minion's application code, but for the debts listed", () => {
+    // Each entry is a debt of issue 18 (the runner processes, the minion's link to its master,
+    // its grains file and module sync belong behind the plugin API): the list may only shrink.
+    const debts = [
+      'modules/beacons.ts → minion/beacons.js',
+      'modules/event.ts → minion/master-link.js',
+      'modules/grains.ts → minion/grains-file.js',
+      'modules/saltutil.ts → minion/extmods-sync.js',
+      'modules/saltutil.ts → minion/job-protocol.js',
+      'modules/saltutil.ts → minion/master-link.js',
+      'plugins/netapi/master-link.ts → master/secrets.js',
+      'plugins/runners/functions/saltutil.ts → minion/extmods-sync.js',
+      'plugins/runners/runner-command.ts → master/runner-protocol.js',
+      'plugins/runners/runner-command.ts → master/runner-spawn.js',
+    ];
+    const found = ['plugins', 'modules', 'returners', 'outputters'].flatMap((dir) =>
+      crossings(dir, ['master', 'minion']),
+    );
+    expect([...new Set(found)].sort()).toEqual(debts);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * A third-party package's kernel plugin (test/fixtures/tsalt-ext-acme/plugin.mjs), written
+ * against the plugin API alone, in a real master: its request commands (an aes command on the
+ * request server's router thread, one answered privately on a worker thread, and a clear command
+ * that checks the caller's user key), sent by a signed-in minion and a user over real sockets,
+ * and its master process, which answers events on the master bus from a child of its own.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventFirer, EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
+import { ReqClient } from '../../kernel/bus/req-client.js';
+import { generateRsaKeyPair } from '../../kernel/crypt/rsa.js';
+import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
+import { AesChannel } from '../../minion/aes-channel.js';
+import { newAuthToken, signIn } from '../../minion/auth.js';
+import { openPrivateReply } from '../../minion/private-reply.js';
+import { Cluster, REPO } from '../../tools/local-cluster.js';
+
+describe('request commands and a master process from a plugin package', () => {
+  const c = new Cluster();
+  let client: ReqClient;
+  let channel: AesChannel;
+  let open: (reply: unknown, nonce: string) => unknown;
+
+  beforeAll(async () => {
+    const plugin = JSON.stringify(join(REPO, 'test/fixtures/tsalt-ext-acme/plugin.mjs'));
+    await c.writeMasterCodeConfig(
+      `import { acmePlugin } from ${plugin};`,
+      `plugins: [acmePlugin({ greeting: 'howdy' })]`,
+    );
+    await c.startMaster();
+    const pkiDir = join(c.root, 'minion-acme1');
+    mkdirSync(pkiDir, { recursive: true });
+    const keys = generateRsaKeyPair();
+    const masterUri = `tcp://127.0.0.1:${c.retPort}`;
+    client = new ReqClient(masterUri, { timeoutMs: 10_000, tries: 1 });
+    const crypto = { encAlgo: 'OAEP-SHA1', sigAlgo: 'PKCS1v15-SHA1' } as const;
+    const params = {
+      id: 'acme1',
+      pkiDir,
+      keys,
+      masterUri,
+      timeoutMs: 10_000,
+      token: newAuthToken(),
+      client,
+      ...crypto,
+    };
+    const first = await signIn(params);
+    if (first.status !== 'accepted') throw new Error(`sign-in: ${first.status}`);
+    const { masterPub } = first.creds;
+    open = (reply, nonce) =>
+      openPrivateReply(reply, 'pillar', { minionPem: keys.privatePem, masterPub, nonce });
+    channel = new AesChannel({
+      client,
+      id: 'acme1',
+      privatePem: keys.privatePem,
+      session: first.creds.session,
+      ...crypto,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    channel?.close();
+    await c.stop();
+  });
+
+  it("answers the plugin's aes command on the router thread, with the sender's id, and fires its event", async () => {
+    const events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), ['acme/']);
+    await events.ready();
+    try {
+      const answer = await channel.send({ cmd: '_acme_inventory', id: 'acme1', items: ['a', 'b'] });
+      expect(answer).toEqual({ greeting: 'howdy', minion: 'acme1', items: ['a', 'b'] });
+      for await (const ev of events) {
+        expect(ev.tag).toBe('acme/inventory/acme1');
+        expect(ev.data.items).toEqual(['a', 'b']);
+        break;
+      }
+    } finally {
+      events.close();
+    }
+  });
+
+  it('answers a private command with Salt send_private, readable by that minion only', async () => {
+    const { reply, nonce } = await channel.sendPrivate({ cmd: '_acme_secret', id: 'acme1' });
+    expect(open(reply, nonce)).toEqual({ secret: 'for acme1 only' });
+    // the answer is under the one-time key sent encrypted to this minion, not under its session
+    expect(JSON.stringify(reply)).not.toContain('for acme1 only');
+  });
+
+  it("answers the plugin's clear command for a holder of a user key, and refuses a wrong key", async () => {
+    const key = readFileSync(join(c.root, 'var/cache/salt/master/.root_key'), 'utf8').trim();
+    const ask = async (k: string): Promise<unknown> =>
+      unpackNetwork(
+        await client.request(
+          packNetwork({ enc: 'clear', load: { cmd: 'acme_status', user: 'root', key: k }, version: 3 }),
+        ),
+      );
+    expect(await ask(key)).toEqual({
+      user: 'root',
+      commands: ['_acme_inventory', '_acme_secret', 'acme_status'],
+    });
+    expect(await ask('wrong')).toEqual({
+      error: { name: 'AuthenticationError', message: 'Authentication error occurred.' },
+    });
+  });
+
+  it('still answers a command nobody registered with an empty map, and the built-in fallbacks as Salt does', async () => {
+    expect(await channel.send({ cmd: '_acme_nosuch', id: 'acme1' })).toEqual({});
+    expect(await channel.send({ cmd: '_mine_get', id: 'acme1', tgt: '*', fun: 'x' })).toEqual({});
+    expect(await channel.send({ cmd: '_mine', id: 'acme1', data: {} })).toBe(true);
+  });
+
+  it("runs the plugin's process in a child of the master, which answers on the bus", async () => {
+    const events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), [
+      'acme/pong',
+    ]);
+    await events.ready();
+    const firer = new EventFirer(masterEventAddresses(join(c.root, 'var/run/salt/master')));
+    // the child's subscription may still be on its way when it is ready: ping until it answers
+    const pinger = setInterval(() => firer.fire('acme/ping', { n: 7 }), 200);
+    try {
+      for await (const ev of events) {
+        expect(ev.data).toMatchObject({ n: 7, greeting: 'howdy', from: 'acme-pong' });
+        break;
+      }
+    } finally {
+      clearInterval(pinger);
+      events.close();
+      await firer.close();
+    }
+  });
+});
