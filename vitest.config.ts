@@ -6,6 +6,7 @@ export default defineConfig({
       'kernel/**/*.test.ts',
       'master/**/*.test.ts',
       'minion/**/*.test.ts',
+      'client/**/*.test.ts',
       'modules/**/*.test.ts',
       'returners/**/*.test.ts',
       'plugins/**/*.test.ts',

@@ -8,8 +8,8 @@
 import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LocalClient } from '../client/local-client.js';
 import { presencePath, readPresence } from '../kernel/bus/presence.js';
-import { LocalClient } from '../kernel/client/local-client.js';
 import { loadConfig } from '../kernel/config/index.js';
 import { Cluster } from '../tools/local-cluster.js';
 import { minionId } from '../tools/swarm/grains-spread.js';

@@ -11,7 +11,7 @@ blockingStdio();
 handleVersionFlag('salt-run', process.argv);
 const { resolve } = await import('node:path');
 const { loadConfigCached } = await import('../kernel/config/cache.js');
-const { RunnerClient } = await import('../kernel/runners/client.js');
+const { RunnerClient } = await import('../client/runner-client.js');
 const { resolveColor } = await import('../outputters/colors.js');
 const { findOutputter, resolveOutputterAsync } = await import('../outputters/extension-outputters.js');
 const { fail, usageError } = await import('./usage-error.js');

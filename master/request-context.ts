@@ -3,9 +3,10 @@
  * ({@link CommandContext}), and, for the kernel's own commands, the request's effects and
  * protocol version.
  */
+
+import { checkClearAuth } from '../kernel/auth/clear-auth.js';
 import type { ClearAuthRefusal, CommandContext } from '../kernel/commands/define.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
-import { checkClearAuth } from '../kernel/runners/auth.js';
 import type { Effects, HandlerEnv } from './handlers/context.js';
 
 export class RequestContext implements CommandContext {

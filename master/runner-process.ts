@@ -5,17 +5,17 @@
  * its parent and exits. What the runner prints goes out as `salt/run/<jid>/print` events.
  */
 import { hostname } from 'node:os';
+import { RunnerMinionClient } from '../client/minion-client.js';
 import { EventFirer, masterEventAddresses } from '../kernel/bus/event-bus.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
+import { jobCacheView } from '../kernel/jobs/job-cache-view.js';
 import { masterReturnerLoader, openMasterJobCache } from '../kernel/jobs/master-job-cache.js';
 import type { ReturnerContext, ReturnerDef } from '../kernel/jobs/returner.js';
 import { createLogger } from '../kernel/log.js';
-import { createRunnerContext } from '../kernel/runners/context.js';
 import { invokeFunction } from '../kernel/runners/invoke.js';
-import { jobCacheView } from '../kernel/runners/job-cache.js';
 import { createRunnerLoader, createWheelLoader } from '../kernel/runners/loader.js';
-import { RunnerMinionClient } from '../kernel/runners/minion-client.js';
 import { createMasterKernel } from './master-kernel.js';
+import { createRunnerContext } from './runner-context.js';
 import {
   masterId,
   type RunnerDoneMessage,

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { userKeyPath } from '../kernel/client/user-key-path.js';
+import { userKeyPath } from '../client/user-key-path.js';
 import { Crypticle } from '../kernel/crypt/crypticle.js';
 
 export { userKeyPath };

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LocalClient } from '../../kernel/client/local-client.js';
+import { LocalClient } from '../../client/local-client.js';
 import { loadConfig } from '../../kernel/config/index.js';
 import { Cluster, REPO } from '../../tools/local-cluster.js';
 import { rssMiB, treeRssMiB } from '../proc-stats.js';

@@ -3,7 +3,7 @@
  * return as it arrives, with Salt's flags, output and exit codes.
  */
 import { resolve } from 'node:path';
-import { LocalClient } from '../../kernel/client/local-client.js';
+import { LocalClient } from '../../client/local-client.js';
 import { loadConfigCached } from '../../kernel/config/cache.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';

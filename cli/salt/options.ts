@@ -209,7 +209,7 @@ export async function parseSaltCommandLine(argv: readonly string[]): Promise<Sal
   if (!(opts.batchWait >= 0)) usageError('salt', USAGE, '--batch-wait must be a number of seconds');
   opts.batchSize ??= opts.batch;
   if (opts.batchSize !== undefined) {
-    const { batchSize } = await import('../../kernel/client/batch.js');
+    const { batchSize } = await import('../../client/batch.js');
     try {
       batchSize(opts.batchSize, 1);
     } catch (err) {

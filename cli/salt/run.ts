@@ -3,7 +3,7 @@
  * `--batch-safe-limit`), printing as Salt does.
  */
 
-import type { LocalClient, PublishOptions } from '../../kernel/client/local-client.js';
+import type { LocalClient, PublishOptions } from '../../client/local-client.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import type { SaltInvocation } from './options.js';
 import type { Printer } from './printer.js';
@@ -92,7 +92,7 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
   const printer = await ctx.printer;
   const { timeout } = timeouts(ctx);
   const [{ respondingMinions, runBatch }, { pyRepr }] = await Promise.all([
-    import('../../kernel/client/batch.js'),
+    import('../../client/batch.js'),
     import('../../kernel/python/repr.js'),
   ]);
   const { up, down } = await respondingMinions(

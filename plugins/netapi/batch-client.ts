@@ -5,8 +5,8 @@
  * as soon as one returns. One entry `{minion: return}` per minion in the order they return;
  * a minion that never returns gets `{minion: {}}` as Salt's batch gives it.
  */
-import { type BatchDriver, batchSize, runBatch } from '../../kernel/client/batch.js';
-import type { PublishOptions } from '../../kernel/client/local-client.js';
+import { type BatchDriver, batchSize, runBatch } from '../../client/batch.js';
+import type { PublishOptions } from '../../client/local-client.js';
 import type { JobReturn, SaltEvent } from '../../kernel/jobs/types.js';
 import type { Chunk } from './body.js';
 import {

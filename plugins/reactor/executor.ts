@@ -6,8 +6,8 @@
  * checked with the master's loaders first, so an unknown one is a clear error.
  */
 import { userInfo } from 'node:os';
+import { masterRequestClient, readOwnUserKey } from '../../client/master-access.js';
 import type { ReqClient } from '../../kernel/bus/req-client.js';
-import { masterRequestClient, readOwnUserKey } from '../../kernel/client/master-access.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { SALT_ERR_REACTOR_REACTION, SaltError } from '../../kernel/errors.js';
 import { returnerNames } from '../../kernel/jobs/returner-calls.js';

@@ -1,6 +1,6 @@
 /**
  * Who may import whom (docs/architecture.md): the kernel imports nothing outside kernel/, so it
- * holds no feature; built-ins (plugins, modules, returners, outputters) do not reach into the
+ * holds no feature; the public client only the kernel; built-ins (plugins, modules, returners, outputters) do not reach into the
  * master's and the minion's application code. Reads every non-test source file's relative
  * imports (static, dynamic and re-exports) and resolves them.
  */
@@ -52,6 +52,10 @@ const TOP = [
 describe('import boundaries', () => {
   it('the kernel imports nothing outside kernel/', () => {
     expect(crossings('kernel', TOP)).toEqual([]);
+  });
+
+  it('the public client (client/, `tsalt/client`) imports only the kernel', () => {
+    expect(crossings('client', TOP.filter((dir) => dir !== 'client'))).toEqual([]);
   });
 
   it('finds a crossing when there is one (the rule can fail)', () => {

@@ -11,7 +11,18 @@ import * as catalog from '../../kernel/errors.js';
 import { SaltError } from '../../kernel/errors.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SOURCE_DIRS = ['kernel', 'master', 'minion', 'modules', 'returners', 'plugins', 'outputters', 'cli', 'tools'];
+const SOURCE_DIRS = [
+  'kernel',
+  'master',
+  'minion',
+  'client',
+  'modules',
+  'returners',
+  'plugins',
+  'outputters',
+  'cli',
+  'tools',
+];
 const SKIP_DIRS = new Set(['node_modules', 'dist', '__fixtures__', 'fixtures']);
 const CODE = /SALT_ERR_[A-Z0-9_]*[A-Z0-9]/g;
 /** A documented code: a table row that starts with the code in backticks. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunnerClient } from '../../client/runner-client.js';
 import { connectHost, tcpAddress } from '../../kernel/bus/address.js';
 import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import { ReqClient } from '../../kernel/bus/req-client.js';
 import { loadConfig, type ResolvedMasterConfig } from '../../kernel/config/index.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
-import { RunnerClient } from '../../kernel/runners/client.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
 import { Cluster } from '../../tools/local-cluster.js';
 

@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { isJid, jidToTime } from '../../../kernel/jid.js';
+import { jobCacheView } from '../../../kernel/jobs/job-cache-view.js';
 import { masterReturnerLoader, openMasterJobCache } from '../../../kernel/jobs/master-job-cache.js';
 import type { StoredLoad, StoredReturn } from '../../../kernel/jobs/returner.js';
 import type { JobCacheView } from '../../../kernel/runners/define.js';
-import { jobCacheView } from '../../../kernel/runners/job-cache.js';
 import { specCheck } from '../auth/acl.js';
 import type { Identity } from '../clients.js';
 import { type NetapiContext, requireIdentity, send, sessionCookie } from '../context.js';

@@ -4,8 +4,8 @@
  */
 import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
 import { isJid, jidToTime } from '../../../kernel/jid.js';
+import { startTimeDate } from '../../../kernel/jobs/job-cache-view.js';
 import type { JobSummary, StoredLoad } from '../../../kernel/jobs/returner.js';
-import { startTimeDate } from '../../../kernel/runners/job-cache.js';
 
 /** Salt's `_format_job_instance` of a stored load (or of a `saltutil.running` entry). */
 export function formatJob(job: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { filterJobs } from '../../../kernel/jobs/job-cache-view.js';
 import type { StoredReturn } from '../../../kernel/jobs/returner.js';
 import { silentLogger } from '../../../kernel/log.js';
 import type { JobCacheView, RunnerContext } from '../../../kernel/runners/define.js';
-import { filterJobs } from '../../../kernel/runners/job-cache.js';
 import jobs from './jobs.js';
 
 const JID = '20261122133105123456';

@@ -1,12 +1,12 @@
 /**
  * Builds the {@link RunnerContext} a runner function receives in its runner process.
  */
-import { SALT_ERR_RUNNER } from '../errors.js';
-import { bindArgs } from '../jobs/args.js';
-import type { UnitLogger } from '../loader/define.js';
-import { globMatch } from '../targeting/glob.js';
-import type { JobCacheView, MinionClient, RunnerContext, WheelContext } from './define.js';
-import type { RunnerLoader } from './loader.js';
+import { SALT_ERR_RUNNER } from '../kernel/errors.js';
+import { bindArgs } from '../kernel/jobs/args.js';
+import type { UnitLogger } from '../kernel/loader/define.js';
+import type { JobCacheView, MinionClient, RunnerContext, WheelContext } from '../kernel/runners/define.js';
+import type { RunnerLoader } from '../kernel/runners/loader.js';
+import { globMatch } from '../kernel/targeting/glob.js';
 
 export interface RunnerContextParts {
   opts: Readonly<Record<string, unknown>>;

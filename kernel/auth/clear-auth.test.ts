@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClearAuth, userKeyMatches } from './auth.js';
+import { checkClearAuth, userKeyMatches } from './clear-auth.js';
 
 describe('clear command auth', () => {
   it('accepts a valid user key and names the user', () => {

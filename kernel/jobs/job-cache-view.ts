@@ -3,9 +3,10 @@
  * through the returner interface only. A store without `listJobs` is searched by filtering
  * its `getJids` listing.
  */
-import type { JobQuery, JobSummary, ReturnerContext, ReturnerDef } from '../jobs/returner.js';
+
+import type { JobCacheView } from '../runners/define.js';
 import { globMatch } from '../targeting/glob.js';
-import type { JobCacheView } from './define.js';
+import type { JobQuery, JobSummary, ReturnerContext, ReturnerDef } from './returner.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

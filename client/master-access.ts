@@ -7,11 +7,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { connectHost, tcpAddress } from '../bus/address.js';
-import { EventListener, masterEventAddresses } from '../bus/event-bus.js';
-import { ReqClient } from '../bus/req-client.js';
-import type { ResolvedMasterConfig } from '../config/index.js';
-import { SaltError } from '../errors.js';
+import { connectHost, tcpAddress } from '../kernel/bus/address.js';
+import { EventListener, masterEventAddresses } from '../kernel/bus/event-bus.js';
+import { ReqClient } from '../kernel/bus/req-client.js';
+import type { ResolvedMasterConfig } from '../kernel/config/index.js';
+import { SaltError } from '../kernel/errors.js';
 import { userKeyPath } from './user-key-path.js';
 
 export const SALT_ERR_CLIENT_PUBLISH = 'SALT_ERR_CLIENT_PUBLISH';

@@ -6,8 +6,8 @@
  * The engine drives anything that can publish and read job events: the `salt` CLI's
  * LocalClient, or salt-api's `local_batch` client over its shared master link.
  */
-import { SALT_ERR_INVOCATION } from '../errors.js';
-import type { JobReturn, SaltEvent } from '../jobs/types.js';
+import { SALT_ERR_INVOCATION } from '../kernel/errors.js';
+import type { JobReturn, SaltEvent } from '../kernel/jobs/types.js';
 import type { LocalClient, NoReturnReason, PublishOptions } from './local-client.js';
 
 export interface BatchOptions extends PublishOptions {

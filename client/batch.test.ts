@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SaltEvent } from '../jobs/types.js';
+import type { SaltEvent } from '../kernel/jobs/types.js';
 import { type BatchDriver, type BatchEvent, type BatchOptions, batchSize, runBatch } from './batch.js';
 import type { PublishOptions } from './local-client.js';
 

@@ -3,9 +3,10 @@
  * master with the local user key and the returns gathered from the bus, exactly as `salt`
  * does (kernel/client/local-client.ts), with the master's timeouts by default.
  */
-import { LocalClient } from '../client/local-client.js';
-import type { ResolvedMasterConfig } from '../config/index.js';
-import type { MinionCallOptions, MinionCallReturn, MinionClient } from './define.js';
+
+import type { ResolvedMasterConfig } from '../kernel/config/index.js';
+import type { MinionCallOptions, MinionCallReturn, MinionClient } from '../kernel/runners/define.js';
+import { LocalClient } from './local-client.js';
 
 function retcodeOf(rc: unknown): number {
   if (typeof rc === 'number') return rc;

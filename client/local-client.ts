@@ -6,13 +6,13 @@
  */
 
 import { userInfo } from 'node:os';
-import { EventFirer, type EventListener, masterEventAddresses } from '../bus/event-bus.js';
-import type { ReqClient } from '../bus/req-client.js';
-import type { ResolvedMasterConfig } from '../config/index.js';
-import { SaltError } from '../errors.js';
-import { returnerNames } from '../jobs/returner-calls.js';
-import type { JobReturn, SaltEvent } from '../jobs/types.js';
-import { packNetwork, unpackNetwork } from '../serial/index.js';
+import { EventFirer, type EventListener, masterEventAddresses } from '../kernel/bus/event-bus.js';
+import type { ReqClient } from '../kernel/bus/req-client.js';
+import type { ResolvedMasterConfig } from '../kernel/config/index.js';
+import { SaltError } from '../kernel/errors.js';
+import { returnerNames } from '../kernel/jobs/returner-calls.js';
+import type { JobReturn, SaltEvent } from '../kernel/jobs/types.js';
+import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
 import {
   listenToMasterBus,
   masterRequestClient,
@@ -204,7 +204,7 @@ export class LocalClient {
    * This and {@link #connectionStates} load their modules only when a minion did not return.
    */
   async #recordEndState(jid: string, id: string, reason: NoReturnReason | 'running'): Promise<void> {
-    const { END_STATE_TAG } = await import('../jobs/end-state.js');
+    const { END_STATE_TAG } = await import('../kernel/jobs/end-state.js');
     this.#firer ??= new EventFirer(masterEventAddresses(this.#config.sock_dir));
     const state =
       reason === 'running' ? 'running' : reason === 'Not connected' ? 'not_connected' : 'no_response';
@@ -228,7 +228,7 @@ export class LocalClient {
    * "No response".
    */
   async #connectionStates(): Promise<(id: string) => NoReturnReason> {
-    const { readPresence } = await import('../bus/presence.js');
+    const { readPresence } = await import('../kernel/bus/presence.js');
     const snapshot = readPresence(this.#config.cachedir);
     const tracked = new Set(snapshot?.tracked);
     const present = new Set(snapshot?.present);

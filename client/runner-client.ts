@@ -1,16 +1,16 @@
 import { userInfo } from 'node:os';
-import type { EventListener } from '../bus/event-bus.js';
-import type { ReqClient } from '../bus/req-client.js';
+import type { EventListener } from '../kernel/bus/event-bus.js';
+import type { ReqClient } from '../kernel/bus/req-client.js';
+import type { ResolvedMasterConfig } from '../kernel/config/index.js';
+import { SaltError } from '../kernel/errors.js';
+import type { SaltEvent } from '../kernel/jobs/types.js';
+import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
 import {
   listenToMasterBus,
   masterRequestClient,
   readOwnUserKey,
   SALT_ERR_CLIENT_PUBLISH,
-} from '../client/master-access.js';
-import type { ResolvedMasterConfig } from '../config/index.js';
-import { SaltError } from '../errors.js';
-import type { SaltEvent } from '../jobs/types.js';
-import { packNetwork, unpackNetwork } from '../serial/index.js';
+} from './master-access.js';
 
 export { SALT_ERR_CLIENT_PUBLISH };
 
