@@ -11,6 +11,7 @@ const { resolve } = await import('node:path');
 const { loadConfigCached } = await import('../kernel/config/cache.js');
 const { createLogger } = await import('../kernel/log.js');
 const { startNetapi } = await import('../plugins/netapi/server.js');
+const { createMasterKernel } = await import('../master/master-kernel.js');
 const { netapiConfigured } = await import('../plugins/netapi/config.js');
 const { defaultConfigDir } = await import('./default-config-dir.js');
 const { fail } = await import('./usage-error.js');
@@ -41,7 +42,9 @@ const log = createLogger({
 });
 let handle: Awaited<ReturnType<typeof startNetapi>>;
 try {
-  handle = await startNetapi(config, log);
+  // the REST routes the master's plugins add, as the master's own netapi process serves them
+  const kernel = await createMasterKernel(config, log);
+  handle = await startNetapi(config, log, kernel.kinds.all('netapi.routes'));
 } catch (err) {
   const e = err as { code?: string; message?: string };
   process.stderr.write(`salt-api: error: ${e.message ?? String(err)}${e.code ? ` [${e.code}]` : ''}\n`);

@@ -130,7 +130,15 @@ describe('PluginApi', () => {
 
   it('is readonly and narrow', () => {
     expectTypeOf<keyof PluginApi>().toEqualTypeOf<
-      'daemon' | 'hooks' | 'returners' | 'commands' | 'processes' | 'config' | 'log' | 'kernelVersion'
+      | 'daemon'
+      | 'hooks'
+      | 'returners'
+      | 'commands'
+      | 'processes'
+      | 'kinds'
+      | 'config'
+      | 'log'
+      | 'kernelVersion'
     >();
     const write = (api: PluginApi): void => {
       // @ts-expect-error the api is readonly

@@ -40,6 +40,7 @@ export {
   type StoredReturn,
 } from './jobs/returner.js';
 export type { JobReturn, PublishLoad, PublishRequest, SaltEvent, StoredJob } from './jobs/types.js';
+export type { KindName, KindRegistrar, PluginKinds } from './kinds.js';
 export {
   defineFunction,
   defineGrains,

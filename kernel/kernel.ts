@@ -12,6 +12,7 @@ import {
 } from './errors.js';
 import { createKernelHooks, type KernelHooks, type TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
+import { type ClosableKindRegistrar, createKindRegistrar } from './kinds.js';
 import type { DaemonKind, KernelPlugin, PluginApi, PluginOption } from './plugin.js';
 import type { DaemonProcessDef } from './processes/daemon-process.js';
 import { type ClosableRegistry, createRegistry } from './registry.js';
@@ -25,6 +26,8 @@ export interface Kernel {
   readonly commands: ClosableRegistry<CommandDef>;
   /** Processes plugins add to the daemon, by name (the daemon runs each in a child). */
   readonly processes: ClosableRegistry<DaemonProcessDef>;
+  /** Units of the kinds plugins declare for one another (kinds.ts). */
+  readonly kinds: ClosableKindRegistrar;
   readonly config: Readonly<Record<string, unknown>>;
   readonly log: Logger;
   /** Names of the applied plugins, in apply order. */
@@ -153,6 +156,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   const returners = createRegistry<ReturnerDef>('returner');
   const commands = createRegistry<CommandDef>('request command', (def) => def.cmd);
   const processes = createRegistry<DaemonProcessDef>('process');
+  const kinds = createKindRegistrar();
   const ordered = [
     ...sortPlugins(opts.builtins ?? [], flatten(opts.plugins)),
     ...(opts.fallbacks ?? []),
@@ -169,6 +173,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
       returners,
       commands,
       processes,
+      kinds,
       config: opts.config,
       log: opts.log.child({ plugin: plugin.name }),
       kernelVersion: VERSION,
@@ -186,6 +191,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   returners.close();
   commands.close();
   processes.close();
+  kinds.close();
   hooks.configResolved.call(opts.config);
   let stopped: Promise<void> | undefined;
   return {
@@ -194,6 +200,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
     returners,
     commands,
     processes,
+    kinds,
     config: opts.config,
     log: opts.log,
     plugins: applied,

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { CommandDef } from './commands/define.js';
 import type { KernelHooks, TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
+import type { KindRegistrar } from './kinds.js';
 import type { DaemonProcessDef } from './processes/daemon-process.js';
 import type { Registry } from './registry.js';
 
@@ -20,6 +21,8 @@ export interface PluginApi {
   readonly commands: Registry<CommandDef>;
   /** Processes the daemon runs, each in a child of its own under its ProcessManager. */
   readonly processes: Registry<DaemonProcessDef>;
+  /** Units of the plugin kinds plugins declare for one another: REST routes, ... (kinds.ts). */
+  readonly kinds: KindRegistrar;
   readonly config: Readonly<Record<string, unknown>>;
   readonly log: Logger;
   readonly kernelVersion: string;

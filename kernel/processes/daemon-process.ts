@@ -6,6 +6,7 @@
  * definition by name and starts it; the daemon is up once every child's `start` has resolved.
  */
 import type { Logger } from 'pino';
+import type { KindRegistrar } from '../kinds.js';
 import type { EventStream } from './define.js';
 
 /** What a daemon process receives. */
@@ -23,6 +24,8 @@ export interface DaemonProcessContext {
   listen(prefixes: readonly string[]): EventStream;
   /** Aborted when the daemon stops the process. */
   readonly signal: AbortSignal;
+  /** The units plugins registered, by kind (the REST routes the netapi serves, ...). */
+  readonly kinds: Pick<KindRegistrar, 'all'>;
 }
 
 /** A process a plugin adds to its daemon. */

@@ -31,6 +31,7 @@ await runChild<ResolvedMasterConfig>(
       fire: bus.fire,
       listen: bus.listen,
       signal: abort.signal,
+      kinds: kernel.kinds,
     });
     return async () => {
       abort.abort();

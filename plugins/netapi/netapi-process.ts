@@ -7,6 +7,7 @@ import type { DaemonProcessContext } from '../../kernel/processes/daemon-process
 import { startNetapi } from './server.js';
 
 export async function startNetapiProcess(ctx: DaemonProcessContext): Promise<() => Promise<void>> {
-  const handle = await startNetapi(ctx.config as unknown as ResolvedMasterConfig, ctx.log);
+  const config = ctx.config as unknown as ResolvedMasterConfig;
+  const handle = await startNetapi(config, ctx.log, ctx.kinds.all('netapi.routes'));
   return () => handle.close();
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../../kernel/log.js';
 import { TokenStore } from './auth/token-store.js';
 import { BODY_TYPES, parseBody } from './body.js';
 import { type NetapiOptions, netapiOptions } from './config.js';
-import { type NetapiContext, requestToken, send } from './context.js';
+import { type NetapiContext, requestToken, requireIdentity, send } from './context.js';
 import { corsHeaders } from './cors.js';
 import {
   NETAPI_ERR_BODY_TOO_LARGE,
@@ -22,6 +22,7 @@ import {
 } from './errors.js';
 import { MasterLink } from './master-link.js';
 import { RateLimiter } from './rate-limit.js';
+import type { NetapiRouteApi, NetapiRouteDef } from './route-kind.js';
 import { appRoutes } from './routes/app.js';
 import { attachWebSocket, eventRoutes } from './routes/events.js';
 import { hookRoutes } from './routes/hook.js';
@@ -61,8 +62,11 @@ function normalizeError(err: unknown, limit: number): { status: number; code: st
   };
 }
 
-/** Builds the app (not listening). */
-export async function buildNetapi(ctx: NetapiContext): Promise<FastifyInstance> {
+/** Builds the app (not listening), with the REST routes plugins added (`netapi.routes`). */
+export async function buildNetapi(
+  ctx: NetapiContext,
+  extraRoutes: readonly NetapiRouteDef[] = [],
+): Promise<FastifyInstance> {
   const opts = ctx.opts;
   const https =
     !opts.disable_ssl && opts.ssl_crt && opts.ssl_key
@@ -152,6 +156,18 @@ export async function buildNetapi(ctx: NetapiContext): Promise<FastifyInstance> 
   hookRoutes(app, ctx);
   statsRoutes(app, ctx);
   attachWebSocket(app, ctx);
+  const routeApi: NetapiRouteApi = {
+    config: ctx.config,
+    log: ctx.log,
+    authenticate: async (req) => {
+      const { user, eauth, groups } = await requireIdentity(ctx, req);
+      return { user, eauth, groups };
+    },
+  };
+  for (const def of extraRoutes) {
+    await app.register(async (scoped) => def.routes(scoped, routeApi));
+    ctx.log.info({ routes: def.name }, 'netapi: routes added by a plugin');
+  }
   return app;
 }
 
@@ -163,8 +179,12 @@ export interface NetapiHandle {
   close(): Promise<void>;
 }
 
-/** Opens the master link and serves the REST API until closed. */
-export async function startNetapi(config: ResolvedMasterConfig, log: Logger): Promise<NetapiHandle> {
+/** Opens the master link and serves the REST API, with the routes plugins added, until closed. */
+export async function startNetapi(
+  config: ResolvedMasterConfig,
+  log: Logger,
+  extraRoutes: readonly NetapiRouteDef[] = [],
+): Promise<NetapiHandle> {
   const opts = netapiOptions(config);
   const link = new MasterLink(config, log);
   await link.start();
@@ -177,7 +197,7 @@ export async function startNetapi(config: ResolvedMasterConfig, log: Logger): Pr
     stats: { started: Date.now(), requests: 0, errors: 0, sseClients: 0, sseDropped: 0, wsClients: 0 },
     rawBodies: new WeakMap(),
   };
-  const app = await buildNetapi(ctx);
+  const app = await buildNetapi(ctx, extraRoutes);
   try {
     await app.listen({ port: opts.port, host: opts.host });
   } catch (err) {

@@ -3,7 +3,8 @@
  * against the plugin API alone, in a real master: its request commands (an aes command on the
  * request server's router thread, one answered privately on a worker thread, and a clear command
  * that checks the caller's user key), sent by a signed-in minion and a user over real sockets,
- * and its master process, which answers events on the master bus from a child of its own.
+ * its master process, which answers events on the master bus from a child of its own, and its
+ * REST route, served by the master's netapi to callers with a salt-api token.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,23 +12,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventFirer, EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import { ReqClient } from '../../kernel/bus/req-client.js';
 import { generateRsaKeyPair } from '../../kernel/crypt/rsa.js';
+import { freePort } from '../../kernel/process/ports.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
 import { AesChannel } from '../../minion/aes-channel.js';
 import { newAuthToken, signIn } from '../../minion/auth.js';
 import { openPrivateReply } from '../../minion/private-reply.js';
 import { Cluster, REPO } from '../../tools/local-cluster.js';
+import { loginToken, waitForApi } from '../../tools/netapi-http.js';
 
-describe('request commands and a master process from a plugin package', () => {
+describe('request commands, a master process and a REST route from a plugin package', () => {
   const c = new Cluster();
+  let api = '';
   let client: ReqClient;
   let channel: AesChannel;
   let open: (reply: unknown, nonce: string) => unknown;
 
   beforeAll(async () => {
     const plugin = JSON.stringify(join(REPO, 'test/fixtures/tsalt-ext-acme/plugin.mjs'));
+    const port = await freePort();
+    api = `http://127.0.0.1:${port}`;
+    const netapi = {
+      rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true },
+      sharedsecret: 'acme-secret',
+      external_auth: { sharedsecret: { acmeuser: ['.*'] } },
+    };
     await c.writeMasterCodeConfig(
       `import { acmePlugin } from ${plugin};`,
-      `plugins: [acmePlugin({ greeting: 'howdy' })]`,
+      `...${JSON.stringify(netapi)}, plugins: [acmePlugin({ greeting: 'howdy' })]`,
     );
     await c.startMaster();
     const pkiDir = join(c.root, 'minion-acme1');
@@ -128,5 +139,16 @@ describe('request commands and a master process from a plugin package', () => {
       events.close();
       await firer.close();
     }
+  });
+
+  it("serves the plugin's REST route on the master's netapi, to a caller with a token only", async () => {
+    await waitForApi(api);
+    expect((await fetch(`${api}/acme/status`)).status).toBe(401);
+    const token = await loginToken(api, 'acmeuser', 'acme-secret', 'sharedsecret');
+    const r = await fetch(`${api}/acme/status`, {
+      headers: { 'X-Auth-Token': token, Accept: 'application/json' },
+    });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ greeting: 'howdy', user: 'acmeuser', eauth: 'sharedsecret' });
   });
 });
