@@ -10,7 +10,6 @@ import {
   matchCheck,
   permsForLogin,
   specCheck,
-  splitKwarg,
   type TargetResolver,
   userListed,
 } from './acl.js';
@@ -128,10 +127,6 @@ describe('argsCheck and funCheck', () => {
     expect(funCheck({ 'cmd.run': { args: ['ls.*'] } }, 'cmd.run', ['rm'], undefined)).toBe(false);
     expect(funCheck([{ a: 1, b: 2 }], 'a')).toBe(false);
   });
-  it('splitKwarg takes the trailing __kwarg__ mapping', () => {
-    expect(splitKwarg(['a', { __kwarg__: true, k: 'v' }])).toEqual({ args: ['a'], kwargs: { k: 'v' } });
-    expect(splitKwarg(['a', { k: 'v' }])).toEqual({ args: ['a', { k: 'v' }], kwargs: undefined });
-  });
 });
 
 describe('authCheck', () => {
@@ -160,6 +155,34 @@ describe('authCheck', () => {
     ).toBe(true);
     expect(
       await authCheck(kw, 'cmd.run', ['ls', { __kwarg__: true, cwd: '/etc' }], '*', 'glob', resolve),
+    ).toBe(false);
+  });
+  it('checks the arguments as the minion parses them: k=v words and __kwarg__ maps anywhere are keywords', async () => {
+    const acl = [{ '*': [{ 'cmd.run': { args: ['ls.*'] } }] }];
+    // issue 27 item 9: `ls=1` is a keyword on the minion, so `id -u` is what cmd.run runs
+    expect(await authCheck(acl, 'cmd.run', ['ls=1', 'id -u'], '*', 'glob', resolve)).toBe(false);
+    expect(await authCheck(acl, 'cmd.run', [{ __kwarg__: true, ls: 1 }, 'id -u'], '*', 'glob', resolve)).toBe(
+      false,
+    );
+    expect(await authCheck(acl, 'cmd.run', ['ls -l', 'cwd=/tmp'], '*', 'glob', resolve)).toBe(true);
+    // a map without the marker stays positional, as on the minion
+    expect(await authCheck(acl, 'cmd.run', [{ ls: 1 }, 'id -u'], '*', 'glob', resolve)).toBe(false);
+    const kw = [{ '*': [{ 'cmd.run': { kwargs: { cwd: '/tmp' } } }] }];
+    expect(await authCheck(kw, 'cmd.run', ['ls', 'cwd=/tmp'], '*', 'glob', resolve)).toBe(true);
+    expect(await authCheck(kw, 'cmd.run', ['ls', 'cwd=/tmp', 'cwd=/etc'], '*', 'glob', resolve)).toBe(false);
+    expect(
+      await authCheck(
+        kw,
+        'cmd.run',
+        [{ __kwarg__: true, cwd: '/tmp' }, 'ls', 'cwd=/etc'],
+        '*',
+        'glob',
+        resolve,
+      ),
+    ).toBe(false);
+    // compound calls: each function's own list, parsed the same way
+    expect(
+      await authCheck(acl, ['cmd.run', 'cmd.run'], [['ls'], ['ls=1', 'id -u']], '*', 'glob', resolve),
     ).toBe(false);
   });
   it('needs every function of a compound call allowed (stricter than Salt)', async () => {
@@ -206,6 +229,16 @@ describe('specCheck (runner / wheel / @jobs)', () => {
     expect(specCheck(acl, 'key.finger', { arg: ['web1'] }, 'wheel')).toBe(true);
     expect(specCheck(acl, 'key.finger', { arg: ['db1'] }, 'wheel')).toBe(false);
     expect(specCheck(acl, 'key.delete', { arg: ['web1'] }, 'wheel')).toBe(false);
+  });
+  it('checks runner and wheel arguments as the master parses them (k=v words, __kwarg__, kwarg)', () => {
+    const acl = [{ '@wheel': [{ 'key.finger': { args: ['web.*'], kwargs: { hash_type: 'sha256' } } }] }];
+    const finger = (call: { arg?: unknown[]; kwarg?: Record<string, unknown> }) =>
+      specCheck(acl, 'key.finger', call, 'wheel');
+    expect(finger({ arg: ['web1', 'hash_type=sha256'] })).toBe(true);
+    expect(finger({ arg: ['web1'], kwarg: { hash_type: 'sha256' } })).toBe(true);
+    expect(finger({ arg: ['web=1', 'db1', 'hash_type=sha256'] })).toBe(false);
+    expect(finger({ arg: ['web1', 'hash_type=sha256'], kwarg: { hash_type: 'md5' } })).toBe(false);
+    expect(finger({ arg: ['web1', { __kwarg__: true, hash_type: 'md5' }] })).toBe(false);
   });
   it('answers Salt syntax error for a fun that is not module.function', () => {
     expect(specCheck(['@runner'], 'manage', {}, 'runner')).toBe(CHECK_SYNTAX_ERROR);

@@ -11,7 +11,13 @@
  *
  * Unlike Salt, an error anywhere (a bad regex, a target that cannot be resolved, a malformed
  * entry) counts as "not allowed", and a compound (list) `fun` needs every function allowed.
+ * Also unlike Salt, arguments are checked as the function will receive them, not as sent:
+ * `k=v` words and `__kwarg__` maps anywhere in `arg` are keywords (the minion's
+ * `splitArgs`, the master's `normalizeArgs` for runners and wheel), so `["ls=1", "id -u"]`
+ * is checked with `id -u` as the first positional, which is what `cmd.run` would run.
  */
+import { splitArgs } from '../../../kernel/jobs/args.js';
+import { normalizeArgs } from '../../../kernel/runners/invoke.js';
 import { globToRegExp } from '../../../kernel/targeting/glob.js';
 
 export type AuthList = readonly unknown[];
@@ -187,20 +193,6 @@ export function funCheck(
   return false;
 }
 
-/** Splits Salt's positional args into args and the trailing `{__kwarg__: true, ...}` keywords. */
-export function splitKwarg(args: readonly unknown[]): {
-  args: unknown[];
-  kwargs: Record<string, unknown> | undefined;
-} {
-  const last = args[args.length - 1];
-  if (isDict(last) && last.__kwarg__ === true) {
-    const { __kwarg__: _k, ...kwargs } = last;
-    void _k;
-    return { args: args.slice(0, -1), kwargs };
-  }
-  return { args: [...args], kwargs: undefined };
-}
-
 /**
  * Salt's `auth_check`: may `funs` (one function or a compound list, with `args` per function)
  * run on target `tgt`? `resolve` turns targets into minion sets; a target-restricted entry
@@ -225,7 +217,8 @@ export async function authCheck(
       const fun = funList[i];
       if (typeof fun !== 'string') return false;
       const rawArgs = argLists[i];
-      const split = splitKwarg(Array.isArray(rawArgs) ? rawArgs : []);
+      // the minion's own parse (execute-job: a non-list argument list is no arguments)
+      const call = splitArgs(Array.isArray(rawArgs) ? rawArgs : []);
       let ok = false;
       for (const entry of authList) {
         if (typeof entry === 'string') {
@@ -247,7 +240,7 @@ export async function authCheck(
           }
           if (!allowed) continue;
           const within = [...targeted].every((id) => allowed.has(id));
-          if (within && funCheck(entry[valid], fun, split.args, split.kwargs)) {
+          if (within && funCheck(entry[valid], fun, call.args, call.kwargs)) {
             ok = true;
             break;
           }
@@ -287,6 +280,8 @@ export function specCheck(
   const comps = fun.split('.');
   if (comps.length !== 2) return CHECK_SYNTAX_ERROR;
   const [modName, funName] = comps as [string, string];
+  // the master's own parse of a runner/wheel call's `arg` and `kwarg`
+  const { args, kwargs } = normalizeArgs(call.arg, call.kwarg);
   for (const entry of authList) {
     if (typeof entry === 'string') {
       if (!entry.startsWith('@')) continue;
@@ -298,9 +293,8 @@ export function specCheck(
       const valid = keys[0] as string;
       if (!valid.startsWith('@')) continue;
       const rest = valid.slice(1);
-      if (rest === modName && funCheck(entry[valid], funName, call.arg, call.kwarg)) return true;
-      if ((rest === form || valid === `@${form}s`) && funCheck(entry[valid], fun, call.arg, call.kwarg))
-        return true;
+      if (rest === modName && funCheck(entry[valid], funName, args, kwargs)) return true;
+      if ((rest === form || valid === `@${form}s`) && funCheck(entry[valid], fun, args, kwargs)) return true;
     }
   }
   return false;
