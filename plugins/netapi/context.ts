@@ -12,6 +12,7 @@ import { allowCustomExpire, type TokenData, type TokenStore } from './auth/token
 import type { Chunk } from './body.js';
 import type { Identity } from './clients.js';
 import type { NetapiOptions } from './config.js';
+import { cookieValue } from './cookie.js';
 import { NETAPI_ERR_UNAUTHENTICATED } from './errors.js';
 import type { MasterLink } from './master-link.js';
 import { pyJson } from './py-json.js';
@@ -39,15 +40,9 @@ export interface NetapiContext {
 /** Salt's session cookie lifetime (CherryPy `tools.sessions.timeout` 600 minutes). */
 export const SESSION_MAX_AGE = 36_000;
 
-/** The value of one cookie of the request. */
+/** The value of one cookie of the request (undefined when absent or malformed). */
 export function cookie(req: FastifyRequest, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
-  }
-  return undefined;
+  return cookieValue(req.headers.cookie, name);
 }
 
 /** The token a request carries: `X-Auth-Token`, then the `session_id` cookie, then `?token=`. */

@@ -20,6 +20,11 @@ export const NETAPI_ERR_BODY_TOO_LARGE = createError(
     `request body too large: the limit is ${limit} bytes (rest_cherrypy max_request_body_size)`,
 );
 export const NETAPI_ERR_BAD_LOWSTATE = createError('NETAPI_ERR_BAD_LOWSTATE', (message: string) => message);
+export const NETAPI_ERR_BAD_MINION_ID = createError(
+  'NETAPI_ERR_BAD_MINION_ID',
+  (id: string) =>
+    `invalid minion id ${JSON.stringify(id)}: a minion id is 1 to 255 characters, without control characters (CR, LF, tab, ...), '/' or '\\', and is not '.' or '..'`,
+);
 export const NETAPI_ERR_CLIENT_DISABLED = createError(
   'NETAPI_ERR_CLIENT_DISABLED',
   (client: string) =>
@@ -41,6 +46,7 @@ export const NETAPI_ERR_MASTER = createError('NETAPI_ERR_MASTER', (message: stri
 const STATUS: Readonly<Record<string, number>> = {
   NETAPI_ERR_BAD_BODY: 400,
   NETAPI_ERR_BAD_LOWSTATE: 400,
+  NETAPI_ERR_BAD_MINION_ID: 400,
   NETAPI_ERR_CLIENT_DISABLED: 400,
   NETAPI_ERR_NOT_SUPPORTED: 400,
   NETAPI_ERR_UNAUTHENTICATED: 401,

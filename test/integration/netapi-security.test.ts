@@ -60,4 +60,64 @@ describe('netapi: REST API security (issue 27)', () => {
       expect(((await r.json()) as { error: { code: string } }).error.code).toBe('NETAPI_ERR_FORBIDDEN');
     }
   });
+
+  it('item 12: a malformed session cookie is no session (401 where one is needed), never a 500', async () => {
+    const { base } = await api({ rate_limit: 100 });
+    const Cookie = 'session_id=%E0%A4%A';
+    const h = { Cookie, Accept: 'application/json' };
+    const lowstate = JSON.stringify({ client: 'local', tgt: 'm1', fun: 'test.ping' });
+    const calls: [string, RequestInit][] = [
+      ['/minions', { headers: h }],
+      ['/jobs', { headers: h }],
+      ['/keys', { headers: h }],
+      ['/events', { headers: h }],
+      ['/', { method: 'POST', headers: { ...h, 'Content-Type': 'application/json' }, body: lowstate }],
+    ];
+    for (const [path, init] of calls) {
+      const r = await fetch(`${base}${path}`, init);
+      expect(r.status, path).toBe(401);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe('NETAPI_ERR_UNAUTHENTICATED');
+    }
+    expect((await fetch(`${base}/`, { headers: h })).status).toBe(200);
+    // a valid token still works beside a malformed cookie
+    const token = await tokenOf(await postLogin(base, 'saltdev', 'saltdev'));
+    const r = await fetch(`${base}/minions`, { headers: { ...h, 'X-Auth-Token': token } });
+    expect(r.status).toBe(200);
+  });
+
+  it('item 12: minion ids with control characters are refused with NETAPI_ERR_BAD_MINION_ID', async () => {
+    const { base } = await api();
+    const creds = { username: 'saltdev', password: 'saltdev', eauth: 'file' };
+    const postKeys = (mid: unknown) =>
+      fetch(`${base}/keys`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...creds, mid }),
+      });
+    for (const mid of ['evil\r\nSet-Cookie: x=1', 'a\nb', 'tab\there', 'esc\x1b[0m']) {
+      const r = await postKeys(mid);
+      expect(r.status, JSON.stringify(mid)).toBe(400);
+      const body = (await r.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('NETAPI_ERR_BAD_MINION_ID');
+      expect(body.error.message).toContain('control characters');
+    }
+    const token = await tokenOf(await postLogin(base, 'saltdev', 'saltdev'));
+    const auth = { 'X-Auth-Token': token, Accept: 'application/json' };
+    for (const path of ['/minions/a%0D%0Ab', '/keys/a%0Ab']) {
+      const r = await fetch(`${base}${path}`, { headers: auth });
+      expect(r.status, path).toBe(400);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe('NETAPI_ERR_BAD_MINION_ID');
+    }
+    // the wheel client's key.gen_accept refuses it too: no key is made
+    const w = await postLowstate(base, token, { client: 'wheel', fun: 'key.gen_accept', id_: 'x\ny' });
+    expect(w.status).toBeLessThan(500);
+    const keys = await fetch(`${base}/keys`, { headers: auth });
+    expect(JSON.stringify(await keys.json())).not.toMatch(/evil|x\\ny|a\\nb/);
+    // an id beyond Latin-1 is valid: its tarball's file name is sent as RFC 6266 filename*
+    const snow = await postKeys('snow\u2603');
+    expect(snow.status).toBe(200);
+    expect(snow.headers.get('content-disposition')).toBe(
+      `attachment; filename="saltkeys-snow_.tar"; filename*=UTF-8''saltkeys-snow%E2%98%83.tar`,
+    );
+  });
 });

@@ -12,6 +12,7 @@ import { WebSocketServer } from 'ws';
 import type { SaltEvent } from '../../../kernel/jobs/types.js';
 import type { Identity } from '../clients.js';
 import { identityFromToken, type NetapiContext, requireIdentity, sessionCookie } from '../context.js';
+import { cookieValue } from '../cookie.js';
 import { corsHeaders } from '../cors.js';
 import { NETAPI_ERR_UNAUTHENTICATED } from '../errors.js';
 import { pyJson } from '../py-json.js';
@@ -99,20 +100,6 @@ export function eventRoutes(app: FastifyInstance, ctx: NetapiContext): void {
   });
 }
 
-function cookieOf(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(i + 1).trim());
-      } catch {
-        return undefined; // a malformed cookie is no token (and must not throw in 'upgrade')
-      }
-    }
-  }
-  return undefined;
-}
-
 /**
  * Serves `/ws[/<token>]` WebSocket upgrades on the app's server (token in the path, `?token=`,
  * `?salt_token=`, `X-Auth-Token` or the session cookie).
@@ -145,7 +132,7 @@ export function attachWebSocket(app: FastifyInstance, ctx: NetapiContext): void 
       url.searchParams.get('token') ??
       url.searchParams.get('salt_token') ??
       (typeof header === 'string' ? header : undefined) ??
-      cookieOf(req.headers.cookie, 'session_id');
+      cookieValue(req.headers.cookie, 'session_id');
     void identityFromToken(ctx, token)
       .then((who: Identity) => {
         wss.handleUpgrade(req, socket, head, (ws) => {

@@ -3,7 +3,6 @@
  * (`key.gen_accept` with credentials in the body, answered as a tarball of the pair).
  */
 import type { FastifyInstance } from 'fastify';
-import { isValidMinionId } from '../../../kernel/auth/minion-id.js';
 import { specCheck } from '../auth/acl.js';
 import { toMapping } from '../body.js';
 import type { Identity } from '../clients.js';
@@ -15,11 +14,23 @@ import {
   sessionCookie,
 } from '../context.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_FORBIDDEN } from '../errors.js';
+import { requireMinionId } from '../minion-id.js';
 import { tarFiles } from '../tar.js';
 
 function mayWheel(who: Identity, fun: string, arg: unknown[] = []): void {
   if (specCheck(who.authList, fun, { arg }, 'wheel') !== true)
     throw new NETAPI_ERR_FORBIDDEN(`user ${who.user} may not run the wheel function ${fun}`);
+}
+
+/**
+ * `attachment; filename="..."` for any valid minion id: quotes and backslashes escaped, and
+ * beyond ASCII an RFC 6266 `filename*` (a raw character past U+00FF would make Node refuse
+ * the header, a 500 after the key was made).
+ */
+export function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '\\$&');
+  const plain = `attachment; filename="${ascii}"`;
+  return /^[\x20-\x7e]*$/.test(name) ? plain : `${plain}; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 export function keyRoutes(app: FastifyInstance, ctx: NetapiContext): void {
@@ -33,9 +44,11 @@ export function keyRoutes(app: FastifyInstance, ctx: NetapiContext): void {
 
   app.get<{ Params: { mid: string } }>('/keys/:mid', async (req, reply) => {
     const who = await requireIdentity(ctx, req);
-    const mid = req.params.mid;
-    if (!isValidMinionId(mid) || /[*?[\],]/.test(mid))
-      throw new NETAPI_ERR_BAD_LOWSTATE(`invalid minion id ${JSON.stringify(mid)}`);
+    const mid = requireMinionId(req.params.mid);
+    if (/[*?[\],]/.test(mid))
+      throw new NETAPI_ERR_BAD_LOWSTATE(
+        `${JSON.stringify(mid)} is a pattern: GET /keys/<id> takes one minion id`,
+      );
     mayWheel(who, 'key.finger', [mid]);
     const res = await ctx.link.wheel('key.finger', [], { match: mid }, who.user);
     reply.header('Set-Cookie', sessionCookie(who.token));
@@ -45,8 +58,9 @@ export function keyRoutes(app: FastifyInstance, ctx: NetapiContext): void {
   app.post('/keys', async (req, reply) => {
     const body = toMapping(req.body);
     const who = await identityFromCredentials(ctx, body);
-    const mid = body.mid;
-    if (!isValidMinionId(mid)) throw new NETAPI_ERR_BAD_LOWSTATE('"mid" must be a valid minion id');
+    if (body.mid === undefined || body.mid === null || body.mid === '')
+      throw new NETAPI_ERR_BAD_LOWSTATE('POST /keys needs "mid", the minion id');
+    const mid = requireMinionId(body.mid);
     mayWheel(who, 'key.gen_accept', [mid]);
     const keysize = body.keysize === undefined ? 2048 : Number(body.keysize);
     if (!Number.isInteger(keysize) || keysize < 2048 || keysize > 8192)
@@ -66,7 +80,7 @@ export function keyRoutes(app: FastifyInstance, ctx: NetapiContext): void {
     ]);
     return reply
       .code(200)
-      .header('Content-Disposition', `attachment; filename="saltkeys-${mid}.tar"`)
+      .header('Content-Disposition', attachment(`saltkeys-${mid}.tar`))
       .header('Cache-Control', 'no-cache')
       .type('application/x-tar')
       .send(tar);

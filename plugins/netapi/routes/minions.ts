@@ -3,14 +3,14 @@
  * caller may run `grains.items` on) and `POST /minions` (lowstate run as `local_async`, 202).
  */
 import type { FastifyInstance } from 'fastify';
-import { isValidMinionId } from '../../../kernel/auth/minion-id.js';
 import { listKeys } from '../../../kernel/auth/pki.js';
 import { readMinionData } from '../../../kernel/targeting/data-cache.js';
 import { authCheck } from '../auth/acl.js';
 import { toLowstate } from '../body.js';
 import { targetResolver } from '../clients.js';
 import { type NetapiContext, requireIdentity, send, sessionCookie } from '../context.js';
-import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_FORBIDDEN } from '../errors.js';
+import { NETAPI_ERR_FORBIDDEN } from '../errors.js';
+import { requireMinionId } from '../minion-id.js';
 import { execLowstate } from './root.js';
 
 export function minionRoutes(app: FastifyInstance, ctx: NetapiContext): void {
@@ -31,8 +31,7 @@ export function minionRoutes(app: FastifyInstance, ctx: NetapiContext): void {
 
   const handler = async (mid: string | undefined, req: Parameters<typeof requireIdentity>[1]) => {
     const who = await requireIdentity(ctx, req);
-    if (mid !== undefined && !isValidMinionId(mid))
-      throw new NETAPI_ERR_BAD_LOWSTATE(`invalid minion id ${JSON.stringify(mid)}`);
+    if (mid !== undefined) requireMinionId(mid);
     const ok = await authCheck(
       who.authList,
       'grains.items',
