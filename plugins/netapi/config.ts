@@ -28,8 +28,10 @@ export const netapiOptionsSchema = z.object({
   ssl_key: z.string().nullable().default(null),
   disable_ssl: z.boolean().default(false),
   debug: z.boolean().default(false),
-  /** Origins allowed by CORS; unset: Salt's rest_cherrypy behaviour (echo the Origin, or `*`). */
+  /** Origins allowed by CORS (Salt's rest_tornado option): one, a list, globs, or `*`; unset: none. */
   cors_origin: originList.nullable().default(null),
+  /** tsalt: send `Access-Control-Allow-Credentials: true` to the origins `cors_origin` names (never to `*`). */
+  cors_allow_credentials: z.boolean().default(false),
   webhook_disable_auth: z.boolean().default(false),
   webhook_url: z.string().default('/hook'),
   /** tsalt: a secret webhook callers send in `X-Hook-Secret` (or sign the body with, GitHub style). */

@@ -113,10 +113,10 @@ export async function buildNetapi(
   const limiter = new RateLimiter(opts.rate_limit, opts.rate_limit_burst);
   app.addHook('onRequest', async (req, reply) => {
     ctx.stats.requests++;
-    const cors = corsHeaders(ctx, req);
+    const { Vary, ...cors } = corsHeaders(opts, req.headers.origin);
     for (const [k, v] of Object.entries(cors)) reply.header(k, v);
     reply.header('Allow', 'GET, HEAD, POST');
-    reply.header('Vary', 'Accept-Encoding');
+    reply.header('Vary', Vary ? `${Vary}, Accept-Encoding` : 'Accept-Encoding');
     const key = requestToken(req, true) ?? `ip:${req.ip}`;
     const wait = limiter.take(key);
     if (wait > 0) {
@@ -141,8 +141,10 @@ export async function buildNetapi(
     ),
   );
   app.options('*', async (_req, reply) => {
-    reply.header('Access-Control-Allow-Methods', 'GET, POST');
-    reply.header('Access-Control-Allow-Headers', 'Content-Type, X-Auth-Token, X-Requested-With');
+    if (reply.hasHeader('Access-Control-Allow-Origin')) {
+      reply.header('Access-Control-Allow-Methods', 'GET, POST');
+      reply.header('Access-Control-Allow-Headers', 'Content-Type, X-Auth-Token, X-Requested-With');
+    }
     return reply.code(200).send();
   });
 

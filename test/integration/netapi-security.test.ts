@@ -120,4 +120,30 @@ describe('netapi: REST API security (issue 27)', () => {
       `attachment; filename="saltkeys-snow_.tar"; filename*=UTF-8''saltkeys-snow%E2%98%83.tar`,
     );
   });
+
+  it('item 15: CORS allows only configured origins, and credentials only when asked for', async () => {
+    const evil = 'https://evil.example';
+    const probe = async (base: string, origin: string) => {
+      const login = await postLogin(base, 'saltdev', 'saltdev', { Origin: origin });
+      const pre = await fetch(`${base}/`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' },
+      });
+      return [login, pre].map((r) => ({
+        origin: r.headers.get('access-control-allow-origin'),
+        credentials: r.headers.get('access-control-allow-credentials'),
+        headers: r.headers.get('access-control-allow-headers'),
+      }));
+    };
+    const none = { origin: null, credentials: null, headers: null };
+    const byDefault = await api();
+    expect(await probe(byDefault.base, evil)).toEqual([none, none]);
+    const listed = await api({ cors_origin: ['https://gui.example'], cors_allow_credentials: true });
+    expect(await probe(listed.base, evil)).toEqual([none, none]);
+    const [login, pre] = await probe(listed.base, 'https://gui.example');
+    expect(login).toEqual({ origin: 'https://gui.example', credentials: 'true', headers: null });
+    expect(pre?.headers).toContain('X-Auth-Token');
+    const star = await api({ cors_origin: '*', cors_allow_credentials: true });
+    expect((await probe(star.base, evil))[0]).toEqual({ origin: '*', credentials: null, headers: null });
+  });
 });

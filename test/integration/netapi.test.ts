@@ -53,7 +53,8 @@ describe('netapi: salt-api compatible REST API on a real master', () => {
   it('GET / lists the clients without a token', async () => {
     const r = await fetch(`${base}/`, { headers: { Accept: 'application/json' } });
     expect(r.status).toBe(200);
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    // no cors_origin configured: no CORS headers (issue 27 item 15)
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
     expect(await r.text()).toBe(
       '{"return": "Welcome", "clients": ["local", "local_async", "local_batch", "local_subset", "runner", "runner_async", "ssh", "wheel", "wheel_async"]}',
     );

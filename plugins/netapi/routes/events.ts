@@ -55,7 +55,7 @@ export function eventRoutes(app: FastifyInstance, ctx: NetapiContext): void {
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
-      ...corsHeaders(ctx, req),
+      ...corsHeaders(ctx.opts, req.headers.origin),
       'Content-Type': 'text/event-stream;charset=utf-8',
       'Cache-Control': 'no-cache',
       Connection: 'keep-alive',
