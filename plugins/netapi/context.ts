@@ -16,6 +16,7 @@ import { cookieValue } from './cookie.js';
 import { NETAPI_ERR_UNAUTHENTICATED } from './errors.js';
 import type { MasterLink } from './master-link.js';
 import { pyJson } from './py-json.js';
+import type { StreamSessions } from './stream-sessions.js';
 
 export interface NetapiStats {
   started: number;
@@ -33,6 +34,8 @@ export interface NetapiContext {
   tokens: TokenStore;
   log: Logger;
   stats: NetapiStats;
+  /** The open event streams by token, ended when their token goes. */
+  streams: StreamSessions;
   /** Raw request bodies (webhooks fire them verbatim). */
   rawBodies: WeakMap<FastifyRequest, string>;
 }

@@ -32,6 +32,7 @@ import { loginRoutes } from './routes/login.js';
 import { minionRoutes } from './routes/minions.js';
 import { rootRoutes } from './routes/root.js';
 import { statsRoutes } from './routes/stats.js';
+import { StreamSessions } from './stream-sessions.js';
 
 function errorBody(status: number, code: string, message: string) {
   return { status, return: message, error: { code, message } };
@@ -190,11 +191,13 @@ export async function startNetapi(
   const opts = netapiOptions(config);
   const link = new MasterLink(config, log);
   await link.start();
+  const tokens = new TokenStore(`${config.cachedir}/tokens`);
   const ctx: NetapiContext = {
     config,
     opts,
     link,
-    tokens: new TokenStore(`${config.cachedir}/tokens`),
+    tokens,
+    streams: new StreamSessions(tokens),
     log,
     stats: { started: Date.now(), requests: 0, errors: 0, sseClients: 0, sseDropped: 0, wsClients: 0 },
     rawBodies: new WeakMap(),
@@ -217,6 +220,7 @@ export async function startNetapi(
     port,
     async close() {
       clearInterval(prune);
+      ctx.streams.stop();
       await app.close();
       await link.close();
     },

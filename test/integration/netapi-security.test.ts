@@ -3,6 +3,7 @@
  * serves netapi in this process with the options it needs (tools/netapi-test-api.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { Cluster } from '../../tools/local-cluster.js';
 import {
   eauthCluster,
@@ -23,13 +24,41 @@ describe('netapi: REST API security (issue 27)', () => {
   const tokenOf = async (r: Response) =>
     ((await r.json()) as { return: [{ token: string }] }).return[0].token;
 
+  /** Opens `/events` and `/ws` with `token`; each promise resolves with the time its stream ended. */
+  async function openStreams(
+    base: string,
+    token: string,
+  ): Promise<{ sse: Promise<number>; ws: Promise<number> }> {
+    const r = await fetch(`${base}/events`, { headers: { 'X-Auth-Token': token } });
+    expect(r.status).toBe(200);
+    const reader = r.body!.getReader();
+    const sse = (async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+      return Date.now();
+    })();
+    const socket = new WebSocket(`${base.replace('http', 'ws')}/ws/${token}`);
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    const ws = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+    return { sse, ws };
+  }
+
+  /** Resolves with when `ended` did, or with Infinity when it has not within `ms`. */
+  const endedWithin = (ended: Promise<number>, ms: number) =>
+    Promise.race([ended, new Promise<number>((r) => setTimeout(() => r(Number.POSITIVE_INFINITY), ms))]);
+
   beforeAll(async () => {
     c = eauthCluster(
       {
         saltdev: { password: 'saltdev', acl: ['.*', '@runner', '@wheel', '@jobs'] },
         lsonly: { password: 'pw', acl: [{ '*': [{ 'cmd.run': { args: ['ls.*'] } }] }] },
       },
-      { netapi_enable_clients: ['local', 'local_async', 'runner', 'wheel'] },
+      {
+        netapi_enable_clients: ['local', 'local_async', 'runner', 'wheel'],
+        token_expire_user_override: true,
+      },
     );
     await c.startMaster();
     await c.startMinion('m1');
@@ -145,5 +174,30 @@ describe('netapi: REST API security (issue 27)', () => {
     expect(pre?.headers).toContain('X-Auth-Token');
     const star = await api({ cors_origin: '*', cors_allow_credentials: true });
     expect((await probe(star.base, evil))[0]).toEqual({ origin: '*', credentials: null, headers: null });
+  });
+
+  it('item 11: a logged-out or expired token ends its /events and /ws streams within 2 s', async () => {
+    const { base } = await api();
+    const token = await tokenOf(await postLogin(base, 'saltdev', 'saltdev'));
+    const streams = await openStreams(base, token);
+    const other = await openStreams(base, await tokenOf(await postLogin(base, 'saltdev', 'saltdev')));
+    const out = await fetch(`${base}/logout`, { method: 'POST', headers: { 'X-Auth-Token': token } });
+    expect(out.status).toBe(200);
+    const loggedOut = Date.now();
+    for (const ended of [streams.sse, streams.ws])
+      expect((await endedWithin(ended, 4000)) - loggedOut).toBeLessThan(2000);
+    // another token's streams stay open
+    expect(await endedWithin(other.sse, 300)).toBe(Number.POSITIVE_INFINITY);
+    expect(await endedWithin(other.ws, 10)).toBe(Number.POSITIVE_INFINITY);
+
+    const login = await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'saltdev', password: 'saltdev', eauth: 'file', token_expire: 2 }),
+    });
+    const short = ((await login.json()) as { return: [{ token: string; expire: number }] }).return[0];
+    const expiring = await openStreams(base, short.token);
+    for (const ended of [expiring.sse, expiring.ws])
+      expect((await endedWithin(ended, 6000)) - short.expire * 1000).toBeLessThan(2000);
   });
 });

@@ -69,8 +69,8 @@ export function eventRoutes(app: FastifyInstance, ctx: NetapiContext): void {
       if (closed) return;
       closed = true;
       unsubscribe();
+      unregister();
       clearInterval(heartbeat);
-      clearInterval(recheck);
       ctx.stats.sseClients--;
       if (reason) {
         ctx.stats.sseDropped++;
@@ -92,12 +92,15 @@ export function eventRoutes(app: FastifyInstance, ctx: NetapiContext): void {
     });
     const heartbeat = setInterval(() => res.write(': keepalive\n\n'), 30_000);
     // a revoked or expired token ends the stream
-    const recheck = setInterval(() => {
-      void identityFromToken(ctx, who.token).catch(() => close('the token expired or was revoked'));
-    }, 10_000);
+    const unregister = streamOf(ctx, who, close);
     req.raw.on('close', () => close());
     res.on('error', () => close());
   });
+}
+
+/** Registers a stream with the token's sessions; returns the function that unregisters it. */
+function streamOf(ctx: NetapiContext, who: Identity, close: (reason: string) => void): () => void {
+  return who.token ? ctx.streams.add(who.token, close) : () => undefined;
 }
 
 /**
@@ -158,9 +161,14 @@ export function attachWebSocket(app: FastifyInstance, ctx: NetapiContext): void 
           // once and ignores what clients send (that message included)
           ws.on('message', () => undefined);
           ws.on('error', () => ws.terminate());
+          const unregister = streamOf(ctx, who, (reason) => {
+            ws.close(1008, reason);
+            setTimeout(() => ws.terminate(), 2000).unref();
+          });
           ws.on('close', () => {
             ctx.stats.wsClients--;
             unsubscribe();
+            unregister();
           });
         });
       })

@@ -33,7 +33,10 @@ export function loginRoutes(app: FastifyInstance, ctx: NetapiContext): void {
 
   app.post('/logout', async (req, reply) => {
     const token = requestToken(req);
-    if (token) await ctx.tokens.remove(token);
+    if (token) {
+      await ctx.tokens.remove(token);
+      ctx.streams.revoke(token);
+    }
     reply.header('Cache-Control', 'private');
     reply.header('Set-Cookie', sessionCookie(undefined));
     return send(req, reply, 200, { return: 'Your token has been cleared' });
