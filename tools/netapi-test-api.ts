@@ -4,6 +4,7 @@
  * (plain HTTP on 127.0.0.1, a free port) with the `rest_cherrypy` options each case asks for.
  */
 import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { loadConfigCached } from '../kernel/config/cache.js';
 import { createLogger } from '../kernel/log.js';
@@ -73,5 +74,54 @@ export function postLowstate(base: string, token: string, lowstate: unknown) {
     method: 'POST',
     headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(lowstate),
+  });
+}
+
+export interface PlainAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * An HTTP request sent from the loopback address `from` (`127.0.0.2`, ...), for limits kept
+ * per client address; fetch() cannot choose its source address.
+ */
+export function requestFrom(
+  from: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<PlainAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: init.method ?? 'GET', headers: init.headers, localAddress: from },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          body += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** `POST /login` for `username` from the loopback address `from`. */
+export function loginFrom(
+  from: string,
+  base: string,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<PlainAnswer> {
+  return requestFrom(from, `${base}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+    body: JSON.stringify({ username, password, eauth: 'file' }),
   });
 }

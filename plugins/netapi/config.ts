@@ -46,6 +46,12 @@ export const netapiOptionsSchema = z.object({
   rate_limit: z.coerce.number().min(0).default(100),
   /** tsalt: burst allowed above the rate. */
   rate_limit_burst: z.coerce.number().min(1).default(200),
+  /** tsalt: failed logins per client address and per username before back-off starts. */
+  login_free_failures: z.coerce.number().int().min(0).default(5),
+  /** tsalt: the longest back-off after failed logins, seconds (it doubles from 1 s). */
+  login_backoff_max: z.coerce.number().min(1).default(60),
+  /** tsalt: seconds after its last failed login that an address's or username's count is forgotten. */
+  login_failure_window: z.coerce.number().min(1).default(900),
   /** tsalt: bytes an SSE/WebSocket subscriber may leave unread for over 1 s (4x at once) before it is cut off. */
   sse_max_buffer: z.coerce
     .number()

@@ -13,7 +13,8 @@ import type { Chunk } from './body.js';
 import type { Identity } from './clients.js';
 import type { NetapiOptions } from './config.js';
 import { cookieValue } from './cookie.js';
-import { NETAPI_ERR_UNAUTHENTICATED } from './errors.js';
+import { NETAPI_ERR_LOGIN_THROTTLED, NETAPI_ERR_UNAUTHENTICATED } from './errors.js';
+import type { LoginGuard } from './login-guard.js';
 import type { MasterLink } from './master-link.js';
 import { pyJson } from './py-json.js';
 import type { StreamSessions } from './stream-sessions.js';
@@ -34,6 +35,8 @@ export interface NetapiContext {
   tokens: TokenStore;
   log: Logger;
   stats: NetapiStats;
+  /** Failed-login back-off per client address and per username. */
+  logins: LoginGuard;
   /** The open event streams by token, ended when their token goes. */
   streams: StreamSessions;
   /** Raw request bodies (webhooks fire them verbatim). */
@@ -87,14 +90,33 @@ export async function requireIdentity(
   return identityFromToken(ctx, token);
 }
 
-/** Checks inline credentials (`username`/`password`/`eauth`); 401 when they do not pass. */
-export async function identityFromCredentials(ctx: NetapiContext, creds: Chunk): Promise<Identity> {
-  const res = await authenticate(ctx.config as never, creds.eauth, creds.username, creds.password, {
-    log: ctx.log,
-  });
+/**
+ * Checks inline credentials (`username`/`password`/`eauth`) sent from `address` (see
+ * client-address.ts); 401 when they do not pass, 429 while that address or username is
+ * barred after failed logins (`details.retryAfter` seconds).
+ */
+export async function identityFromCredentials(
+  ctx: NetapiContext,
+  creds: Chunk,
+  address: string,
+): Promise<Identity> {
+  const user = typeof creds.username === 'string' ? creds.username : JSON.stringify(creds.username ?? null);
+  const wait = await ctx.logins.begin(address, user);
+  if (wait > 0) {
+    ctx.log.warn({ user, address, wait }, 'netapi: login refused: too many failures');
+    throw new NETAPI_ERR_LOGIN_THROTTLED(wait, { details: { retryAfter: wait } });
+  }
+  let res: Awaited<ReturnType<typeof authenticate>> | undefined;
+  try {
+    res = await authenticate(ctx.config as never, creds.eauth, creds.username, creds.password, {
+      log: ctx.log,
+    });
+  } finally {
+    ctx.logins.end(address, user, res?.ok === true);
+  }
   if (!res.ok) {
     ctx.log.warn(
-      { user: creds.username, eauth: creds.eauth, reason: res.reason },
+      { user: creds.username, eauth: creds.eauth, address, reason: res.reason },
       'netapi: authentication failed',
     );
     throw new NETAPI_ERR_UNAUTHENTICATED('Could not authenticate using provided credentials');
@@ -103,8 +125,12 @@ export async function identityFromCredentials(ctx: NetapiContext, creds: Chunk):
 }
 
 /** Logs in: checks the credentials and stores a new token (custom `token_expire` when allowed). */
-export async function login(ctx: NetapiContext, creds: Chunk): Promise<{ who: Identity; token: TokenData }> {
-  const who = await identityFromCredentials(ctx, creds);
+export async function login(
+  ctx: NetapiContext,
+  creds: Chunk,
+  address: string,
+): Promise<{ who: Identity; token: TokenData }> {
+  const who = await identityFromCredentials(ctx, creds, address);
   let ttl = ctx.config.token_expire;
   const asked = Number(creds.token_expire);
   if (

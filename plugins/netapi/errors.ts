@@ -41,6 +41,11 @@ export const NETAPI_ERR_RATE_LIMITED = createError(
   'NETAPI_ERR_RATE_LIMITED',
   (retryAfter: number) => `too many requests: retry in ${retryAfter} s`,
 );
+export const NETAPI_ERR_LOGIN_THROTTLED = createError(
+  'NETAPI_ERR_LOGIN_THROTTLED',
+  (retryAfter: number) =>
+    `too many failed logins from this address or for this user: retry in ${retryAfter} s`,
+);
 export const NETAPI_ERR_MASTER = createError('NETAPI_ERR_MASTER', (message: string) => message);
 
 const STATUS: Readonly<Record<string, number>> = {
@@ -55,6 +60,7 @@ const STATUS: Readonly<Record<string, number>> = {
   NETAPI_ERR_BODY_TOO_LARGE: 413,
   NETAPI_ERR_MEDIA_TYPE: 415,
   NETAPI_ERR_RATE_LIMITED: 429,
+  NETAPI_ERR_LOGIN_THROTTLED: 429,
   NETAPI_ERR_MASTER: 502,
   SALT_ERR_INVOCATION: 400,
   SALT_ERR_TARGET_INVALID: 400,

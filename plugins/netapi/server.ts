@@ -1,6 +1,6 @@
 /**
  * The netapi HTTP server (Fastify): salt-api's routes, body parsers, CORS and `Allow`
- * headers, a per-token rate limit, a body size limit, and one JSON error shape
+ * headers, a rate limit per valid token (else per client address), a body size limit, and one JSON error shape
  * `{status, return, error: {code, message}}` for every failure. `startNetapi` opens the master
  * link and listens; the master child and `salt-api` both use it.
  */
@@ -11,6 +11,7 @@ import { SaltError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/log.js';
 import { TokenStore } from './auth/token-store.js';
 import { BODY_TYPES, parseBody } from './body.js';
+import { clientAddress } from './client-address.js';
 import { type NetapiOptions, netapiOptions } from './config.js';
 import { type NetapiContext, requestToken, requireIdentity, send } from './context.js';
 import { corsHeaders } from './cors.js';
@@ -20,6 +21,7 @@ import {
   NETAPI_ERR_RATE_LIMITED,
   statusOf,
 } from './errors.js';
+import { LoginGuard } from './login-guard.js';
 import { MasterLink } from './master-link.js';
 import { RateLimiter } from './rate-limit.js';
 import type { NetapiRouteApi, NetapiRouteDef } from './route-kind.js';
@@ -118,17 +120,19 @@ export async function buildNetapi(
     for (const [k, v] of Object.entries(cors)) reply.header(k, v);
     reply.header('Allow', 'GET, HEAD, POST');
     reply.header('Vary', Vary ? `${Vary}, Accept-Encoding` : 'Accept-Encoding');
-    const key = requestToken(req, true) ?? `ip:${req.ip}`;
-    const wait = limiter.take(key);
-    if (wait > 0) {
-      reply.header('Retry-After', String(wait));
-      throw new NETAPI_ERR_RATE_LIMITED(wait);
-    }
+    // a token counts as a bucket of its own only when it is one: a made-up X-Auth-Token per
+    // request must not buy a fresh bucket (issue 27 item 13)
+    const token = requestToken(req, true);
+    const valid = token !== undefined && (await ctx.tokens.get(token)) !== undefined;
+    const wait = limiter.take(valid ? `token:${token}` : clientAddress(req.ip));
+    if (wait > 0) throw new NETAPI_ERR_RATE_LIMITED(wait, { details: { retryAfter: wait } });
   });
 
   app.setErrorHandler((err, req, reply) => {
     const n = normalizeError(err, opts.max_request_body_size);
     ctx.stats.errors++;
+    const retryAfter = (err as { details?: { retryAfter?: unknown } }).details?.retryAfter;
+    if (n.status === 429 && typeof retryAfter === 'number') reply.header('Retry-After', String(retryAfter));
     if (n.status >= 500) ctx.log.error({ err, url: req.url }, 'netapi: request failed');
     else ctx.log.info({ url: req.url, code: n.code, status: n.status }, n.message);
     return send(req, reply, n.status, errorBody(n.status, n.code, n.message));
@@ -198,6 +202,11 @@ export async function startNetapi(
     link,
     tokens,
     streams: new StreamSessions(tokens),
+    logins: new LoginGuard({
+      freeFailures: opts.login_free_failures,
+      maxDelaySeconds: opts.login_backoff_max,
+      windowSeconds: opts.login_failure_window,
+    }),
     log,
     stats: { started: Date.now(), requests: 0, errors: 0, sseClients: 0, sseDropped: 0, wsClients: 0 },
     rawBodies: new WeakMap(),

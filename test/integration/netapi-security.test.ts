@@ -2,13 +2,18 @@
  * REST API attacks of issue 27 (items 9 to 15) against a real master and minion: each case
  * serves netapi in this process with the options it needs (tools/netapi-test-api.ts).
  */
+
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Cluster } from '../../tools/local-cluster.js';
 import {
   eauthCluster,
+  loginFrom,
+  type PlainAnswer,
   postLogin,
   postLowstate,
+  requestFrom,
   startTestApi,
   type TestApi,
 } from '../../tools/netapi-test-api.js';
@@ -199,5 +204,50 @@ describe('netapi: REST API security (issue 27)', () => {
     const expiring = await openStreams(base, short.token);
     for (const ended of [expiring.sse, expiring.ws])
       expect((await endedWithin(ended, 6000)) - short.expire * 1000).toBeLessThan(2000);
+  });
+
+  it('item 13: failed logins back off per address and per username, whatever X-Auth-Token is sent', async () => {
+    const { base } = await api({ rate_limit: 100, login_free_failures: 3, login_backoff_max: 30 });
+    const fresh = () => ({ 'X-Auth-Token': randomBytes(20).toString('hex') });
+    const codeOf = (a: PlainAnswer) => (JSON.parse(a.body) as { error?: { code: string } }).error?.code;
+    // the issue's attack: a fresh random token with each guess, all from one address
+    const guesses: PlainAnswer[] = [];
+    for (let i = 0; i < 20; i++)
+      guesses.push(await loginFrom('127.0.0.2', base, 'saltdev', `wrong${i}`, fresh()));
+    const refused = guesses.filter((g) => g.status === 429);
+    expect(guesses.filter((g) => g.status === 401).length).toBeLessThanOrEqual(8);
+    expect(refused.length).toBeGreaterThanOrEqual(12);
+    for (const r of refused) {
+      expect(codeOf(r)).toBe('NETAPI_ERR_LOGIN_THROTTLED');
+      expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    // the username is barred from another address, even with the right password ...
+    expect((await loginFrom('127.0.0.3', base, 'saltdev', 'saltdev')).status).toBe(429);
+    // ... and the address for another username; others elsewhere log in
+    expect((await loginFrom('127.0.0.2', base, 'lsonly', 'pw')).status).toBe(429);
+    expect((await loginFrom('127.0.0.3', base, 'lsonly', 'pw')).status).toBe(200);
+    // a spray of usernames from one address backs off too
+    const spray: number[] = [];
+    for (let i = 0; i < 12; i++) spray.push((await loginFrom('127.0.0.4', base, `nobody${i}`, 'x')).status);
+    expect(spray.filter((s) => s === 401).length).toBeLessThanOrEqual(6);
+    expect(spray.at(-1)).toBe(429);
+  });
+
+  it('item 13: a made-up X-Auth-Token buys no rate-limit bucket of its own', async () => {
+    const { base } = await api({ rate_limit: 0.1, rate_limit_burst: 5 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++)
+      statuses.push(
+        (
+          await requestFrom('127.0.0.5', `${base}/minions`, {
+            headers: { 'X-Auth-Token': randomBytes(20).toString('hex') },
+          })
+        ).status,
+      );
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
+    // a valid token has its own bucket, whatever the address spent
+    const token = await tokenOf(await postLogin(base, 'saltdev', 'saltdev'));
+    const mine = await requestFrom('127.0.0.5', `${base}/minions`, { headers: { 'X-Auth-Token': token } });
+    expect(mine.status).toBe(200);
   });
 });

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { specCheck } from '../auth/acl.js';
 import { toMapping } from '../body.js';
+import { clientAddress } from '../client-address.js';
 import type { Identity } from '../clients.js';
 import {
   identityFromCredentials,
@@ -57,7 +58,7 @@ export function keyRoutes(app: FastifyInstance, ctx: NetapiContext): void {
 
   app.post('/keys', async (req, reply) => {
     const body = toMapping(req.body);
-    const who = await identityFromCredentials(ctx, body);
+    const who = await identityFromCredentials(ctx, body, clientAddress(req.ip));
     if (body.mid === undefined || body.mid === null || body.mid === '')
       throw new NETAPI_ERR_BAD_LOWSTATE('POST /keys needs "mid", the minion id');
     const mid = requireMinionId(body.mid);

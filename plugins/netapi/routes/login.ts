@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { permsForLogin } from '../auth/acl.js';
 import { toMapping } from '../body.js';
+import { clientAddress } from '../client-address.js';
 import { login, type NetapiContext, requestToken, send, sessionCookie } from '../context.js';
 
 export function loginRoutes(app: FastifyInstance, ctx: NetapiContext): void {
@@ -14,7 +15,7 @@ export function loginRoutes(app: FastifyInstance, ctx: NetapiContext): void {
   });
 
   app.post('/login', async (req, reply) => {
-    const { who, token } = await login(ctx, toMapping(req.body));
+    const { who, token } = await login(ctx, toMapping(req.body), clientAddress(req.ip));
     reply.header('X-Auth-Token', token.token);
     reply.header('Set-Cookie', sessionCookie(token.token));
     return send(req, reply, 200, {
@@ -43,7 +44,7 @@ export function loginRoutes(app: FastifyInstance, ctx: NetapiContext): void {
   });
 
   app.post('/token', async (req, reply) => {
-    const { token } = await login(ctx, toMapping(req.body));
+    const { token } = await login(ctx, toMapping(req.body), clientAddress(req.ip));
     return send(req, reply, 200, [
       { token: token.token, start: token.start, expire: token.expire, name: token.name, eauth: token.eauth },
     ]);

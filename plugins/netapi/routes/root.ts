@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type Chunk, toLowstate } from '../body.js';
+import { clientAddress } from '../client-address.js';
 import { clientOf, type Identity, runChunk } from '../clients.js';
 import { ALL_CLIENTS } from '../config.js';
 import {
@@ -49,7 +50,7 @@ export function rootRoutes(app: FastifyInstance, ctx: NetapiContext): void {
     const ret = await execLowstate(ctx, chunks, (chunk) =>
       chunk.token !== undefined && chunk.username === undefined
         ? identityFromToken(ctx, chunk.token)
-        : identityFromCredentials(ctx, chunk),
+        : identityFromCredentials(ctx, chunk, clientAddress(req.ip)),
     );
     return send(req, reply, 200, { return: ret });
   });
