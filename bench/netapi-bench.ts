@@ -13,6 +13,9 @@ import { freePort } from '../kernel/process/ports.js';
 import { Cluster } from '../tools/local-cluster.js';
 import { loginToken, waitForApi } from '../tools/netapi-http.js';
 
+/** netapi's connection caps (max_connections, per address) opened wide for a benchmark's thousands of streams. */
+const BENCH_CONNECTIONS = { max_connections: 5000, max_connections_per_address: 5000 };
+
 export interface NetapiFigure {
   client: 'local_async' | 'local';
   concurrency: number;
@@ -94,7 +97,8 @@ export async function runNetapiBench(
   const c = new Cluster({
     quiet: true,
     master: {
-      rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0 },
+      // one load generator on one address: no rate limit, and room for all its connections
+      rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0, ...BENCH_CONNECTIONS },
       netapi_enable_clients: ['local', 'local_async'],
       external_auth: { file: { '^filename': '__USERS__', bench: ['.*'] } },
     },
@@ -188,7 +192,8 @@ export async function runSseFanoutBench(
   const events = opts.events ?? 9;
   const port = await freePort();
   const master: Record<string, unknown> = {
-    rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0 },
+    // one load generator on one address: no rate limit, and room for all its connections
+    rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0, ...BENCH_CONNECTIONS },
     netapi_enable_clients: ['local_async'],
   };
   const c = new Cluster({ quiet: true, master });

@@ -85,7 +85,8 @@ export interface PlainAnswer {
 
 /**
  * An HTTP request sent from the loopback address `from` (`127.0.0.2`, ...), for limits kept
- * per client address; fetch() cannot choose its source address.
+ * per client address; fetch() cannot choose its source address. Its connection is its own
+ * and ends with the answer (`Connection: close`).
  */
 export function requestFrom(
   from: string,
@@ -95,7 +96,7 @@ export function requestFrom(
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: init.method ?? 'GET', headers: init.headers, localAddress: from },
+      { method: init.method ?? 'GET', headers: init.headers, localAddress: from, agent: false },
       (res) => {
         let body = '';
         res.setEncoding('utf8');

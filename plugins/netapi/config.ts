@@ -52,6 +52,16 @@ export const netapiOptionsSchema = z.object({
   login_backoff_max: z.coerce.number().min(1).default(60),
   /** tsalt: seconds after its last failed login that an address's or username's count is forgotten. */
   login_failure_window: z.coerce.number().min(1).default(900),
+  /** tsalt: seconds a client has to send a whole request, headers and body (408 past it). */
+  request_timeout: z.coerce.number().min(1).default(30),
+  /** tsalt: seconds a client has to send a request's headers (at most `request_timeout`). */
+  headers_timeout: z.coerce.number().min(1).default(10),
+  /** tsalt: most open connections (keep it well under the process's descriptor limit). */
+  max_connections: z.coerce.number().int().min(2).default(768),
+  /** tsalt: connections kept for requests with a valid token once unauthenticated ones fill the rest. */
+  connection_reserve: z.coerce.number().int().min(0).default(128),
+  /** tsalt: most connections one client address (IPv6: one /64) may hold before one of them shows a token. */
+  max_connections_per_address: z.coerce.number().int().min(1).default(64),
   /** tsalt: bytes an SSE/WebSocket subscriber may leave unread for over 1 s (4x at once) before it is cut off. */
   sse_max_buffer: z.coerce
     .number()
@@ -90,6 +100,12 @@ export function netapiOptions(config: NetapiMasterView): NetapiOptions {
     throw new NETAPI_ERR_OPTIONS(
       name,
       'TLS needs both ssl_crt and ssl_key; set them, or set disable_ssl: True to serve plain HTTP',
+    );
+  }
+  if (opts.connection_reserve >= opts.max_connections) {
+    throw new NETAPI_ERR_OPTIONS(
+      name,
+      `connection_reserve (${opts.connection_reserve}) must be smaller than max_connections (${opts.max_connections})`,
     );
   }
   if (!opts.webhook_url.startsWith('/')) opts.webhook_url = `/${opts.webhook_url}`;

@@ -12,6 +12,7 @@ import { allowCustomExpire, type TokenData, type TokenStore } from './auth/token
 import type { Chunk } from './body.js';
 import type { Identity } from './clients.js';
 import type { NetapiOptions } from './config.js';
+import type { ConnectionGuard } from './connection-guard.js';
 import { cookieValue } from './cookie.js';
 import { NETAPI_ERR_LOGIN_THROTTLED, NETAPI_ERR_UNAUTHENTICATED } from './errors.js';
 import type { LoginGuard } from './login-guard.js';
@@ -35,6 +36,8 @@ export interface NetapiContext {
   tokens: TokenStore;
   log: Logger;
   stats: NetapiStats;
+  /** Connection caps per client address and in all, with a reserve for authenticated users. */
+  connections: ConnectionGuard;
   /** Failed-login back-off per client address and per username. */
   logins: LoginGuard;
   /** The open event streams by token, ended when their token goes. */

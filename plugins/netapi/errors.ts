@@ -46,6 +46,11 @@ export const NETAPI_ERR_LOGIN_THROTTLED = createError(
   (retryAfter: number) =>
     `too many failed logins from this address or for this user: retry in ${retryAfter} s`,
 );
+export const NETAPI_ERR_BUSY = createError(
+  'NETAPI_ERR_BUSY',
+  () =>
+    'the API is at its limit of unauthenticated connections and serves only requests with a valid token now: retry shortly',
+);
 export const NETAPI_ERR_MASTER = createError('NETAPI_ERR_MASTER', (message: string) => message);
 
 const STATUS: Readonly<Record<string, number>> = {
@@ -62,6 +67,7 @@ const STATUS: Readonly<Record<string, number>> = {
   NETAPI_ERR_RATE_LIMITED: 429,
   NETAPI_ERR_LOGIN_THROTTLED: 429,
   NETAPI_ERR_MASTER: 502,
+  NETAPI_ERR_BUSY: 503,
   SALT_ERR_INVOCATION: 400,
   SALT_ERR_TARGET_INVALID: 400,
 };

@@ -1,10 +1,12 @@
 /**
  * The netapi HTTP server (Fastify): salt-api's routes, body parsers, CORS and `Allow`
- * headers, a rate limit per valid token (else per client address), a body size limit, and one JSON error shape
+ * headers, a rate limit per valid token (else per client address), time limits on slow
+ * requests and connection caps (connection-guard.ts), a body size limit, and one JSON error shape
  * `{status, return, error: {code, message}}` for every failure. `startNetapi` opens the master
  * link and listens; the master child and `salt-api` both use it.
  */
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { SaltError } from '../../kernel/errors.js';
@@ -13,10 +15,12 @@ import { TokenStore } from './auth/token-store.js';
 import { BODY_TYPES, parseBody } from './body.js';
 import { clientAddress } from './client-address.js';
 import { type NetapiOptions, netapiOptions } from './config.js';
+import { ConnectionGuard } from './connection-guard.js';
 import { type NetapiContext, requestToken, requireIdentity, send } from './context.js';
 import { corsHeaders } from './cors.js';
 import {
   NETAPI_ERR_BODY_TOO_LARGE,
+  NETAPI_ERR_BUSY,
   NETAPI_ERR_MEDIA_TYPE,
   NETAPI_ERR_RATE_LIMITED,
   statusOf,
@@ -71,10 +75,24 @@ export async function buildNetapi(
   extraRoutes: readonly NetapiRouteDef[] = [],
 ): Promise<FastifyInstance> {
   const opts = ctx.opts;
+  // slow clients: a request must arrive whole within request_timeout (its headers within
+  // headers_timeout), checked every second; streams (/events, /ws) are past their request
+  const requestTimeout = opts.request_timeout * 1000;
+  const timeouts = {
+    headersTimeout: Math.min(opts.headers_timeout * 1000, requestTimeout),
+    connectionsCheckingInterval: 1000,
+  };
   const https =
     !opts.disable_ssl && opts.ssl_crt && opts.ssl_key
-      ? { https: { cert: readFileSync(opts.ssl_crt), key: readFileSync(opts.ssl_key) } }
-      : {};
+      ? {
+          https: {
+            cert: readFileSync(opts.ssl_crt),
+            key: readFileSync(opts.ssl_key),
+            handshakeTimeout: timeouts.headersTimeout,
+            ...timeouts,
+          },
+        }
+      : { http: timeouts };
   const app = Fastify({
     ...https,
     bodyLimit: opts.max_request_body_size,
@@ -85,10 +103,11 @@ export async function buildNetapi(
     forceCloseConnections: true,
     keepAliveTimeout: 10_000,
     connectionTimeout: 0,
-    requestTimeout: 0,
+    requestTimeout,
     routerOptions: { maxParamLength: 256 },
   }) as unknown as FastifyInstance;
 
+  app.server.on('connection', (socket: Socket) => void ctx.connections.admit(socket));
   app.removeAllContentTypeParsers();
   const parser = (
     req: FastifyRequest,
@@ -124,6 +143,11 @@ export async function buildNetapi(
     // request must not buy a fresh bucket (issue 27 item 13)
     const token = requestToken(req, true);
     const valid = token !== undefined && (await ctx.tokens.get(token)) !== undefined;
+    if (valid) ctx.connections.authenticated(req.socket);
+    else if (ctx.connections.onProbation(req.socket)) {
+      reply.header('Connection', 'close');
+      throw new NETAPI_ERR_BUSY({ details: { retryAfter: 1 } });
+    }
     const wait = limiter.take(valid ? `token:${token}` : clientAddress(req.ip));
     if (wait > 0) throw new NETAPI_ERR_RATE_LIMITED(wait, { details: { retryAfter: wait } });
   });
@@ -132,7 +156,8 @@ export async function buildNetapi(
     const n = normalizeError(err, opts.max_request_body_size);
     ctx.stats.errors++;
     const retryAfter = (err as { details?: { retryAfter?: unknown } }).details?.retryAfter;
-    if (n.status === 429 && typeof retryAfter === 'number') reply.header('Retry-After', String(retryAfter));
+    if ((n.status === 429 || n.status === 503) && typeof retryAfter === 'number')
+      reply.header('Retry-After', String(retryAfter));
     if (n.status >= 500) ctx.log.error({ err, url: req.url }, 'netapi: request failed');
     else ctx.log.info({ url: req.url, code: n.code, status: n.status }, n.message);
     return send(req, reply, n.status, errorBody(n.status, n.code, n.message));
@@ -202,6 +227,11 @@ export async function startNetapi(
     link,
     tokens,
     streams: new StreamSessions(tokens),
+    connections: new ConnectionGuard({
+      maxConnections: opts.max_connections,
+      reserve: opts.connection_reserve,
+      perAddress: opts.max_connections_per_address,
+    }),
     logins: new LoginGuard({
       freeFailures: opts.login_free_failures,
       maxDelaySeconds: opts.login_backoff_max,

@@ -79,6 +79,9 @@ describe('netapi under ~2,000 concurrent requests', () => {
           disable_ssl: true,
           rate_limit: 0,
           login_free_failures: 1000,
+          // ... and its 2,000 connections at once from this one address must all be let in
+          max_connections: 5000,
+          max_connections_per_address: 5000,
         },
         netapi_enable_clients: ['local', 'local_async'],
         external_auth: { file: { '^filename': 'USERS', saltdev: ['.*', '@jobs'] } },

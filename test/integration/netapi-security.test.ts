@@ -4,6 +4,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Cluster } from '../../tools/local-cluster.js';
@@ -48,6 +49,27 @@ describe('netapi: REST API security (issue 27)', () => {
     });
     const ws = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
     return { sse, ws };
+  }
+
+  interface Raw {
+    socket: Socket;
+    /** When the server closed it. */
+    closed: Promise<number>;
+    /** What the server sent so far. */
+    received(): string;
+  }
+  /** A TCP connection to `port` from the loopback address `from`, sending `data` (if any) and no more. */
+  async function raw(from: string, port: number, data = ''): Promise<Raw> {
+    const socket = connect({ host: '127.0.0.1', port, localAddress: from });
+    let got = '';
+    socket.on('data', (d) => {
+      got += d.toString();
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    if (data) socket.write(data);
+    return { socket, closed, received: () => got };
   }
 
   /** Resolves with when `ended` did, or with Infinity when it has not within `ms`. */
@@ -249,5 +271,84 @@ describe('netapi: REST API security (issue 27)', () => {
     const token = await tokenOf(await postLogin(base, 'saltdev', 'saltdev'));
     const mine = await requestFrom('127.0.0.5', `${base}/minions`, { headers: { 'X-Auth-Token': token } });
     expect(mine.status).toBe(200);
+  });
+
+  it('item 14: slow requests are ended (headers and body), streams stay open past the limit', async () => {
+    const { base, handle } = await api({ request_timeout: 2, headers_timeout: 1 });
+    const token = await tokenOf(await postLogin(base, 'saltdev', 'saltdev'));
+    const streams = await openStreams(base, token);
+    const start = Date.now();
+    const slowBody = await raw(
+      '127.0.0.6',
+      handle.port,
+      'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    );
+    const slowHeaders = await raw('127.0.0.6', handle.port, 'GET / HTTP/1.1\r\nHost: x\r\n');
+    const silent = await raw('127.0.0.6', handle.port);
+    // timeouts are checked every second: 2 s + 1 s at most, with room for a busy machine
+    expect((await endedWithin(slowBody.closed, 6000)) - start).toBeLessThan(5000);
+    expect(slowBody.received()).toMatch(/^HTTP\/1\.1 408 /);
+    for (const c of [slowHeaders, silent])
+      expect((await endedWithin(c.closed, 6000)) - start).toBeLessThan(4000);
+    // the event streams outlived request_timeout: both still deliver
+    expect(await endedWithin(streams.sse, 10)).toBe(Number.POSITIVE_INFINITY);
+    expect(await endedWithin(streams.ws, 10)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('item 14: unauthenticated connections are capped per address and in all, with a reserve for tokens', async () => {
+    const limits = { max_connections: 40, connection_reserve: 10, max_connections_per_address: 8 };
+    const { base, handle } = await api({ ...limits, request_timeout: 60, headers_timeout: 60 });
+    // requestFrom closes each connection after its answer: the counts below are the test's own
+    const login = await loginFrom('127.0.0.1', base, 'saltdev', 'saltdev');
+    const token = (JSON.parse(login.body) as { return: [{ token: string }] }).return[0].token;
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        handle.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+      );
+    /** Waits (bounded) until the server counts `n` connections. */
+    const settle = async (n: number) => {
+      for (let i = 0; i < 100 && (await connections()) !== n; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await connections()).toBe(n);
+    };
+    const held: Raw[] = [];
+    // one address: 8 are kept, the other 12 closed as they come
+    const flood = await Promise.all(Array.from({ length: 20 }, () => raw('127.0.1.1', handle.port)));
+    held.push(...flood);
+    const closedCount = async () =>
+      (await Promise.all(flood.map((f) => endedWithin(f.closed, 0)))).filter(Number.isFinite).length;
+    for (let i = 0; i < 100 && (await closedCount()) < 12; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await closedCount()).toBe(12);
+    const other = await requestFrom('127.0.1.9', `${base}/`);
+    expect(other.status).toBe(200);
+    await settle(8);
+    // fill the 30 unauthenticated places from more addresses
+    for (const from of ['127.0.1.2', '127.0.1.3', '127.0.1.4'])
+      held.push(
+        ...(await Promise.all(
+          Array.from({ length: from === '127.0.1.4' ? 6 : 8 }, () => raw(from, handle.port)),
+        )),
+      );
+    await settle(30);
+    // past them, only a request with a valid token is served
+    const anon = await requestFrom('127.0.2.1', `${base}/minions`, {
+      headers: { Accept: 'application/json' },
+    });
+    expect(anon.status).toBe(503);
+    expect((JSON.parse(anon.body) as { error: { code: string } }).error.code).toBe('NETAPI_ERR_BUSY');
+    expect(anon.headers['retry-after']).toBe('1');
+    const authed = await requestFrom('127.0.2.2', `${base}/minions`, { headers: { 'X-Auth-Token': token } });
+    expect(authed.status).toBe(200);
+    // the reserve full of silent connections too: the oldest of them makes room
+    for (let i = 0; i < 10; i++) held.push(await raw(`127.0.3.${i + 1}`, handle.port));
+    await settle(40);
+    const again = await requestFrom('127.0.2.3', `${base}/minions`, { headers: { 'X-Auth-Token': token } });
+    expect(again.status).toBe(200);
+    const stats = await requestFrom('127.0.2.4', `${base}/stats`, { headers: { 'X-Auth-Token': token } });
+    const counts = (JSON.parse(stats.body) as Record<string, { Connections: Record<string, number> }>)[
+      'tsalt netapi'
+    ]?.Connections;
+    expect(counts).toMatchObject({ refused: 12, evicted: 1 });
+    for (const h of held) h.socket.destroy();
   });
 });

@@ -138,6 +138,7 @@ export function attachWebSocket(app: FastifyInstance, ctx: NetapiContext): void 
       cookieValue(req.headers.cookie, 'session_id');
     void identityFromToken(ctx, token)
       .then((who: Identity) => {
+        ctx.connections.authenticated(req.socket);
         wss.handleUpgrade(req, socket, head, (ws) => {
           ctx.stats.wsClients++;
           const visible = eventFilter(who, (jid) => ctx.link.jobUser(jid), url.searchParams.getAll('tag'));

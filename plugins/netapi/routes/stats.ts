@@ -15,6 +15,7 @@ export function statsRoutes(app: FastifyInstance, ctx: NetapiContext): void {
         'WebSocket Clients': s.wsClients,
         'Slow Consumers Dropped': s.sseDropped,
         'Event Subscribers': ctx.link.subscriberCount,
+        Connections: ctx.connections.counts,
       },
     });
   });
