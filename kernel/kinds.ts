@@ -41,8 +41,8 @@ export function createKindRegistrar(): ClosableKindRegistrar {
     register(kind, def) {
       const name = String((def as { name?: unknown }).name);
       if (closed) throw new SALT_ERR_REGISTRY_CLOSED(kind, name);
-      let units = kinds.get(kind);
-      if (!units) kinds.set(kind, (units = new Map()));
+      const units = kinds.get(kind) ?? new Map<string, unknown>();
+      kinds.set(kind, units);
       if (units.has(name)) throw new SALT_ERR_REGISTRY_DUPLICATE(kind, name);
       units.set(name, def);
     },

@@ -55,7 +55,12 @@ describe('import boundaries', () => {
   });
 
   it('the public client (client/, `tsalt/client`) imports only the kernel', () => {
-    expect(crossings('client', TOP.filter((dir) => dir !== 'client'))).toEqual([]);
+    expect(
+      crossings(
+        'client',
+        TOP.filter((dir) => dir !== 'client'),
+      ),
+    ).toEqual([]);
   });
 
   it('finds a crossing when there is one (the rule can fail)', () => {
