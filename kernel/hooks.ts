@@ -3,7 +3,7 @@
  * plugins receive a tap-only view ({@link TapOnly}).
  */
 import { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
-import type { JobReturn, PublishLoad, SaltEvent, StoredJob } from './jobs/types.js';
+import type { JobReturn, PublishLoad, RunnerReturn, SaltEvent, StoredJob } from './jobs/types.js';
 
 /** Creates the hooks of one daemon (master or minion). */
 export function createKernelHooks() {
@@ -11,8 +11,9 @@ export function createKernelHooks() {
     /** After the config is resolved and plugins are applied, before any socket opens. Sync. @since 0.1 */
     configResolved: new SyncHook<[Readonly<Record<string, unknown>>]>(['config'], 'configResolved'),
     /**
-     * Master: a job is about to be published. Waterfall: a tap may return a changed load.
-     * Throwing aborts the publish and the error reaches the caller. @since 0.1
+     * Master: a job is about to be published. Waterfall: a tap may return a changed load; the
+     * final load is the one stored in the job cache and sent to the minions. Throwing aborts the
+     * publish and the error reaches the caller. @since 0.1
      */
     beforePublish: new AsyncSeriesWaterfallHook<[PublishLoad]>(['load'], 'beforePublish'),
     /** Master: a job was published and its load stored. A failing tap is logged and contained. @since 0.1 */
@@ -22,7 +23,17 @@ export function createKernelHooks() {
      * tap this. A failing tap is logged and does not stop the other taps. @since 0.1
      */
     returnReceived: new AsyncSeriesHook<[JobReturn]>(['ret'], 'returnReceived'),
-    /** An event was fired on this daemon's bus. A failing tap is logged and contained. @since 0.1 */
+    /**
+     * Master: a runner finished, its return stored in the job cache; called in the runner's own
+     * process, before `salt/run/<jid>/ret` is fired. A failing tap is logged and contained. @since 0.2
+     */
+    runnerReturned: new AsyncSeriesHook<[RunnerReturn]>(['ret'], 'runnerReturned'),
+    /**
+     * Master: the request server fired an event for a request it handled (job, return, minion,
+     * sign-in and wheel events), called in the thread that handled it. Events other processes fire
+     * (runners, the REST API, plugin processes) reach a plugin process that listens to the bus.
+     * A failing tap is logged and contained. @since 0.1
+     */
     eventFired: new SyncHook<[SaltEvent]>(['event'], 'eventFired'),
     /** The daemon is stopping: release resources. Runs in reverse apply order. @since 0.1 */
     shutdown: new AsyncSeriesHook<[]>([], 'shutdown'),

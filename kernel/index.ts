@@ -39,7 +39,14 @@ export {
   type StoredLoad,
   type StoredReturn,
 } from './jobs/returner.js';
-export type { JobReturn, PublishLoad, PublishRequest, SaltEvent, StoredJob } from './jobs/types.js';
+export type {
+  JobReturn,
+  PublishLoad,
+  PublishRequest,
+  RunnerReturn,
+  SaltEvent,
+  StoredJob,
+} from './jobs/types.js';
 export type { KindName, KindRegistrar, PluginKinds } from './kinds.js';
 export {
   defineFunction,

@@ -77,7 +77,12 @@ export function sortPlugins(
  * Notification hooks: a failing tap is logged with the hook and plugin names and does not stop
  * the other taps or the caller (a broken returner must not lose a return or a publish).
  */
-const ISOLATED_HOOKS: ReadonlySet<string> = new Set(['jobPublished', 'returnReceived', 'eventFired']);
+const ISOLATED_HOOKS: ReadonlySet<string> = new Set([
+  'jobPublished',
+  'returnReceived',
+  'runnerReturned',
+  'eventFired',
+]);
 
 /**
  * Wraps every tap so errors name the hook and the plugin (or, on notification hooks, are

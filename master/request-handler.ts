@@ -82,7 +82,10 @@ export class RequestHandler {
     const effects = newEffects();
     try {
       const reply = await this.#handle(frame, effects, light, vouched);
-      return Buffer.isBuffer(reply) ? { reply, effects } : reply;
+      if (!Buffer.isBuffer(reply)) return reply;
+      const fired = this.#env.kernel.hooks.eventFired;
+      if (effects.events.length > 0 && fired.isUsed()) for (const event of effects.events) fired.call(event);
+      return { reply, effects };
     } catch (err) {
       this.#env.kernel.log.error({ err }, 'server-side exception handling payload');
       return { reply: packNetwork('Server-side exception handling payload'), effects: newEffects() };

@@ -104,6 +104,15 @@ async function run(job: RunnerJobMessage): Promise<void> {
       log.error({ err }, 'Could not store job cache info. Job details for this run may be unavailable.');
     }
   }
+  await kernel.hooks.runnerReturned.promise({
+    jid: job.jid,
+    fun: job.fun,
+    fun_args: base.fun_args as unknown[],
+    user: job.user,
+    return: outcome.return,
+    success: outcome.success,
+    retcode: outcome.retcode,
+  });
   fire(`salt/run/${job.jid}/ret`, data);
   log.info(`Runner completed: ${job.jid}`);
   await client.close().catch(() => undefined);

@@ -41,6 +41,18 @@ export interface StoredJob {
   missing: string[];
 }
 
+/** A runner's outcome, as its `salt/run/<jid>/ret` event carries it. */
+export interface RunnerReturn {
+  jid: string;
+  /** `jobs.list_jobs`, without the `runner.` prefix. */
+  fun: string;
+  fun_args: unknown[];
+  user: string;
+  return: unknown;
+  success: boolean;
+  retcode: number;
+}
+
 /** A minion's `_return` load as the master verified it (PROTOCOL.md §7). */
 export interface JobReturn {
   id: string;

@@ -127,10 +127,10 @@ export async function handlePublish(
   const passedJid = typeof req.jid === 'string' && req.jid ? req.jid : undefined;
   const jid = await jobCache.prepJid!(ctx, passedJid ? { passedJid } : {});
   req.jid = jid;
-  const stored = { ...req };
+  const load = await env.kernel.hooks.beforePublish.promise(publishLoad(req, jid));
+  // what is stored is what goes out: the request as the hooks left its load
+  const stored: Record<string, unknown> = { ...req, ...load, jid };
   delete stored.key;
-  let load = publishLoad(req, jid);
-  load = await env.kernel.hooks.beforePublish.promise(load);
   // The user key is a secret: unlike Salt, tsalt does not keep it in the job cache.
   await jobCache.saveLoad?.(jid, stored as PublishRequest, minions, ctx);
   if (env.config.ext_job_cache) await saveExtLoad(env, jid, stored as PublishRequest, minions);
@@ -140,11 +140,11 @@ export async function handlePublish(
     tag: `salt/job/${jid}/new`,
     data: {
       jid,
-      tgt_type: req.tgt_type,
-      tgt: req.tgt,
+      tgt_type: load.tgt_type,
+      tgt: load.tgt,
       user: load.user,
-      fun: req.fun,
-      arg: req.arg,
+      fun: load.fun,
+      arg: load.arg,
       minions,
       missing,
     },
