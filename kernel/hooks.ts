@@ -3,7 +3,15 @@
  * plugins receive a tap-only view ({@link TapOnly}).
  */
 import { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
-import type { JobReturn, PublishLoad, RunnerReturn, SaltEvent, StoredJob } from './jobs/types.js';
+import type {
+  JobReturn,
+  MinionJob,
+  MinionJobOutcome,
+  PublishLoad,
+  RunnerReturn,
+  SaltEvent,
+  StoredJob,
+} from './jobs/types.js';
 
 /** Creates the hooks of one daemon (master or minion). */
 export function createKernelHooks() {
@@ -35,6 +43,22 @@ export function createKernelHooks() {
      * A failing tap is logged and contained. @since 0.1
      */
     eventFired: new SyncHook<[SaltEvent]>(['event'], 'eventFired'),
+    /**
+     * Minion: the grains were computed, at start and again when synced grain modules changed
+     * them (the object is the minion's own: read it, do not change it). @since 0.2
+     */
+    grainsLoaded: new SyncHook<[Readonly<Record<string, unknown>>]>(['grains'], 'grainsLoaded'),
+    /**
+     * Minion: a publish matched this minion and its job is about to run. Waterfall: a tap may
+     * return a changed job. Throwing refuses the job: its return to the master is the error,
+     * with retcode 1. @since 0.2
+     */
+    beforeJob: new AsyncSeriesWaterfallHook<[MinionJob]>(['job'], 'beforeJob'),
+    /**
+     * Minion: a job ended and its return was sent to the master (or could not be). A failing tap
+     * is logged and contained. @since 0.2
+     */
+    jobReturned: new AsyncSeriesHook<[MinionJob, MinionJobOutcome]>(['job', 'outcome'], 'jobReturned'),
     /** The daemon is stopping: release resources. Runs in reverse apply order. @since 0.1 */
     shutdown: new AsyncSeriesHook<[]>([], 'shutdown'),
   });

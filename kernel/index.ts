@@ -41,6 +41,8 @@ export {
 } from './jobs/returner.js';
 export type {
   JobReturn,
+  MinionJob,
+  MinionJobOutcome,
   PublishLoad,
   PublishRequest,
   RunnerReturn,

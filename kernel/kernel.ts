@@ -82,6 +82,8 @@ const ISOLATED_HOOKS: ReadonlySet<string> = new Set([
   'returnReceived',
   'runnerReturned',
   'eventFired',
+  'grainsLoaded',
+  'jobReturned',
 ]);
 
 /**

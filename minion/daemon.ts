@@ -1,37 +1,36 @@
 /**
  * The salt-minion main process: sign in (waiting while pending), subscribe to publishes,
  * decrypt and drop replays, match targets, run jobs through the executor and send the
- * returns, re-authenticating by itself after an AES rotation or a master restart.
+ * returns, re-authenticating by itself after an AES rotation or a master restart. Its steps,
+ * each a function below: the connection to the master (master-connection.ts), the grains and
+ * the job executor, the publish intake, the start-up report, and the beacons and engines.
  */
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { parseTcpAddress, tcpAddress } from '../kernel/bus/address.js';
 import { presenceTopic } from '../kernel/bus/presence.js';
-import { ReqClient } from '../kernel/bus/req-client.js';
 import { ZmtpSubscriber } from '../kernel/bus/zmtp/sub-socket.js';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
-import { Crypticle } from '../kernel/crypt/crypticle.js';
 import { loadOrCreateKeyPair } from '../kernel/crypt/keys.js';
 import { bootEnv, resolvedForChildren } from '../kernel/daemon/boot.js';
-import { SALT_ERR_AUTH_REJECTED } from '../kernel/errors.js';
+import type { Kernel } from '../kernel/kernel.js';
 import { ensureDirs } from '../kernel/process/dirs.js';
 import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { matchesTarget } from '../kernel/targeting/match.js';
-import { AesChannel, StaleSessionError } from './aes-channel.js';
-import { type Credentials, minionAuthParams, newAuthToken, signIn } from './auth.js';
 import { startBeacons } from './beacons.js';
 import { startEngines } from './engines.js';
+import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
+import type { GrainsView } from './grains-file.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';
 import { jobReturnerNames, minionReturnerLoader, returnJobToReturners } from './job-returners.js';
 import { primaryMaster } from './master-address.js';
+import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
-import { openPrivateReply } from './private-reply.js';
-import { decryptPublish, openEnvelope } from './publish-decoder.js';
+import { createMinionKernel } from './minion-kernel.js';
 import { buildReturnLoad } from './return-load.js';
 
 export interface MinionHandle {
@@ -52,6 +51,212 @@ function randomBetween(lo: number, hi: number): number {
   return lo + Math.random() * Math.max(0, hi - lo);
 }
 
+interface MinionContext {
+  readonly config: ResolvedMinionConfig;
+  readonly id: string;
+  readonly boot: { configDir: string; overrides: Record<string, unknown> };
+  readonly log: Logger;
+  readonly kernel: Kernel;
+  readonly master: MasterConnection;
+}
+
+/**
+ * The minion's grains (core < custom grain modules < grains file < config): reported to the
+ * master with `_pillar`, used for targeting, shared with in-process jobs, and reported again when
+ * a job changes them (Salt's refresh_grains). Holds the pillar the master answers with.
+ */
+class MinionData {
+  view: GrainsView;
+  /** The grains the master was last told of. */
+  grains: Record<string, unknown>;
+  pillar: unknown = {};
+  readonly #m: MinionContext;
+
+  constructor(m: MinionContext, view: GrainsView) {
+    this.#m = m;
+    this.view = view;
+    this.grains = view.current();
+    m.kernel.hooks.grainsLoaded.call(this.grains);
+  }
+
+  /** Reports the grains and fetches the pillar (Salt's `_pillar`). */
+  async refreshPillar(): Promise<void> {
+    this.pillar = await this.#m.master.pillar(this.grains);
+    const keys = isStringMap(this.pillar) ? Object.keys(this.pillar).length : 0;
+    this.#m.log.debug({ keys }, 'pillar received');
+  }
+
+  /** After a job or a sync: if the grains changed (grains.setval, a new grains file), tell the master. */
+  async refreshIfChanged(): Promise<void> {
+    const now = this.view.current();
+    if (now === this.grains) return;
+    this.grains = now;
+    this.#m.kernel.hooks.grainsLoaded.call(now);
+    try {
+      await this.refreshPillar();
+      this.#m.log.info('grains changed: reported to the master');
+    } catch (err) {
+      this.#m.log.warn({ err: (err as Error).message }, 'changed grains not reported');
+    }
+  }
+}
+
+/** The job executor: job processes (or this process, for `inline` functions and without multiprocessing). */
+function jobExecutor(m: MinionContext, data: MinionData): JobExecutor {
+  const { config, id, boot, log } = m;
+  return new JobExecutor({
+    multiprocessing: config.multiprocessing,
+    env: bootEnv({
+      kind: 'minion',
+      configDir: boot.configDir,
+      overrides: { ...boot.overrides, id },
+      resolved: resolvedForChildren(config),
+    }),
+    cachedir: config.cachedir,
+    log,
+    runEnv: () => runEnvWith(config, id, log, data.view),
+    maxJobs: config.process_count_max,
+    maxProcesses: jobProcessesMax(config.job_processes_max),
+    masterRequest: (load) => m.master.send(load),
+    inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
+    // synced grain modules: recompute this process's grains and report them
+    onRecycle: () => {
+      void minionGrainsView(config, id, log)
+        .then((view) => {
+          data.view = view;
+          return data.refreshIfChanged();
+        })
+        .catch((err) => log.warn({ err: (err as Error).message }, 'grains not recomputed'));
+    },
+  });
+}
+
+/** What the minion does with each publish: open it, match it, run its job once, return it. */
+function publishIntake(
+  m: MinionContext,
+  data: MinionData,
+  executor: JobExecutor,
+): (frame: Buffer) => Promise<void> {
+  const { config, id, log, kernel, master } = m;
+  const jids = new JidQueue(config.minion_jid_queue_hwm);
+  const returners = minionReturnerLoader(config, log);
+  const hooks = kernel.hooks;
+
+  async function sendReturn(job: JobData, outcome: JobOutcome): Promise<void> {
+    const load = buildReturnLoad(id, job, outcome);
+    const timeoutMs = randomBetween(config.return_retry_timer, config.return_retry_timer_max) * 1000;
+    try {
+      await master.send(load, { timeoutMs });
+    } catch (err) {
+      log.error(
+        { jid: job.jid, err: (err as Error).message },
+        'the return could not be delivered to the master',
+      );
+    }
+  }
+
+  /** The job as the `beforeJob` taps leave it, or the error that refused it. */
+  async function prepared(job: JobData): Promise<JobData | JobOutcome> {
+    if (!hooks.beforeJob.isUsed()) return job;
+    try {
+      return await hooks.beforeJob.promise(job);
+    } catch (err) {
+      log.warn({ jid: job.jid, err: (err as Error).message }, 'job refused by a plugin');
+      return { return: `ERROR: ${(err as Error).message}`, retcode: 1, success: false };
+    }
+  }
+
+  return async (frame) => {
+    const load = await master.openPublish(frame);
+    if (!load) return;
+    const jid = String(load.jid);
+    const matchData = { grains: data.grains, pillar: data.pillar, delimiter: load.delimiter };
+    if (!matchesTarget(id, load.tgt, load.tgt_type, matchData)) {
+      log.debug({ jid, tgt: load.tgt, tgt_type: load.tgt_type }, 'publish not for this minion');
+      return;
+    }
+    if (!jids.add(jid)) {
+      log.debug({ jid }, 'duplicate jid ignored');
+      return;
+    }
+    const published = { ...load, jid, arg: Array.isArray(load.arg) ? load.arg : [] } as JobData;
+    const ready = await prepared(published);
+    const job = 'jid' in ready ? (ready as JobData) : published;
+    log.info({ jid, fun: job.fun }, 'executing job');
+    const outcome = 'jid' in ready ? await executor.run(job) : (ready as JobOutcome);
+    await sendReturn(job, outcome);
+    if (hooks.jobReturned.isUsed()) await hooks.jobReturned.promise(job, outcome);
+    await data.refreshIfChanged();
+    // Job processes call the job's returners themselves; in-process jobs have theirs called here.
+    if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
+  };
+}
+
+/** Subscribes to the master's publisher; the presence topic announces this minion's connection. */
+function subscribe(
+  m: MinionContext,
+  masterHost: string,
+  onPublish: (frame: Buffer) => Promise<void>,
+): ZmtpSubscriber {
+  const { config, id, log } = m;
+  const recon = config.recon_default + (config.recon_randomize ? config.recon_max : 0);
+  const sub = new ZmtpSubscriber({
+    ...parseTcpAddress(tcpAddress(masterHost, m.master.creds.publishPort)),
+    reconnectMs: Math.round(randomBetween(config.recon_default, recon)),
+    reconnectMaxMs: config.recon_max,
+    onMessage: ([frame]) => {
+      if (frame) void onPublish(frame).catch((err) => log.error({ err }, 'publish handling failed'));
+    },
+    onDisconnect: (err) => log.debug({ err: err.message }, 'publish connection lost; reconnecting'),
+  });
+  sub.subscribe('');
+  // announces this minion's connection to the master's publisher (kernel/bus/presence.ts)
+  sub.subscribe(presenceTopic(id));
+  sub.connect();
+  return sub;
+}
+
+/** As a Salt minion does at start: report the grains, fetch the pillar, fire the start events. */
+async function reportStart(m: MinionContext, data: MinionData): Promise<void> {
+  const { config, id, log, master } = m;
+  try {
+    await data.refreshPillar();
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'pillar not received');
+  }
+  const startData = `Minion ${id} started at ${asctime(new Date())}`;
+  try {
+    if (config.enable_legacy_startup_events) {
+      await master.send({ cmd: '_minion_event', pretag: null, data: startData, tag: 'minion_start' });
+    }
+    await master.send({
+      cmd: '_minion_event',
+      pretag: null,
+      data: startData,
+      tag: `salt/minion/${id}/start`,
+    });
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'start event not delivered');
+  }
+}
+
+/** Minion beacons, when configured: they fire `salt/beacon/...` to the master. */
+async function beaconsOf(m: MinionContext, data: MinionData): Promise<{ stop(): void } | undefined> {
+  const { config, id, log } = m;
+  if (Object.keys(config.beacons).length === 0) return undefined;
+  return startBeacons({
+    id,
+    beacons: config.beacons,
+    opts: config as unknown as Readonly<Record<string, unknown>>,
+    dirs: [join(config.extension_modules, 'beacons'), ...config.beacons_dirs],
+    packages: [...config.extensions],
+    loopInterval: config.loop_interval,
+    grains: () => data.view.current(),
+    send: (load) => m.master.send(load),
+    log,
+  });
+}
+
 export async function startMinion(
   config: ResolvedMinionConfig,
   id: string,
@@ -64,302 +269,50 @@ export async function startMinion(
     { path: config.sock_dir },
   ]);
   await writePidfile(config.pidfile);
+  const kernel = await createMinionKernel(config, log);
   const keys = await loadOrCreateKeyPair(config.pki_dir, 'minion', 2048);
   if (keys.created) log.info({ pki_dir: config.pki_dir }, 'generated the minion key pair');
   const masterHost = primaryMaster(config.master);
-  const masterUri = tcpAddress(masterHost, config.master_port);
-  const token = newAuthToken();
+  const master = new MasterConnection(config, id, keys, tcpAddress(masterHost, config.master_port), log);
   let stopped = false;
-  const stopSignal = new AbortController();
-  // the minion's one request connection to the master: sign-ins and aes requests share it
-  const requests = new ReqClient(masterUri, {
-    timeoutMs: config.return_retry_timer * 1000,
-    tries: config.return_retry_tries,
-  });
+  await master.signIn();
+  const m: MinionContext = { config, id, boot, log, kernel, master };
 
-  const authParams = minionAuthParams(config, { id, keys, masterUri, token, client: requests });
-
-  /** Signs in until accepted (or stopped); pending waits `acceptance_wait_time`, doubling up to the max. */
-  async function authenticate(): Promise<Credentials> {
-    let wait = config.acceptance_wait_time;
-    let errors = 0;
-    for (;;) {
-      if (stopped) throw new Error('minion stopped');
-      const outcome = await signIn(authParams);
-      if (outcome.status === 'accepted') return outcome.creds;
-      // no idle connection held open on the master while waiting (Salt's minion holds none)
-      requests.disconnect();
-      if (outcome.status === 'rejected' && !config.rejected_retry) throw new SALT_ERR_AUTH_REJECTED(id);
-      if (outcome.status === 'error') {
-        errors++;
-        log.warn({ master: masterUri, err: outcome.message, attempt: errors }, 'sign-in failed; retrying');
-        await sleep(Math.min(1000 * 2 ** Math.min(errors - 1, 4), 10_000), undefined, {
-          signal: stopSignal.signal,
-        }).catch(() => undefined);
-        continue;
-      }
-      log.info({ status: outcome.status, wait }, 'the master has not accepted this minion key yet; waiting');
-      await sleep(wait * 1000, undefined, { signal: stopSignal.signal }).catch(() => undefined);
-      if (config.acceptance_wait_time_max > 0) wait = Math.min(wait * 2, config.acceptance_wait_time_max);
-    }
-  }
-
-  let creds: Credentials;
-  try {
-    creds = await authenticate();
-  } catch (err) {
-    requests.close();
-    throw err;
-  }
-  log.info({ master: masterUri }, 'authenticated with the master');
-  let pubCrypticle = new Crypticle(creds.aes);
-  const channel = new AesChannel({
-    client: requests,
-    id,
-    privatePem: keys.privatePem,
-    session: creds.session,
-    encAlgo: config.encryption_algorithm,
-    sigAlgo: config.signing_algorithm,
-  });
-
-  let reauthing: Promise<void> | undefined;
-  function reauth(): Promise<void> {
-    reauthing ??= (async () => {
-      log.info('re-authenticating with the master');
-      creds = await authenticate();
-      pubCrypticle = new Crypticle(creds.aes);
-      channel.setSession(creds.session);
-    })().finally(() => {
-      reauthing = undefined;
-    });
-    return reauthing;
-  }
-
-  /** Sends an aes load, re-authenticating once when the session is stale. */
-  async function sendToMaster(
-    load: Record<string, unknown>,
-    opts: { timeoutMs?: number } = {},
-  ): Promise<unknown> {
-    try {
-      return await channel.send(load, opts);
-    } catch (err) {
-      if (!(err instanceof StaleSessionError)) throw err;
-      await reauth();
-      return channel.send(load, opts);
-    }
-  }
-
-  // the minion's grains (core < custom grain modules < grains file < config): reported to the
-  // master, used for targeting, shared with in-process jobs, and re-reported when a job changes
-  // them (Salt's refresh_grains)
-  let grainsView = await minionGrainsView(config, id, log);
-  const returners = minionReturnerLoader(config, log);
-  const executor = new JobExecutor({
-    multiprocessing: config.multiprocessing,
-    env: bootEnv({
-      kind: 'minion',
-      configDir: boot.configDir,
-      overrides: { ...boot.overrides, id },
-      resolved: resolvedForChildren(config),
-    }),
-    cachedir: config.cachedir,
-    log,
-    runEnv: () => runEnvWith(config, id, log, grainsView),
-    maxJobs: config.process_count_max,
-    maxProcesses: jobProcessesMax(config.job_processes_max),
-    masterRequest: (load) => sendToMaster(load),
-    inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
-    // synced grain modules: recompute this process's grains and report them
-    onRecycle: () => {
-      void minionGrainsView(config, id, log)
-        .then((view) => {
-          grainsView = view;
-          return refreshGrainsIfChanged();
-        })
-        .catch((err) => log.warn({ err: (err as Error).message }, 'grains not recomputed'));
-    },
-  });
+  const data = new MinionData(m, await minionGrainsView(config, id, log));
+  const executor = jobExecutor(m, data);
   // functions running in this process (multiprocessing off) reach the master directly
   const link: MasterLink = {
     inProcess: !config.multiprocessing,
-    request: (load) => sendToMaster(load),
+    request: (load) => master.send(load),
     recycle: () => executor.recycle(),
   };
   setMasterLink(id, link);
-  const jids = new JidQueue(config.minion_jid_queue_hwm);
-  let grains = grainsView.current();
-  let pillar: unknown = {};
-
-  /** Reports the grains and fetches the pillar (Salt's `_pillar`). */
-  async function refreshPillar(): Promise<void> {
-    const { reply, nonce } = await channel.sendPrivate({
-      id,
-      grains,
-      saltenv: null,
-      pillarenv: null,
-      pillar_override: {},
-      extra_minion_data: {},
-      ver: '2',
-      cmd: '_pillar',
-    });
-    pillar = openPrivateReply(reply, 'pillar', {
-      minionPem: keys.privatePem,
-      masterPub: creds.masterPub,
-      nonce,
-    });
-    log.debug({ keys: isStringMap(pillar) ? Object.keys(pillar).length : 0 }, 'pillar received');
-  }
-
-  /** After a job: if the grains changed (grains.setval, a new grains file), tell the master. */
-  async function refreshGrainsIfChanged(): Promise<void> {
-    const now = grainsView.current();
-    if (now === grains) return;
-    grains = now;
-    try {
-      await refreshPillar();
-      log.info('grains changed: reported to the master');
-    } catch (err) {
-      log.warn({ err: (err as Error).message }, 'changed grains not reported');
-    }
-  }
-
-  async function sendReturn(job: JobData, outcome: Awaited<ReturnType<JobExecutor['run']>>): Promise<void> {
-    const load = buildReturnLoad(id, job, outcome);
-    const timeoutMs = randomBetween(config.return_retry_timer, config.return_retry_timer_max) * 1000;
-    try {
-      await sendToMaster(load, { timeoutMs });
-    } catch (err) {
-      log.error(
-        { jid: job.jid, err: (err as Error).message },
-        'the return could not be delivered to the master',
-      );
-    }
-  }
-
-  async function decode(frame: Buffer): Promise<Record<string, unknown> | undefined> {
-    const opened = openEnvelope(frame, config.sign_pub_messages ? creds.masterPub : undefined);
-    if (!opened.ok) {
-      log.warn({ reason: opened.reason }, 'publish dropped');
-      return undefined;
-    }
-    let decoded = decryptPublish(opened.enc, pubCrypticle);
-    if (!decoded.ok && decoded.reason === 'does not decrypt') {
-      // the master's AES key changed (rotation or restart): sign in again once and retry
-      try {
-        await reauth();
-      } catch (err) {
-        log.warn({ err: (err as Error).message }, 'publish could not be decrypted');
-        return undefined;
-      }
-      decoded = decryptPublish(opened.enc, pubCrypticle);
-    }
-    if (!decoded.ok) {
-      log.debug({ reason: decoded.reason }, 'publish dropped');
-      return undefined;
-    }
-    return decoded.load;
-  }
-
-  async function onPublish(frame: Buffer): Promise<void> {
-    const load = await decode(frame);
-    if (!load) return;
-    const jid = String(load.jid);
-    if (!matchesTarget(id, load.tgt, load.tgt_type, { grains, pillar, delimiter: load.delimiter })) {
-      log.debug({ jid, tgt: load.tgt, tgt_type: load.tgt_type }, 'publish not for this minion');
-      return;
-    }
-    if (!jids.add(jid)) {
-      log.debug({ jid }, 'duplicate jid ignored');
-      return;
-    }
-    const job = { ...load, jid, arg: Array.isArray(load.arg) ? load.arg : [] } as JobData;
-    log.info({ jid, fun: job.fun }, 'executing job');
-    const outcome = await executor.run(job);
-    await sendReturn(job, outcome);
-    await refreshGrainsIfChanged();
-    // Job processes call the job's returners themselves; in-process jobs have theirs called here.
-    if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
-  }
-
-  const sub = new ZmtpSubscriber({
-    ...parseTcpAddress(tcpAddress(masterHost, creds.publishPort)),
-    reconnectMs: Math.round(
-      randomBetween(
-        config.recon_default,
-        config.recon_default + (config.recon_randomize ? config.recon_max : 0),
-      ),
-    ),
-    reconnectMaxMs: config.recon_max,
-    onMessage: ([frame]) => {
-      if (frame) void onPublish(frame).catch((err) => log.error({ err }, 'publish handling failed'));
-    },
-    onDisconnect: (err) => log.debug({ err: err.message }, 'publish connection lost; reconnecting'),
-  });
-  sub.subscribe('');
-  // announces this minion's connection to the master's publisher (kernel/bus/presence.ts)
-  sub.subscribe(presenceTopic(id));
-  sub.connect();
-
-  const startData = `Minion ${id} started at ${asctime(new Date())}`;
-  void (async () => {
-    try {
-      // As a Salt minion does at start: report the grains (the master caches them for
-      // targeting) and fetch the pillar.
-      await refreshPillar();
-    } catch (err) {
-      log.warn({ err: (err as Error).message }, 'pillar not received');
-    }
-    try {
-      if (config.enable_legacy_startup_events) {
-        await sendToMaster({ cmd: '_minion_event', pretag: null, data: startData, tag: 'minion_start' });
-      }
-      await sendToMaster({
-        cmd: '_minion_event',
-        pretag: null,
-        data: startData,
-        tag: `salt/minion/${id}/start`,
-      });
-    } catch (err) {
-      log.warn({ err: (err as Error).message }, 'start event not delivered');
-    }
-  })();
-  const beacons =
-    Object.keys(config.beacons).length > 0
-      ? await startBeacons({
-          id,
-          beacons: config.beacons,
-          opts: config as unknown as Readonly<Record<string, unknown>>,
-          dirs: [join(config.extension_modules, 'beacons'), ...config.beacons_dirs],
-          packages: [...config.extensions],
-          loopInterval: config.loop_interval,
-          grains: () => grainsView.current(),
-          send: (load) => sendToMaster(load),
-          log,
-        })
-      : undefined;
+  const sub = subscribe(m, masterHost, publishIntake(m, data, executor));
+  void reportStart(m, data);
+  const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
   const engines = startEngines({
     id,
     engines: config.engines,
     config,
     boot,
-    send: (load) => sendToMaster(load),
+    send: (load) => master.send(load),
     log,
   });
-  log.info({ id, master: masterUri }, 'salt-minion started');
+  log.info({ id, master: master.masterUri }, 'salt-minion started');
 
   return {
     id,
     async stop() {
       if (stopped) return;
       stopped = true;
-      stopSignal.abort();
       beacons?.stop();
       await engines?.stop();
       sub.close();
-      channel.close();
+      master.close();
       clearMasterLink(id, link);
       await executor.close();
+      await kernel.shutdown();
       await removePidfile(config.pidfile);
       log.info('salt-minion stopped');
     },

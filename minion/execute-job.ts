@@ -2,8 +2,10 @@
  * One job from start to result: write `proc/<jid>` while it runs (for `saltutil.find_job`),
  * run the function (or each function of a multi-function job), remove the proc file.
  */
+
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MinionJobOutcome } from '../kernel/jobs/types.js';
 import { packIpc } from '../kernel/serial/index.js';
 import type { JobData } from './job-protocol.js';
 import { type RunEnv, runFunction } from './run-function.js';
@@ -19,12 +21,8 @@ export function procDir(cachedir: string): string {
 }
 
 /** A job's result: per-function maps of retcode and success for multi-function jobs, as Salt sends them. */
-export interface JobOutcome {
-  return: unknown;
-  retcode: number | Record<string, number>;
-  success: boolean | Record<string, boolean>;
-  out?: string;
-}
+/** How a job ended (the kernel's {@link MinionJobOutcome}). */
+export type JobOutcome = MinionJobOutcome;
 
 /** Proc folders known to exist: made once per process, again only if one vanished. */
 const madeProcDirs = new Set<string>();

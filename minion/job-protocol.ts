@@ -1,19 +1,12 @@
 /**
  * Messages between the minion's main process and its job processes.
  */
+import type { MinionJob } from '../kernel/jobs/types.js';
 import type { JobOutcome } from './execute-job.js';
 
 /** The publish data a job runs from (what Salt writes to `proc/<jid>`). */
-export interface JobData {
-  jid: string;
-  fun: string | string[];
-  arg: unknown[];
-  tgt?: unknown;
-  tgt_type?: string;
-  ret?: string;
-  user?: string;
-  [extra: string]: unknown;
-}
+/** A job as the executor runs it (the kernel's {@link MinionJob}). */
+export type JobData = MinionJob;
 
 export interface RunJob {
   type: 'run';

@@ -41,6 +41,26 @@ export interface StoredJob {
   missing: string[];
 }
 
+/** A job on a minion: the publish load that matched it, as its job runs it. */
+export interface MinionJob {
+  jid: string;
+  fun: string | string[];
+  arg: unknown[];
+  tgt?: unknown;
+  tgt_type?: string;
+  ret?: string;
+  user?: string;
+  [extra: string]: unknown;
+}
+
+/** How a job ended on a minion: what its `_return` carries. */
+export interface MinionJobOutcome {
+  return: unknown;
+  retcode: number | Record<string, number>;
+  success: boolean | Record<string, boolean>;
+  out?: string;
+}
+
 /** A runner's outcome, as its `salt/run/<jid>/ret` event carries it. */
 export interface RunnerReturn {
   jid: string;

@@ -1,0 +1,18 @@
+/**
+ * The minion's kernel: the config's plugins applied for the `minion` daemon, whose hooks the
+ * minion calls (`grainsLoaded`, `beforeJob`, `jobReturned`, `shutdown`). The minion has no
+ * built-in plugins yet.
+ */
+import type { Logger } from 'pino';
+import type { ResolvedMinionConfig } from '../kernel/config/index.js';
+import { createKernel, type Kernel } from '../kernel/kernel.js';
+import type { PluginOption } from '../kernel/plugin.js';
+
+export function createMinionKernel(config: ResolvedMinionConfig, log: Logger): Promise<Kernel> {
+  return createKernel({
+    daemon: 'minion',
+    config: config as unknown as Readonly<Record<string, unknown>>,
+    log,
+    plugins: (config.plugins ?? []) as readonly PluginOption[],
+  });
+}
