@@ -14,7 +14,7 @@
 import { EventFirer, masterEventAddresses } from '../kernel/bus/event-bus.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import { SaltError } from '../kernel/errors.js';
-import type { EventStream } from '../kernel/processes/define.js';
+import type { EventStream } from '../kernel/units/define.js';
 import { LocalClient } from './local-client.js';
 import { listenToMasterBus, SALT_ERR_CLIENT_PUBLISH } from './master-access.js';
 import { RunnerClient } from './runner-client.js';

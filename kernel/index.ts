@@ -76,14 +76,14 @@ export {
   type DaemonProcessContext,
   type DaemonProcessDef,
   defineDaemonProcess,
-} from './processes/daemon-process.js';
+} from './process/daemon-process.js';
 export {
   defineEngine,
   defineProcess,
   type EventStream,
   type ProcessContext,
   type ProcessDef,
-} from './processes/define.js';
+} from './units/define.js';
 export {
   defineReaction,
   type Reaction,

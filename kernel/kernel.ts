@@ -14,7 +14,7 @@ import { createKernelHooks, type KernelHooks, type TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
 import { type ClosableKindRegistrar, createKindRegistrar } from './kinds.js';
 import type { DaemonKind, KernelPlugin, PluginApi, PluginOption } from './plugin.js';
-import type { DaemonProcessDef } from './processes/daemon-process.js';
+import type { DaemonProcessDef } from './process/daemon-process.js';
 import { type ClosableRegistry, createRegistry } from './registry.js';
 import { VERSION } from './version.js';
 

@@ -6,7 +6,7 @@ import type { CommandDef } from './commands/define.js';
 import type { KernelHooks, TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
 import type { KindRegistrar } from './kinds.js';
-import type { DaemonProcessDef } from './processes/daemon-process.js';
+import type { DaemonProcessDef } from './process/daemon-process.js';
 import type { Registry } from './registry.js';
 
 /** Which daemon a kernel runs in. */

@@ -8,7 +8,7 @@ import type { KernelPlugin } from '../kernel/plugin.js';
 import { commandFallbacksPlugin } from '../plugins/command-fallbacks/index.js';
 import { eventReturnPlugin } from '../plugins/event-return/index.js';
 import { fileServerPlugin } from '../plugins/file-server/index.js';
-import { jobCachePlugin } from '../plugins/job-cache/index.js';
+import { localCachePlugin } from '../plugins/local-cache/index.js';
 import { netapiPlugin } from '../plugins/netapi/index.js';
 import { pillarPlugin } from '../plugins/pillar/index.js';
 import { reactorPlugin } from '../plugins/reactor/index.js';
@@ -17,7 +17,7 @@ import { wheelPlugin } from '../plugins/wheel/index.js';
 
 /** The built-in plugins `config` asks for, in apply order. */
 export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
-  const plugins = [jobCachePlugin(), fileServerPlugin(), pillarPlugin(), runnersPlugin(), wheelPlugin()];
+  const plugins = [localCachePlugin(), fileServerPlugin(), pillarPlugin(), runnersPlugin(), wheelPlugin()];
   // Salt's EventReturn process, only when event_return names returners
   if (config.event_return.length > 0) plugins.push(eventReturnPlugin());
   // Salt's Reactor process, only when reactor files or TypeScript reactions are configured

@@ -16,10 +16,11 @@ import { ensureDirs } from '../kernel/process/dirs.js';
 import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { assertPortFree } from '../kernel/process/ports.js';
 import { ProcessManager } from '../kernel/process/process-manager.js';
-import { engineUnits, processUnits, unitChildName } from '../kernel/processes/unit-ref.js';
+import { engineUnits, processUnits, unitChildName } from '../kernel/units/unit-ref.js';
+import { rotateAesKey } from './aes-key.js';
 import { createMasterKernel } from './master-kernel.js';
 import { ensureMasterKeys } from './master-keys.js';
-import { rotateAesKey, writeUserKey } from './secrets.js';
+import { writeUserKey } from './user-keys.js';
 
 export interface MasterHandle {
   readonly pm: ProcessManager;

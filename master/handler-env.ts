@@ -6,12 +6,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import { masterReturnerLoader, openMasterJobCache } from '../kernel/jobs/master-job-cache.js';
+import { readAesKey } from './aes-key.js';
 import { requestCorePlugin } from './core-commands.js';
 import type { HandlerEnv } from './handlers/context.js';
 import { KeyCache } from './key-cache.js';
 import { createMasterKernel } from './master-kernel.js';
 import { readMasterKeys } from './master-keys.js';
-import { readAesKey } from './secrets.js';
 
 async function readUserKeys(cachedir: string): Promise<string[]> {
   const names = (await readdir(cachedir).catch(() => [] as string[])).filter((n) => /^\..+_key$/.test(n));

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { isValidMinionId } from '../kernel/auth/minion-id.js';
 import { KEY_STATES } from '../kernel/auth/pki.js';
 import { Crypticle } from '../kernel/crypt/crypticle.js';
-import { sessionKeyPath } from './secrets.js';
+import { sessionKeyPath } from './session-keys.js';
 
 /** How long a checked entry is trusted without looking at its folder or file again. */
 export const RECHECK_MS = 1000;

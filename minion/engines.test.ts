@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { minionEngineEventLoad } from '../kernel/processes/context.js';
+import { minionEngineEventLoad } from '../kernel/units/context.js';
 import { minionRestartTag, startEngines } from './engines.js';
 import { encodeLoad } from './master-link.js';
 

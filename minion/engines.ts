@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { bootEnv, resolvedForChildren } from '../kernel/daemon/boot.js';
 import type { BackoffPolicy } from '../kernel/process/backoff.js';
 import { type ProcessLogger, ProcessManager } from '../kernel/process/process-manager.js';
-import { minionEngineEventLoad } from '../kernel/processes/context.js';
-import { engineUnits, unitChildName } from '../kernel/processes/unit-ref.js';
+import { minionEngineEventLoad } from '../kernel/units/context.js';
+import { engineUnits, unitChildName } from '../kernel/units/unit-ref.js';
 import type { MasterRequest } from './job-protocol.js';
 import { answerMasterRequest } from './master-link.js';
 
-/** The compiled engine child (`dist/kernel/processes/minion-unit-process.js`). */
+/** The compiled engine child (`dist/kernel/units/minion-unit-process.js`). */
 export const MINION_UNIT_PROCESS = fileURLToPath(new URL('./unit-process.js', import.meta.url));
 
 export interface EnginesOptions {
@@ -29,7 +29,7 @@ export interface EnginesOptions {
   /** Sends one aes load to the master (the minion's `sendToMaster`). */
   send(load: Record<string, unknown>): Promise<unknown>;
   log: ProcessLogger;
-  /** Default: kernel/processes/minion-unit-process.js. */
+  /** Default: kernel/units/minion-unit-process.js. */
   modulePath?: string;
   /** SIGTERM → SIGKILL on stop; default 5000 ms. */
   killTimeoutMs?: number;

@@ -1,8 +1,7 @@
 /**
  * Messages between the minion's main process and its job processes.
  */
-import type { MinionJob } from '../kernel/jobs/types.js';
-import type { JobOutcome } from './execute-job.js';
+import type { MinionJobOutcome as JobOutcome, MinionJob } from '../kernel/jobs/types.js';
 
 /** The publish data a job runs from (what Salt writes to `proc/<jid>`). */
 /** A job as the executor runs it (the kernel's {@link MinionJob}). */

@@ -9,9 +9,9 @@
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { runChild } from '../kernel/daemon/child-runtime.js';
 import { signalReady } from '../kernel/process/child.js';
-import { minionProcessContext } from '../kernel/processes/context.js';
-import { runUnit } from '../kernel/processes/run-unit.js';
-import { findUnit, type UnitRef, unitChildName, unitSearch } from '../kernel/processes/unit-ref.js';
+import { minionProcessContext } from '../kernel/units/context.js';
+import { runUnit } from '../kernel/units/run-unit.js';
+import { findUnit, type UnitRef, unitChildName, unitSearch } from '../kernel/units/unit-ref.js';
 import { ipcMasterLink } from './master-link.js';
 
 const unit = JSON.parse(process.argv[2] ?? '{}') as UnitRef;

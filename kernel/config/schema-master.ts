@@ -5,7 +5,7 @@
  */
 
 import { z } from 'zod';
-import { isProcessDef, type ProcessDef } from '../processes/define.js';
+import { isProcessDef, type ProcessDef } from '../units/define.js';
 import { isReactionDef, type ReactionDef } from '../reactions/define.js';
 import { SALT_LOGS_DIR, SIGNING_ALGORITHMS } from './constants.js';
 import {

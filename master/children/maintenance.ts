@@ -10,7 +10,7 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { END_STATE_TAG } from '../../kernel/jobs/end-state.js';
 import { masterReturnerLoader, openMasterJobCache } from '../../kernel/jobs/master-job-cache.js';
-import { readAesKey } from '../secrets.js';
+import { readAesKey } from '../aes-key.js';
 
 /** Path of Salt's AES rotation drop file. */
 export function dropFilePath(cachedir: string): string {

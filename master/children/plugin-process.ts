@@ -9,7 +9,7 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { readBoot } from '../../kernel/daemon/boot.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { SALT_ERR_PROCESS_UNKNOWN } from '../../kernel/errors.js';
-import { masterProcessContext } from '../../kernel/processes/context.js';
+import { masterProcessContext } from '../../kernel/units/context.js';
 import { createMasterKernel } from '../master-kernel.js';
 
 const name = process.argv[2] ?? '';

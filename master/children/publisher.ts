@@ -17,10 +17,11 @@ import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { onParentMessage } from '../../kernel/process/child.js';
 import { unpackIpc } from '../../kernel/serial/index.js';
+import { readAesKey } from '../aes-key.js';
 import { readMasterKeys } from '../master-keys.js';
 import { wrapPublish } from '../publish-envelope.js';
+import { SerialReservation } from '../publish-serial.js';
 import { MAX_REQUEST_BYTES } from '../request-router.js';
-import { readAesKey, SerialReservation } from '../secrets.js';
 import { keepAliveIdleMs } from '../tcp-keepalive.js';
 
 await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {

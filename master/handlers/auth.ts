@@ -26,7 +26,7 @@ import {
   x931Sign,
 } from '../../kernel/crypt/rsa.js';
 import { packNetwork } from '../../kernel/serial/index.js';
-import { sessionKeyFor } from '../secrets.js';
+import { sessionKeyFor } from '../session-keys.js';
 import { idListedIn } from './autosign.js';
 import type { Effects, HandlerEnv } from './context.js';
 

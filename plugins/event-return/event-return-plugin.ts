@@ -3,7 +3,7 @@
  * which the options-apply step asks for when `event_return` names returners.
  */
 import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
-import { defineDaemonProcess } from '../../kernel/processes/daemon-process.js';
+import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
 
 export function eventReturnPlugin(): KernelPlugin {
   return definePlugin({

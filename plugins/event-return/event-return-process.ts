@@ -6,7 +6,7 @@
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { masterReturnerLoader } from '../../kernel/jobs/master-job-cache.js';
 import { returnerNames, withinTime } from '../../kernel/jobs/returner-calls.js';
-import type { DaemonProcessContext } from '../../kernel/processes/daemon-process.js';
+import type { DaemonProcessContext } from '../../kernel/process/daemon-process.js';
 import { EventReturnQueue, type EventSink } from './event-return-queue.js';
 
 export async function startEventReturn(ctx: DaemonProcessContext): Promise<() => Promise<void>> {

@@ -9,6 +9,8 @@ import { type BatchDriver, batchSize, runBatch } from '../../client/batch.js';
 import type { PublishOptions } from '../../client/local-client.js';
 import type { JobReturn, SaltEvent } from '../../kernel/jobs/types.js';
 import type { Chunk } from './body.js';
+import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_MASTER } from './errors.js';
+import { askTargets, shapeReturns, stillRunning } from './gather.js';
 import {
   type ClientEnv,
   checkLocal,
@@ -16,9 +18,7 @@ import {
   type LocalCall,
   localCall,
   timeoutOf,
-} from './clients.js';
-import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_MASTER } from './errors.js';
-import { askTargets, shapeReturns, stillRunning } from './gather.js';
+} from './local-call.js';
 
 /** The batch options of a chunk, checked before anything is published. */
 export function batchOptions(chunk: Chunk): { size: string; wait: number; failhard: boolean } {

@@ -10,13 +10,13 @@ import { fillAuthList } from './auth/acl.js';
 import { authenticate } from './auth/eauth.js';
 import { allowCustomExpire, type TokenData, type TokenStore } from './auth/token-store.js';
 import type { Chunk } from './body.js';
-import type { Identity } from './clients.js';
 import type { NetapiOptions } from './config.js';
 import type { ConnectionGuard } from './connection-guard.js';
 import { cookieValue } from './cookie.js';
 import { NETAPI_ERR_LOGIN_THROTTLED, NETAPI_ERR_UNAUTHENTICATED } from './errors.js';
+import type { Identity } from './local-call.js';
 import type { LoginGuard } from './login-guard.js';
-import type { MasterLink } from './master-link.js';
+import type { MasterLink } from './master-client.js';
 import { pyJson } from './py-json.js';
 import type { StreamSessions } from './stream-sessions.js';
 

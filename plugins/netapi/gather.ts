@@ -6,8 +6,8 @@
 
 import { readPresence } from '../../kernel/bus/presence.js';
 import type { JobReturn } from '../../kernel/jobs/types.js';
-import type { ClientEnv, LocalCall } from './clients.js';
-import type { PublishResult } from './master-link.js';
+import type { ClientEnv, LocalCall } from './local-call.js';
+import type { PublishResult } from './master-client.js';
 
 /**
  * Waits for the returns of a published job: until every expected minion answered, or until

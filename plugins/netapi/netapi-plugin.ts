@@ -4,7 +4,7 @@
  * server on its own).
  */
 import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
-import { defineDaemonProcess } from '../../kernel/processes/daemon-process.js';
+import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
 
 export function netapiPlugin(): KernelPlugin {
   return definePlugin({

@@ -3,7 +3,7 @@
  * (server.ts) while `rest_cherrypy` or `rest_tornado` is configured.
  */
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import type { DaemonProcessContext } from '../../kernel/processes/daemon-process.js';
+import type { DaemonProcessContext } from '../../kernel/process/daemon-process.js';
 import { startNetapi } from './server.js';
 
 export async function startNetapiProcess(ctx: DaemonProcessContext): Promise<() => Promise<void>> {

@@ -26,7 +26,7 @@ import {
   statusOf,
 } from './errors.js';
 import { LoginGuard } from './login-guard.js';
-import { MasterLink } from './master-link.js';
+import { MasterLink } from './master-client.js';
 import { RateLimiter } from './rate-limit.js';
 import type { NetapiRouteApi, NetapiRouteDef } from './route-kind.js';
 import { appRoutes } from './routes/app.js';

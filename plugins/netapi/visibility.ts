@@ -5,7 +5,7 @@
  * (`salt/job/<jid>/...`, `salt/run/<jid>/...`, `salt/wheel/<jid>/...`) and nothing else.
  */
 import type { SaltEvent } from '../../kernel/jobs/types.js';
-import type { Identity } from './clients.js';
+import type { Identity } from './local-call.js';
 
 const JOB_TAG = /^salt\/(?:job|run|wheel)\/(\d{20}(?:_\d+)?)\//;
 

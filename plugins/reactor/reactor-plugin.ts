@@ -3,7 +3,7 @@
  * options-apply step asks for when `reactor:` or `reactions:` is configured.
  */
 import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
-import { defineDaemonProcess } from '../../kernel/processes/daemon-process.js';
+import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
 
 export function reactorPlugin(): KernelPlugin {
   return definePlugin({

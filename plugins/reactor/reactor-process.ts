@@ -4,7 +4,7 @@
  * looked at, and fires its trace events on the same bus.
  */
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import type { DaemonProcessContext } from '../../kernel/processes/daemon-process.js';
+import type { DaemonProcessContext } from '../../kernel/process/daemon-process.js';
 import { MasterExecutor } from './executor.js';
 import { LoopGuard } from './loop-guard.js';
 import { Reactor } from './reactor.js';

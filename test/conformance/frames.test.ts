@@ -23,7 +23,7 @@ import { packIpc, packNetwork, unpackIpc, unpackNetwork } from '../../kernel/ser
 import { createHandlerEnv } from '../../master/handler-env.js';
 import { wrapPublish } from '../../master/publish-envelope.js';
 import { RequestHandler } from '../../master/request-handler.js';
-import { sessionKeyPath } from '../../master/secrets.js';
+import { sessionKeyPath } from '../../master/session-keys.js';
 import { buildAesRequest } from '../../minion/aes-channel.js';
 import { buildAuthRequest } from '../../minion/auth.js';
 import { openPrivateReply } from '../../minion/private-reply.js';

@@ -10,11 +10,11 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
 import type { SaltEvent } from '../../../kernel/jobs/types.js';
-import type { Identity } from '../clients.js';
 import { identityFromToken, type NetapiContext, requireIdentity, sessionCookie } from '../context.js';
 import { cookieValue } from '../cookie.js';
 import { corsHeaders } from '../cors.js';
 import { NETAPI_ERR_UNAUTHENTICATED } from '../errors.js';
+import type { Identity } from '../local-call.js';
 import { pyJson } from '../py-json.js';
 import { eventFilter } from '../visibility.js';
 

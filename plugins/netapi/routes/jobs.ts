@@ -10,9 +10,9 @@ import { masterReturnerLoader, openMasterJobCache } from '../../../kernel/jobs/m
 import type { StoredLoad, StoredReturn } from '../../../kernel/jobs/returner.js';
 import type { JobCacheView } from '../../../kernel/runners/define.js';
 import { specCheck } from '../auth/acl.js';
-import type { Identity } from '../clients.js';
 import { type NetapiContext, requireIdentity, send, sessionCookie } from '../context.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_FORBIDDEN, NETAPI_ERR_NOT_FOUND } from '../errors.js';
+import type { Identity } from '../local-call.js';
 
 /** Salt's `_format_job_instance` + `StartTime`. */
 function formatJob(

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { specCheck } from '../auth/acl.js';
 import { toMapping } from '../body.js';
 import { clientAddress } from '../client-address.js';
-import type { Identity } from '../clients.js';
 import {
   identityFromCredentials,
   type NetapiContext,
@@ -15,6 +14,7 @@ import {
   sessionCookie,
 } from '../context.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_FORBIDDEN } from '../errors.js';
+import type { Identity } from '../local-call.js';
 import { requireMinionId } from '../minion-id.js';
 import { tarFiles } from '../tar.js';
 

@@ -7,9 +7,9 @@ import { listKeys } from '../../../kernel/auth/pki.js';
 import { readMinionData } from '../../../kernel/targeting/data-cache.js';
 import { authCheck } from '../auth/acl.js';
 import { toLowstate } from '../body.js';
-import { targetResolver } from '../clients.js';
 import { type NetapiContext, requireIdentity, send, sessionCookie } from '../context.js';
 import { NETAPI_ERR_FORBIDDEN } from '../errors.js';
+import { targetResolver } from '../local-call.js';
 import { requireMinionId } from '../minion-id.js';
 import { execLowstate } from './root.js';
 

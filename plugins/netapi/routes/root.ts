@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Chunk, toLowstate } from '../body.js';
 import { clientAddress } from '../client-address.js';
-import { clientOf, type Identity, runChunk } from '../clients.js';
+import { runChunk } from '../clients.js';
 import { ALL_CLIENTS } from '../config.js';
 import {
   identityFromCredentials,
@@ -15,6 +15,7 @@ import {
   send,
   sessionCookie,
 } from '../context.js';
+import { clientOf, type Identity } from '../local-call.js';
 
 /** Runs every chunk in order; the answer lists what each added. */
 export async function execLowstate(

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { KindRegistrar } from '../kinds.js';
-import type { EventStream } from './define.js';
+import type { EventStream } from '../units/define.js';
 
 /** What a daemon process receives. */
 export interface DaemonProcessContext {

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
+import { userKeyPath } from '../../client/user-key-path.js';
 import { connectHost, tcpAddress } from '../../kernel/bus/address.js';
 import { EventFirer, EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import { ReqClient } from '../../kernel/bus/req-client.js';
@@ -14,7 +15,6 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
 import type { Logger } from '../../kernel/log.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
-import { userKeyPath } from '../../master/secrets.js';
 import { NETAPI_ERR_MASTER } from './errors.js';
 
 export interface PublishArgs {

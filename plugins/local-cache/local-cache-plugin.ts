@@ -1,14 +1,14 @@
 /**
- * The master job cache plugin: registers the built-in `local_cache` returner, through the same
- * registry a third-party returner uses. The master stores loads and returns through the
+ * The local_cache plugin: registers the built-in `local_cache` returner (Salt's job cache
+ * layout), through the same registry a third-party returner uses. The master stores loads and returns through the
  * returner named by `master_job_cache`.
  */
 import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
 import localCache from '../../returners/local-cache.js';
 
-export const PLUGIN_NAME = 'tsalt:job-cache';
+export const PLUGIN_NAME = 'tsalt:local-cache';
 
-export function jobCachePlugin(): KernelPlugin {
+export function localCachePlugin(): KernelPlugin {
   return definePlugin({
     name: PLUGIN_NAME,
     daemons: ['master'],

@@ -1,1 +1,0 @@
-export { jobCachePlugin, PLUGIN_NAME } from './job-cache.js';

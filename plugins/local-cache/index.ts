@@ -1,0 +1,1 @@
+export { localCachePlugin, PLUGIN_NAME } from './local-cache-plugin.js';
