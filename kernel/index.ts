@@ -78,13 +78,6 @@ export {
   defineDaemonProcess,
 } from './process/daemon-process.js';
 export {
-  defineEngine,
-  defineProcess,
-  type EventStream,
-  type ProcessContext,
-  type ProcessDef,
-} from './units/define.js';
-export {
   defineReaction,
   type Reaction,
   type ReactionContext,
@@ -105,4 +98,11 @@ export {
   type WheelModuleDef,
 } from './runners/define.js';
 export * as stages from './stages.js';
+export {
+  defineEngine,
+  defineProcess,
+  type EventStream,
+  type ProcessContext,
+  type ProcessDef,
+} from './units/define.js';
 export { SALT_COMPAT_VERSION, VERSION } from './version.js';

@@ -5,8 +5,8 @@
  */
 
 import { z } from 'zod';
-import { isProcessDef, type ProcessDef } from '../units/define.js';
 import { isReactionDef, type ReactionDef } from '../reactions/define.js';
+import { isProcessDef, type ProcessDef } from '../units/define.js';
 import { SALT_LOGS_DIR, SIGNING_ALGORITHMS } from './constants.js';
 import {
   boolOption,
