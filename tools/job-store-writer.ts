@@ -7,13 +7,13 @@
  * With shared jids it writes a return from `<prefix>-m<k>` for each of them instead.
  */
 import { silentLogger } from '../kernel/log.js';
-import jobStore from '../returners/job-store/index.js';
+import jobStore, { jobStoreOptions } from '../returners/job-store/index.js';
 
 const [cachedir, prefix, jobsArg, ...shared] = process.argv.slice(2);
 const ctx = {
   opts: { cachedir: String(cachedir) },
   log: silentLogger(),
-  options: { synchronous: 'normal' as const, busy_timeout: 20_000 },
+  options: jobStoreOptions.parse({ busy_timeout: 20_000 }),
 };
 const write = (line: string) => process.stdout.write(`${line}\n`);
 

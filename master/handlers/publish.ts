@@ -4,7 +4,7 @@
  * load to the publisher.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { SaltError } from '../../kernel/errors.js';
+import { SALT_ERR_RETURNER_FAILED, SaltError } from '../../kernel/errors.js';
 import type { PublishLoad, PublishRequest } from '../../kernel/jobs/types.js';
 import { expectedMinions } from '../../kernel/targeting/expected-minions.js';
 import type { Effects, HandlerEnv } from './context.js';
@@ -76,6 +76,14 @@ async function saveExtLoad(
   }
 }
 
+/** A job cache failure with a code and the cache named (a returner may throw anything). */
+function jobCacheError(env: HandlerEnv, method: string, err: unknown): SaltError {
+  if (err instanceof SaltError) return err;
+  return new SALT_ERR_RETURNER_FAILED(env.jobCache.name, method, (err as Error)?.message ?? String(err), {
+    cause: err,
+  });
+}
+
 export async function handlePublish(
   env: HandlerEnv,
   req: PublishRequest,
@@ -125,14 +133,25 @@ export async function handlePublish(
   const { def: jobCache, ctx } = env.jobCache;
   // Salt's `_prep_jid`: the job cache allocates the jid, or reserves the one the client chose.
   const passedJid = typeof req.jid === 'string' && req.jid ? req.jid : undefined;
-  const jid = await jobCache.prepJid!(ctx, passedJid ? { passedJid } : {});
+  let jid: string;
+  try {
+    jid = await jobCache.prepJid!(ctx, passedJid ? { passedJid } : {});
+  } catch (err) {
+    const e = jobCacheError(env, 'prepJid', err);
+    env.kernel.log.error({ err: e, code: e.code }, `publish refused: no jid: ${e.message}`);
+    return { enc: 'clear', load: { jid: null, minions: [], error: `Master failed to assign jid: ${e}` } };
+  }
   req.jid = jid;
   const load = await env.kernel.hooks.beforePublish.promise(publishLoad(req, jid));
   // what is stored is what goes out: the request as the hooks left its load
   const stored: Record<string, unknown> = { ...req, ...load, jid };
   delete stored.key;
-  // The user key is a secret: unlike Salt, tsalt does not keep it in the job cache.
-  await jobCache.saveLoad?.(jid, stored as PublishRequest, minions, ctx);
+  // The user key is a secret: unlike Salt, tsalt does not keep it in the job cache. As in Salt,
+  // a job cache that cannot store the load is logged and the job still runs.
+  await jobCache.saveLoad?.(jid, stored as PublishRequest, minions, ctx).catch((err: unknown) => {
+    const e = jobCacheError(env, 'saveLoad', err);
+    env.kernel.log.error({ err: e, code: e.code, jid }, `the load of ${jid} was not stored: ${e.message}`);
+  });
   if (env.config.ext_job_cache) await saveExtLoad(env, jid, stored as PublishRequest, minions);
 
   effects.events.push({ tag: jid, data: { minions } });

@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,14 +16,15 @@ import { genJid } from '../../kernel/jid.js';
 import { returnerContext } from '../../kernel/jobs/returner-options.js';
 import type { PublishRequest } from '../../kernel/jobs/types.js';
 import { silentLogger } from '../../kernel/log.js';
-import jobStore, { type JobStoreOptions, storeSettings } from './index.js';
+import { memoryLogger } from '../../modules/_fake-ctx.js';
+import jobStore, { jobStoreOptions, storeSettings } from './index.js';
 import { jidOf } from './queries.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsalt-js-unit-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function ctxIn(name: string) {
-  const options: JobStoreOptions = { synchronous: 'normal', busy_timeout: 5000 };
+  const options = jobStoreOptions.parse({ busy_timeout: 5000 });
   return { opts: { cachedir: join(root, name) }, log: silentLogger(), options };
 }
 
@@ -47,20 +57,82 @@ describe('job_store', () => {
     await jobStore.close!(ctx);
   });
 
-  it('a corrupt file is a SALT_ERR_JOB_STORE naming it, not a crash; a new file works again', async () => {
-    const ctx = ctxIn('corrupt');
-    mkdirSync(join(root, 'corrupt'), { recursive: true });
-    const path = join(root, 'corrupt', 'jobs.sqlite');
-    writeFileSync(path, Buffer.alloc(8192, 0x41));
-    await expect(jobStore.getJid!(genJid(), ctx)).rejects.toMatchObject({ code: 'SALT_ERR_JOB_STORE' });
-    const err = await jobStore.returner(ret('m1', genJid()), ctx).catch((e: Error) => e);
-    expect(err).toMatchObject({ code: 'SALT_ERR_JOB_STORE' });
-    expect((err as Error).message).toContain(path);
-    rmSync(path);
+  it('a corrupt file (garbage header, truncated) is moved aside with its -wal and -shm, and a new store takes the writes', async () => {
+    for (const [name, damage] of [
+      ['garbage', (path: string) => writeFileSync(path, Buffer.alloc(8192, 0x41))],
+      ['truncated', (path: string) => truncateSync(path, Math.floor(statSync(path).size / 2))],
+    ] as const) {
+      const dir = join(root, name);
+      const path = join(dir, 'jobs.sqlite');
+      const before = { ...ctxIn(name), log: memoryLogger() };
+      const old = await jobStore.prepJid!(before);
+      for (let i = 0; i < 200; i++) await jobStore.returner(ret(`m${i}`, old, 'x'.repeat(500)), before);
+      await jobStore.close!(before);
+      damage(path);
+      writeFileSync(`${path}-wal`, 'old wal');
+      writeFileSync(`${path}-shm`, 'old shm');
+      const damaged = readFileSync(path);
+      const ctx = { ...ctxIn(name), log: memoryLogger() };
+      const jid = await jobStore.prepJid!(ctx);
+      await jobStore.returner(ret('m1', jid), ctx);
+      expect(Object.keys(await jobStore.getJid!(jid, ctx))).toEqual(['m1']);
+      const aside = readdirSync(dir).filter((f) => f.startsWith('jobs.sqlite.corrupt-'));
+      expect(aside.sort(), name).toHaveLength(3);
+      const main = aside.find((f) => /^jobs\.sqlite\.corrupt-\d{8}T\d{6}\.\d{3}Z$/.test(f))!;
+      expect(readFileSync(join(dir, main)).equals(damaged)).toBe(true);
+      expect(readFileSync(join(dir, `${main}-wal`), 'utf8')).toBe('old wal');
+      // the -shm (an index SQLite rebuilds from the WAL) goes with them; its bytes need not stay
+      expect(statSync(join(dir, `${main}-shm`)).isFile()).toBe(true);
+      expect(ctx.log.lines).toContainEqual([
+        'error',
+        expect.objectContaining({ code: 'SALT_ERR_JOB_STORE_CORRUPT', moved_to: join(dir, main) }),
+        expect.stringContaining(`job store ${path} is corrupt (`),
+      ]);
+      await jobStore.close!(ctx);
+    }
+  });
+
+  it('damage that opening does not see: the first operation that meets it has the file checked and moved aside', async () => {
+    const ctx = { ...ctxIn('inside'), log: memoryLogger() };
+    const path = join(root, 'inside', 'jobs.sqlite');
+    const old = await jobStore.prepJid!(ctx);
+    for (let i = 0; i < 200; i++) await jobStore.returner(ret(`m${i}`, old, 'x'.repeat(500)), ctx);
+    await jobStore.close!(ctx);
+    // every page after the first (the header and the schema) overwritten
+    const bytes = readFileSync(path);
+    bytes.fill(0x41, 4096);
+    writeFileSync(path, bytes);
+    await expect(jobStore.getJid!(old, ctx)).rejects.toMatchObject({
+      code: 'SALT_ERR_JOB_STORE',
+      message: expect.stringContaining('malformed'),
+    });
+    expect(ctx.log.lines.map((l) => l[1])).toContainEqual(
+      expect.objectContaining({ code: 'SALT_ERR_JOB_STORE_CORRUPT', path }),
+    );
     const jid = await jobStore.prepJid!(ctx);
     await jobStore.returner(ret('m1', jid), ctx);
     expect(Object.keys(await jobStore.getJid!(jid, ctx))).toEqual(['m1']);
+    const aside = readdirSync(join(root, 'inside')).filter((f) => /\.corrupt-\d{8}T\d{6}\.\d{3}Z$/.test(f));
+    expect(aside).toHaveLength(1);
     await jobStore.close!(ctx);
+  });
+
+  it('with on_corrupt: refuse a corrupt file is left as it is and loading the store fails with SALT_ERR_JOB_STORE_CORRUPT', async () => {
+    const dir = join(root, 'refuse');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'jobs.sqlite');
+    writeFileSync(path, Buffer.alloc(8192, 0x41));
+    const ctx = { ...ctxIn('refuse'), options: jobStoreOptions.parse({ on_corrupt: 'refuse' }) };
+    const err = await Promise.resolve()
+      .then(() => jobStore.virtual!(ctx))
+      .catch((e: Error) => e);
+    expect(err).toMatchObject({ code: 'SALT_ERR_JOB_STORE_CORRUPT' });
+    expect((err as Error).message).toContain(`job store ${path} is corrupt (file is not a database)`);
+    await expect(jobStore.getJid!(genJid(), ctx)).rejects.toMatchObject({
+      code: 'SALT_ERR_JOB_STORE_CORRUPT',
+    });
+    expect(readdirSync(dir)).toEqual(['jobs.sqlite']);
+    expect(readFileSync(path).equals(Buffer.alloc(8192, 0x41))).toBe(true);
   });
 
   it('an unusable cachedir is a SALT_ERR_JOB_STORE', async () => {
@@ -77,10 +149,22 @@ describe('job_store', () => {
       path: '/c/jobs.sqlite',
       synchronous: 'full',
       busyTimeoutMs: 10_000,
+      onCorrupt: 'move_aside',
     });
     expect(() =>
       returnerContext(jobStore, { cachedir: '/c', 'job_store.synchronous': 'sometimes' }, log),
     ).toThrow(/job_store/);
+  });
+
+  it('docs/config.md lists every option, with its default', () => {
+    const docs = readFileSync(new URL('../../docs/config.md', import.meta.url), 'utf8');
+    const rows = docs.slice(docs.indexOf('## Job store options')).split('\n');
+    const defaults: Record<string, unknown> = jobStoreOptions.parse({});
+    for (const key of Object.keys(jobStoreOptions.shape)) {
+      const row = rows.find((line) => line.startsWith(`| \`job_store.${key}\` |`));
+      expect(row, key).toBeDefined();
+      if (defaults[key] !== undefined) expect(row?.split(' | ')[2], key).toBe(`\`${String(defaults[key])}\``);
+    }
   });
 
   it('searches multi-function jobs and [...] globs exactly', async () => {
@@ -137,7 +221,7 @@ describe('job_store', () => {
   it('cleanOldJobs with nothing to remove does not wait for the write lock', async () => {
     const ctx = {
       ...ctxIn('idle-clean'),
-      options: { synchronous: 'normal', busy_timeout: 50 } as JobStoreOptions,
+      options: jobStoreOptions.parse({ busy_timeout: 50 }),
     };
     const jid = await jobStore.prepJid!(ctx);
     await jobStore.returner(ret('m1', jid), ctx);

@@ -14,9 +14,14 @@
  * commit per return, synchronous=FULL 0.5x (the `synchronous: full` option).
  */
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { isValidMinionId } from '../../kernel/auth/minion-id.js';
-import { SALT_ERR_JOB_DUPLICATE_RETURN, SALT_ERR_JOB_STORE } from '../../kernel/errors.js';
+import {
+  SALT_ERR_JOB_DUPLICATE_RETURN,
+  SALT_ERR_JOB_STORE,
+  SALT_ERR_JOB_STORE_CORRUPT,
+} from '../../kernel/errors.js';
 import { genJid, isJid } from '../../kernel/jid.js';
 import {
   defineReturner,
@@ -24,11 +29,13 @@ import {
   type ReturnerContext,
   type StoredReturn,
 } from '../../kernel/jobs/returner.js';
+import { isCorrupt } from './move-aside.js';
 import * as Q from './queries.js';
-import { closeConnection, connection, type StoreSettings, storeError } from './schema.js';
+import { type StoreSettings, storeError } from './schema.js';
+import { StoreFile } from './store-file.js';
 import { WriteQueue } from './write-queue.js';
 
-/** The store's options (`job_store.path`, `job_store.synchronous`, `job_store.busy_timeout`). */
+/** The store's options (`job_store.<key>`, documented in docs/config.md, "Job store options"). */
 export const jobStoreOptions = z.object({
   /** The database file; default `<cachedir>/jobs.sqlite`. */
   path: z.string().min(1).optional(),
@@ -36,6 +43,12 @@ export const jobStoreOptions = z.object({
   synchronous: z.enum(['normal', 'full']).default('normal'),
   /** Milliseconds a writer waits for another process's write lock before failing. */
   busy_timeout: z.number().int().nonnegative().default(10_000),
+  /**
+   * A file SQLite finds damaged (a garbage header, a truncated file): `move_aside` renames it
+   * `<path>.corrupt-<time>` and starts a new, empty store; `refuse` leaves it and the master does
+   * not start (SALT_ERR_JOB_STORE_CORRUPT).
+   */
+  on_corrupt: z.enum(['move_aside', 'refuse']).default('move_aside'),
 });
 export type JobStoreOptions = z.infer<typeof jobStoreOptions>;
 
@@ -58,11 +71,13 @@ export function storeSettings(ctx: ReturnerContext<Partial<JobStoreOptions>>): S
     path,
     synchronous: o.synchronous === 'full' ? 'full' : 'normal',
     busyTimeoutMs: typeof o.busy_timeout === 'number' ? o.busy_timeout : 10_000,
+    onCorrupt: o.on_corrupt === 'refuse' ? 'refuse' : 'move_aside',
   };
 }
 
 interface Store {
   settings: StoreSettings;
+  file: StoreFile;
   queue: WriteQueue;
 }
 
@@ -80,10 +95,8 @@ function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): Store {
   const settings = storeSettings(ctx);
   let s = stores.get(settings.path);
   if (!s) {
-    s = {
-      settings,
-      queue: new WriteQueue(() => connection(settings), settings.path, settings.busyTimeoutMs),
-    };
+    const file = new StoreFile(settings, ctx.log);
+    s = { settings, file, queue: new WriteQueue(file, settings.path, settings.busyTimeoutMs) };
     stores.set(settings.path, s);
   }
   byContext.set(ctx, s);
@@ -93,19 +106,20 @@ function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): Store {
 /** Runs a read on the process's connection; failures become SALT_ERR_JOB_STORE. */
 async function read<T>(
   ctx: ReturnerContext<Partial<JobStoreOptions>>,
-  op: (db: ReturnType<typeof connection>) => T,
+  op: (db: Database.Database) => T,
 ): Promise<T> {
-  const { settings } = store(ctx);
+  const { settings, file } = store(ctx);
   try {
-    return op(connection(settings));
+    return op(file.db());
   } catch (err) {
+    if (isCorrupt(err)) file.suspect(err);
     throw storeError(settings.path, err);
   }
 }
 
 function write<T>(
   ctx: ReturnerContext<Partial<JobStoreOptions>>,
-  op: (db: ReturnType<typeof connection>) => T,
+  op: (db: Database.Database) => T,
 ): Promise<T> {
   return store(ctx).queue.run(op);
 }
@@ -119,6 +133,22 @@ export default defineReturner<JobStoreOptions>({
   name: 'job_store',
   doc: 'Embedded job store: jobs, returns and events in <cachedir>/jobs.sqlite (SQLite, WAL).',
   options: jobStoreOptions,
+
+  /**
+   * Opens the store when a process loads it (the master's children, at start), so that a
+   * damaged file is moved aside before the first job, or the start refused (`on_corrupt:
+   * refuse`: SALT_ERR_JOB_STORE_CORRUPT). Any other failure to open is logged here and met again
+   * by each operation.
+   */
+  virtual(ctx) {
+    try {
+      store(ctx).file.db();
+    } catch (err) {
+      if (err instanceof SALT_ERR_JOB_STORE_CORRUPT) throw err;
+      ctx.log.error({ err: (err as Error).message }, `job store cannot be opened: ${(err as Error).message}`);
+    }
+    return true;
+  },
 
   async prepJid(ctx, opts) {
     if (opts?.passedJid) {
@@ -219,12 +249,12 @@ export default defineReturner<JobStoreOptions>({
   },
 
   async close(ctx) {
-    const { settings, queue } = store(ctx);
+    const { settings, queue, file } = store(ctx);
     // what is queued (even a batch waiting for another process's write lock) is written first
     queue.flush({ wait: true });
     stores.delete(settings.path);
     try {
-      closeConnection(settings.path);
+      file.close();
     } catch (err) {
       throw storeError(settings.path, err);
     }

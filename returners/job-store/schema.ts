@@ -1,6 +1,7 @@
 /**
- * The job store's SQLite file: opening it (WAL, incremental auto-vacuum, busy timeout), its
- * schema, and one connection per file per process. Every failure becomes SALT_ERR_JOB_STORE.
+ * The job store's SQLite file: opening it (WAL, incremental auto-vacuum, busy timeout) and its
+ * schema. store-file.ts keeps one connection per file per process. Every failure becomes
+ * SALT_ERR_JOB_STORE.
  *
  * Layout: `jobs` has one row per job (the jid, its function(s), target(s) and targeted minions
  * as text for indexed and GLOB search, the load as msgpack); `returns` one row per minion and
@@ -58,6 +59,8 @@ export interface StoreSettings {
   synchronous: 'normal' | 'full';
   /** How long a writer waits for another process's write lock, in milliseconds. */
   busyTimeoutMs: number;
+  /** A file SQLite finds damaged: moved aside for a new store (default), or refused. */
+  onCorrupt: 'move_aside' | 'refuse';
 }
 
 /** Wraps any failure in SALT_ERR_JOB_STORE naming the file (catalog errors pass through). */
@@ -67,9 +70,11 @@ export function storeError(path: string, err: unknown): SaltError {
   return new SALT_ERR_JOB_STORE(path, why, { cause: err });
 }
 
-const open = new Map<string, Database.Database>();
-
-function create(settings: StoreSettings): Database.Database {
+/**
+ * Opens (or makes) the file and its schema. The first read of the file (`user_version`) is
+ * where SQLite reports a damaged one (SQLITE_NOTADB, SQLITE_CORRUPT): the raw error is thrown.
+ */
+export function openDatabase(settings: StoreSettings): Database.Database {
   mkdirSync(dirname(settings.path), { recursive: true });
   const db = new Database(settings.path, { timeout: settings.busyTimeoutMs });
   try {
@@ -96,31 +101,4 @@ function create(settings: StoreSettings): Database.Database {
     db.close();
     throw err;
   }
-}
-
-/** The process's connection to a store file, opened (and the schema made) on first use. */
-export function connection(settings: StoreSettings): Database.Database {
-  const hit = open.get(settings.path);
-  if (hit?.open) return hit;
-  try {
-    const db = create(settings);
-    open.set(settings.path, db);
-    return db;
-  } catch (err) {
-    throw storeError(settings.path, err);
-  }
-}
-
-/** Closes the process's connection to a store file, if open (checkpointing the WAL). */
-export function closeConnection(path: string): void {
-  const db = open.get(path);
-  open.delete(path);
-  if (!db?.open) return;
-  try {
-    db.pragma('optimize');
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  } catch {
-    // another process may hold the database: closing still checkpoints what it can
-  }
-  db.close();
 }

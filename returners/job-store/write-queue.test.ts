@@ -18,9 +18,11 @@ function queueOn(
   db.exec('CREATE TABLE t (v INTEGER UNIQUE)');
   let commits = 0;
   const queue = new WriteQueue(
-    () => {
-      commits++;
-      return db;
+    {
+      db: () => {
+        commits++;
+        return db;
+      },
     },
     path,
     busyTimeoutMs,

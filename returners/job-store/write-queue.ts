@@ -13,7 +13,16 @@
  * later writes, until `busy_timeout` has passed since its first try.
  */
 import type Database from 'better-sqlite3';
+import { isCorrupt } from './move-aside.js';
 import { storeError } from './schema.js';
+
+/** The connection a queue writes through (store-file.ts). */
+export interface QueueFile {
+  /** The open connection (opened on first use). */
+  db(): Database.Database;
+  /** Told when SQLite reported the file malformed, so it can be checked (and moved aside). */
+  suspect?(err: unknown): void;
+}
 
 interface Pending {
   op: (db: Database.Database) => unknown;
@@ -56,7 +65,7 @@ export class WriteQueue {
    *   (the store's `busy_timeout`); the connection's own busy timeout is used by close().
    */
   constructor(
-    private readonly db: () => Database.Database,
+    private readonly file: QueueFile,
     private readonly path: string,
     private readonly busyTimeoutMs = 10_000,
   ) {}
@@ -95,9 +104,10 @@ export class WriteQueue {
       const results: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
       let db: Database.Database | undefined;
       try {
-        db = this.db();
+        db = this.file.db();
         this.commit(db, batch, results, opts.wait === true);
       } catch (err) {
+        if (isCorrupt(err)) this.file.suspect?.(err);
         // the lock was taken and the transaction rolled back (nothing of it was committed): the
         // whole batch waits and runs again, ahead of later writes
         const rolledBack = db !== undefined && !db.inTransaction;
@@ -108,6 +118,8 @@ export class WriteQueue {
         continue;
       }
       this.busySince = 0;
+      const corrupt = results.find((r) => !r.ok && isCorrupt(r.err));
+      if (corrupt && !corrupt.ok) this.file.suspect?.(corrupt.err);
       for (const [i, p] of batch.entries()) {
         const r = results[i];
         if (r?.ok) p.resolve(r.value);

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../kernel/log.js';
-import jobStore from '../../returners/job-store/index.js';
+import jobStore, { jobStoreOptions } from '../../returners/job-store/index.js';
 import { describeReturnerConformance } from './conformance.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,7 +18,7 @@ describeReturnerConformance(
     const ctx = {
       opts: { cachedir: root },
       log: silentLogger(),
-      options: { synchronous: 'normal' as const, busy_timeout: 5000 },
+      options: jobStoreOptions.parse({ busy_timeout: 5000 }),
     };
     return { def: jobStore, ctx, teardown: async () => rmSync(root, { recursive: true, force: true }) };
   },
@@ -30,7 +30,7 @@ describe('job_store across processes', () => {
   const ctx = {
     opts: { cachedir: root },
     log: silentLogger(),
-    options: { synchronous: 'normal' as const, busy_timeout: 5000 },
+    options: jobStoreOptions.parse({ busy_timeout: 5000 }),
   };
   // the compiled writer (npm test builds dist/ first, as the integration tests need)
   const writer = join(REPO, 'dist/tools/job-store-writer.js');
@@ -98,6 +98,22 @@ describe('job_store across processes', () => {
     const db = new Database(join(dir, 'jobs.sqlite'), { readonly: true });
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.close();
+    await jobStore.close!(c);
+  });
+
+  it('processes that open a corrupt store at once move it aside once, and all write to one new store', async () => {
+    const dir = join(root, 'corrupt');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'jobs.sqlite'), Buffer.alloc(16384, 0x41));
+    const runs = await Promise.all(['a', 'b', 'c', 'd'].map((p) => run(spawnWriter(dir, p, 20))));
+    for (const r of runs) expect(r.code, r.err).toBe(0);
+    expect(runs.reduce((n, r) => n + r.acks.length, 0)).toBe(800);
+    const names = readdirSync(dir);
+    expect(names.filter((f) => /^jobs\.sqlite\.corrupt-[^-]+$/.test(f))).toHaveLength(1);
+    expect(names).not.toContain('jobs.sqlite-move-aside.lock');
+    const c = { ...ctx, opts: { cachedir: dir } };
+    for (const r of runs)
+      for (const jid of r.jids) expect(Object.keys(await jobStore.getJid!(jid, c))).toHaveLength(10);
     await jobStore.close!(c);
   });
 
