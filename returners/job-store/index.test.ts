@@ -135,9 +135,9 @@ describe('job_store', () => {
     expect(readFileSync(path).equals(Buffer.alloc(8192, 0x41))).toBe(true);
   });
 
-  it('an unusable cachedir is a SALT_ERR_JOB_STORE', async () => {
+  it('an unusable cachedir is a SALT_ERR_JOB_STORE for reads, and for writes with buffer_size: 0', async () => {
     writeFileSync(join(root, 'not-a-dir'), 'x');
-    const ctx = ctxIn('not-a-dir');
+    const ctx = { ...ctxIn('not-a-dir'), options: jobStoreOptions.parse({ buffer_size: 0 }) };
     await expect(jobStore.prepJid!(ctx)).rejects.toMatchObject({ code: 'SALT_ERR_JOB_STORE' });
     await expect(jobStore.getLoad!(genJid(), ctx)).rejects.toMatchObject({ code: 'SALT_ERR_JOB_STORE' });
   });
@@ -150,6 +150,8 @@ describe('job_store', () => {
       synchronous: 'full',
       busyTimeoutMs: 10_000,
       onCorrupt: 'move_aside',
+      bufferSize: 10_000,
+      retryMs: 1000,
     });
     expect(() =>
       returnerContext(jobStore, { cachedir: '/c', 'job_store.synchronous': 'sometimes' }, log),

@@ -4,7 +4,9 @@
  * listing and searching jobs is indexed, old jobs go in small batches, and a crashed writer
  * loses nothing it acknowledged. Every request-server thread opens the same file; writers
  * wait for each other (`busy_timeout`) and writes made in the same event-loop turn share a
- * commit (one per 256). Failures are SALT_ERR_JOB_STORE, never a crash.
+ * commit (one per 256). Failures are SALT_ERR_JOB_STORE, never a crash; a store that cannot be
+ * written keeps the writes in memory and jobs run on (store.ts); a damaged file is moved aside
+ * (store-file.ts); a file deleted while open is noticed and made anew (write-queue.ts).
  *
  * Why SQLite, measured by bench/job-store-bench.ts (1,000,000 returns, jobs of 10, same disk,
  * same run): 15 s and 174 MiB in 4 files, against 247 s, 9.4 GiB and 2.4 million inodes for
@@ -29,11 +31,9 @@ import {
   type ReturnerContext,
   type StoredReturn,
 } from '../../kernel/jobs/returner.js';
-import { isCorrupt } from './move-aside.js';
 import * as Q from './queries.js';
 import { type StoreSettings, storeError } from './schema.js';
-import { StoreFile } from './store-file.js';
-import { WriteQueue } from './write-queue.js';
+import { JobStore } from './store.js';
 
 /** The store's options (`job_store.<key>`, documented in docs/config.md, "Job store options"). */
 export const jobStoreOptions = z.object({
@@ -49,6 +49,13 @@ export const jobStoreOptions = z.object({
    * not start (SALT_ERR_JOB_STORE_CORRUPT).
    */
   on_corrupt: z.enum(['move_aside', 'refuse']).default('move_aside'),
+  /**
+   * Most writes kept in memory while the store cannot be written (disk full, file or folder
+   * gone, lock held past busy_timeout), the oldest dropped past it; 0: such writes fail.
+   */
+  buffer_size: z.number().int().nonnegative().default(10_000),
+  /** Seconds between tries of the writes kept in memory. */
+  retry_interval: z.number().positive().default(1),
 });
 export type JobStoreOptions = z.infer<typeof jobStoreOptions>;
 
@@ -72,31 +79,26 @@ export function storeSettings(ctx: ReturnerContext<Partial<JobStoreOptions>>): S
     synchronous: o.synchronous === 'full' ? 'full' : 'normal',
     busyTimeoutMs: typeof o.busy_timeout === 'number' ? o.busy_timeout : 10_000,
     onCorrupt: o.on_corrupt === 'refuse' ? 'refuse' : 'move_aside',
+    bufferSize: typeof o.buffer_size === 'number' ? o.buffer_size : 10_000,
+    retryMs: (typeof o.retry_interval === 'number' ? o.retry_interval : 1) * 1000,
   };
 }
 
-interface Store {
-  settings: StoreSettings;
-  file: StoreFile;
-  queue: WriteQueue;
-}
-
-const stores = new Map<string, Store>();
+const stores = new Map<string, JobStore>();
 /**
  * The store each context last used: the master's job cache passes the same context to every
  * call, and working the path out again (a `path.join`) was a measurable part of each return.
  */
-const byContext = new WeakMap<object, Store>();
+const byContext = new WeakMap<object, JobStore>();
 
-function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): Store {
+function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): JobStore {
   const known = byContext.get(ctx);
   // a store closed since (close() forgets it) is opened again below
   if (known && stores.get(known.settings.path) === known) return known;
   const settings = storeSettings(ctx);
   let s = stores.get(settings.path);
   if (!s) {
-    const file = new StoreFile(settings, ctx.log);
-    s = { settings, file, queue: new WriteQueue(file, settings.path, settings.busyTimeoutMs) };
+    s = new JobStore(settings, ctx.log);
     stores.set(settings.path, s);
   }
   byContext.set(ctx, s);
@@ -104,25 +106,19 @@ function store(ctx: ReturnerContext<Partial<JobStoreOptions>>): Store {
 }
 
 /** Runs a read on the process's connection; failures become SALT_ERR_JOB_STORE. */
-async function read<T>(
-  ctx: ReturnerContext<Partial<JobStoreOptions>>,
-  op: (db: Database.Database) => T,
-): Promise<T> {
-  const { settings, file } = store(ctx);
-  try {
-    return op(file.db());
-  } catch (err) {
-    if (isCorrupt(err)) file.suspect(err);
-    throw storeError(settings.path, err);
-  }
-}
+const read = <T>(ctx: ReturnerContext<Partial<JobStoreOptions>>, op: (db: Database.Database) => T) =>
+  store(ctx).read(op);
 
-function write<T>(
+/** A write that fails rather than wait in memory (maintenance). */
+const write = <T>(ctx: ReturnerContext<Partial<JobStoreOptions>>, op: (db: Database.Database) => T) =>
+  store(ctx).write(op);
+
+/** A write kept in memory while the store cannot be written (resolves KEPT then). */
+const keep = <T>(
   ctx: ReturnerContext<Partial<JobStoreOptions>>,
+  method: string,
   op: (db: Database.Database) => T,
-): Promise<T> {
-  return store(ctx).queue.run(op);
-}
+) => store(ctx).keep(method, op);
 
 function funsOf(fun: unknown): string[] {
   if (typeof fun === 'string') return [fun];
@@ -153,23 +149,24 @@ export default defineReturner<JobStoreOptions>({
   async prepJid(ctx, opts) {
     if (opts?.passedJid) {
       const jid = opts.passedJid;
-      await write(ctx, (db) => Q.reserveJob(db, jid, Boolean(opts.nocache)));
+      await keep(ctx, 'prepJid', (db) => Q.reserveJob(db, jid, Boolean(opts.nocache)));
       return jid;
     }
     for (let attempt = 0; attempt < 10; attempt++) {
       const jid = genJid({ unique_jid: Boolean(ctx.opts.unique_jid) });
-      // Another process may have taken the same microsecond: then take the next jid.
-      if (await write(ctx, (db) => Q.reserveJob(db, jid, Boolean(opts?.nocache)))) return jid;
+      // Another process may have taken the same microsecond: then take the next jid. A jid
+      // kept in memory (the store cannot be written) is reserved once it can.
+      if (await keep(ctx, 'prepJid', (db) => Q.reserveJob(db, jid, Boolean(opts?.nocache)))) return jid;
     }
     throw new SALT_ERR_JOB_STORE(store(ctx).settings.path, 'could not reserve a free jid after 10 tries');
   },
 
   async saveLoad(jid, load, minions, ctx) {
-    await write(ctx, (db) => Q.saveLoad(db, jid, load, minions));
+    await keep(ctx, 'saveLoad', (db) => Q.saveLoad(db, jid, load, minions));
   },
 
   async saveMinions(jid, minions, ctx) {
-    await write(ctx, (db) => Q.saveMinions(db, jid, minions));
+    await keep(ctx, 'saveMinions', (db) => Q.saveMinions(db, jid, minions));
   },
 
   async returner(ret, ctx) {
@@ -180,7 +177,7 @@ export default defineReturner<JobStoreOptions>({
     const stored: StoredReturn = { return: ret.return, retcode: ret.retcode, success: ret.success };
     if (typeof ret.out === 'string') stored.out = ret.out;
     const funs = funsOf(ret.fun);
-    await write(ctx, (db) => {
+    await keep(ctx, 'returner', (db) => {
       if (!Q.insertReturn(db, ret.jid, ret.id, funs, stored))
         throw new SALT_ERR_JOB_DUPLICATE_RETURN(ret.id, ret.jid);
     });
@@ -188,7 +185,7 @@ export default defineReturner<JobStoreOptions>({
 
   async saveEndState(jid, id, state, ctx) {
     if (!isValidMinionId(id) || !isJid(jid)) return;
-    await write(ctx, (db) =>
+    await keep(ctx, 'saveEndState', (db) =>
       Q.saveEndState(db, jid, id, state, `Minion did not return. [${END_TEXT[state]}]`),
     );
   },
@@ -243,20 +240,19 @@ export default defineReturner<JobStoreOptions>({
   async eventReturn(events, ctx) {
     if (!events.length) return;
     const stamp = Date.now();
-    await write(ctx, (db) => {
+    await keep(ctx, 'eventReturn', (db) => {
       for (const ev of events) Q.insertEvent(db, ev.tag, ev.data, stamp);
     });
   },
 
   async close(ctx) {
-    const { settings, queue, file } = store(ctx);
+    const s = store(ctx);
+    stores.delete(s.settings.path);
     // what is queued (even a batch waiting for another process's write lock) is written first
-    queue.flush({ wait: true });
-    stores.delete(settings.path);
     try {
-      file.close();
+      await s.close();
     } catch (err) {
-      throw storeError(settings.path, err);
+      throw storeError(s.settings.path, err);
     }
   },
 });

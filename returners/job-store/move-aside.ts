@@ -11,6 +11,7 @@
  */
 import { closeSync, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { isCorrupt } from './failures.js';
 
 /** A lock file older than this belongs to a process that died while holding it. */
 const LOCK_STALE_MS = 10_000;
@@ -18,12 +19,6 @@ const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 15_000;
 /** Pause between tries while another process holds the lock. */
 const LOCK_POLL_MS = 5;
-
-/** An error meaning that SQLite found the file damaged, not that it could not reach it. */
-export function isCorrupt(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'));
-}
 
 /** `2026-11-27T00:13:05.123Z` as `20261127T001305.123Z`: sortable, no characters a shell minds. */
 function stamp(at: Date): string {

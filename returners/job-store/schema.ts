@@ -61,6 +61,10 @@ export interface StoreSettings {
   busyTimeoutMs: number;
   /** A file SQLite finds damaged: moved aside for a new store (default), or refused. */
   onCorrupt: 'move_aside' | 'refuse';
+  /** Most writes kept in memory while the file cannot be written (0: fail them instead). */
+  bufferSize: number;
+  /** Milliseconds between tries of the writes kept in memory. */
+  retryMs: number;
 }
 
 /** Wraps any failure in SALT_ERR_JOB_STORE naming the file (catalog errors pass through). */

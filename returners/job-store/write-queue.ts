@@ -11,10 +11,19 @@
  * operator's `sqlite3` shell holds the lock. A transaction that finds the lock taken waits at
  * most {@link LOCK_TRY_MS} inside SQLite; the batch is then tried again on a timer, ahead of
  * later writes, until `busy_timeout` has passed since its first try.
+ *
+ * A store deleted (or moved aside and made anew) while open loses nothing written after: the
+ * connection would go on committing into the old file, which no other process sees. After a
+ * commit the queue checks, {@link VERIFY_MS} later, with one `stat` (not one per write), that the
+ * path still names the file it committed to; if not, the file is opened again (a new store when
+ * none is there) and the writes committed since the last check are written to it again, ahead
+ * of the rest.
  */
 import type Database from 'better-sqlite3';
-import { isCorrupt } from './move-aside.js';
+import { isBusy, isCorrupt } from './failures.js';
 import { storeError } from './schema.js';
+
+type Op = (db: Database.Database) => unknown;
 
 /** The connection a queue writes through (store-file.ts). */
 export interface QueueFile {
@@ -22,10 +31,20 @@ export interface QueueFile {
   db(): Database.Database;
   /** Told when SQLite reported the file malformed, so it can be checked (and moved aside). */
   suspect?(err: unknown): void;
+  /** Whether the path no longer names the open file (then the connection is closed). */
+  replaced?(): 'deleted' | 'replaced' | undefined;
+}
+
+/** What the queue tells its owner about writes it makes again in a new file. */
+export interface QueueOwner {
+  /** The file was deleted or replaced; `count` recent writes are written again to the new one. */
+  replaced?(kind: 'deleted' | 'replaced', count: number): void;
+  /** A write made again failed: nobody waits for it any more. */
+  lost?(op: Op, err: unknown): void;
 }
 
 interface Pending {
-  op: (db: Database.Database) => unknown;
+  op: Op;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -45,12 +64,8 @@ const FLUSH_AT = 256;
 export const LOCK_TRY_MS = 5;
 /** Wait between tries while the write lock is taken (the thread is free meanwhile). */
 export const LOCK_RETRY_MS = 20;
-
-/** The lock was taken (better-sqlite3 gives extended codes too, e.g. `SQLITE_BUSY_RECOVERY`). */
-function isBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
-}
+/** How long after a commit the queue checks that the path still names the file it wrote to. */
+export const VERIFY_MS = 100;
 
 export class WriteQueue {
   private pending: Pending[] = [];
@@ -59,6 +74,9 @@ export class WriteQueue {
   private retry: NodeJS.Timeout | undefined;
   /** When the waiting batch first found the lock taken (ms, monotonic). */
   private busySince = 0;
+  /** Writes committed since the path was last checked: made again if the file was replaced. */
+  private unverified: Op[] = [];
+  private verifyTimer: NodeJS.Timeout | undefined;
 
   /**
    * @param busyTimeoutMs how long a batch may wait for the write lock before its writes fail
@@ -68,6 +86,7 @@ export class WriteQueue {
     private readonly file: QueueFile,
     private readonly path: string,
     private readonly busyTimeoutMs = 10_000,
+    private readonly owner: QueueOwner = {},
   ) {}
 
   /** Runs `op` inside the next transaction; resolves with its result once committed. */
@@ -122,10 +141,44 @@ export class WriteQueue {
       if (corrupt && !corrupt.ok) this.file.suspect?.(corrupt.err);
       for (const [i, p] of batch.entries()) {
         const r = results[i];
+        if (r?.ok && this.file.replaced) this.unverified.push(p.op);
         if (r?.ok) p.resolve(r.value);
         else p.reject(r ? storeError(this.path, r.err) : storeError(this.path, 'write lost'));
       }
+      this.armVerify();
     }
+  }
+
+  /**
+   * Checks (one `stat`) that the path still names the file the queue commits to. If it does
+   * not, the connection is opened again and the writes committed since the last check are
+   * written to the new file, ahead of the queued ones (`wait` as for {@link flush}). True then.
+   */
+  verify(opts: { wait?: boolean } = {}): boolean {
+    if (this.verifyTimer) clearTimeout(this.verifyTimer);
+    this.verifyTimer = undefined;
+    const recent = this.unverified;
+    this.unverified = [];
+    const gone = this.file.replaced?.();
+    if (!gone) return false;
+    this.owner.replaced?.(gone, recent.length);
+    const again: Pending[] = recent.map((op) => ({
+      op,
+      resolve: () => undefined,
+      reject: (err: unknown) => this.owner.lost?.(op, err),
+    }));
+    this.pending = again.concat(this.pending);
+    this.flush(opts);
+    return true;
+  }
+
+  private armVerify(): void {
+    if (this.verifyTimer || this.unverified.length === 0) return;
+    this.verifyTimer = setTimeout(() => {
+      this.verifyTimer = undefined;
+      this.verify();
+    }, VERIFY_MS);
+    this.verifyTimer.unref();
   }
 
   private commit(db: Database.Database, batch: Pending[], results: unknown[], wait: boolean): void {

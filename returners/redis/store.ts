@@ -10,9 +10,9 @@
 import { createClient, ErrorReply } from 'redis';
 import { SALT_ERR_JOB_DUPLICATE_RETURN, SALT_ERR_RETURNER_FAILED, SaltError } from '../../kernel/errors.js';
 import type { UnitLogger } from '../../kernel/loader/define.js';
+import { reasonOf, WriteBuffer } from '../_write-buffer.js';
 import { encodeJson } from '../postgres/json-value.js';
 import type { PendingWrite } from '../postgres/queries.js';
-import { reasonOf, WriteBuffer } from '../postgres/write-buffer.js';
 import type { RedisOptions } from './options.js';
 
 export const STORE = 'redis';

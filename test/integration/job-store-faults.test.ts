@@ -2,7 +2,7 @@
  * The default job cache (`job_store`) under faults, with real daemons: a damaged file at start,
  * a store that cannot take a write at publish time (issue 27, item 16).
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,21 +61,25 @@ describe('job_store: a master started on a corrupt store', () => {
     expect(JSON.parse(look.stdout)).toEqual({ m1: 'stored' });
   });
 
-  it('a publish the store cannot take says what failed, with its code, instead of a bare "Server-side exception"', async () => {
+  it('while another process holds the write lock past busy_timeout, jobs run and their returns are stored once it lets go', async () => {
     const other = new Database(store);
     other.prepare('BEGIN IMMEDIATE').run();
     let r: Awaited<ReturnType<Cluster['salt']>>;
     try {
-      r = await c.salt(['m1', 'test.ping']);
+      r = await c.salt(['--out', 'json', '--static', '-v', 'm1', 'test.echo', 'kept']);
+      expect(r.stdout, r.stderr).toContain('"m1": "kept"');
+      await c.master!.waitFor(
+        `job store ${store} cannot be written (database is locked): writes are kept in memory`,
+      );
     } finally {
       other.prepare('ROLLBACK').run();
       other.close();
     }
-    expect(r.stderr).toContain(
-      `ERROR: Master failed to assign jid: SALT_ERR_JOB_STORE: job store ${store}: database is locked`,
-    );
-    expect(r.code).toBe(2);
-    expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
+    const jid = /jid (\d{20})/.exec(r.stdout)?.[1] ?? '';
+    expect(await c.jobReturns(jid, (stored) => 'm1' in stored)).toMatchObject({ m1: { return: 'kept' } });
+    const look = await c.saltRun(['--out', 'json', 'jobs.lookup_jid', jid]);
+    expect(JSON.parse(look.stdout)).toEqual({ m1: 'kept' });
+    await c.master!.waitFor('buffered writes stored');
   });
 
   it('after a restart on a truncated store, the same', async () => {
@@ -91,6 +95,34 @@ describe('job_store: a master started on a corrupt store', () => {
     expect(r.stdout, r.stderr).toMatch(/^Executed command with job ID: \d{20}\n$/);
     expect(asideOf(store)).toHaveLength(2);
     await restarted.waitFor(`job store ${store} is corrupt (database disk image is malformed): moved aside`);
+  });
+});
+
+describe('job_store: a publish the store cannot take (buffer_size: 0)', () => {
+  const c = new Cluster({ master: { 'job_store.busy_timeout': 300, 'job_store.buffer_size': 0 } });
+  let store = '';
+  beforeAll(async () => {
+    store = await storePath(c);
+    await c.startMaster();
+  });
+  afterAll(() => c.stop());
+
+  it('says what failed, with its code, instead of a bare "Server-side exception handling payload"', async () => {
+    // a list target of an unknown minion is published (and reported [Not connected])
+    expect((await c.salt(['-L', 'ghost', 'test.ping'])).stdout).toContain('ghost');
+    const other = new Database(store);
+    other.prepare('BEGIN IMMEDIATE').run();
+    let r: Awaited<ReturnType<Cluster['salt']>>;
+    try {
+      r = await c.salt(['-L', 'ghost', 'test.ping']);
+    } finally {
+      other.prepare('ROLLBACK').run();
+      other.close();
+    }
+    expect(r.stderr).toContain(
+      `ERROR: Master failed to assign jid: SALT_ERR_JOB_STORE: job store ${store}: database is locked`,
+    );
+    expect(r.code).toBe(2);
   });
 });
 
@@ -114,5 +146,36 @@ describe('job_store: on_corrupt: refuse', () => {
       'jobs.sqlite',
     ]);
     expect(readFileSync(store).equals(GARBAGE)).toBe(true);
+  });
+});
+
+describe('job_store: the store deleted while the master runs', () => {
+  const c = new Cluster();
+  let store = '';
+  beforeAll(async () => {
+    store = await storePath(c);
+    await c.startMaster();
+    await c.startMinion('m1');
+  });
+  afterAll(() => c.stop());
+
+  it('asynchronous returns are stored in a new store, and the job runners read it', async () => {
+    expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${store}${suffix}`, { force: true });
+    const jids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await c.salt(['--async', 'm1', 'test.echo', `after-delete-${i}`]);
+      const jid = /job ID: (\d{20})/.exec(r.stdout)?.[1];
+      expect(jid, r.stdout + r.stderr).toBeDefined();
+      jids.push(jid!);
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const [i, jid] of jids.entries()) {
+      const look = await c.saltRun(['--out', 'json', 'jobs.lookup_jid', jid]);
+      expect(look.stdout + look.stderr, `${i}`).toContain(`after-delete-${i}`);
+    }
+    const listed = await c.saltRun(['--out', 'json', 'jobs.list_jobs']);
+    expect(listed.code, listed.stdout + listed.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(listed.stdout))).toEqual(expect.arrayContaining(jids));
   });
 });

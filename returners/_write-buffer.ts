@@ -1,9 +1,10 @@
 /**
- * A bounded in-memory queue of writes an external store could not take (server down): the
- * oldest are dropped past the bound (with a logged count), and the rest are written in order
- * when the store answers again, on the next call or from a retry timer.
+ * A bounded in-memory queue of writes a store could not take (a PostgreSQL or Redis server down,
+ * the embedded job store's disk full or file gone): the oldest are dropped past the bound (with
+ * a logged count), and the rest are written in order when the store answers again, on the next
+ * call or from a retry timer. Shared by the built-in returners (`postgres`, `redis`, `job_store`).
  */
-import type { UnitLogger } from '../../kernel/loader/define.js';
+import type { UnitLogger } from '../kernel/loader/define.js';
 
 /** An error's text for a message (Node's AggregateError from a refused dual-stack connect has none). */
 export function reasonOf(err: unknown): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../kernel/log.js';
-import { WriteBuffer } from './write-buffer.js';
+import { silentLogger } from '../kernel/log.js';
+import { WriteBuffer } from './_write-buffer.js';
 
 function buffer(max: number, state: { down: boolean; written: number[]; refuse?: number }) {
   return new WriteBuffer<number>({
