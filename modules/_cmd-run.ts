@@ -12,6 +12,7 @@ import type { ExecContext } from '../kernel/loader/define.js';
 import { pyRepr, pyStr } from '../kernel/python/repr.js';
 import { abortError } from './_abort.js';
 import { fnmatch } from './_fnmatch.js';
+import { outputCap, trimmedNotice, withTrimmedMarker } from './_output-cap.js';
 import { shlexSplit } from './_shlex.js';
 import { runProcess, spawnDetached } from './_spawn.js';
 
@@ -51,6 +52,8 @@ export interface CmdResult {
   retcode: number | null;
   stdout: string;
   stderr: string;
+  /** Only when output went over `max_cmd_output_size` (tsalt; Salt keeps all output). */
+  warnings?: string[];
 }
 
 /** The result, and the retcode Salt would put in `__context__` (`undefined`: left alone, as after a timeout). */
@@ -186,7 +189,18 @@ function runError(display: unknown, context: Record<string, unknown>, errno: str
   );
 }
 
-function decode(ctx: ExecContext, buf: Buffer, encoding: string, what: string, display: string): string {
+/**
+ * Decodes a stream's bytes; `cut`: they stop at the output cap, perhaps inside a character,
+ * whose first bytes are then left out rather than reported as undecodable.
+ */
+function decode(
+  ctx: ExecContext,
+  buf: Buffer,
+  encoding: string,
+  what: string,
+  display: string,
+  cut = false,
+): string {
   let decoder: TextDecoder;
   try {
     decoder = new TextDecoder(encoding, { fatal: true });
@@ -194,7 +208,7 @@ function decode(ctx: ExecContext, buf: Buffer, encoding: string, what: string, d
     throw new SALT_ERR_EXEC_COMMAND(`unknown encoding: ${encoding}`);
   }
   try {
-    return decoder.decode(buf);
+    return decoder.decode(buf, { stream: cut });
   } catch {
     ctx.log.error(
       { cmd: display },
@@ -338,6 +352,7 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
     return { ret: { pid, retcode: null, stdout: '', stderr: '' }, jobRetcode: 0 };
   }
 
+  const cap = outputCap(ctx.opts);
   let res: Awaited<ReturnType<typeof runProcess>>;
   try {
     res = await runProcess({
@@ -346,6 +361,7 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
       env: runEnv,
       stdin,
       signal: ctx.signal,
+      maxBytes: cap,
       ...(timeoutMs ? { timeoutMs } : {}),
     });
   } catch (err) {
@@ -356,12 +372,9 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
     const msg = `${pyStr(command)} : Timed out after ${pyStr(timeout)} seconds`;
     return { ret: { pid: res.pid, retcode: 1, stdout: msg, stderr: '' }, jobRetcode: undefined };
   }
-  if (res.truncated.stdout || res.truncated.stderr) {
-    ctx.log.warn({ cmd: display, ...res.truncated }, 'command output went over 64 MiB and was cut');
-  }
   const encoding = o.outputEncoding || 'utf-8';
-  let stdout = decode(ctx, res.stdout, encoding, 'stdout', display);
-  let stderr = decode(ctx, res.stderr, encoding, 'stderr', display);
+  let stdout = decode(ctx, res.stdout, encoding, 'stdout', display, res.truncated.stdout);
+  let stderr = decode(ctx, res.stderr, encoding, 'stderr', display, res.truncated.stderr);
   if (o.rstrip !== false) {
     stdout = stdout.trimEnd();
     stderr = stderr.trimEnd();
@@ -373,5 +386,18 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
   if (!ignoreRetcode && retcode !== 0) {
     ctx.log.error({ cmd: logName, retcode }, `Command '${logName}' failed with return code: ${retcode}`);
   }
-  return { ret: { pid: res.pid, retcode, stdout, stderr }, jobRetcode: ignoreRetcode ? 0 : retcode };
+  // after the success_stdout/_stderr checks: they look at the command's output, not the marker
+  const warnings: string[] = [];
+  const mark = (stream: 'stdout' | 'stderr', text: string): string => {
+    if (!res.truncated[stream]) return text;
+    const notice = trimmedNotice(stream, cap, res.dropped[stream]);
+    warnings.push(notice);
+    ctx.log.warn({ cmd: display, max_cmd_output_size: cap }, notice);
+    return withTrimmedMarker(text, notice);
+  };
+  stdout = mark('stdout', stdout);
+  stderr = mark('stderr', stderr);
+  const ret: CmdResult = { pid: res.pid, retcode, stdout, stderr };
+  if (warnings.length > 0) ret.warnings = warnings;
+  return { ret, jobRetcode: ignoreRetcode ? 0 : retcode };
 }

@@ -6,7 +6,10 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 
-/** Per-stream cap on collected output. Beyond it the output is dropped (and logged by the caller). */
+/**
+ * Default per-stream cap on collected output (the minion's `max_cmd_output_size`). Beyond it
+ * the output is dropped and counted; the caller marks what it returns (_output-cap.ts).
+ */
 export const OUTPUT_CAP_BYTES = 64 * 1024 * 1024;
 
 /** What to run and how. */
@@ -36,12 +39,16 @@ export interface SpawnResult {
   aborted: boolean;
   /** Which streams went over the cap. */
   truncated: { stdout: boolean; stderr: boolean };
+  /** How many bytes of each stream were dropped past the cap. */
+  dropped: { stdout: number; stderr: number };
 }
 
 class Collector {
   readonly #chunks: Buffer[] = [];
   #size = 0;
   truncated = false;
+  /** Bytes that arrived past the cap (counted, not kept). */
+  dropped = 0;
   readonly #max: number;
 
   constructor(max: number) {
@@ -52,10 +59,14 @@ class Collector {
     const room = this.#max - this.#size;
     if (room <= 0) {
       this.truncated = true;
+      this.dropped += chunk.length;
       return;
     }
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (part.length < chunk.length) this.truncated = true;
+    if (part.length < chunk.length) {
+      this.truncated = true;
+      this.dropped += chunk.length - part.length;
+    }
     this.#chunks.push(part);
     this.#size += part.length;
   }
@@ -111,6 +122,7 @@ export function runProcess(spec: SpawnSpec): Promise<SpawnResult> {
         timedOut,
         aborted,
         truncated: { stdout: out.truncated, stderr: err.truncated },
+        dropped: { stdout: out.dropped, stderr: err.dropped },
       });
     };
     const stopNow = (timedOut: boolean): void => {

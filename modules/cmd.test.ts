@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/errors.js';
 import { runAllArgs, scriptArgs } from './_cmd-args.js';
-import { fakeCtx, invoke } from './_fake-ctx.js';
+import { fakeCtx, invoke, type memoryLogger } from './_fake-ctx.js';
 import { runProcess } from './_spawn.js';
 import cmd from './cmd.js';
 
@@ -150,6 +150,43 @@ describe('cmd.run', () => {
     expect((value as string).length).toBe(20000000);
   });
 
+  it("output past the default cap (64 MiB) is marked, not cut silently; the retcode stays the command's", async () => {
+    const ctx = fakeCtx();
+    const { value, retcode } = await invoke(cmd, 'run_stdout', ['head -c 67108874 /dev/zero', remote()], ctx);
+    const text = value as string;
+    const notice =
+      "VALUE_TRIMMED: the command's stdout went over max_cmd_output_size (67108864 bytes); the last 10 bytes were dropped";
+    expect(text.length).toBe(67108864 + 1 + notice.length);
+    expect(text.endsWith(`\0\n${notice}`)).toBe(true);
+    expect(retcode).toBe(0);
+    expect((ctx.log as ReturnType<typeof memoryLogger>).lines).toContainEqual([
+      'warn',
+      expect.objectContaining({ max_cmd_output_size: 67108864 }),
+      notice,
+    ]);
+  });
+
+  it('max_cmd_output_size: cmd.run ends with the VALUE_TRIMMED line, run_all says it in warnings, a character cut in two is left out', async () => {
+    const ctx = () => fakeCtx({ opts: { max_cmd_output_size: 1001 } });
+    // 600 two-byte characters: the cap falls inside the 501st (passed as cmd=: it holds `=`)
+    const script = "i=0; while [ $i -lt 600 ]; do printf 'é'; i=$((i+1)); done; echo done >&2";
+    const notice =
+      "VALUE_TRIMMED: the command's stdout went over max_cmd_output_size (1001 bytes); the last 199 bytes were dropped";
+    const logged = ctx();
+    expect((await invoke(cmd, 'run', [remote({ cmd: script, redirect_stderr: false })], logged)).value).toBe(
+      `${'é'.repeat(500)}\n${notice}`,
+    );
+    expect(JSON.stringify((logged.log as ReturnType<typeof memoryLogger>).lines)).not.toContain(
+      'Failed to decode',
+    );
+    const all = await invoke(cmd, 'run_all', [remote({ cmd: script })], ctx());
+    expect(all.retcode).toBe(0);
+    expect(all.value).toMatchObject({ retcode: 0, stderr: 'done', warnings: [notice] });
+    expect((all.value as { stdout: string }).stdout.endsWith(notice)).toBe(true);
+    const small = await invoke(cmd, 'run_all', ['echo fits', remote()], ctx());
+    expect(small.value).not.toHaveProperty('warnings');
+  });
+
   it('caps collected output per stream', async () => {
     const res = await runProcess({
       argv: ['head', '-c', '100000', '/dev/zero'],
@@ -160,6 +197,7 @@ describe('cmd.run', () => {
     });
     expect(res.stdout.length).toBe(1000);
     expect(res.truncated).toEqual({ stdout: true, stderr: false });
+    expect(res.dropped).toEqual({ stdout: 99000, stderr: 0 });
     expect(res.returncode).toBe(0);
   });
 

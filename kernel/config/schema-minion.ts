@@ -145,6 +145,11 @@ export const minionSchema = z.object({
     'tsalt: most job processes (Node processes are ~60 MiB, not a cheap fork); past it jobs share the least busy one. 0 means one per core, at least 2.',
     { min: 0 },
   ),
+  max_cmd_output_size: intOption(
+    64 * 1024 * 1024,
+    "tsalt: most bytes of a command's stdout, and of its stderr, that `cmd.*` keeps (Salt keeps all). The rest is dropped; the output then ends with a `VALUE_TRIMMED: ...` line, also in `warnings` of `cmd.run_all` and `cmd.script`. The retcode stays the command's.",
+    { min: 1, max: 512 * 1024 * 1024 - 1024 },
+  ),
   inline_functions: boolOption(
     true,
     "tsalt: run the built-in functions marked inline (test.ping, test.echo, test.arg, ...) in the minion's main process when the job has no returners. They return in microseconds; a job process round trip costs ~1 ms of CPU. False sends every job to a job process.",
