@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { RunnerMinionClient } from '../client/minion-client.js';
 import { EventFirer, masterEventAddresses } from '../kernel/bus/event-bus.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
-import { jobCacheView } from '../kernel/jobs/job-cache-view.js';
+import { jobCacheView } from '../client/job-cache-view.js';
 import { masterReturnerLoader, openMasterJobCache } from '../kernel/jobs/master-job-cache.js';
 import type { ReturnerContext, ReturnerDef } from '../kernel/jobs/returner.js';
 import { createLogger } from '../kernel/log.js';

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { isJid, jidToTime } from '../../../kernel/jid.js';
-import { jobCacheView } from '../../../kernel/jobs/job-cache-view.js';
+import { jobCacheView } from '../../../client/job-cache-view.js';
 import { masterReturnerLoader, openMasterJobCache } from '../../../kernel/jobs/master-job-cache.js';
 import type { StoredLoad, StoredReturn } from '../../../kernel/jobs/returner.js';
 import type { JobCacheView } from '../../../kernel/runners/define.js';

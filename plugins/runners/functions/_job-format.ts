@@ -4,7 +4,7 @@
  */
 import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
 import { isJid, jidToTime } from '../../../kernel/jid.js';
-import { startTimeDate } from '../../../kernel/jobs/job-cache-view.js';
+import { startTimeDate } from '../../../client/job-cache-view.js';
 import type { JobSummary, StoredLoad } from '../../../kernel/jobs/returner.js';
 
 /** Salt's `_format_job_instance` of a stored load (or of a `saltutil.running` entry). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterJobs } from '../../../kernel/jobs/job-cache-view.js';
+import { filterJobs } from '../../../client/job-cache-view.js';
 import type { StoredReturn } from '../../../kernel/jobs/returner.js';
 import { silentLogger } from '../../../kernel/log.js';
 import type { JobCacheView, RunnerContext } from '../../../kernel/runners/define.js';

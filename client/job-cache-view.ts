@@ -4,9 +4,9 @@
  * its `getJids` listing.
  */
 
-import type { JobCacheView } from '../runners/define.js';
-import { globMatch } from '../targeting/glob.js';
-import type { JobQuery, JobSummary, ReturnerContext, ReturnerDef } from './returner.js';
+import type { JobQuery, JobSummary, ReturnerContext, ReturnerDef } from '../kernel/jobs/returner.js';
+import type { JobCacheView } from '../kernel/runners/define.js';
+import { globMatch } from '../kernel/targeting/glob.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

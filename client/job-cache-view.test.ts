@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { JobSummary, ReturnerDef } from '../kernel/jobs/returner.js';
 import { filterJobs, jidDate, jobCacheView, jobMatches, startTimeDate } from './job-cache-view.js';
-import type { JobSummary, ReturnerDef } from './returner.js';
 
 const job = (fun: string, tgt: string | string[], start = '2026, Nov 22 13:31:05.123456'): JobSummary => ({
   Function: fun,
