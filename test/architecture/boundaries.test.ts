@@ -86,6 +86,14 @@ describe('import boundaries', () => {
     expect(crossings('kernel', TOP)).toEqual([]);
   });
 
+  it('the kernel stays small: under 15,000 non-test lines', () => {
+    const lines = sources('kernel').reduce(
+      (n, f) => n + readFileSync(join(REPO, f), 'utf8').split('\n').length - 1,
+      0,
+    );
+    expect(lines).toBeLessThan(15_000);
+  });
+
   it('the public client (client/, `tsalt/client`) imports only the kernel', () => {
     expect(
       crossings(
