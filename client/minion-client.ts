@@ -1,7 +1,7 @@
 /**
  * The client a runner uses to run execution functions on minions: a publish through the
  * master with the local user key and the returns gathered from the bus, exactly as `salt`
- * does (kernel/client/local-client.ts), with the master's timeouts by default.
+ * does (client/local-client.ts), with the master's timeouts by default.
  */
 
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';

@@ -28,9 +28,15 @@ export interface CmdOptions {
   timeout?: number;
 }
 
+/** A failed runner's or wheel function's return as an error with its code. */
+function failure(data: Record<string, unknown>): SaltError {
+  const code = typeof data.error_code === 'string' ? data.error_code : 'SALT_ERR_RUNNER';
+  return new SaltError(code, String(data.return));
+}
+
 export class SaltClient {
   readonly config: ResolvedMasterConfig;
-  #runners: RunnerClient | undefined;
+  #wheels: RunnerClient | undefined;
   #firer: EventFirer | undefined;
   readonly #streams = new Set<EventStream>();
 
@@ -71,30 +77,36 @@ export class SaltClient {
     }
   }
 
-  async #runnerClient(): Promise<RunnerClient> {
-    if (!this.#runners) {
-      this.#runners = new RunnerClient(this.config);
-      await this.#runners.listen();
-    }
-    return this.#runners;
+  async #wheelClient(): Promise<RunnerClient> {
+    this.#wheels ??= new RunnerClient(this.config);
+    return this.#wheels;
   }
 
-  /** Runs a runner function and resolves with its return; a failed runner rejects with its message. */
+  /**
+   * Runs a runner function and resolves with its return; a failed runner rejects with its
+   * message and code (`SALT_ERR_RUNNER` when it gave none). Each call listens on its own, so
+   * calls may overlap.
+   */
   async runner(fun: string, arg: unknown[] = [], kwarg: Record<string, unknown> = {}): Promise<unknown> {
-    const runners = await this.#runnerClient();
-    const { jid } = await runners.runner({ fun, arg, kwarg });
-    for await (const ev of runners.events(jid)) {
-      if (ev.suffix !== 'ret') continue;
-      if (ev.data.success === false) throw new SaltError(SALT_ERR_CLIENT_PUBLISH, String(ev.data.return));
-      return ev.data.return;
+    const runners = new RunnerClient(this.config);
+    try {
+      await runners.listen();
+      const { jid } = await runners.runner({ fun, arg, kwarg });
+      for await (const ev of runners.events(jid)) {
+        if (ev.suffix !== 'ret') continue;
+        if (ev.data.success === false) throw failure(ev.data);
+        return ev.data.return;
+      }
+      throw new SaltError(SALT_ERR_CLIENT_PUBLISH, `runner ${fun} (jid ${jid}) ended without a return`);
+    } finally {
+      await runners.close();
     }
-    throw new SaltError(SALT_ERR_CLIENT_PUBLISH, `runner ${fun} (jid ${jid}) ended without a return`);
   }
 
   /** Runs a wheel function and resolves with its return; a failed one rejects with its message. */
   async wheel(fun: string, arg: unknown[] = [], kwarg: Record<string, unknown> = {}): Promise<unknown> {
-    const data = await (await this.#runnerClient()).wheel(fun, arg, kwarg);
-    if (data.success === false) throw new SaltError(SALT_ERR_CLIENT_PUBLISH, String(data.return));
+    const data = await (await this.#wheelClient()).wheel(fun, arg, kwarg);
+    if (data.success === false) throw failure(data);
     return data.return;
   }
 
@@ -121,7 +133,7 @@ export class SaltClient {
   /** Closes every socket the client opened. */
   async close(): Promise<void> {
     for (const stream of this.#streams) stream.close();
-    await this.#runners?.close();
+    await this.#wheels?.close();
     await this.#firer?.close();
   }
 }

@@ -107,6 +107,10 @@ export const SALT_ERR_REGISTRY_DUPLICATE = createError(
   'SALT_ERR_REGISTRY_DUPLICATE',
   (kind: string, name: string) => `${kind} "${name}" is already registered`,
 );
+export const SALT_ERR_COMMAND_INVALID = createError(
+  'SALT_ERR_COMMAND_INVALID',
+  (cmd: string, why: string) => `request command "${cmd}" cannot be registered: ${why}`,
+);
 export const SALT_ERR_REGISTRY_CLOSED = createError(
   'SALT_ERR_REGISTRY_CLOSED',
   (kind: string, name: string) => `cannot register ${kind} "${name}" after the daemon is ready`,

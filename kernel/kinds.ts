@@ -1,17 +1,8 @@
 /**
- * Plugin kinds that plugins define for one another. The plugin that reads a kind declares it by
- * merging an entry into {@link PluginKinds}; any plugin then registers units of that kind with
- * `api.kinds.register(kind, def)`, and the declaring plugin reads them where it runs. So the
- * netapi declares its REST routes, the file server its backends, pillar its ext_pillars, and
- * the kernel knows none of them.
- *
- * @example
- * // in the plugin that reads the kind
- * declare module 'tsalt' {
- *   interface PluginKinds { 'acme.widgets': { name: string; size: number } }
- * }
- * // in any plugin's apply
- * api.kinds.register('acme.widgets', { name: 'big', size: 3 });
+ * Plugin kinds that plugins define for one another: the plugin that reads a kind merges an entry
+ * into {@link PluginKinds} (`declare module`), any plugin registers units of it with
+ * `api.kinds.register(kind, def)`, and the reader gets them with `all(kind)` where it runs (the
+ * netapi's REST routes, `plugins/netapi/route-kind.ts`). The kernel names none of them.
  */
 import { SALT_ERR_REGISTRY_CLOSED, SALT_ERR_REGISTRY_DUPLICATE } from './errors.js';
 

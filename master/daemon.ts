@@ -69,6 +69,10 @@ export async function startMaster(
   boot: { configDir: string; overrides: Record<string, unknown> },
   log: Logger,
 ): Promise<MasterHandle> {
+  // the plugins first: one whose apply throws stops the start before anything is written
+  const kernel = await createMasterKernel(config, log);
+  const processes = kernel.processes.names().map((name) => kernel.processes.get(name)!);
+  await kernel.shutdown();
   await ensureDirs([
     { path: config.pki_dir, mode: 0o700 },
     { path: config.cachedir, mode: 0o755 },
@@ -100,9 +104,10 @@ export async function startMaster(
     configDir: boot.configDir,
     overrides: boot.overrides,
     resolved: resolvedForChildren(config),
-    // code in the config (plugins, TypeScript reactions) does not cross a process boundary:
-    // then the processes that need it load the config themselves
-    hasPlugins: config.plugins.length > 0 || config.reactions.length > 0,
+    // code in the config does not cross a process boundary: the processes that need it load the
+    // config themselves (plugins: every process that applies them; reactions: the reactor)
+    hasPlugins: config.plugins.length > 0,
+    hasCode: config.reactions.length > 0,
   });
   // the parent's flags last, so that an operator's own flags win
   const argvWith = (own: readonly string[]): string[] => [...CHILD_NODE_FLAGS, ...own, ...process.execArgv];
@@ -113,22 +118,16 @@ export async function startMaster(
   }
   // the processes plugins add (the built-in reactor, event-return and netapi among them), each
   // in a child that applies the same plugins and starts the one it is named for
-  const kernel = await createMasterKernel(config, log);
-  try {
-    for (const name of kernel.processes.names()) {
-      const def = kernel.processes.get(name)!;
-      const own = def.execArgv ? [...def.execArgv, ...process.execArgv] : execArgv;
-      pm.add({
-        name,
-        modulePath: childPath('plugin-process'),
-        args: [name],
-        env,
-        restart: 'always',
-        execArgv: own,
-      });
-    }
-  } finally {
-    await kernel.shutdown();
+  for (const def of processes) {
+    const own = def.execArgv ? [...def.execArgv, ...process.execArgv] : execArgv;
+    pm.add({
+      name: def.name,
+      modulePath: childPath('plugin-process'),
+      args: [def.name],
+      env,
+      restart: 'always',
+      execArgv: own,
+    });
   }
   // ext_processes and engines: one child each, restarted with backoff when they die
   for (const unit of [...processUnits(config.ext_processes), ...engineUnits(config.engines)]) {

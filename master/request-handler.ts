@@ -63,9 +63,9 @@ export class RequestHandler {
   }
 
   /**
-   * Handles a request unless its command runs on a worker thread (any command not registered
-   * with the `light` lane; every request whose envelope is not `aes` or `clear`, sign-ins among
-   * them, is looked at no further): then resolves {@link LeftToWorker},
+   * Handles a minion's `aes` request unless its command runs on a worker thread (registered
+   * without the `light` lane); every other request (users' clear commands, sign-ins) is left to a
+   * worker unopened: then resolves {@link LeftToWorker},
    * having stored, fired and answered nothing (it may have filled its key caches), and the
    * caller sends the frame to a worker. For the request server's router thread, which so spares
    * the light requests (`_return`, `_minion_event`, the file server) two thread hand-offs each.
@@ -84,7 +84,9 @@ export class RequestHandler {
       const reply = await this.#handle(frame, effects, light, vouched);
       if (!Buffer.isBuffer(reply)) return reply;
       const fired = this.#env.kernel.hooks.eventFired;
-      if (effects.events.length > 0 && fired.isUsed()) for (const event of effects.events) fired.call(event);
+      // `isUsed()` counts the kernel's own interceptor: only taps mean someone listens
+      if (effects.events.length > 0 && fired.taps.length > 0)
+        for (const event of effects.events) fired.call(event);
       return { reply, effects };
     } catch (err) {
       this.#env.kernel.log.error({ err }, 'server-side exception handling payload');
@@ -107,7 +109,7 @@ export class RequestHandler {
       return packNetwork(BAD_LOAD);
     }
     if (!isStringMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
-    if (light && payload.enc !== 'aes' && !this.#lightClear(payload.load)) return { left: true };
+    if (light && payload.enc !== 'aes') return { left: true };
     const version = typeof payload.version === 'number' ? payload.version : 0;
     if (version < this.#env.config.minimum_auth_version) {
       this.#env.kernel.log.warn({ version }, 'request below minimum_auth_version refused');
@@ -119,13 +121,6 @@ export class RequestHandler {
     }
     if (payload.enc === 'aes') return this.#aes(payload, version, effects, light, vouched);
     return packNetwork(BAD_LOAD);
-  }
-
-  /** Whether a clear load names a command registered for the router thread. */
-  #lightClear(load: unknown): boolean {
-    if (!isStringMap(load)) return false;
-    const def = this.#commands.get(String(load.cmd));
-    return def !== undefined && def.enc === 'clear' && def.lane === 'light';
   }
 
   async #clear(load: Record<string, unknown>, version: number, effects: Effects): Promise<unknown> {

@@ -5,10 +5,10 @@
  * its parent and exits. What the runner prints goes out as `salt/run/<jid>/print` events.
  */
 import { hostname } from 'node:os';
+import { jobCacheView } from '../client/job-cache-view.js';
 import { RunnerMinionClient } from '../client/minion-client.js';
 import { EventFirer, masterEventAddresses } from '../kernel/bus/event-bus.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
-import { jobCacheView } from '../client/job-cache-view.js';
 import { masterReturnerLoader, openMasterJobCache } from '../kernel/jobs/master-job-cache.js';
 import type { ReturnerContext, ReturnerDef } from '../kernel/jobs/returner.js';
 import { createLogger } from '../kernel/log.js';

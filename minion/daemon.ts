@@ -157,7 +157,7 @@ function publishIntake(
 
   /** The job as the `beforeJob` taps leave it, or the error that refused it. */
   async function prepared(job: JobData): Promise<JobData | JobOutcome> {
-    if (!hooks.beforeJob.isUsed()) return job;
+    if (hooks.beforeJob.taps.length === 0) return job;
     try {
       return await hooks.beforeJob.promise(job);
     } catch (err) {
@@ -185,7 +185,7 @@ function publishIntake(
     log.info({ jid, fun: job.fun }, 'executing job');
     const outcome = 'jid' in ready ? await executor.run(job) : (ready as JobOutcome);
     await sendReturn(job, outcome);
-    if (hooks.jobReturned.isUsed()) await hooks.jobReturned.promise(job, outcome);
+    if (hooks.jobReturned.taps.length > 0) await hooks.jobReturned.promise(job, outcome);
     await data.refreshIfChanged();
     // Job processes call the job's returners themselves; in-process jobs have theirs called here.
     if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);

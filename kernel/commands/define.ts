@@ -6,6 +6,7 @@
  * ready, so a request costs one Map lookup to dispatch.
  */
 import type { Logger } from 'pino';
+import type { ClearAuthError as ClearAuthRefusal } from '../auth/clear-auth.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import type { MasterJobCache } from '../jobs/master-job-cache.js';
 
@@ -20,9 +21,7 @@ export type CommandEnc = 'clear' | 'aes';
 export type CommandLane = 'light' | 'worker';
 
 /** Salt's refusal of a clear command whose caller could not be authenticated. */
-export interface ClearAuthRefusal {
-  error: { name: string; message: string };
-}
+export type { ClearAuthError as ClearAuthRefusal } from '../auth/clear-auth.js';
 
 /** What a command's handler may use. One per request. */
 export interface CommandContext {

@@ -14,6 +14,11 @@ export interface BootInfo {
   resolved?: Record<string, unknown>;
   /** Whether the config declares kernel plugins (then processes that apply them load it themselves). */
   hasPlugins?: boolean;
+  /**
+   * Whether the config holds other code (TypeScript reactions): the plugin processes load it
+   * themselves; the request server and its threads, which run none of it, keep the JSON copy.
+   */
+  hasCode?: boolean;
 }
 
 /** The JSON-safe part of a resolved config: no plugins, no functions. */

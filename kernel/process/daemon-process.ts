@@ -13,7 +13,7 @@ import type { EventStream } from '../units/define.js';
 export interface DaemonProcessContext {
   /** The process's name (its child's name in the ProcessManager and in restart events). */
   readonly name: string;
-  /** The daemon's resolved config (the master's or the minion's), read-only. */
+  /** The master's resolved config, read-only (plugin processes run on the master only). */
   readonly config: Readonly<Record<string, unknown>>;
   /** The daemon's config directory (`-c`). */
   readonly configDir: string;

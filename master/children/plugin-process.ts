@@ -44,5 +44,5 @@ await runChild<ResolvedMasterConfig>(
     };
   },
   // code in the config (plugins, reactions) is loaded here: the parent's copy has none
-  { needsPlugins: readBoot().hasPlugins === true },
+  { needsPlugins: readBoot().hasPlugins === true || readBoot().hasCode === true },
 );

@@ -3,11 +3,12 @@
  * feeding `worker_threads` worker threads. This thread owns every socket: it sends replies,
  * pushes publish loads to the publisher and fires the workers' events on the master bus.
  *
- * It also handles the light requests itself: a signed-in minion's `aes` requests other than
- * `_pillar` (`_return`, `_minion_event`, the file server). Each costs less here than the two
- * thread hand-offs a worker adds to it: at 2,000 swarm minions the request server spent 105-108
- * instead of 159-200 µs of CPU per return. Sign-ins, `_pillar` and users' commands, which hold
- * RSA work or may run long, go to the workers. When this thread is saturated and the machine has
+ * It also handles the light requests itself: a signed-in minion's `aes` requests whose command
+ * is registered on the `light` lane (`_return`, `_minion_event`, the file server; see
+ * kernel/commands/define.ts). Each costs less here than the two thread hand-offs a worker adds
+ * to it: at 2,000 swarm minions the request server spent 105-108 instead of 159-200 µs of CPU
+ * per return. Sign-ins, `_pillar` and users' commands, which hold RSA work or may run long, go
+ * to the workers. When this thread is saturated and the machine has
  * cores to spare, a share of the light requests goes to the workers too (light-lane.ts).
  */
 

@@ -3,20 +3,11 @@
  * expected minions, allocate the jid, store the load, fire the job events, hand the publish
  * load to the publisher.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { userKeyMatches } from '../../kernel/auth/clear-auth.js';
 import { SALT_ERR_RETURNER_FAILED, SaltError } from '../../kernel/errors.js';
 import type { PublishLoad, PublishRequest } from '../../kernel/jobs/types.js';
 import { expectedMinions } from '../../kernel/targeting/expected-minions.js';
 import type { Effects, HandlerEnv } from './context.js';
-
-function keyMatches(given: unknown, valid: readonly string[]): boolean {
-  if (typeof given !== 'string') return false;
-  const g = Buffer.from(given);
-  return valid.some((k) => {
-    const v = Buffer.from(k);
-    return v.length === g.length && timingSafeEqual(v, g);
-  });
-}
 
 function authError(name: string, message: string): unknown {
   return { error: { name, message } };
@@ -89,7 +80,7 @@ export async function handlePublish(
   req: PublishRequest,
   effects: Effects,
 ): Promise<unknown> {
-  if (!keyMatches(req.key, env.userKeys())) {
+  if (!userKeyMatches(req.key, env.userKeys())) {
     env.kernel.log.warn({ user: req.user }, 'publish refused: bad user key');
     if (typeof req.jid === 'string' && req.jid) {
       effects.events.push({

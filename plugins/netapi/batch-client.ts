@@ -1,6 +1,6 @@
 /**
  * salt-api's `local_batch` client (Salt's `cmd_batch`): the minions answering a `test.ping`,
- * then the sliding-window batch engine of `salt -b` (kernel/client/batch.ts) driven over the
+ * then the sliding-window batch engine of `salt -b` (client/batch.ts) driven over the
  * API's shared master link: at most `batch` (N or N%) minions busy, the next one published to
  * as soon as one returns. One entry `{minion: return}` per minion in the order they return;
  * a minion that never returns gets `{minion: {}}` as Salt's batch gives it.

@@ -1,8 +1,4 @@
-export {
-  ALL_CLIENTS,
-  type NetapiOptions,
-  netapiConfigured,
-  netapiOptions,
-  netapiOptionsSchema,
-} from './config.js';
+// Only the plugin factory and the route kind's types: the master applies this plugin in every
+// process, and the server, its options schema (zod) and its routes load in the netapi process.
 export { netapiPlugin } from './netapi-plugin.js';
+export type { NetapiCaller, NetapiRouteApi, NetapiRouteDef } from './route-kind.js';

@@ -71,6 +71,7 @@ function cycles(files: readonly string[], edges: (file: string) => readonly stri
 const TOP = [
   'master',
   'minion',
+  'client',
   'plugins',
   'modules',
   'returners',

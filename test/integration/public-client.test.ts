@@ -20,6 +20,7 @@ out.ping = await salt.cmd(['pc1'], 'test.ping', [], { tgtType: 'list' });
 out.runner = await salt.runner('test.arg', ['a'], { k: 1 });
 out.wheel = await salt.wheel('key.list_all');
 out.failed = await salt.runner('nosuch.fn').then(() => 'no error', (err) => err.message);
+out.overlapping = await Promise.all([salt.runner('test.arg', ['p']), salt.runner('test.arg', ['q'])]);
 const events = await salt.events(['pc/test/']);
 salt.fire('pc/test/hello', { n: 1 });
 for await (const ev of events) {
@@ -55,6 +56,11 @@ describe('tsalt/client against a real master', () => {
     expect(out.runner).toEqual({ args: ['a'], kwargs: { k: 1 } });
     expect(out.wheel).toMatchObject({ minions: ['pc1'] });
     expect(out.failed).toMatch(/nosuch/);
+    // two runners at once: each call hears its own return
+    expect(out.overlapping).toEqual([
+      { args: ['p'], kwargs: {} },
+      { args: ['q'], kwargs: {} },
+    ]);
     expect(out.event).toEqual({ tag: 'pc/test/hello', n: 1 });
   });
 });
