@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import { masterReturnerLoader, openMasterJobCache } from '../kernel/jobs/master-job-cache.js';
+import { BUILTIN_RETURNERS } from '../plugins/builtin-dirs.js';
 import { readAesKey } from './aes-key.js';
 import { requestCorePlugin } from './core-commands.js';
 import type { HandlerEnv } from './handlers/context.js';
@@ -36,7 +37,9 @@ export async function createHandlerEnv(
     }),
   ]);
   const keys = await readMasterKeys(config.pki_dir);
-  const returners = masterReturnerLoader(config, log, (name) => kernel.returners.get(name));
+  const returners = masterReturnerLoader(config, log, BUILTIN_RETURNERS, (name) =>
+    kernel.returners.get(name),
+  );
   const jobCache = await openMasterJobCache(config, returners);
   let aes = (await readAesKey(config.cachedir)).key;
   let userKeys = await readUserKeys(config.cachedir);

@@ -14,6 +14,7 @@ import type { ReturnerContext, ReturnerDef } from '../kernel/jobs/returner.js';
 import { createLogger } from '../kernel/log.js';
 import { invokeFunction } from '../kernel/runners/invoke.js';
 import { createRunnerLoader, createWheelLoader } from '../kernel/runners/loader.js';
+import { BUILTIN_DIRS, BUILTIN_RETURNERS } from '../plugins/builtin-dirs.js';
 import { createMasterKernel } from './master-kernel.js';
 import { createRunnerContext } from './runner-context.js';
 import {
@@ -54,7 +55,7 @@ async function run(job: RunnerJobMessage): Promise<void> {
   try {
     const cache = await openMasterJobCache(
       config,
-      masterReturnerLoader(config, log, (name) => kernel.returners.get(name)),
+      masterReturnerLoader(config, log, BUILTIN_RETURNERS, (name) => kernel.returners.get(name)),
     );
     store = cache.def;
     storeCtx = cache.ctx;
@@ -64,7 +65,7 @@ async function run(job: RunnerJobMessage): Promise<void> {
   const client = new RunnerMinionClient(config);
   const abort = new AbortController();
   process.once('SIGTERM', () => abort.abort(new Error('runner stopped')));
-  const runners = createRunnerLoader(opts, log);
+  const runners = createRunnerLoader(opts, log, [BUILTIN_DIRS.runners]);
   const { ctx, retcode } = createRunnerContext({
     opts,
     log,
@@ -74,7 +75,7 @@ async function run(job: RunnerJobMessage): Promise<void> {
     client,
     jobs: store && storeCtx ? jobCacheView(store, storeCtx) : emptyJobs(),
     runners,
-    wheel: createWheelLoader(opts, log),
+    wheel: createWheelLoader(opts, log, [BUILTIN_DIRS.wheel]),
     signal: abort.signal,
   });
   const base = runnerNewEvent(job.fun, job.jid, job.user, [

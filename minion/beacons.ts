@@ -5,13 +5,10 @@
  * that is missing, refuses its config or throws is logged (a throw also fires Salt's error
  * event) and never stops the others or the minion.
  */
-import { fileURLToPath } from 'node:url';
 import { type BeaconDef, beaconConfigMap, isBeaconDef } from '../kernel/beacons/define.js';
 import type { Grains, UnitLogger } from '../kernel/loader/define.js';
 import { createNamedUnitFinder } from '../kernel/loader/named-units.js';
-
-/** The compiled built-in beacons folder (`dist/plugins/beacons`). */
-export const BUILTIN_BEACONS_DIR = fileURLToPath(new URL('../plugins/beacons/', import.meta.url));
+import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 
 export interface BeaconsOptions {
   id: string;
@@ -49,7 +46,7 @@ export async function startBeacons(o: BeaconsOptions): Promise<RunningBeacons> {
   const timers: NodeJS.Timeout[] = [];
   const finder = createNamedUnitFinder<BeaconDef>({
     kind: 'beacons',
-    dirs: [...o.dirs, BUILTIN_BEACONS_DIR],
+    dirs: [...o.dirs, BUILTIN_DIRS.beacons],
     packages: o.packages,
     read: readBeacon,
     nameOf: (def) => def.name,

@@ -20,9 +20,9 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../kernel/errors.js';
+import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
 import { runInline } from './inline-job.js';
-import { BUILTIN_MODULES_DIR } from './job-env.js';
 import type { AbortJob, JobData, JobResult, MasterRequest, RunJob } from './job-protocol.js';
 import { answerMasterRequest } from './master-link.js';
 import type { RunEnv } from './run-function.js';
@@ -268,7 +268,7 @@ export class JobExecutor {
     this.#runEnv ??= this.#opts.runEnv?.();
     if (!this.#runEnv) return undefined;
     try {
-      return await runInline(this.#runEnv, BUILTIN_MODULES_DIR, job);
+      return await runInline(this.#runEnv, BUILTIN_DIRS.modules, job);
     } catch (err) {
       // the lookup failed (a broken module file): the job process reports it the usual way
       this.#opts.log.debug({ err, jid: job.jid }, 'inline lookup failed');

@@ -3,17 +3,14 @@
  * the built-in modules, the grains (current at each job), and a logger.
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { createModuleLoader, loadCustomGrains } from '../kernel/loader/index.js';
+import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { coreGrains, mergeGrains } from './grains.js';
 import { GrainsView, grainsFilePath } from './grains-file.js';
 import { primaryMaster } from './master-address.js';
 import type { RunEnv } from './run-function.js';
-
-/** The compiled built-in modules folder (`dist/modules`). */
-export const BUILTIN_MODULES_DIR = fileURLToPath(new URL('../modules/', import.meta.url));
 
 /**
  * The minion's grains as every job sees them: core grains and the custom grain modules
@@ -52,7 +49,7 @@ export function runEnvWith(config: ResolvedMinionConfig, id: string, log: Logger
   const opts = config as unknown as Readonly<Record<string, unknown>>;
   const loader = createModuleLoader({
     dirs: [join(config.extension_modules, 'modules'), ...config.module_dirs],
-    builtinDirs: [BUILTIN_MODULES_DIR],
+    builtinDirs: [BUILTIN_DIRS.modules],
     packages: [...config.extensions],
     disabled: [...config.disable_modules],
     virtualContext: { opts, grains: view.current() },

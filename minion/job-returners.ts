@@ -12,6 +12,7 @@ import type { ReturnerCallOptions } from '../kernel/jobs/returner-options.js';
 import type { JobReturn } from '../kernel/jobs/types.js';
 import type { UnitLogger } from '../kernel/loader/define.js';
 import { createReturnerLoader, type ReturnerLoader } from '../kernel/loader/returner-loader.js';
+import { BUILTIN_RETURNERS } from '../plugins/builtin-dirs.js';
 import type { JobOutcome } from './execute-job.js';
 import type { JobData } from './job-protocol.js';
 
@@ -19,6 +20,7 @@ export function minionReturnerLoader(config: ResolvedMinionConfig, log: UnitLogg
   return createReturnerLoader({
     dirs: [join(config.extension_modules, 'returners'), ...config.returner_dirs],
     packages: [...config.extensions],
+    builtin: BUILTIN_RETURNERS,
     disabled: [...config.disable_returners],
     opts: config as unknown as Readonly<Record<string, unknown>>,
     log,

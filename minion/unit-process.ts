@@ -12,6 +12,7 @@ import { signalReady } from '../kernel/process/child.js';
 import { minionProcessContext } from '../kernel/units/context.js';
 import { runUnit } from '../kernel/units/run-unit.js';
 import { findUnit, type UnitRef, unitChildName, unitSearch } from '../kernel/units/unit-ref.js';
+import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { ipcMasterLink } from './master-link.js';
 
 const unit = JSON.parse(process.argv[2] ?? '{}') as UnitRef;
@@ -26,7 +27,8 @@ await runChild<ResolvedMinionConfig>(unitChildName(unit), async ({ config, log, 
     log,
     ready: signalReady,
     // a minion has no ext_processes: only engines are found here
-    find: () => findUnit(unit, { ...unitSearch(opts, configDir, log), extProcesses: [] }),
+    find: () =>
+      findUnit(unit, { ...unitSearch(opts, configDir, log, [BUILTIN_DIRS.engines]), extProcesses: [] }),
     context: (def, signal) =>
       minionProcessContext(def, { ...opts, id }, unit.kind === 'engine' ? unit.options : {}, log, signal, {
         id,

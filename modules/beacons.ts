@@ -10,7 +10,7 @@ import { isBeaconDef } from '../kernel/beacons/define.js';
 import { defineFunction, defineModule, type ExecContext } from '../kernel/loader/define.js';
 import { resolvePackageDirs } from '../kernel/loader/packages.js';
 import { scanDirs } from '../kernel/loader/scan.js';
-import { BUILTIN_BEACONS_DIR } from '../minion/beacons.js';
+import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { pyFlag } from './_coerce.js';
 import { isMapping } from './_traverse.js';
 import { pyYamlDump } from './_yaml-dump.js';
@@ -20,7 +20,7 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => ty
 /** The folders searched for beacon modules, in the minion's order. */
 export function beaconDirs(opts: Readonly<Record<string, unknown>>): string[] {
   const ext = typeof opts.extension_modules === 'string' ? [join(opts.extension_modules, 'beacons')] : [];
-  return [...ext, ...strings(opts.beacons_dirs), BUILTIN_BEACONS_DIR];
+  return [...ext, ...strings(opts.beacons_dirs), BUILTIN_DIRS.beacons];
 }
 
 /** The names the beacon modules in `dirs` (and extension packages) declare, sorted. */

@@ -10,6 +10,7 @@ import type { MasterJobCache } from '../kernel/jobs/master-job-cache.js';
 import type { StoredReturn } from '../kernel/jobs/returner.js';
 import { silentLogger } from '../kernel/log.js';
 import { freePort } from '../kernel/process/ports.js';
+import { BUILTIN_RETURNERS } from '../plugins/builtin-dirs.js';
 
 /** The package root (tools/ runs from source under vitest and from dist/tools/ compiled). */
 export const REPO = existsSync(resolve(import.meta.dirname, '../package.json'))
@@ -312,7 +313,7 @@ export default { ...base, ${fields} };
       const { loadConfig } = await import('../kernel/config/index.js');
       const { masterReturnerLoader, openMasterJobCache } = await import('../kernel/jobs/master-job-cache.js');
       const { config } = await loadConfig('master', this.confDir);
-      return openMasterJobCache(config, masterReturnerLoader(config, silentLogger()));
+      return openMasterJobCache(config, masterReturnerLoader(config, silentLogger(), BUILTIN_RETURNERS));
     })();
     return this.#jobCache;
   }

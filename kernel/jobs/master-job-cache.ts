@@ -17,15 +17,20 @@ export interface MasterJobCache {
   readonly ctx: ReturnerContext;
 }
 
-/** The returner loader of a master process; `registered` are returners kernel plugins registered. */
+/**
+ * The returner loader of a master process: `builtin` are the built-in returners (tried last),
+ * `registered` the returners kernel plugins registered (tried first).
+ */
 export function masterReturnerLoader(
   config: ResolvedMasterConfig,
   log: UnitLogger,
+  builtin: Readonly<Record<string, URL>>,
   registered?: (name: string) => ReturnerDef | undefined,
 ): ReturnerLoader {
   const opts: Parameters<typeof createReturnerLoader>[0] = {
     dirs: [join(config.extension_modules, 'returners'), ...config.returner_dirs],
     packages: [...config.extensions],
+    builtin,
     opts: config as unknown as Readonly<Record<string, unknown>>,
     log,
   };

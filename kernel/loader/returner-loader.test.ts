@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineReturner } from '../jobs/returner.js';
@@ -21,10 +22,18 @@ const unit = (body: string) => `export default { ${body} };\n`;
 describe('returner loader', () => {
   let root = '';
   let extDir = '';
+  let builtin: Record<string, URL> = {};
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'tsalt-retload-'));
     extDir = join(root, 'ext');
     await mkdir(extDir);
+    // the caller's built-ins (the daemons pass plugins/builtin-dirs.ts)
+    await mkdir(join(root, 'builtin'));
+    await writeFile(
+      join(root, 'builtin', 'local-cache.mjs'),
+      unit(`name: 'local_cache', async returner() {}`),
+    );
+    builtin = { local_cache: pathToFileURL(join(root, 'builtin', 'local-cache.mjs')) };
     await writeFile(join(extDir, 'file-sink.mjs'), unit(`name: 'file_sink', async returner() {}`));
     await writeFile(join(extDir, 'oddname.mjs'), unit(`name: 'renamed', async returner() {}`));
     await writeFile(
@@ -54,6 +63,7 @@ describe('returner loader', () => {
       dirs: [extDir],
       packages: ['tsalt-ret-pkg'],
       resolveFrom: root,
+      builtin,
       opts: { cachedir: root },
       log: recorder().log,
       ...extra,
@@ -92,12 +102,14 @@ describe('returner loader', () => {
     });
     const loader = createReturnerLoader({
       dirs: [],
+      builtin: {},
       opts: { 'typed.host': 'db1', 'alt.typed.host': 'db2', 'typed.port': 'x' },
       log: recorder().log,
     });
     expect(() => loader.context(def)).toThrow(/invalid options for returner "typed": port: /);
     const ok = createReturnerLoader({
       dirs: [],
+      builtin: {},
       opts: { extra: { 'typed.host': 'db1', 'alt.typed.host': 'db2' } },
       log: recorder().log,
     });
@@ -111,7 +123,7 @@ describe('returner loader', () => {
 
   it('one failing, hanging or missing returner never stops the others', async () => {
     const rec = recorder();
-    const loader = createReturnerLoader({ dirs: [extDir], opts: {}, log: rec.log });
+    const loader = createReturnerLoader({ dirs: [extDir], builtin: {}, opts: {}, log: rec.log });
     const ret = {
       id: 'm1',
       jid: '20261122133100000000',

@@ -1,7 +1,8 @@
 /**
  * Finds returners by name, as Salt's `salt.loader.returners`: returners registered by kernel
  * plugins first, then unit files in `<extension_modules>/returners` and `returner_dirs`, then
- * the `tsalt.returners` folder of each `extensions` package, then the built-in returners.
+ * the `tsalt.returners` folder of each `extensions` package, then the built-in returners the
+ * caller passes (plugins/builtin-dirs.ts).
  * A unit file default-exports a `defineReturner(...)`; its `name` is what `--return` and
  * `master_job_cache` use (a file named after the returner is tried first, the rest only when
  * that fails). Each returner's `virtual()` runs once per process.
@@ -13,14 +14,6 @@ import type { UnitLogger } from './define.js';
 import { createNamedUnitFinder } from './named-units.js';
 import { readVirtualResult } from './validate.js';
 
-/** The built-in returners: name → module path relative to this file (compiled into dist/). */
-const BUILTIN: Readonly<Record<string, string>> = {
-  local_cache: '../../returners/local-cache.js',
-  job_store: '../../returners/job-store/index.js',
-  postgres: '../../returners/postgres/index.js',
-  redis: '../../returners/redis/index.js',
-};
-
 /** Options of {@link createReturnerLoader}. */
 export interface ReturnerLoaderOptions {
   /** Folders in priority order: `<extension_modules>/returners`, then `returner_dirs`. */
@@ -29,6 +22,8 @@ export interface ReturnerLoaderOptions {
   packages?: readonly string[];
   /** Where `packages` resolve from. Default `process.cwd()`. */
   resolveFrom?: string;
+  /** The built-in returners, name → entry file, tried last (the caller's: the kernel knows none). */
+  builtin: Readonly<Record<string, URL>>;
   /** Returner names never loaded (`disable_returners`). */
   disabled?: readonly string[];
   /** Returners registered by kernel plugins (they win over files). */
@@ -81,9 +76,7 @@ export function createReturnerLoader(options: ReturnerLoaderOptions): ReturnerLo
     dirs: options.dirs,
     packages: options.packages ?? [],
     resolveFrom: options.resolveFrom ?? process.cwd(),
-    builtin: Object.fromEntries(
-      Object.entries(BUILTIN).map(([n, rel]) => [n, new URL(rel, import.meta.url)]),
-    ),
+    builtin: options.builtin,
     read: readReturnerDef,
     nameOf: (def) => def.name,
     log,

@@ -3,22 +3,15 @@
  * `virtual()`, aliases and explanations, over their own folders. Search order, first match
  * wins: `<extension_modules>/<kind>` (where `saltutil.sync_runners` puts files), the
  * `runner_dirs`/`wheel_dirs` config lists, the `tsalt.runners` folders of the npm
- * `extensions` packages, then the built-ins (`plugins/runners`, `plugins/wheel`).
+ * `extensions` packages, then the built-in folders the caller passes (plugins/builtin-dirs.ts).
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { UnitLogger } from '../loader/define.js';
 import { createModuleLoader, type ModuleLoader } from '../loader/module-loader.js';
 import { resolvePackageDirs } from '../loader/packages.js';
 import type { RunnerContext, RunnerFunctionSpec, WheelContext } from './define.js';
 
 export type RunnerKind = 'runner' | 'wheel';
-
-/** The compiled built-in folders (`dist/plugins/runners/functions`, `dist/plugins/wheel/functions`). */
-export const BUILTIN_DIRS: Record<RunnerKind, string> = {
-  runner: fileURLToPath(new URL('../../plugins/runners/functions/', import.meta.url)),
-  wheel: fileURLToPath(new URL('../../plugins/wheel/functions/', import.meta.url)),
-};
 
 function stringList(value: unknown): string[] {
   if (typeof value === 'string' && value) return [value];
@@ -69,11 +62,11 @@ function create(
   kind: RunnerKind,
   opts: Readonly<Record<string, unknown>>,
   log: UnitLogger,
-  builtinDir?: string,
+  builtinDirs: readonly string[],
 ): ModuleLoader {
   return createModuleLoader({
     dirs: runnerSearchDirs(kind, opts, log),
-    builtinDirs: [builtinDir ?? BUILTIN_DIRS[kind]],
+    builtinDirs,
     disabled: stringList(opts[kind === 'runner' ? 'disable_runners' : 'disable_wheel']),
     virtualContext: { opts, grains: {} },
     // under vitest the built-ins are TypeScript sources
@@ -82,18 +75,20 @@ function create(
   });
 }
 
+/** The runner loader; `builtinDirs` (the built-in runners) are searched last. */
 export function createRunnerLoader(
   opts: Readonly<Record<string, unknown>>,
   log: UnitLogger,
-  builtinDir?: string,
+  builtinDirs: readonly string[],
 ): RunnerLoader<RunnerContext> {
-  return wrap(create('runner', opts, log, builtinDir));
+  return wrap(create('runner', opts, log, builtinDirs));
 }
 
+/** The wheel loader; `builtinDirs` (the built-in wheel modules) are searched last. */
 export function createWheelLoader(
   opts: Readonly<Record<string, unknown>>,
   log: UnitLogger,
-  builtinDir?: string,
+  builtinDirs: readonly string[],
 ): RunnerLoader<WheelContext> {
-  return wrap(create('wheel', opts, log, builtinDir));
+  return wrap(create('wheel', opts, log, builtinDirs));
 }

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { SALT_ERR_LOADER_INVALID_UNIT, SALT_ERR_LOADER_NOT_AVAILABLE } from '../errors.js';
 import type { UnitLogger } from '../loader/define.js';
 import { createNamedUnitFinder } from '../loader/named-units.js';
@@ -21,9 +21,6 @@ export function unitChildName(unit: UnitRef): string {
   if (unit.kind === 'engine') return `engine-${unit.name}`;
   return `process-${'ref' in unit ? unit.ref.replace(/^.*[/\\]/, '').replace(/\.[cm]?[jt]s$/, '') : unit.name}`;
 }
-
-/** The built-in engines folder (`dist/plugins/engines`). */
-export const BUILTIN_ENGINES_DIR = fileURLToPath(new URL('../../plugins/engines/', import.meta.url));
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -98,17 +95,21 @@ export interface FindUnitOptions {
   /** Engine folders in priority order: `<extension_modules>/engines`, then `engines_dirs`. */
   engineDirs: readonly string[];
   packages: readonly string[];
+  /** The built-in engine folders (the caller's: the kernel knows no built-in). */
+  builtinEngineDirs: readonly string[];
   log: UnitLogger;
 }
 
 /**
  * Where a daemon looks for units, from its resolved config: `<extension_modules>/engines`,
- * `engines_dirs`, the `extensions` packages (and, on the master, the `ext_processes` values).
+ * `engines_dirs`, the `extensions` packages (and, on the master, the `ext_processes` values),
+ * and the built-in engine folders its caller passes (plugins/builtin-dirs.ts).
  */
 export function unitSearch(
   config: Readonly<Record<string, unknown>>,
   configDir: string,
   log: UnitLogger,
+  builtinEngineDirs: readonly string[],
 ): FindUnitOptions {
   const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
   return {
@@ -116,6 +117,7 @@ export function unitSearch(
     extProcesses: Array.isArray(config.ext_processes) ? config.ext_processes : [],
     engineDirs: [join(String(config.extension_modules), 'engines'), ...list(config.engines_dirs)],
     packages: list(config.extensions),
+    builtinEngineDirs,
     log,
   };
 }
@@ -135,7 +137,7 @@ export async function findUnit(unit: UnitRef, o: FindUnitOptions): Promise<Proce
   }
   const finder = createNamedUnitFinder<ProcessDef>({
     kind: 'engines',
-    dirs: [...o.engineDirs, BUILTIN_ENGINES_DIR],
+    dirs: [...o.engineDirs, ...o.builtinEngineDirs],
     packages: o.packages,
     read: readDef,
     nameOf: (def) => def.name,

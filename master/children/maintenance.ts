@@ -10,6 +10,7 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { END_STATE_TAG } from '../../kernel/jobs/end-state.js';
 import { masterReturnerLoader, openMasterJobCache } from '../../kernel/jobs/master-job-cache.js';
+import { BUILTIN_RETURNERS } from '../../plugins/builtin-dirs.js';
 import { readAesKey } from '../aes-key.js';
 
 /** Path of Salt's AES rotation drop file. */
@@ -19,7 +20,7 @@ export function dropFilePath(cachedir: string): string {
 
 await runChild<ResolvedMasterConfig>('maintenance', async ({ config, log }) => {
   // A job cache that cannot be opened is logged and retried at each tick; the rest goes on.
-  const loader = masterReturnerLoader(config, log);
+  const loader = masterReturnerLoader(config, log, BUILTIN_RETURNERS);
   let jobCache: Awaited<ReturnType<typeof openMasterJobCache>> | undefined;
   const openJobCache = async () => {
     if (!config.job_cache) return undefined;

@@ -11,6 +11,7 @@ import { signalReady } from '../../kernel/process/child.js';
 import { masterProcessContext } from '../../kernel/units/context.js';
 import { runUnit } from '../../kernel/units/run-unit.js';
 import { findUnit, type UnitRef, unitChildName, unitSearch } from '../../kernel/units/unit-ref.js';
+import { BUILTIN_DIRS } from '../../plugins/builtin-dirs.js';
 
 const unit = JSON.parse(process.argv[2] ?? '{}') as UnitRef;
 // A defineProcess value lives in the code config: load it here (with its plugins) to get it.
@@ -25,7 +26,7 @@ await runChild<ResolvedMasterConfig>(
       kind: unit.kind,
       log,
       ready: signalReady,
-      find: () => findUnit(unit, unitSearch(opts, configDir, log)),
+      find: () => findUnit(unit, unitSearch(opts, configDir, log, [BUILTIN_DIRS.engines])),
       context: (def, signal) =>
         masterProcessContext(def, opts, unit.kind === 'engine' ? unit.options : {}, log, signal),
     });

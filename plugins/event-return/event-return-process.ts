@@ -7,12 +7,13 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { masterReturnerLoader } from '../../kernel/jobs/master-job-cache.js';
 import { returnerNames, withinTime } from '../../kernel/jobs/returner-calls.js';
 import type { DaemonProcessContext } from '../../kernel/process/daemon-process.js';
+import { BUILTIN_RETURNERS } from '../builtin-dirs.js';
 import { EventReturnQueue, type EventSink } from './event-return-queue.js';
 
 export async function startEventReturn(ctx: DaemonProcessContext): Promise<() => Promise<void>> {
   const config = ctx.config as unknown as ResolvedMasterConfig;
   const log = ctx.log;
-  const loader = masterReturnerLoader(config, log);
+  const loader = masterReturnerLoader(config, log, BUILTIN_RETURNERS);
   const sinks: EventSink[] = [];
   for (const name of returnerNames(config.event_return)) {
     try {

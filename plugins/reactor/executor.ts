@@ -15,6 +15,7 @@ import type { UnitLogger } from '../../kernel/loader/define.js';
 import type { NamedReaction } from '../../kernel/reactions/define.js';
 import { createRunnerLoader, createWheelLoader, type RunnerLoader } from '../../kernel/runners/loader.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
+import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import { REACTOR_USER } from './loop-guard.js';
 import type { Executor, StartedJob } from './reactor.js';
 
@@ -36,8 +37,8 @@ export class MasterExecutor implements Executor {
     this.#config = config;
     this.#req = masterRequestClient(config);
     const opts = config as unknown as Record<string, unknown>;
-    this.#runners = createRunnerLoader(opts, log) as RunnerLoader<unknown>;
-    this.#wheel = createWheelLoader(opts, log) as RunnerLoader<unknown>;
+    this.#runners = createRunnerLoader(opts, log, [BUILTIN_DIRS.runners]) as RunnerLoader<unknown>;
+    this.#wheel = createWheelLoader(opts, log, [BUILTIN_DIRS.wheel]) as RunnerLoader<unknown>;
   }
 
   async #userKey(): Promise<string> {

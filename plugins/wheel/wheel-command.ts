@@ -9,6 +9,7 @@ import type { CommandContext } from '../../kernel/commands/define.js';
 import { genJid } from '../../kernel/jid.js';
 import type { WheelContext } from '../../kernel/runners/define.js';
 import type { RunnerLoader } from '../../kernel/runners/loader.js';
+import { BUILTIN_DIRS } from '../builtin-dirs.js';
 
 // The wheel loader and invoker are loaded on the first `wheel` request: a request-server worker
 // that only serves minions never needs them.
@@ -43,7 +44,7 @@ async function loaderFor(ctx: CommandContext): Promise<RunnerLoader<WheelContext
   let l = loaders.get(ctx.config);
   if (!l) {
     const { createWheelLoader } = await import('../../kernel/runners/loader.js');
-    l = createWheelLoader(ctx.config as unknown as Record<string, unknown>, ctx.log);
+    l = createWheelLoader(ctx.config as unknown as Record<string, unknown>, ctx.log, [BUILTIN_DIRS.wheel]);
     loaders.set(ctx.config, l);
   }
   return l;

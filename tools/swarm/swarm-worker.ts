@@ -11,7 +11,7 @@ import { resolveConfig } from '../../kernel/config/index.js';
 import { createModuleLoader } from '../../kernel/loader/index.js';
 import { createLogger } from '../../kernel/log.js';
 import { coreGrains, mergeGrains, serverId } from '../../minion/grains.js';
-import { BUILTIN_MODULES_DIR } from '../../minion/job-env.js';
+import { BUILTIN_DIRS } from '../../plugins/builtin-dirs.js';
 import { minionId, spreadGrains } from './grains-spread.js';
 import { loadKeys } from './key-cache.js';
 import { SwarmMinion, type SwarmShared } from './swarm-minion.js';
@@ -46,7 +46,7 @@ function build(a: WorkerAssignment): void {
   const base = coreGrains('swarm', a.masterHost, {});
   const loader = createModuleLoader({
     dirs: [],
-    builtinDirs: [BUILTIN_MODULES_DIR],
+    builtinDirs: [BUILTIN_DIRS.modules],
     virtualContext: { opts, grains: base },
     log,
   });

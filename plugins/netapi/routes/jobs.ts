@@ -4,11 +4,12 @@
  * permission for those `jobs` functions (`@jobs`, `@runner` or `{'@runner': ['jobs.*']}`).
  */
 import type { FastifyInstance } from 'fastify';
-import { isJid, jidToTime } from '../../../kernel/jid.js';
 import { jobCacheView } from '../../../client/job-cache-view.js';
+import { isJid, jidToTime } from '../../../kernel/jid.js';
 import { masterReturnerLoader, openMasterJobCache } from '../../../kernel/jobs/master-job-cache.js';
 import type { StoredLoad, StoredReturn } from '../../../kernel/jobs/returner.js';
 import type { JobCacheView } from '../../../kernel/runners/define.js';
+import { BUILTIN_RETURNERS } from '../../builtin-dirs.js';
 import { specCheck } from '../auth/acl.js';
 import { type NetapiContext, requireIdentity, send, sessionCookie } from '../context.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_FORBIDDEN, NETAPI_ERR_NOT_FOUND } from '../errors.js';
@@ -41,7 +42,7 @@ export function jobRoutes(app: FastifyInstance, ctx: NetapiContext): void {
   let view: Promise<JobCacheView> | undefined;
   const jobs = () => {
     view ??= (async () => {
-      const loader = masterReturnerLoader(ctx.config, ctx.log);
+      const loader = masterReturnerLoader(ctx.config, ctx.log, BUILTIN_RETURNERS);
       const cache = await openMasterJobCache(ctx.config, loader);
       return jobCacheView(cache.def, cache.ctx);
     })();

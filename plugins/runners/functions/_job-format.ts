@@ -2,9 +2,10 @@
  * Salt's job shapes for the `jobs` runner (`_format_job_instance`, `_format_jid_instance`)
  * and the parsing of its arguments (jids, comma lists, times).
  */
+
+import { startTimeDate } from '../../../client/job-cache-view.js';
 import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
 import { isJid, jidToTime } from '../../../kernel/jid.js';
-import { startTimeDate } from '../../../client/job-cache-view.js';
 import type { JobSummary, StoredLoad } from '../../../kernel/jobs/returner.js';
 
 /** Salt's `_format_job_instance` of a stored load (or of a `saltutil.running` entry). */
