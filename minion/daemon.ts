@@ -119,6 +119,7 @@ function jobExecutor(m: MinionContext, data: MinionData): JobExecutor {
     maxProcesses: jobProcessesMax(config.job_processes_max),
     masterRequest: (load) => m.master.send(load),
     inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
+    inlineModules: config.inline_modules,
     // synced grain modules: recompute this process's grains and report them
     onRecycle: () => {
       void minionGrainsView(config, id, log)

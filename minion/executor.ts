@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../kernel/errors.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
-import { runInline } from './inline-job.js';
+import { createInlineRunner, type InlineRunner } from './inline-job.js';
 import type { AbortJob, JobData, JobResult, MasterRequest, RunJob } from './job-protocol.js';
 import { answerMasterRequest } from './master-link.js';
 import type { RunEnv } from './run-function.js';
@@ -62,10 +62,12 @@ export interface ExecutorOptions {
   /** Called after every recycle (a module sync): the minion recomputes what it derives from modules. */
   onRecycle?: () => void;
   /**
-   * With `multiprocessing`: whether `job` may run in this process when its function is a
-   * built-in inline one (inline-job.ts); the minion says no for jobs with returners.
+   * With `multiprocessing`: whether `job` may run in this process when its function is an inline
+   * one (inline-job.ts); the minion says no for jobs with returners.
    */
   inline?: (job: JobData) => boolean;
+  /** Module names (`inline_modules`) whose inline functions run here even from extension folders. */
+  inlineModules?: readonly string[];
 }
 
 /** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
@@ -81,10 +83,15 @@ export class JobExecutor {
   #running = 0;
   #seq = 0;
   #runEnv: RunEnv | undefined;
+  readonly #inline: InlineRunner;
   #closed = false;
 
   constructor(opts: ExecutorOptions) {
     this.#opts = opts;
+    this.#inline = createInlineRunner({
+      builtinDirs: [BUILTIN_DIRS.modules],
+      trusted: opts.inlineModules ?? [],
+    });
     if (opts.multiprocessing) this.#spawn();
   }
 
@@ -173,6 +180,7 @@ export class JobExecutor {
     this.#opts.onRecycle?.();
     // new files may shadow a built-in module: the inline lookup (or in-process jobs) rescans
     this.#runEnv?.loader.reload();
+    void this.#inline.modulesSynced();
     if (!this.#opts.multiprocessing) return;
     for (const p of this.#procs) {
       p.retired = true;
@@ -268,7 +276,7 @@ export class JobExecutor {
     this.#runEnv ??= this.#opts.runEnv?.();
     if (!this.#runEnv) return undefined;
     try {
-      return await runInline(this.#runEnv, BUILTIN_DIRS.modules, job);
+      return await this.#inline.run(this.#runEnv, job);
     } catch (err) {
       // the lookup failed (a broken module file): the job process reports it the usual way
       this.#opts.log.debug({ err, jid: job.jid }, 'inline lookup failed');

@@ -154,6 +154,10 @@ export const minionSchema = z.object({
     true,
     "tsalt: run the built-in functions marked inline (test.ping, test.echo, test.arg, ...) in the minion's main process when the job has no returners. They return in microseconds; a job process round trip costs ~1 ms of CPU. False sends every job to a job process.",
   ),
+  inline_modules: stringListOption(
+    "tsalt: extension modules (from `<extension_modules>/modules`, `module_dirs` or `extensions` packages) whose functions marked inline may run in the minion's main process under the built-ins' rules: the job has no returners, and the module's file is named after it and declares no `virtual()`. A module named here that shadows a built-in one keeps the privilege; after a module sync that changed its folder it runs in a job process until the minion restarts. Empty: extension code always runs in a job process. `inline_functions: False` turns all inlining off. Trust only functions that are quick and never block: they run in the minion's own event loop.",
+    'list of module names',
+  ),
   minion_jid_queue_hwm: intOption(100, 'Recent jids remembered to drop duplicate publications.', { min: 1 }),
   loop_interval: numberOption(1, 'Seconds between runs of the minion main loop tasks.', { min: 0 }),
   cache_jobs: boolOption(false, 'Keep a local copy of job returns.'),

@@ -88,8 +88,9 @@ export interface FunctionSpec<S extends z.ZodObject = z.ZodObject, R = unknown> 
   /**
    * Pure, non-blocking and done in microseconds (no disk, network, child process or long loop):
    * the minion may run it in its main process instead of a job process, whose round trip costs
-   * more than the function. Honoured for tsalt's built-in modules only, so that code from
-   * extension folders or packages always runs isolated from the minion's main loop.
+   * more than the function. Honoured for tsalt's built-in modules, and for an extension module
+   * only when the minion's operator names it in `inline_modules`: by default code from
+   * extension folders or packages runs isolated from the minion's main loop.
    */
   inline?: boolean;
   run(ctx: ExecContext, args: z.output<S>, extra: ExtraArgs): R | Promise<R>;
