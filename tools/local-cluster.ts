@@ -51,12 +51,15 @@ function waitFor(get: () => string, text: string | RegExp, timeoutMs: number, wh
   });
 }
 
-/** Runs a compiled CLI (`dist/cli/<cli>.js`) and collects its output and exit code. */
-export function runCli(cli: string, args: string[], timeoutMs = 60_000): Promise<RunResult> {
+/** Runs `cmd` and collects its output and exit code; SIGKILL after `timeoutMs`. */
+export function runCommand(
+  cmd: string,
+  args: string[],
+  timeoutMs = 60_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunResult> {
   return new Promise((resolveRun) => {
-    const p = spawn(process.execPath, [join(CLI, `${cli}.js`), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => {
@@ -71,6 +74,11 @@ export function runCli(cli: string, args: string[], timeoutMs = 60_000): Promise
       resolveRun({ code, stdout, stderr });
     });
   });
+}
+
+/** Runs a compiled CLI (`dist/cli/<cli>.js`) and collects its output and exit code. */
+export function runCli(cli: string, args: string[], timeoutMs = 60_000): Promise<RunResult> {
+  return runCommand(process.execPath, [join(CLI, `${cli}.js`), ...args], timeoutMs);
 }
 
 export class Daemon {

@@ -98,13 +98,19 @@ export class Printer {
     else this.#render({ [id]: text }, 'nested');
   }
 
-  /** Prints what `--static` held back and the `--summary`; returns the exit code. */
+  /**
+   * Prints what `--static` held back and the `--summary`, and Salt's `ERROR: Minions returned
+   * with non-zero exit code` on stderr when one failed or did not return (Salt's `--static`
+   * prints no such line); returns the exit code.
+   */
   async finish(): Promise<number> {
     if (this.#o.static) this.#render(this.#collected, this.#staticOut);
     if (this.#o.summary) {
       const { renderReturnsSummary } = await import('../../outputters/returns-summary.js');
       this.write(renderReturnsSummary(this.#full, { verbose: this.#o.verbose }));
     }
+    if (this.#failed && !this.#o.static)
+      process.stderr.write('ERROR: Minions returned with non-zero exit code\n');
     if (this.#o.retcodePassthrough) return this.#maxRetcode;
     return this.#failed ? 1 : 0;
   }
