@@ -3,7 +3,7 @@
  * commander (~5-10 ms of its start) to read a few flags. It understands exactly what commander
  * does with the same option table for plain input (`-c dir`, `-cdir`, `--timeout=5`,
  * `--no-color`, options anywhere among the words) and gives up on anything else: help, an
- * unknown option, a group of short flags, `--`, a missing value. The caller then hands the
+ * unknown option, a group of short flags, `--`, a missing or refused value. The caller then hands the
  * whole command line to commander, which parses it or prints its help or error.
  */
 
@@ -70,9 +70,17 @@ export function fastParseFlags(words: readonly string[], specs: readonly FlagSpe
     if (f.spec.default !== undefined) opts[f.key] = f.spec.default;
     else if (f.negate) opts[f.key] = true;
   }
-  const set = (f: ParsedFlag, value: string | undefined): void => {
+  /** False when the value is refused: commander then reports it. */
+  const set = (f: ParsedFlag, value: string | undefined): boolean => {
     if (value === undefined) opts[f.key] = !f.negate;
-    else opts[f.key] = f.spec.parse ? f.spec.parse(value) : value;
+    else {
+      try {
+        opts[f.key] = f.spec.parse ? f.spec.parse(value) : value;
+      } catch {
+        return false;
+      }
+    }
+    return true;
   };
   const args: string[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -83,25 +91,20 @@ export function fastParseFlags(words: readonly string[], specs: readonly FlagSpe
     }
     const exact = byName.get(word);
     if (exact) {
-      if (!exact.takesValue) set(exact, undefined);
-      else {
-        const value = words[++i];
-        if (value === undefined) return undefined;
-        set(exact, value);
-      }
+      const value = exact.takesValue ? words[++i] : undefined;
+      if (exact.takesValue && value === undefined) return undefined;
+      if (!set(exact, value)) return undefined;
       continue;
     }
     if (word[1] !== '-') {
       // `-cVALUE`; a group of boolean short flags (`-Lv`) is left to commander
       const f = byName.get(word.slice(0, 2));
-      if (!f?.takesValue) return undefined;
-      set(f, word.slice(2));
+      if (!f?.takesValue || !set(f, word.slice(2))) return undefined;
       continue;
     }
     const eq = word.indexOf('=');
     const f = eq > 2 ? byName.get(word.slice(0, eq)) : undefined;
-    if (!f?.takesValue) return undefined;
-    set(f, word.slice(eq + 1));
+    if (!f?.takesValue || !set(f, word.slice(eq + 1))) return undefined;
   }
   return { opts, args };
 }

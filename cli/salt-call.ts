@@ -13,11 +13,12 @@ handleVersionFlag('salt-call', process.argv);
 const { Command, Option } = await import('commander');
 const { resolve } = await import('node:path');
 const { defaultConfigDir } = await import('./default-config-dir.js');
+const { intOption, parseLikeOptparse } = await import('./optparse.js');
 const { loadConfigCached } = await import('../kernel/config/cache.js');
 const { resolveMinionId } = await import('../kernel/config/minion-id.js');
 const { parseCliArgs } = await import('../kernel/jobs/args.js');
 const { resolveColor } = await import('../outputters/colors.js');
-const { getOutputter, resolveOutputter } = await import('../outputters/registry.js');
+const { resolveOutputter } = await import('../outputters/registry.js');
 type UnitLogger = import('../kernel/loader/define.js').UnitLogger;
 
 const USAGE = 'salt-call [options] <function> [arguments]';
@@ -40,6 +41,7 @@ interface CallCliOptions {
 
 const program = new Command('salt-call')
   .usage('[options] <function> [arguments]')
+  .description('salt-call is used to execute module functions locally on a Salt Minion')
   .argument('[function]')
   .argument('[arguments...]')
   .option('-c, --config-dir <dir>', 'the minion configuration directory', defaultConfigDir())
@@ -48,29 +50,31 @@ const program = new Command('salt-call')
   .option('-l, --log-level <level>', 'console log level (default: the config log_level, warning)')
   .option('--out <outputter>', 'the outputter (nested, json, yaml, txt, raw, ...)')
   .addOption(new Option('--output <outputter>').hideHelp())
-  .option('--out-indent <n>', 'indentation for json/yaml output', Number)
-  .addOption(new Option('--output-indent <n>').argParser(Number).hideHelp())
+  .option('--out-indent <n>', 'indentation for json/yaml output', intOption('--out-indent'))
+  .addOption(new Option('--output-indent <n>').argParser(intOption('--output-indent')).hideHelp())
   .option('--no-color', 'disable colours')
   .option('--force-color', 'force colours')
   .option('--retcode-passthrough', "exit with the function's retcode")
   .option('--return <returners>', 'returners to send the return to (comma-separated)')
-  .option('-t, --timeout <seconds>', 'seconds to wait for the master to take the return', Number)
-  .option('-V, --version', 'print the version and exit')
-  .exitOverride((err) => {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') process.exit(0);
-    process.exit(2);
-  });
+  .option(
+    '-t, --timeout <seconds>',
+    'seconds to wait for the master to take the return',
+    intOption('-t, --timeout'),
+  )
+  .option('-V, --version', 'print the version and exit');
 
-program.parse(process.argv);
+parseLikeOptparse(program, { prog: 'salt-call', usage: USAGE }, process.argv);
 const opts = program.opts<CallCliOptions>();
 const [funArg, ...rest] = program.args;
-if (!funArg) usageError('salt-call', USAGE, 'you need to pass a function');
+if (!funArg) {
+  // Salt prints its help, then the usage error
+  process.stdout.write(program.helpInformation());
+  usageError('salt-call', USAGE, 'Requires function, --grains or --doc');
+}
 const fun: string = funArg;
-if (opts.timeout !== undefined && !(opts.timeout > 0))
-  usageError('salt-call', USAGE, '--timeout must be a positive number');
+// as Salt: a timeout of 0 or less is none
+if (opts.timeout !== undefined && opts.timeout <= 0) opts.timeout = undefined;
 const outName = opts.out ?? opts.output;
-if (outName && !getOutputter(outName))
-  usageError('salt-call', USAGE, `unknown outputter ${JSON.stringify(outName)}`);
 
 const overrides: Record<string, unknown> = {};
 if (opts.id) overrides.id = opts.id;

@@ -21,11 +21,12 @@ const { KEY_STATES } = await import('../kernel/auth/pki.js');
 const { pemFinger } = await import('../kernel/crypt/fingerprint.js');
 const { EventFirer, masterEventAddresses } = await import('../kernel/bus/event-bus.js');
 const { defaultConfigDir } = await import('./default-config-dir.js');
+const { intOption, parseLikeOptparse } = await import('./optparse.js');
 const { resolveColor } = await import('../outputters/colors.js');
 const { renderKeyList, renderKeyOutput, keyListWhich, renderFingerprints } = await import(
   '../outputters/key-list.js'
 );
-const { getOutputter } = await import('../outputters/registry.js');
+const { resolveOutputter } = await import('../outputters/registry.js');
 type KeyState = import('../kernel/auth/pki.js').KeyState;
 type KeyListing = import('../kernel/auth/pki.js').KeyListing;
 
@@ -56,6 +57,7 @@ interface KeyCliOptions {
 
 const program = new Command('salt-key')
   .usage('[options]')
+  .description('salt-key is used to manage Salt authentication keys')
   .option('-c, --config-dir <dir>', 'the configuration directory', defaultConfigDir())
   .option(
     '-l, --list <arg>',
@@ -77,18 +79,16 @@ const program = new Command('salt-key')
   .option('--include-denied', 'include denied keys when deleting or rejecting')
   .option('--include-all', 'include rejected and denied keys')
   .option('--out <outputter>', 'output as json or yaml')
-  .option('--out-indent <n>', 'indentation', Number)
+  .option('--out-indent <n>', 'indentation', intOption('--out-indent'))
   .option('--no-color', 'disable colours')
   .option('--force-color', 'force colours')
-  .addOption(new Option('-V, --version', 'print the version and exit'))
-  .exitOverride((err) => {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') process.exit(0);
-    process.exit(2);
-  });
-program.parse(process.argv);
+  .addOption(new Option('-V, --version', 'print the version and exit'));
+parseLikeOptparse(program, { prog: 'salt-key', usage: USAGE }, process.argv);
 if (program.args.length > 0)
   usageError('salt-key', USAGE, `unexpected argument ${JSON.stringify(program.args[0])}`);
 const opts = program.opts<KeyCliOptions & { print?: string }>();
+if (opts.list !== undefined && !keyListWhich(opts.list))
+  usageError('salt-key', USAGE, `'${opts.list}' is not a valid argument to '--list'`);
 
 const config = await loadConfigCached('master', resolve(opts.configDir)).then(
   (l) => l.config,
@@ -100,8 +100,6 @@ const color = resolveColor({
   configColor: process.stdout.isTTY ? config.color : false,
   isTTY: Boolean(process.stdout.isTTY),
 });
-if (opts.out && !getOutputter(opts.out))
-  usageError('salt-key', USAGE, `unknown outputter ${JSON.stringify(opts.out)}`);
 
 // Events reach the bus only while the master runs; without it there is nobody to tell.
 const busUp = existsSync(join(config.sock_dir, 'master_event_pull.ipc'));
@@ -115,7 +113,7 @@ const keys = new KeyManager({
 
 function emit(data: Record<string, unknown>): void {
   if (opts.out) {
-    process.stdout.write(`${getOutputter(opts.out)!.render(data, { color, indent: opts.outIndent })}\n`);
+    process.stdout.write(`${resolveOutputter(opts.out).render(data, { color, indent: opts.outIndent })}\n`);
   } else {
     const text = renderKeyOutput(data as Parameters<typeof renderKeyOutput>[0], { color });
     if (text) process.stdout.write(`${text}\n`);
@@ -171,8 +169,7 @@ const deniedToo: KeyState[] = opts.includeDenied || opts.includeAll ? ['denied']
 let code = 0;
 try {
   if (opts.listAll || opts.list) {
-    const which = opts.listAll ? 'all' : keyListWhich(opts.list!);
-    if (!which) usageError('salt-key', USAGE, `invalid list argument ${JSON.stringify(opts.list)}`);
+    const which = opts.listAll ? 'all' : keyListWhich(opts.list!)!;
     const l = await keys.list();
     if (opts.out) {
       const data =

@@ -13,9 +13,9 @@ const { resolve } = await import('node:path');
 const { loadConfigCached } = await import('../kernel/config/cache.js');
 const { RunnerClient } = await import('../client/runner-client.js');
 const { resolveColor } = await import('../outputters/colors.js');
-const { findOutputter, resolveOutputterAsync } = await import('../outputters/extension-outputters.js');
-const { fail, usageError } = await import('./usage-error.js');
-const { parseSaltRunCommandLine, USAGE } = await import('./salt-run/options.js');
+const { resolveOutputterAsync } = await import('../outputters/extension-outputters.js');
+const { fail } = await import('./usage-error.js');
+const { parseSaltRunCommandLine } = await import('./salt-run/options.js');
 type ResolvedMasterConfig = import('../kernel/config/index.js').ResolvedMasterConfig;
 
 /** After the master's own bound (`-t`), how long salt-run still waits for the error return. */
@@ -28,8 +28,6 @@ const config: ResolvedMasterConfig = await loadConfigCached('master', resolve(op
   (err: unknown) => fail('salt-run', err, 2),
 );
 const outName = opts.out ?? opts.output;
-if (outName && !(await findOutputter(outName, config)))
-  usageError('salt-run', USAGE, `unknown outputter ${JSON.stringify(outName)}`);
 const render = {
   color: resolveColor({
     noColor: opts.color === false,
@@ -65,9 +63,12 @@ const client = new RunnerClient(config);
 let code = 0;
 try {
   await client.listen();
-  const call = opts.doc
-    ? { fun: 'doc.runner', arg: inv.fun ? [inv.fun] : [] }
-    : { fun: inv.fun, arg: inv.arg, ...(opts.timeout !== undefined && { timeout: opts.timeout }) };
+  // no function: Salt prints every runner's doc (nested), as for a function it cannot find
+  const allDocs = !opts.doc && !inv.fun;
+  const call =
+    opts.doc || allDocs
+      ? { fun: 'doc.runner', arg: inv.fun ? [inv.fun] : [] }
+      : { fun: inv.fun, arg: inv.arg, ...(opts.timeout !== undefined && { timeout: opts.timeout }) };
   const { jid, tag } = await client.runner(call);
   if (opts.async) {
     process.stderr.write(
@@ -103,6 +104,8 @@ try {
         `ERROR: runner ${call.fun} did not return within ${opts.timeout ?? '?'} s. Its jid is ${jid}; look it up later with: salt-run jobs.lookup_jid ${jid}\n`,
       );
       code = 1;
+    } else if (allDocs) {
+      await display(ret.return, 'nested');
     } else if (opts.doc && ret.success !== false && ret.return && typeof ret.return === 'object') {
       const docs = ret.return as Record<string, string>;
       for (const name of Object.keys(docs).sort()) process.stdout.write(`${name}:\n${docs[name]}\n\n`);

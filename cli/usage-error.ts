@@ -1,12 +1,16 @@
 /**
  * Command-line errors, printed as Salt's optparse does (`Usage: ...` then `<prog>: error: ...`)
- * with exit code 2.
+ * with Salt's exit code 64 (`EX_USAGE`); cli/optparse.ts maps commander's errors to them.
  */
 import { SALT_ERR_CLI_USAGE } from '../kernel/errors.js';
 
+/** Salt's `salt.defaults.exitcodes.EX_USAGE`. */
+export const EX_USAGE = 64;
+
+/** Prints `Usage: ...` and `<prog>: error: <message>` to stderr and exits 64. */
 export function usageError(prog: string, usage: string, message: string): never {
   process.stderr.write(`Usage: ${usage}\n\n${prog}: error: ${message}\n`);
-  process.exit(2);
+  process.exit(EX_USAGE);
 }
 
 /** Prints a failure with its code and exits with `code`. */

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadBuiltinOutputter } from './builtin.js';
+import { nestedFallback } from './fallback.js';
 import type { Outputter } from './types.js';
 
 export interface OutputterSearch {
@@ -56,12 +57,13 @@ export async function findOutputter(name: string, search: OutputterSearch): Prom
 /**
  * The outputter a CLI prints with for `--out=<name>` or a function's declared outputter (Salt's
  * `get_printout`): `text` means `txt`; none or an empty name means `nested`; an unknown name
- * falls back to `nested`.
+ * falls back to `nested`, with Salt's error line on stderr.
  */
 export async function resolveOutputterAsync(
   name: string | undefined,
   search: OutputterSearch,
 ): Promise<Outputter> {
   const wanted = name === 'text' ? 'txt' : name || 'nested';
-  return (await findOutputter(wanted, search)) ?? ((await loadBuiltinOutputter('nested')) as Outputter);
+  const found = await findOutputter(wanted, search);
+  return found ?? nestedFallback(wanted, (await loadBuiltinOutputter('nested')) as Outputter);
 }

@@ -4,6 +4,7 @@
  * `salt-run` load only the one they print with (builtin.ts, extension-outputters.ts).
  */
 import { createRegistry } from '../kernel/registry.js';
+import { nestedFallback } from './fallback.js';
 import { jsonOutputter } from './json.js';
 import { keyOutputter } from './key-list.js';
 import { nestedOutputter } from './nested.js';
@@ -48,10 +49,10 @@ export function registerOutputter(o: Outputter): void {
 /**
  * The outputter the `salt` CLI uses for `--out=<name>` (Salt's `get_printout`): `text`
  * means `txt`; none or an empty name means `nested`; an unknown name falls back to
- * `nested` (Salt logs "Invalid outputter ... specified, fall back to nested").
+ * `nested`, logging Salt's "Invalid outputter ... specified, fall back to nested" to stderr.
  * @example resolveOutputter(opts.out).render(ret, { color })
  */
 export function resolveOutputter(name: string | undefined): Outputter {
   const wanted = name === 'text' ? 'txt' : name || 'nested';
-  return outputters.get(wanted) ?? nestedOutputter;
+  return outputters.get(wanted) ?? nestedFallback(wanted, nestedOutputter);
 }

@@ -22,9 +22,11 @@ export interface CliCase {
   /**
    * What must be identical: `exact` (stdout, stderr, exit code); `help` (exit code, stderr
    * and the first line of stdout: the help text itself lists tsalt's own options); `keys`
-   * (exit code, stderr, and the set of keys of each value of the JSON on stdout).
+   * (exit code, stderr, and the set of keys of each value of the JSON on stdout); `docs`
+   * (exit code, stderr, and that stdout is a nested map of runner functions to their docs:
+   * tsalt's runners and docs are its own).
    */
-  compare?: 'exact' | 'help' | 'keys';
+  compare?: 'exact' | 'help' | 'keys' | 'docs';
   /**
    * A deliberate difference (listed in the README): what tsalt answers instead, over the
    * recorded answer.
@@ -69,6 +71,7 @@ export const CLI_CASES: readonly CliCase[] = [
   { id: 'salt-two-target-types', item: 2, cli: 'salt', args: ['-G', '-E', 'x', 'test.ping'] },
   { id: 'salt-no-target', item: 2, cli: 'salt', args: [], compare: 'help' },
   { id: 'salt-only-target', item: 2, cli: 'salt', args: ['m1'], compare: 'help' },
+  { id: 'salt-run-no-function', item: 2, cli: 'salt-run', args: [], compare: 'docs' },
   { id: 'salt-call-no-function', item: 2, cli: 'salt-call', conf: 'minion', args: [], compare: 'help' },
   { id: 'salt-bad-outputter', item: 2, cli: 'salt', args: ['--out', 'nosuchoutputter', 'm1', 'test.ping'] },
   { id: 'salt-key-list-bogus', item: 2, cli: 'salt-key', args: ['-l', 'bogus'] },
@@ -175,6 +178,11 @@ export function comparable(
     const data = JSON.parse(run.stdout || '{}') as Record<string, Record<string, unknown>>;
     const shapes = new Set(Object.values(data).map((v) => Object.keys(v).join(',')));
     return { code: run.code, stdout: [...shapes].sort().join('\n'), stderr };
+  }
+  if (c.compare === 'docs') {
+    const top = stdout.split('\n').filter((l) => l && !l.startsWith(' '));
+    const listing = top.length > 0 && top.every((l) => /^\w+\.\w+:$/.test(l));
+    return { code: run.code, stdout: listing ? '<module.function: doc>...' : stdout, stderr };
   }
   return { code: run.code, stdout, stderr };
 }

@@ -9,8 +9,8 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';
 import type { Outputter } from '../../outputters/types.js';
 import { exitWhenWritten } from '../stdio.js';
-import { fail, usageError } from '../usage-error.js';
-import { parseSaltCommandLine, USAGE } from './options.js';
+import { fail } from '../usage-error.js';
+import { parseSaltCommandLine } from './options.js';
 
 const inv = await parseSaltCommandLine(process.argv);
 const { opts } = inv;
@@ -27,10 +27,9 @@ listening.catch(() => undefined);
 const outName = opts.out ?? opts.output;
 let outputter: Outputter | undefined;
 if (outName !== undefined) {
-  // an empty name means nested, as Salt's get_printout has it
-  const { findOutputter } = await import('../../outputters/extension-outputters.js');
-  outputter = await findOutputter(outName || 'nested', config);
-  if (!outputter) usageError('salt', USAGE, `unknown outputter ${JSON.stringify(outName)}`);
+  // Salt's get_printout: an empty name means nested, an unknown one falls back to it
+  const { resolveOutputterAsync } = await import('../../outputters/extension-outputters.js');
+  outputter = await resolveOutputterAsync(outName, config);
 }
 const color = resolveColor({
   noColor: opts.color === false,

@@ -18,7 +18,7 @@ describe('salt command line: the fast parser reads what commander reads', () => 
     ['*', 'test.ping', '-t', '-3', '--delimiter', '-', '--return_kwargs', '{"a": 1}', '--async'],
     ['*', 'test.ping', '--out-file', 'f', '--out-file-append', '--retcode-passthrough', '--show-jid'],
     ['-E', 'web.*', 'test.ping', '-l', 'debug', '--gather-job-timeout', '1', '--force-color', '--failhard'],
-    ['*', 'test.ping', '--timeout', 'x', '--batch', '2', '--output', 'raw', '--output-indent', '4'],
+    ['*', 'test.ping', '--timeout', '7', '--batch', '2', '--output', 'raw', '--output-indent', '4'],
   ];
   for (const words of lines) {
     it(words.join(' '), () => {
@@ -28,7 +28,7 @@ describe('salt command line: the fast parser reads what commander reads', () => 
     });
   }
 
-  it('leaves help, unknown options, short-flag groups, `--` and missing values to commander', () => {
+  it('leaves help, unknown options, short-flag groups, `--`, missing and refused values to commander', () => {
     for (const words of [
       ['--help'],
       ['-h'],
@@ -37,6 +37,9 @@ describe('salt command line: the fast parser reads what commander reads', () => 
       ['*', 'test.ping', '--', '-x'],
       ['*', 'test.ping', '-t'],
       ['*', 'test.ping', '--static=1'],
+      ['*', 'test.ping', '--timeout', 'x'],
+      ['-tx', '*', 'test.ping'],
+      ['*', 'test.ping', '--out-indent=two'],
     ]) {
       expect(fastParseFlags(words, flags), words.join(' ')).toBeUndefined();
     }

@@ -2,11 +2,17 @@
  * The `salt` command line: Salt's options, parsed and checked before anything is sent.
  */
 import { createRequire } from 'node:module';
+import type { Command } from 'commander';
 import { defaultConfigDir } from '../default-config-dir.js';
 import { type FastParse, type FlagSpec, fastParseFlags } from '../fast-flags.js';
+import { floatOption, helpExit, intOption, parseLikeOptparse } from '../optparse.js';
 import { usageError } from '../usage-error.js';
 
 export const USAGE = "salt [options] '<target>' <function> [arguments]";
+
+/** Salt's description of `salt`, under the usage line of its help. */
+const DESCRIPTION =
+  'Salt allows for commands to be executed across a swath of remote systems in\nparallel, so they can be both controlled and queried with ease.';
 
 export interface SaltCliOptions {
   configDir: string;
@@ -93,18 +99,18 @@ export function saltFlags(): FlagSpec[] {
     {
       flags: '-t, --timeout <seconds>',
       help: 'seconds to wait for returns before the find_job check',
-      parse: Number,
+      parse: intOption('-t, --timeout'),
     },
     {
       flags: '--gather-job-timeout <seconds>',
       help: 'seconds to wait for the find_job replies',
-      parse: Number,
+      parse: intOption('--gather-job-timeout'),
     },
     { flags: '--async', help: 'publish and print the job id without waiting' },
     { flags: '--out <outputter>', help: 'the outputter (nested, json, yaml, txt, raw, ...)' },
     { flags: '--output <outputter>' },
-    { flags: '--out-indent <n>', help: 'indentation for json/yaml output', parse: Number },
-    { flags: '--output-indent <n>', parse: Number },
+    { flags: '--out-indent <n>', help: 'indentation for json/yaml output', parse: intOption('--out-indent') },
+    { flags: '--output-indent <n>', parse: intOption('--output-indent') },
     { flags: '--out-file <path>', help: 'write the output to a file instead of stdout' },
     { flags: '--out-file-append', help: 'append to --out-file instead of replacing it' },
     { flags: '--static', help: 'print all returns at once when the job ends' },
@@ -134,18 +140,18 @@ export function saltFlags(): FlagSpec[] {
     {
       flags: '--batch-wait <seconds>',
       help: 'wait after a minion returns before its slot is used again',
-      parse: Number,
+      parse: floatOption('--batch-wait'),
       default: 0,
     },
     {
       flags: '--batch-safe-limit <n>',
       help: 'batch automatically when more than N minions are targeted',
-      parse: Number,
+      parse: intOption('--batch-safe-limit'),
     },
     {
       flags: '--batch-safe-size <n>',
       help: 'the batch size used by --batch-safe-limit',
-      parse: Number,
+      parse: intOption('--batch-safe-size'),
       default: 8,
     },
     { flags: '--failhard', help: 'in batch mode, stop at the first minion that fails' },
@@ -154,21 +160,15 @@ export function saltFlags(): FlagSpec[] {
   ];
 }
 
-/**
- * The command line as commander reads it: for `--help`, for errors (which it prints and exits
- * on) and for input the fast parser leaves to it. Loaded only then.
- */
-export function commanderParse(argv: readonly string[], flags: readonly FlagSpec[]): FastParse {
+/** The `salt` command as commander knows it: for `--help`, errors and odd input. */
+function saltProgram(flags: readonly FlagSpec[]): Command {
   const { Command, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
   const cmd = new Command('salt')
     .usage("[options] '<target>' <function> [arguments]")
+    .description(DESCRIPTION)
     .argument('[target]')
     .argument('[function]')
-    .argument('[arguments...]')
-    .exitOverride((err) => {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') process.exit(0);
-      process.exit(2);
-    });
+    .argument('[arguments...]');
   for (const f of flags) {
     const option = new Option(f.flags, f.help);
     if (f.parse) option.argParser(f.parse);
@@ -176,7 +176,15 @@ export function commanderParse(argv: readonly string[], flags: readonly FlagSpec
     if (f.help === undefined) option.hideHelp();
     cmd.addOption(option);
   }
-  cmd.parse([...argv]);
+  return cmd;
+}
+
+/**
+ * The command line as commander reads it, with optparse's errors (cli/optparse.ts): for
+ * `--help`, for errors and for input the fast parser leaves to it. Loaded only then.
+ */
+export function commanderParse(argv: readonly string[], flags: readonly FlagSpec[]): FastParse {
+  const cmd = parseLikeOptparse(saltProgram(flags), { prog: 'salt', usage: USAGE }, argv);
   return { opts: cmd.opts(), args: cmd.args };
 }
 
@@ -196,15 +204,18 @@ export async function parseSaltCommandLine(argv: readonly string[]): Promise<Sal
   const parsed = fastParseFlags(argv.slice(2), flags) ?? commanderParse(argv, flags);
   const opts = parsed.opts as unknown as SaltCliOptions;
   const [target, funWord, ...rest] = parsed.args;
-  if (!target || !funWord) usageError('salt', USAGE, 'you need to pass a target and a function');
+  // Salt prints its help, then says what is missing, and exits 42
+  if (target === undefined)
+    helpExit(saltProgram(flags), '\nCannot execute command without defining a target.\n\n', 42);
+  if (funWord === undefined) helpExit(saltProgram(flags), '\nIncomplete options passed.\n\n', 42);
   // Salt's TargetOptionsMixIn: one target type at most, named by its long option
   const selected = TARGET_TYPES.filter(([k]) => opts[k]);
   if (selected.length > 1) {
     const flags = selected.map(([, flag]) => flag).join('/');
     usageError('salt', USAGE, `The options ${flags} are mutually exclusive. Please only choose one of them`);
   }
-  if (opts.timeout !== undefined && !(opts.timeout > 0))
-    usageError('salt', USAGE, '--timeout must be a positive number');
+  // Salt: a timeout of 0 or less means the config's `timeout`
+  if (opts.timeout !== undefined && opts.timeout <= 0) opts.timeout = undefined;
   if (opts.delimiter === '') usageError('salt', USAGE, '--delimiter must not be empty');
   if (!(opts.batchWait >= 0)) usageError('salt', USAGE, '--batch-wait must be a number of seconds');
   opts.batchSize ??= opts.batch;

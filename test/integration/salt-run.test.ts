@@ -237,10 +237,13 @@ describe('salt-run: runners through the master', () => {
     expect(hi.stdout).toBe('hi from synced\n');
   });
 
-  it('command-line errors exit 2', async () => {
+  it("no function prints every runner's doc, as Salt does; an unknown option exits 64", async () => {
     const r = await c.saltRun([]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('you need to pass a function');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^jobs\.list_jobs:$/m);
+    const bogus = await c.saltRun(['--bogus']);
+    expect(bogus.code).toBe(64);
+    expect(bogus.stderr).toContain('salt-run: error: no such option: --bogus');
     const v = await c.saltRun(['--version']);
     expect(v.stdout).toMatch(/^salt-run /);
   });

@@ -144,7 +144,7 @@ describe('targeting: every target type against four minions with distinct grains
   it('target options are mutually exclusive, as in Salt', async () => {
     const r = await c.salt(['-G', '-E', 'x', 'test.ping']);
     expect(r.stderr).toContain('The options --pcre/--grain are mutually exclusive');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(64);
   });
 
   it('a minion with no cached grains is expected (greedy) and decides for itself', async () => {
