@@ -189,14 +189,16 @@ export class LocalClient {
       }
     }
     this.#waiting = undefined;
-    for (const id of pub.missing) yield { id, noReturn: 'Not connected' };
-    if (outstanding.size === 0) return;
-    const state = await this.#connectionStates();
-    for (const id of outstanding) {
-      const reason = state(id);
-      await this.#recordEndState(pub.jid, id, reason);
-      yield { id, noReturn: reason };
+    if (outstanding.size > 0) {
+      const state = await this.#connectionStates();
+      for (const id of outstanding) {
+        const reason = state(id);
+        await this.#recordEndState(pub.jid, id, reason);
+        yield { id, noReturn: reason };
+      }
     }
+    // minions named in a list target that the master does not know, last, as Salt has them
+    for (const id of pub.missing) yield { id, noReturn: 'No response' };
   }
 
   /**

@@ -23,6 +23,10 @@ export interface PrinterOptions {
   append?: boolean;
 }
 
+/** Salt's words after `[No response]` and after Ctrl-C, before `salt-run jobs.lookup_jid <jid>`. */
+export const LOOKUP_HINT =
+  'The minions may not have all finished running and any remaining minions will return upon completion. To look up the return data for this job later, run the following command:';
+
 function retcodeOf(ret: JobReturn): number {
   const rc = ret.retcode;
   if (typeof rc === 'number') return rc;
@@ -88,10 +92,16 @@ export class Printer {
       this.#render({ [id]: ret.return }, ret.out, typeof ret.retcode === 'number' ? ret.retcode : undefined);
   }
 
-  /** A minion given up on. */
-  noReturn(id: string, reason: string): void {
+  /**
+   * A minion given up on; with the job's `jid`, a `No response` says how to look the return up
+   * later, as Salt's does.
+   */
+  noReturn(id: string, reason: string, jid?: string): void {
     this.#failed = true;
-    const text = `Minion did not return. [${reason}]`;
+    const text =
+      reason === 'No response' && jid
+        ? `Minion did not return. [No response]\n${LOOKUP_HINT}\n\nsalt-run jobs.lookup_jid ${jid}`
+        : `Minion did not return. [${reason}]`;
     this.#full[id] = { ret: text, retcode: 1 };
     if (this.#o.hideTimeout) return;
     if (this.#o.static) this.#collected[id] = text;

@@ -6,7 +6,7 @@
 import type { LocalClient, PublishOptions } from '../../client/local-client.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import type { SaltInvocation } from './options.js';
-import type { Printer } from './printer.js';
+import { LOOKUP_HINT, type Printer } from './printer.js';
 
 interface RunContext {
   client: LocalClient;
@@ -52,7 +52,7 @@ function timeouts(ctx: RunContext): { timeout: number; gatherJobTimeout: number 
 function onInterrupt(client: LocalClient, jid: string): void {
   process.once('SIGINT', () => {
     process.stdout.write(
-      `\nExiting gracefully on Ctrl-c\nThis job's jid is: ${jid}\nThe minions may not have all finished running and any remaining minions will return upon completion. To look up the return data for this job later, run the following command:\n\nsalt-run jobs.lookup_jid ${jid}\n`,
+      `\nExiting gracefully on Ctrl-c\nThis job's jid is: ${jid}\n${LOOKUP_HINT}\n\nsalt-run jobs.lookup_jid ${jid}\n`,
     );
     // the job cache notes which minions were still running when we stopped waiting
     void client.abandon().finally(() => process.exit(1));
@@ -63,6 +63,8 @@ function onInterrupt(client: LocalClient, jid: string): void {
 export async function runJob(ctx: RunContext): Promise<void> {
   const { client, inv } = ctx;
   const pub = await client.publish(await publishOptions(inv));
+  // Salt's LocalClient: a list of only unknown minions matched nothing (no key, no job)
+  if (pub.minions.length === 0) throw new Error('No minions matched the target.');
   if (!inv.opts.async) onInterrupt(client, pub.jid);
   const printer = await ctx.printer;
   if (inv.opts.async) {
@@ -76,7 +78,7 @@ export async function runJob(ctx: RunContext): Promise<void> {
     if ('ret' in r) {
       await printer.prepare(r.ret.out);
       printer.ret(r.id, r.ret);
-    } else printer.noReturn(r.id, r.noReturn);
+    } else printer.noReturn(r.id, r.noReturn, pub.jid);
   }
 }
 

@@ -6,7 +6,9 @@
  * run live against real Salt, and its answers must still be the recorded ones.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPresence } from '../../kernel/master/presence.js';
 import { Cluster, runCli } from '../../tools/local-cluster.js';
 import { type CliFixture, caseArgs, FIXTURE, runOnSalt } from '../../tools/record-salt-cli.js';
 import { CLI_CASES, type CliCase, comparable } from '../../tools/salt-cli-cases.js';
@@ -31,6 +33,13 @@ describe('tsalt answers the CLI cases as Salt 3006.18 did', () => {
     for (const id of ['m1', 'm2', 'm3']) await c.startMinion(id);
     // m3: a known minion (accepted key, cached grains) that is not running
     await c.minions.get('m3')!.stop();
+    // ... and that the master knows is gone (its presence snapshot lags the disconnection)
+    const cachedir = join(c.root, 'var/cache/salt/master');
+    for (let i = 0; i < 100; i++) {
+      const p = readPresence(cachedir);
+      if (p?.tracked.includes('m3') && !p.present.includes('m3')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }, 120_000);
   afterAll(() => c.stop());
 
