@@ -146,7 +146,8 @@ export async function respondingMinions(
   const down: string[] = [];
   for await (const r of client.collect(pub, { timeout, gatherJobTimeout: timeout })) {
     if ('ret' in r) up.push(r.id);
-    else down.push(r.id);
+    // as Salt's batch: a listed minion the master has no key for is left out, not down
+    else if (!pub.missing.includes(r.id)) down.push(r.id);
   }
   return { up, down };
 }

@@ -41,6 +41,8 @@ export class Printer {
   #maxRetcode = 0;
   #failed = false;
   #first = true;
+  /** Batch mode: returns show their `jid` and `retcode`, the exit code is the highest retcode. */
+  #batch = false;
   /** The declared outputters {@link prepare} loaded, by the name a return gives. */
   readonly #declared = new Map<string, Outputter>();
 
@@ -79,7 +81,15 @@ export class Printer {
     );
   }
 
-  /** A minion's return. */
+  /** Prints as Salt's batch mode does from now on (salt/cli/batch.py). */
+  startBatch(): void {
+    this.#batch = true;
+  }
+
+  /**
+   * A minion's return; in a batch, with the job's `retcode` and `jid` beside it, as Salt shows
+   * them (`{retcode, jid, <id>: return}`).
+   */
   ret(id: string, ret: JobReturn): void {
     const retcode = retcodeOf(ret);
     this.#maxRetcode = Math.max(this.#maxRetcode, retcode);
@@ -88,7 +98,8 @@ export class Printer {
     if (this.#o.static) {
       this.#collected[id] = ret.return;
       this.#staticOut ??= ret.out;
-    } else
+    } else if (this.#batch) this.#render({ retcode, jid: ret.jid, [id]: ret.return }, ret.out);
+    else
       this.#render({ [id]: ret.return }, ret.out, typeof ret.retcode === 'number' ? ret.retcode : undefined);
   }
 
@@ -119,6 +130,8 @@ export class Printer {
       const { renderReturnsSummary } = await import('../../outputters/returns-summary.js');
       this.write(renderReturnsSummary(this.#full, { verbose: this.#o.verbose }));
     }
+    // a batch exits with the highest retcode and no such line, as Salt's
+    if (this.#batch && !this.#o.static) return this.#maxRetcode;
     if (this.#failed && !this.#o.static)
       process.stderr.write('ERROR: Minions returned with non-zero exit code\n');
     if (this.#o.retcodePassthrough) return this.#maxRetcode;

@@ -103,7 +103,9 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
     timeout,
   );
   if (up.length === 0 && down.length === 0) throw new Error('No minions matched the target.');
-  for (const id of down) printer.noReturn(id, 'No response');
+  printer.startBatch();
+  if (!inv.opts.static)
+    for (const id of down) printer.write(`Minion ${id} did not respond. No job will be sent.`);
   let done = 0;
   let running = 0;
   for await (const ev of runBatch(client, up, {
@@ -126,8 +128,9 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
       done++;
       printer.noReturn(ev.id, ev.reason);
     } else {
-      printer.write(
-        `ERROR: Minion ${ev.id} returned with non-zero exit code. Batch run stopped due to failhard`,
+      // Salt logs it at error level: on stderr, in its console log format
+      process.stderr.write(
+        `[ERROR   ] Minion ${ev.id} returned with non-zero exit code. Batch run stopped due to failhard\n`,
       );
     }
     progress(done, running, up.length - done - running);
