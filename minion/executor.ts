@@ -23,7 +23,14 @@ import { SALT_ERR_EXEC_CRASHED } from '../kernel/errors.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
 import { createInlineRunner, type InlineRunner } from './inline-job.js';
-import type { AbortJob, JobData, JobResult, MasterRequest, RunJob } from './job-protocol.js';
+import {
+  type AbortJob,
+  type JobData,
+  type JobResult,
+  type MasterRequest,
+  type RunJob,
+  unpackOutcome,
+} from './job-protocol.js';
 import { answerMasterRequest } from './master-link.js';
 import type { RunEnv } from './run-function.js';
 
@@ -142,7 +149,7 @@ export class JobExecutor {
     const job = msg.seq === undefined ? undefined : proc.jobs.get(msg.seq);
     if (!job || msg.seq === undefined || !msg.result) return;
     proc.jobs.delete(msg.seq);
-    job.resolve(msg.result);
+    job.resolve(unpackOutcome(msg.result));
     if (proc.jobs.size > 0) return;
     if (proc.retired) this.#stop(proc);
     else this.#retireWhenIdle(proc);

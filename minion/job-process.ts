@@ -10,7 +10,7 @@ import { createLogger } from '../kernel/log.js';
 import { exitWhenParentDies } from '../kernel/process/child.js';
 import { executeJob } from './execute-job.js';
 import { createRunEnv } from './job-env.js';
-import type { AbortJob, JobResult, RunJob } from './job-protocol.js';
+import { type AbortJob, type JobResult, packOutcome, type RunJob } from './job-protocol.js';
 import { minionReturnerLoader, returnJobToReturners } from './job-returners.js';
 import { ipcMasterLink, setMasterLink } from './master-link.js';
 
@@ -59,7 +59,12 @@ process.on('message', (msg: RunJob | AbortJob | { type: 'exit' }) => {
   aborts.set(msg.job.jid, abort);
   void executeJob(env, c.cachedir, msg.job, abort.signal)
     .then(async (result) => {
-      const reply: JobResult = { type: 'result', seq: msg.seq, jid: msg.job.jid, result };
+      const reply: JobResult = {
+        type: 'result',
+        seq: msg.seq,
+        jid: msg.job.jid,
+        result: packOutcome(result),
+      };
       process.send?.(reply);
       // the master has the return (the main process sends it now); then the job's own returners
       await returnJobToReturners(returners, c, id, msg.job, result, log).catch((err) =>
@@ -70,7 +75,12 @@ process.on('message', (msg: RunJob | AbortJob | { type: 'exit' }) => {
       // executeJob settles runFunction's errors itself: this is the proc file failing (disk)
       log.error({ err, jid: msg.job.jid }, 'job failed outside its function');
       const result = { return: `ERROR: ${err.message}`, retcode: 1, success: false, out: 'nested' };
-      process.send?.({ type: 'result', seq: msg.seq, jid: msg.job.jid, result } satisfies JobResult);
+      process.send?.({
+        type: 'result',
+        seq: msg.seq,
+        jid: msg.job.jid,
+        result: packOutcome(result),
+      } satisfies JobResult);
     })
     .finally(() => {
       if (aborts.get(msg.job.jid) === abort) aborts.delete(msg.job.jid);

@@ -2,6 +2,7 @@
  * Messages between the minion's main process and its job processes.
  */
 import type { MinionJobOutcome as JobOutcome, MinionJob } from '../kernel/jobs/types.js';
+import { packIpc, unpackIpc } from '../kernel/serial/index.js';
 
 /** The publish data a job runs from (what Salt writes to `proc/<jid>`). */
 /** A job as the executor runs it (the kernel's {@link MinionJob}). */
@@ -19,7 +20,24 @@ export interface JobResult {
   /** The {@link RunJob.seq} this answers. */
   seq?: number;
   jid: string;
-  result: JobOutcome;
+  result: PackedOutcome;
+}
+
+/**
+ * A job's outcome with its return packed as msgpack: V8's structured clone keeps no classes,
+ * so a Salt-typed value (a float such as test.fib's seconds, a datetime, a constant) would
+ * reach the main process as a plain `{value}` object and be returned so.
+ */
+export interface PackedOutcome extends Omit<JobOutcome, 'return'> {
+  return: Uint8Array;
+}
+
+export function packOutcome(outcome: JobOutcome): PackedOutcome {
+  return { ...outcome, return: packIpc(outcome.return) };
+}
+
+export function unpackOutcome(packed: PackedOutcome): JobOutcome {
+  return { ...packed, return: unpackIpc(packed.return, { exactFloats: true }) };
 }
 
 /**

@@ -27,6 +27,18 @@ export interface RunEnv {
 
 const EX_GENERIC = 1;
 
+/**
+ * An unexpected exception as Salt returns it, in Python's traceback form: the frame that
+ * threw (file, line, function; the rest of the stack stays in the minion log), then
+ * `<name>: <message>`.
+ */
+export function pyTraceback(err: unknown): string {
+  if (!(err instanceof Error)) return `Traceback (most recent call last):\nException: ${String(err)}`;
+  const frame = /^\s+at (?:(.+?) \()?(?:file:\/\/)?(.+?):(\d+):\d+\)?$/m.exec(err.stack ?? '');
+  const where = frame ? `  File "${frame[2]}", line ${frame[3]}, in ${frame[1] ?? '<module>'}\n` : '';
+  return `Traceback (most recent call last):\n${where}${err.name}: ${err.message}`;
+}
+
 /** The loader's function table as a context shows it: one object per loader, not per job. */
 const functionTables = new WeakMap<ModuleLoader, ExecContext['functions']>();
 
@@ -140,7 +152,7 @@ export async function runFunction(
     } else if (err instanceof SaltError) text = `ERROR: ${message}`;
     else {
       env.log.error({ err, fun, jid }, 'the minion function caused an exception');
-      text = `The minion function caused an exception: ${err instanceof Error ? `${err.name}: ${message}` : message}`;
+      text = `The minion function caused an exception: ${pyTraceback(err)}`;
     }
     return { return: text, retcode: EX_GENERIC, success: false, out: 'nested' };
   }

@@ -73,12 +73,16 @@ describe('test module', () => {
     expect(await invoke(test, 'retcode', [3])).toEqual({ value: true, retcode: 3 });
   });
 
-  it('exception raises SALT_ERR_EXEC_COMMAND', async () => {
-    await expect(invoke(test, 'exception')).rejects.toBeInstanceOf(SALT_ERR_EXEC_COMMAND);
+  it("exception raises an unexpected exception, as Salt's `raise Exception(message)`", async () => {
+    await expect(invoke(test, 'exception')).rejects.toMatchObject({
+      name: 'Exception',
+      message: 'Test Exception',
+    });
     await expect(invoke(test, 'exception', ['boom'])).rejects.toMatchObject({
-      code: 'SALT_ERR_EXEC_COMMAND',
+      name: 'Exception',
       message: 'boom',
     });
+    await expect(invoke(test, 'exception', ['boom'])).rejects.not.toHaveProperty('code');
   });
 
   it('fib returns [value, seconds]', async () => {

@@ -4,7 +4,7 @@
  */
 import { createHash, getHashes, randomBytes, randomInt } from 'node:crypto';
 import type { z as Zod } from 'zod';
-import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/errors.js';
+import { SALT_ERR_INVOCATION } from '../kernel/errors.js';
 import { PUB_PREFIX } from '../kernel/jobs/args.js';
 import { RetcodeResult } from '../kernel/jobs/retcode.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
@@ -15,6 +15,11 @@ import { VERSION } from '../kernel/version.js';
 import { abortableSleep } from './_abort.js';
 import { pyFlag, pyInt } from './_coerce.js';
 import { versionsInformation, versionsReport } from './_versions.js';
+
+/** Salt's docstring tail: a `CLI Example:` with its bash code block. */
+function cliExample(command: string): string {
+  return `\n\nCLI Example:\n\n.. code-block:: bash\n\n    salt '*' ${command}`;
+}
 
 function elapsedSince(start: bigint): SaltFloat {
   return float64(Number(process.hrtime.bigint() - start) / 1e9);
@@ -79,7 +84,7 @@ const randomHash = defineFunction({
 
 const ping = defineFunction({
   inline: true,
-  doc: 'Used to make sure the minion is up and responding. Not an ICMP ping.\n\nReturns True.',
+  doc: `Used to make sure the minion is up and responding. Not an ICMP ping.\n\nReturns \`\`True\`\`.${cliExample('test.ping')}`,
   run: (ctx) => {
     ctx.log.debug({ minion: ctx.id }, 'test.ping received');
     return true;
@@ -99,7 +104,7 @@ export default defineModule({
     echo: defineFunction({
       inline: true,
       args: (z) => z.object({ text: z.unknown() }),
-      doc: 'Return a string - used for testing the connection.',
+      doc: `Return a string - used for testing the connection${cliExample("test.echo 'foo bar baz quo qux'")}`,
       run: (_ctx, { text }) => text,
     }),
     arg: defineFunction({
@@ -141,7 +146,7 @@ export default defineModule({
     }),
     sleep: defineFunction({
       args: (z) => z.object({ length: pyInt(z) }),
-      doc: 'Instruct the minion to initiate a process that will sleep for a given period of time (seconds).',
+      doc: `Instruct the minion to initiate a process that will sleep for a given\nperiod of time.${cliExample('test.sleep 20')}`,
       run: async (ctx, { length }) => {
         if (length < 0) throw new SALT_ERR_INVOCATION('sleep length must be non-negative');
         await abortableSleep(length * 1000, ctx.signal, 'test.sleep');
@@ -150,7 +155,7 @@ export default defineModule({
     }),
     rand_sleep: defineFunction({
       args: (z) => z.object({ max: pyInt(z).default(60) }),
-      doc: 'Sleep for a random number of seconds between 0 and max.',
+      doc: `Sleep for a random number of seconds, used to test long-running commands\nand minions returning at differing intervals${cliExample('test.rand_sleep 60')}`,
       run: async (ctx, { max }) => {
         if (max < 0) throw new SALT_ERR_INVOCATION('empty range for randrange()');
         await abortableSleep(randomInt(0, max + 1) * 1000, ctx.signal, 'test.rand_sleep');
@@ -159,7 +164,7 @@ export default defineModule({
     }),
     version: defineFunction({
       inline: true,
-      doc: 'Return the version of tsalt on the minion.',
+      doc: `Return the version of salt on the minion${cliExample('test.version')}`,
       run: () => VERSION,
     }),
     versions_information: defineFunction({
@@ -170,19 +175,22 @@ export default defineModule({
     versions: versionsReportFn,
     retcode: defineFunction({
       args: (z) => z.object({ code: z.unknown().optional().default(42) }),
-      doc: 'Test that the returncode system is functioning correctly: returns True with retcode `code` (default 42).',
+      doc: `Test that the returncode system is functioning correctly${cliExample('test.retcode 42')}`,
       run: (_ctx, { code }) => new RetcodeResult(true, typeof code === 'number' ? code : Number(code) || 0),
     }),
     exception: defineFunction({
       args: (z) => z.object({ message: z.unknown().optional().default('Test Exception') }),
-      doc: 'Raise an exception (SALT_ERR_EXEC_COMMAND) with the given message.',
+      doc: `Raise an exception\n\nOptionally provide an error message or output the full stack.${cliExample("test.exception 'Oh noes!'")}`,
       run: (_ctx, { message }) => {
-        throw new SALT_ERR_EXEC_COMMAND(String(message));
+        // an unexpected exception, as Salt's `raise Exception(message)`
+        const err = new Error(String(message));
+        err.name = 'Exception';
+        throw err;
       },
     }),
     fib: defineFunction({
       args: (z) => z.object({ num: pyInt(z) }),
-      doc: 'Return the num-th Fibonacci number and the time it took to compute, in seconds.',
+      doc: `Return the \`\`num\`\`-th Fibonacci number, and the time it took to compute in\nseconds. Used for performance tests.\n\nThis function is designed to have terrible performance.${cliExample('test.fib 3')}`,
       run: (_ctx, { num }) => {
         if (num < 0) throw new SALT_ERR_INVOCATION('Negative number is not allowed!');
         const start = process.hrtime.bigint();
@@ -195,7 +203,7 @@ export default defineModule({
     }),
     collatz: defineFunction({
       args: (z) => z.object({ start: pyInt(z) }),
-      doc: 'Execute the Collatz conjecture from start; returns the sequence and the time it took.',
+      doc: `Execute the collatz conjecture from the passed starting number,\nreturns the sequence and the time it took to compute. Used for\nperformance tests.${cliExample('test.collatz 3')}`,
       run: (_ctx, { start }) => {
         if (start < 1) throw new SALT_ERR_INVOCATION('start must be a positive integer');
         const begin = process.hrtime.bigint();
@@ -213,7 +221,7 @@ export default defineModule({
     }),
     outputter: defineFunction({
       args: (z) => z.object({ data: z.unknown() }),
-      doc: 'Test the outputter: returns the data passed in.',
+      doc: `Test the outputter, pass in data to return${cliExample('test.outputter foobar')}`,
       run: (_ctx, { data }) => data,
     }),
     true: defineFunction({ inline: true, doc: 'Always return True.', run: () => true }),
@@ -230,7 +238,7 @@ export default defineModule({
     }),
     cross_test: defineFunction({
       args: (z) => z.object({ func: z.string(), args: z.array(z.unknown()).nullish() }),
-      doc: 'Execute a minion function through ctx.call (Salt: __salt__).',
+      doc: `Execute a minion function via the \`\`__salt__\`\` object in the test\nmodule, used to verify that the Minion functions can be called\nvia the \`\`__salt__\`\` module.${cliExample('test.cross_test file.gid_to_group 0')}`,
       run: (ctx, { func, args }) => ctx.call(func, args ?? []),
     }),
     provider: defineFunction({

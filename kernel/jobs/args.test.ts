@@ -451,8 +451,9 @@ describe('bindArgs', () => {
 
   it('formats Salt-style job returns for invocation errors', () => {
     const typeErr = invocationError(() => bindArgs(echo, 'test.echo', [], {}));
-    expect(formatInvocationError('test.echo', typeErr, 'Echo text')).toBe(
-      "Passed invalid arguments to test.echo: echo() missing 1 required positional argument: 'text'\nEcho text",
+    // the doc as Python's __doc__ shows it: indented, blank lines empty, closing quotes' indentation
+    expect(formatInvocationError('test.echo', typeErr, 'Echo text\n\nCLI Example: x')).toBe(
+      "Passed invalid arguments to test.echo: echo() missing 1 required positional argument: 'text'\n\n    Echo text\n\n    CLI Example: x\n    ",
     );
     const kwErr = invocationError(() => bindArgs(echo, 'test.echo', ['a'], { x: 1 }));
     expect(formatInvocationError('test.echo', kwErr)).toBe(

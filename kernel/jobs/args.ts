@@ -123,6 +123,17 @@ export function pubKwargs(data: Readonly<Record<string, unknown>>): Record<strin
   return out;
 }
 
+/**
+ * A function's doc as Salt shows its Python `__doc__`: after a newline, each line indented
+ * four spaces (blank lines left empty), and the closing quotes' indentation at the end.
+ */
+export function pyDocstring(doc: string): string {
+  return `\n${doc
+    .split('\n')
+    .map((l) => (l ? `    ${l}` : ''))
+    .join('\n')}\n    `;
+}
+
 /** Which of Salt's error paths an invocation error follows (see {@link formatInvocationError}). */
 export type InvocationKind = 'type' | 'kwargs' | 'schema';
 
@@ -265,7 +276,7 @@ export function bindArgs(
 export function formatInvocationError(fun: string, error: SaltError, doc?: string): string {
   const details = error.details as Partial<InvocationDetails> | undefined;
   if (details?.kind === 'type' || details?.kind === 'schema') {
-    return `Passed invalid arguments to ${fun}: ${error.message}\n${doc ?? ''}`;
+    return `Passed invalid arguments to ${fun}: ${error.message}\n${doc ? pyDocstring(doc) : ''}`;
   }
   return `ERROR executing '${fun}': ${error.message}`;
 }
