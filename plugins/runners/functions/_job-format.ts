@@ -31,10 +31,15 @@ export function formatJid(jid: string, job: StoredLoad | Readonly<Record<string,
   return { ...formatJob(job as Record<string, unknown> | undefined), StartTime: jidToTime(jid) };
 }
 
-/** A listing entry as `list_jobs` prints it (without the `jid` key the store adds). */
+/**
+ * A listing entry as Salt's `list_jobs` prints it: without the `jid` key the store adds, and
+ * without the targeted `Minions` (Salt's local_cache lists jobs from their loads alone; only
+ * `list_job` adds them).
+ */
 export function listingEntry(job: JobSummary & { jid: string }): Record<string, unknown> {
-  const { jid: _jid, ...rest } = job;
+  const { jid: _jid, Minions: _minions, ...rest } = job;
   void _jid;
+  void _minions;
   return rest;
 }
 

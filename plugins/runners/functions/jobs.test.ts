@@ -29,6 +29,8 @@ function fakeCtx(): RunnerContext & { warnings: string[]; code: number } {
             'Target-type': 'glob',
             User: 'root',
             StartTime: '2026, Nov 22 13:31:05.123456',
+            // the stores know the targeted minions (Salt's list_jobs does not show them)
+            Minions: ['a', 'b', 'c'],
           },
         },
         q,
@@ -99,8 +101,16 @@ describe('jobs runner', () => {
     });
     expect(printed[JID]?.StartTime).toBe('2026, Nov 22 13:31:05.123456');
     const ctx = fakeCtx();
-    expect(Object.keys((await run('list_jobs', ctx, { search_function: 'test.*' })) as object)).toEqual([
-      JID,
+    const listed = (await run('list_jobs', ctx, { search_function: 'test.*' })) as Record<string, object>;
+    expect(Object.keys(listed)).toEqual([JID]);
+    // Salt's list_jobs entries carry no Minions (list_job and print_job do)
+    expect(Object.keys(listed[JID]!)).toEqual([
+      'Function',
+      'Arguments',
+      'Target',
+      'Target-type',
+      'User',
+      'StartTime',
     ]);
     expect(await run('list_jobs', ctx, { search_target: 'nomatch' })).toEqual({});
     expect(ctx.warnings).toEqual(['No jobs in the job cache match the search.']);
