@@ -3,5 +3,6 @@
 // cli/version.ts the same format; kernel/version.test.ts checks that they agree.
 const VERSION = '0.1.0';
 const SALT_COMPAT_VERSION = '3006.18';
+const SALT_COMPAT_CODENAME = 'Sulfur';
 
-exports.versionLine = (prog) => `${prog} ${VERSION} (tsalt; Salt ${SALT_COMPAT_VERSION} protocol)`;
+exports.versionLine = (prog) => `${prog} ${SALT_COMPAT_VERSION} (${SALT_COMPAT_CODENAME}; tsalt ${VERSION})`;

@@ -1,8 +1,8 @@
-import { SALT_COMPAT_VERSION, VERSION } from '../kernel/version.js';
+import { SALT_COMPAT_CODENAME, SALT_COMPAT_VERSION, VERSION } from '../kernel/version.js';
 
-/** `salt --version`: the tsalt version and the Salt release whose protocol it speaks. */
+/** `salt --version`: Salt's line for the release tsalt follows, tsalt's version beside it. */
 export function versionLine(prog: string): string {
-  return `${prog} ${VERSION} (tsalt; Salt ${SALT_COMPAT_VERSION} protocol)`;
+  return `${prog} ${SALT_COMPAT_VERSION} (${SALT_COMPAT_CODENAME}; tsalt ${VERSION})`;
 }
 
 /** Prints the version and exits when `--version`/`-V` is given; call before importing anything heavy. */

@@ -10,4 +10,8 @@ describe('version', () => {
     for (const prog of ['salt', 'salt-key', 'salt-minion'])
       expect(fast.versionLine(prog)).toBe(versionLine(prog));
   });
+
+  it("--version prints Salt's line for 3006.18, tsalt's version beside it", () => {
+    expect(versionLine('salt')).toMatch(/^salt 3006\.18 \(Sulfur; tsalt \d+\.\d+\.\d+\)$/);
+  });
 });

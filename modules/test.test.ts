@@ -20,7 +20,8 @@ describe('test module', () => {
     expect(await invoke(test, 'ping')).toEqual({ value: true, retcode: 0 });
     expect((await invoke(test, 'true')).value).toBe(true);
     expect((await invoke(test, 'false')).value).toBe(false);
-    expect((await invoke(test, 'version')).value).toBe(VERSION);
+    // the Salt release tsalt follows, as Salt's clients (SaltGUI) and formulas read it
+    expect((await invoke(test, 'version')).value).toBe('3006.18');
   });
 
   it('echo returns its argument, positionally or by keyword', async () => {

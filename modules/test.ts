@@ -11,7 +11,7 @@ import { defineFunction, defineModule } from '../kernel/loader/define.js';
 import { pyRepr } from '../kernel/python/repr.js';
 import { PyTuple, pyTypeName } from '../kernel/python/value.js';
 import { float64, type SaltFloat } from '../kernel/serial/index.js';
-import { VERSION } from '../kernel/version.js';
+import { SALT_COMPAT_VERSION } from '../kernel/version.js';
 import { abortableSleep } from './_abort.js';
 import { pyFlag, pyInt } from './_coerce.js';
 import { versionsInformation, versionsReport } from './_versions.js';
@@ -165,7 +165,7 @@ export default defineModule({
     version: defineFunction({
       inline: true,
       doc: `Return the version of salt on the minion${cliExample('test.version')}`,
-      run: () => VERSION,
+      run: () => SALT_COMPAT_VERSION,
     }),
     versions_information: defineFunction({
       doc: 'Report the versions of dependent and system software.',

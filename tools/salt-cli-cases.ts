@@ -9,6 +9,8 @@
  * `m1`'s config dir (salt-call), otherwise with the master's.
  */
 
+import { VERSION } from '../kernel/version.js';
+
 export type CliName = 'salt' | 'salt-run' | 'salt-call' | 'salt-key';
 
 export interface CliCase {
@@ -137,6 +139,13 @@ export const CLI_CASES: readonly CliCase[] = [
     args: ['m1', 'grains.item', 'saltversion', 'saltversioninfo'],
   },
   { id: 'manage-versions', item: 7, cli: 'salt-run', args: ['manage.versions'] },
+  {
+    id: 'salt-version',
+    item: 7,
+    cli: 'salt',
+    args: ['--version'],
+    tsalt: { stdout: `salt 3006.18 (Sulfur; tsalt ${VERSION})\n`, why: "tsalt's own version beside Salt's" },
+  },
 ];
 
 /**

@@ -66,9 +66,7 @@ describe('command-line errors are clear, with Salt-like exit codes', () => {
     for (const name of ['salt', 'salt-key', 'salt-master', 'salt-minion']) {
       const r = cli(name, ['--version']);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(
-        new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(tsalt; Salt 3006\\.18 protocol\\)\\n$`),
-      );
+      expect(r.stdout).toMatch(new RegExp(`^${name} 3006\\.18 \\(Sulfur; tsalt \\d+\\.\\d+\\.\\d+\\)\\n$`));
     }
   });
 

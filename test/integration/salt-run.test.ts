@@ -190,7 +190,8 @@ describe('salt-run: runners through the master', () => {
       string,
       unknown
     >;
-    expect(versions['Up to date']).toEqual({ m1: expect.any(String), m2: expect.any(String) });
+    expect(versions['Up to date']).toEqual({ m1: '3006.18', m2: '3006.18' });
+    expect(versions.Master).toBe('3006.18');
     await c.minions.get('m2')!.stop();
     await new Promise((r) => setTimeout(r, 500));
     expect(json((await c.saltRun(['--out', 'json', 'manage.status'])).stdout)).toEqual({

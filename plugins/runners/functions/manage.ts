@@ -15,7 +15,7 @@ import { listKeys } from '../../../kernel/auth/pki.js';
 import { readPresence } from '../../../kernel/bus/presence.js';
 import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
 import { unpackIpc } from '../../../kernel/serial/index.js';
-import { VERSION } from '../../../kernel/version.js';
+import { SALT_COMPAT_VERSION } from '../../../kernel/version.js';
 
 const pingArgs = z.object({
   tgt: z.union([z.string(), z.array(z.string())]).default('*'),
@@ -169,7 +169,8 @@ export default defineRunner({
           groups.set(diff, g);
         };
         for (const [id, r] of Object.entries(res.returns)) {
-          if (typeof r.return === 'string' && r.return) add(compareVersions(r.return, VERSION), id, r.return);
+          if (typeof r.return === 'string' && r.return)
+            add(compareVersions(r.return, SALT_COMPAT_VERSION), id, r.return);
           else add(-2, id, false);
         }
         for (const id of Object.keys(res.missing)) add(-2, id, false);
@@ -182,7 +183,7 @@ export default defineRunner({
               .map((id) => [id, g[id]]),
           );
         }
-        ret.Master = VERSION;
+        ret.Master = SALT_COMPAT_VERSION;
         return ret;
       },
     }),
