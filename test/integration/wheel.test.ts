@@ -9,7 +9,14 @@ import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
 import { Cluster } from '../../tools/local-cluster.js';
 
 describe('wheel: key and config functions through the wheel clear command', () => {
-  const c = new Cluster({ master: { auto_accept: false } });
+  const c = new Cluster({
+    master: {
+      auto_accept: false,
+      // an option tsalt does not use (SaltGUI's) and a secret, for config.values
+      saltgui_templates: { t1: { command: 'test.ping' } },
+      sharedsecret: 'hunter2',
+    },
+  });
   let client: RunnerClient;
   let config: ResolvedMasterConfig;
   beforeAll(async () => {
@@ -103,6 +110,10 @@ describe('wheel: key and config functions through the wheel clear command', () =
     expect((await client.wheel('key.gen_accept', ['made'])).return).toEqual({});
     const values = (await client.wheel('config.values')).return as Record<string, unknown>;
     expect(values.ret_port).toBe(c.retPort);
+    // as Salt's: unknown options at the top level (SaltGUI reads its own there); secrets masked
+    expect(values.saltgui_templates).toEqual({ t1: { command: 'test.ping' } });
+    expect(values).not.toHaveProperty('extra');
+    expect(values.sharedsecret).toBe('********');
     const connected = (await client.wheel('minions.connected')).return;
     expect(connected).toEqual(['w1']);
   });
