@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPresence } from '../../kernel/master/presence.js';
+import { readPresence } from '../../kernel/bus/presence.js';
 import { Cluster, runCli } from '../../tools/local-cluster.js';
 import { type CliFixture, caseArgs, FIXTURE, runOnSalt } from '../../tools/record-salt-cli.js';
 import { CLI_CASES, type CliCase, comparable } from '../../tools/salt-cli-cases.js';

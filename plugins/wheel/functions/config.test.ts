@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../kernel/log.js';
-import type { WheelContext } from '../../kernel/runners/define.js';
+import { silentLogger } from '../../../kernel/log.js';
+import type { WheelContext } from '../../../kernel/runners/define.js';
 import config from './config.js';
 
 const values = (opts: Record<string, unknown>) =>
