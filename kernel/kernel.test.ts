@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CommandContext, type CommandDef, defineCommand } from './commands/define.js';
+import { type CommandContext, defineCommand } from './commands/define.js';
 import {
   SALT_ERR_HOOK_FAILED,
   SALT_ERR_PLUGIN_DEPENDENCY,
@@ -739,25 +739,6 @@ describe('createKernel: request commands registry', () => {
     }).catch((e: unknown) => e);
     expect(dup).toBeInstanceOf(SALT_ERR_REGISTRY_DUPLICATE);
     expect(() => api?.commands.register(command('_late', 0))).toThrow(SALT_ERR_REGISTRY_CLOSED);
-  });
-
-  it('refuses a command the request server could not honour, with SALT_ERR_COMMAND_INVALID', async () => {
-    const refused = (def: Partial<CommandDef>) =>
-      kernel({
-        plugins: [
-          plugin('bad', [], {}, (a) =>
-            a.commands.register({ cmd: '_x', enc: 'aes', handle: () => 1, ...def } as CommandDef),
-          ),
-        ],
-      }).then(
-        () => 'accepted',
-        (e: unknown) => (e as SaltError).code,
-      );
-    expect(await refused({ enc: 'clear', lane: 'light' })).toBe('SALT_ERR_COMMAND_INVALID');
-    expect(await refused({ reply: 'private', lane: 'light' })).toBe('SALT_ERR_COMMAND_INVALID');
-    expect(await refused({ enc: 'clear', reply: 'private' })).toBe('SALT_ERR_COMMAND_INVALID');
-    expect(await refused({ cmd: '' })).toBe('SALT_ERR_COMMAND_INVALID');
-    expect(await refused({ reply: 'private', lane: 'worker' })).toBe('accepted');
   });
 
   it('applies fallbacks after every plugin, post ones included, so they see what plugins took', async () => {

@@ -3,7 +3,6 @@
  * live in plugins.
  */
 import type { Logger } from 'pino';
-import { checkedCommands } from './commands/checked-commands.js';
 import type { CommandDef } from './commands/define.js';
 import {
   SALT_ERR_HOOK_FAILED,
@@ -162,7 +161,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   const hooks = createKernelHooks();
   installTapWrapper(hooks, opts.log);
   const returners = createRegistry<ReturnerDef>('returner');
-  const commands = checkedCommands(createRegistry<CommandDef>('request command', (def) => def.cmd));
+  const commands = createRegistry<CommandDef>('request command', (def) => def.cmd);
   const processes = createRegistry<DaemonProcessDef>('process');
   const kinds = createKindRegistrar();
   const ordered = [

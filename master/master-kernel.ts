@@ -8,14 +8,15 @@ import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import { createKernel, type Kernel } from '../kernel/kernel.js';
 import type { KernelPlugin, PluginOption } from '../kernel/plugin.js';
 import { masterBuiltins, masterFallbacks } from './builtins.js';
+import { checkCommands } from './checked-commands.js';
 
 /** `core`: plugins applied before the built-ins (the request server's job-path commands). */
-export function createMasterKernel(
+export async function createMasterKernel(
   config: ResolvedMasterConfig,
   log: Logger,
   core: readonly KernelPlugin[] = [],
 ): Promise<Kernel> {
-  return createKernel({
+  const kernel = await createKernel({
     daemon: 'master',
     config: config as unknown as Readonly<Record<string, unknown>>,
     log,
@@ -23,4 +24,6 @@ export function createMasterKernel(
     plugins: (config.plugins ?? []) as readonly PluginOption[],
     fallbacks: masterFallbacks(),
   });
+  checkCommands(kernel.commands);
+  return kernel;
 }
