@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../kernel/config/index.js';
+import { generateRsaKeyPair } from '../../kernel/crypt/rsa.js';
 import { Cluster, Daemon } from '../../tools/local-cluster.js';
 
 const GARBAGE = Buffer.alloc(16384, 0x41);
@@ -104,11 +105,15 @@ describe('job_store: a publish the store cannot take (buffer_size: 0)', () => {
   beforeAll(async () => {
     store = await storePath(c);
     await c.startMaster();
+    // an accepted key with no minion behind it: a target the master publishes to
+    const accepted = join(c.root, 'etc/salt/pki/master/minions');
+    mkdirSync(accepted, { recursive: true });
+    writeFileSync(join(accepted, 'ghost'), generateRsaKeyPair().publicPem);
   });
   afterAll(() => c.stop());
 
   it('says what failed, with its code, instead of a bare "Server-side exception handling payload"', async () => {
-    // a list target of an unknown minion is published (and reported [Not connected])
+    // a list target of a minion with an accepted key is published (and reported as not returning)
     expect((await c.salt(['-L', 'ghost', 'test.ping'])).stdout).toContain('ghost');
     const other = new Database(store);
     other.prepare('BEGIN IMMEDIATE').run();
