@@ -85,7 +85,9 @@ function pathsOutside(from: string): string[] {
   );
 }
 
-const TOP = [
+/** The folders of the product's source code, the kernel first. */
+const SOURCE_FOLDERS = [
+  'kernel',
   'master',
   'minion',
   'client',
@@ -94,10 +96,10 @@ const TOP = [
   'returners',
   'outputters',
   'cli',
-  'tools',
-  'bench',
-  'test',
 ];
+
+/** Every top-level folder of code outside the kernel. */
+const TOP = [...SOURCE_FOLDERS.slice(1), 'tools', 'bench', 'test'];
 
 describe('import boundaries', () => {
   it('the kernel imports nothing outside kernel/', () => {
@@ -154,17 +156,7 @@ describe('import boundaries', () => {
   });
 
   it('no source file takes part in an import cycle', () => {
-    const files = [
-      'kernel',
-      'master',
-      'minion',
-      'client',
-      'plugins',
-      'modules',
-      'returners',
-      'outputters',
-      'cli',
-    ].flatMap((dir) => sources(dir));
+    const files = SOURCE_FOLDERS.flatMap((dir) => sources(dir));
     const known = new Set(files);
     const edges = (file: string): string[] =>
       importsOf(file)

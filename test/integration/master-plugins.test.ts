@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, PUBLIC_API } from '../../tools/local-cluster.js';
+import { fileMatching } from '../support/file-wait.js';
 
 describe('a returnReceived plugin in master.config.ts', () => {
   const c = new Cluster();
@@ -50,15 +51,6 @@ import { stages } from ${JSON.stringify(PUBLIC_API)};`,
     expect(readFileSync(seen, 'utf8')).toMatch(/^plug1 \d{20} true\n/m);
   });
 
-  async function until(file: string, pattern: RegExp): Promise<string> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-      if (pattern.test(text) || Date.now() > deadline) return text;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   it('stores and publishes the load beforePublish returned', async () => {
     const run = await c.salt(['--out', 'json', '--static', 'plug1', 'test.echo', 'original']);
     expect(JSON.parse(run.stdout)).toEqual({ plug1: 'stamped' });
@@ -72,7 +64,7 @@ import { stages } from ${JSON.stringify(PUBLIC_API)};`,
   it('calls eventFired with the events the request server fires', async () => {
     const run = await c.salt(['--out', 'json', '--static', '-v', 'plug1', 'test.ping']);
     const jid = /(\d{20})/.exec(run.stdout)?.[1];
-    const text = await until(fired, new RegExp(`salt/job/${jid}/ret/plug1`));
+    const text = await fileMatching(fired, new RegExp(`salt/job/${jid}/ret/plug1`));
     expect(text).toContain(`salt/job/${jid}/new\n`);
     expect(text).toContain(`salt/job/${jid}/ret/plug1\n`);
   });
@@ -80,6 +72,8 @@ import { stages } from ${JSON.stringify(PUBLIC_API)};`,
   it('calls runnerReturned when a runner ends, in its process', async () => {
     const run = await c.saltRun(['--out', 'json', 'test.arg', 'x']);
     expect(run.code).toBe(0);
-    expect(await until(runners, /test\.arg/)).toMatch(/^\d{20} test\.arg \{"args":\["x"\],"kwargs":\{\}\}$/m);
+    expect(await fileMatching(runners, /test\.arg/)).toMatch(
+      /^\d{20} test\.arg \{"args":\["x"\],"kwargs":\{\}\}$/m,
+    );
   });
 });

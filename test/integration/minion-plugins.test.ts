@@ -3,10 +3,11 @@
  * `grainsLoaded` sees the grains the minion computed, `beforeJob` may change a job or refuse it
  * (the master then gets the error as the job's return), `jobReturned` sees every job's end.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
+import { fileMatching } from '../support/file-wait.js';
 
 describe('a kernel plugin on a minion', () => {
   const c = new Cluster();
@@ -49,17 +50,8 @@ export default {
   }, 60_000);
   afterAll(() => c.stop());
 
-  async function until(file: string, pattern: RegExp): Promise<string> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-      if (pattern.test(text) || Date.now() > deadline) return text;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   it('grainsLoaded sees the grains the minion computed at start', async () => {
-    expect(await until(grains, /mp1/)).toBe('mp1\n');
+    expect(await fileMatching(grains, /mp1/)).toBe('mp1\n');
   });
 
   it('beforeJob changes a job, and refuses one with its error as the return', async () => {
@@ -76,6 +68,6 @@ export default {
   it('jobReturned sees each job end, with its retcode', async () => {
     const run = await c.saltJson(['mp1', 'cmd.run', 'exit 3']);
     expect(run.code).not.toBe(0);
-    expect(await until(returned, /cmd\.run 3/)).toMatch(/^\d{20} cmd\.run 3$/m);
+    expect(await fileMatching(returned, /cmd\.run 3/)).toMatch(/^\d{20} cmd\.run 3$/m);
   });
 });
