@@ -17,11 +17,25 @@ export {
   defineCommand,
 } from './commands/define.js';
 export {
+  boolOption,
   type ConfigEnv,
+  collectionOption,
   defineConfig,
   defineMinionConfig,
+  defineOptions,
+  enumOption,
+  intOption,
+  type MasterPluginOptions,
+  type MinionPluginOptions,
+  mappingOption,
+  numberOption,
+  type OptionSet,
+  type OptionsInput,
+  pathOption,
   type ResolvedMasterConfig,
   type ResolvedMinionConfig,
+  stringListOption,
+  stringOption,
   type UserMasterConfig,
   type UserMinionConfig,
 } from './config/index.js';
@@ -77,14 +91,6 @@ export {
   type DaemonProcessDef,
   defineDaemonProcess,
 } from './process/daemon-process.js';
-export {
-  defineReaction,
-  type Reaction,
-  type ReactionContext,
-  type ReactionDef,
-  type ReactionResult,
-  type ReactorEvent,
-} from './reactions/define.js';
 export type { Registry } from './registry.js';
 export {
   defineRunner,

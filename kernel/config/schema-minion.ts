@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ENCRYPTION_ALGORITHMS, SIGNING_ALGORITHMS } from './constants.js';
+import type { MinionPluginOptions } from './option-set.js';
 import {
   boolOption,
   collectionOption,
@@ -190,7 +191,7 @@ export const minionSchema = z.object({
 });
 
 /** What a minion config file (or `defineMinionConfig`) may contain. */
-export type UserMinionConfig = z.input<typeof minionSchema>;
+export type UserMinionConfig = z.input<typeof minionSchema> & MinionPluginOptions;
 
 /** The minion schema's output, before paths are resolved and the result frozen. */
 export type MinionSchemaOutput = z.output<typeof minionSchema>;

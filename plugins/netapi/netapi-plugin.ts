@@ -5,10 +5,12 @@
  */
 import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
 import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
+import { netapiMasterOptions } from './options.js';
 
 export function netapiPlugin(): KernelPlugin {
   return definePlugin({
     name: 'tsalt:netapi',
+    options: netapiMasterOptions,
     daemons: ['master'],
     apply(api) {
       api.processes.register(

@@ -27,6 +27,7 @@ import {
 } from './errors.js';
 import { LoginGuard } from './login-guard.js';
 import { MasterLink } from './master-client.js';
+import { netapiMasterOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import type { NetapiRouteApi, NetapiRouteDef } from './route-kind.js';
 import { appRoutes } from './routes/app.js';
@@ -217,7 +218,7 @@ export async function startNetapi(
   log: Logger,
   extraRoutes: readonly NetapiRouteDef[] = [],
 ): Promise<NetapiHandle> {
-  const opts = netapiOptions(config);
+  const opts = netapiOptions(netapiMasterOptions.read(config));
   const link = new MasterLink(config, log);
   await link.start();
   const tokens = new TokenStore(`${config.cachedir}/tokens`);

@@ -4,10 +4,12 @@
  */
 import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
 import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
+import { reactorOptions } from './options.js';
 
 export function reactorPlugin(): KernelPlugin {
   return definePlugin({
     name: 'tsalt:reactor',
+    options: reactorOptions,
     daemons: ['master'],
     apply(api) {
       api.processes.register(

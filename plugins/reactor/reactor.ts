@@ -8,8 +8,8 @@
 
 import { SALT_ERR_REACTOR_DATA, SALT_ERR_REACTOR_RENDER, type SaltError } from '../../kernel/errors.js';
 import { genJid } from '../../kernel/jid.js';
-import { type NamedReaction, type ReactionDef, reactionGlobs } from '../../kernel/reactions/define.js';
 import { globMatch } from '../../kernel/targeting/glob.js';
+import { type NamedReaction, type ReactionDef, reactionGlobs } from './define.js';
 import { type FileOptions, loadTemplate, resolveReactionFiles } from './files.js';
 import type { LoopGuard } from './loop-guard.js';
 import { checkReaction, reactionsFromHigh } from './sls.js';

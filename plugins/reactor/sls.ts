@@ -6,7 +6,7 @@
  * the remaining keys become keyword arguments. A TypeScript reaction is checked the same way.
  */
 import { SALT_ERR_REACTOR_REACTION, SALT_ERR_REACTOR_RENDER } from '../../kernel/errors.js';
-import type { NamedReaction, Reaction } from '../../kernel/reactions/define.js';
+import type { NamedReaction, Reaction } from './define.js';
 
 const KINDS: Record<string, Reaction['kind']> = {
   local: 'local',
