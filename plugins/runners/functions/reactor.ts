@@ -45,7 +45,8 @@ export default defineRunner({
       run: async (ctx) => {
         const { reactor, reactions } = await reactorConfig(ctx.opts);
         const out: Entries = reactor.map((e) => ({ ...e }));
-        for (const r of reactions) for (const glob of reactionGlobs(r)) out.push({ [glob]: [`ts:${r.name}`] });
+        for (const r of reactions)
+          for (const glob of reactionGlobs(r)) out.push({ [glob]: [`ts:${r.name}`] });
         return out;
       },
     }),
