@@ -7,6 +7,7 @@ export {
   type BeaconDef,
   type BeaconEvent,
   defineBeacon,
+  isBeaconDef,
 } from './beacons/define.js';
 export {
   type ClearAuthRefusal,
@@ -25,6 +26,7 @@ export {
   defineOptions,
   enumOption,
   intOption,
+  loadConfig,
   type MasterPluginOptions,
   type MinionPluginOptions,
   mappingOption,
@@ -39,9 +41,9 @@ export {
   type UserMasterConfig,
   type UserMinionConfig,
 } from './config/index.js';
-export { createError, SaltError, type SaltErrorJSON } from './errors.js';
+export * from './errors.js';
 export type { KernelHooks, TapOnly, TapOnlyHook } from './hooks.js';
-export type { MasterJobCache } from './jobs/master-job-cache.js';
+export { type MasterJobCache, masterReturnerLoader, openMasterJobCache } from './jobs/master-job-cache.js';
 export { RetcodeResult } from './jobs/retcode.js';
 export {
   defineReturner,
@@ -75,6 +77,9 @@ export {
   type GrainsContext,
   type GrainsModuleDef,
   type ModuleDef,
+  type ResolvedFunctionSpec,
+  resolveFunctionArgs,
+  type UnitLogger,
   type VirtualContext,
   type VirtualResult,
 } from './loader/define.js';
@@ -97,6 +102,7 @@ export {
   defineRunnerFunction,
   defineWheel,
   defineWheelFunction,
+  type JobCacheView,
   type RunnerContext,
   type RunnerFunctionSpec,
   type RunnerModuleDef,

@@ -5,8 +5,7 @@
  * pillar: `items` `{}`, `get` the default, `item` the defaults. The lookups are the real ones
  * over {@link minionPillar}, ready for when pillar data reaches job processes.
  */
-import { SALT_ERR_EXEC_VALUE } from '../kernel/errors.js';
-import { defineFunction, defineModule, type ExecContext } from '../kernel/loader/define.js';
+import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
 import { deepCopy, isMapping, pyEquals, traverse } from './_traverse.js';
 

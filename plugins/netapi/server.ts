@@ -8,9 +8,8 @@
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import { SaltError } from '../../kernel/errors.js';
-import type { Logger } from '../../kernel/log.js';
+import { type ResolvedMasterConfig, SaltError } from '../../kernel/index.js';
+import type { Logger } from '../../kernel/util.js';
 import { TokenStore } from './auth/token-store.js';
 import { BODY_TYPES, parseBody } from './body.js';
 import { clientAddress } from './client-address.js';

@@ -7,9 +7,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { CommandContext } from '../../kernel/commands/define.js';
-import { packIpc } from '../../kernel/serial/index.js';
-import { isStringMap } from '../../kernel/serial/is-string-map.js';
+import type { CommandContext } from '../../kernel/index.js';
+import { isStringMap, packIpc } from '../../kernel/util.js';
 
 /** Stores the minion's grains in the minion data cache; returns the minion's pillar. */
 export function handlePillar(load: Record<string, unknown>, ctx: CommandContext): unknown {

@@ -3,8 +3,7 @@
  * Salt's `send_private`, and keeps the grains it reports in the minion data cache for
  * targeting (minion-data.ts). On a worker thread: the private reply costs RSA work.
  */
-import { defineCommand } from '../../kernel/commands/define.js';
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 import { handlePillar } from './minion-data.js';
 
 export function pillarPlugin(): KernelPlugin {

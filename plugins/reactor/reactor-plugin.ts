@@ -2,8 +2,7 @@
  * The reactor plugin: adds the master's `reactor` process (reactor-process.ts), which the
  * options-apply step asks for when `reactor:` or `reactions:` is configured.
  */
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
-import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
+import { defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 import { reactorOptions } from './options.js';
 
 export function reactorPlugin(): KernelPlugin {

@@ -3,8 +3,7 @@
  * the reactor (reactor.ts) one at a time, so a job it starts is known before the next event is
  * looked at, and fires its trace events on the same bus.
  */
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import type { DaemonProcessContext } from '../../kernel/process/daemon-process.js';
+import type { DaemonProcessContext, ResolvedMasterConfig } from '../../kernel/index.js';
 import { MasterExecutor } from './executor.js';
 import { LoopGuard } from './loop-guard.js';
 import { reactorOptions } from './options.js';

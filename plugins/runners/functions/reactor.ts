@@ -4,8 +4,7 @@
  * checks each reaction, exactly as the reactor would, without starting anything.
  */
 import { z } from 'zod';
-import { SALT_ERR_REACTOR_REACTION } from '../../../kernel/errors.js';
-import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
+import { defineRunner, defineRunnerFunction, SALT_ERR_REACTOR_REACTION } from '../../../kernel/index.js';
 import { reactionGlobs } from '../../reactor/define.js';
 import { LoopGuard } from '../../reactor/loop-guard.js';
 import { reactorOptions } from '../../reactor/options.js';
@@ -22,7 +21,7 @@ function configDir(opts: Readonly<Record<string, unknown>>): string {
  * code does not cross into the runner's process, so the config is loaded here.
  */
 async function reactorConfig(opts: Readonly<Record<string, unknown>>) {
-  const { loadConfig } = await import('../../../kernel/config/index.js');
+  const { loadConfig } = await import('../../../kernel/index.js');
   const { config } = await loadConfig('master', configDir(opts), {});
   return { ...reactorOptions.read(config), fileRoots: config.file_roots.base ?? [] };
 }
