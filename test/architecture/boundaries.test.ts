@@ -137,10 +137,8 @@ describe('import boundaries', () => {
   });
 
   it("built-ins do not import the master's or the minion's application code, but for the debts listed", () => {
-    // Each entry is a debt of issue 18 (the runner processes and the minion's grains file belong
-    // behind the plugin API): the list may only shrink.
+    // Each entry is a debt of issue 18 (the runner processes belong behind the plugin API): the list may only shrink.
     const debts = [
-      'modules/grains.ts → minion/grains-file.js',
       'plugins/runners/runner-command.ts → master/runner-protocol.js',
       'plugins/runners/runner-command.ts → master/runner-spawn.js',
     ];
