@@ -8,7 +8,7 @@ import { handleVersionFlag } from './version.js';
 handleVersionFlag('salt-api', process.argv);
 const { Command } = await import('commander');
 const { resolve } = await import('node:path');
-const { loadConfigCached } = await import('../kernel/config/cache.js');
+const { loadConfigCached } = await import('./config-cache.js');
 const { createLogger } = await import('../kernel/log.js');
 const { startNetapi } = await import('../plugins/netapi/server.js');
 const { createMasterKernel } = await import('../master/master-kernel.js');
