@@ -6,9 +6,10 @@
  */
 import { SALT_ERR_TARGET_INVALID } from '../errors.js';
 import { acceptedMinionIds } from './accepted-keys.js';
-import { checkMinions, needsMinionData } from './check-minions.js';
+import { type CheckContext, checkMinions, needsMinionData } from './check-minions.js';
 import { loadMinionDataCache } from './data-cache.js';
 import { resolveNodegroups } from './nodegroups.js';
+import { type TargetBounds, targetBounds } from './target-bounds.js';
 
 export interface TargetingConfig {
   pki_dir: string;
@@ -32,13 +33,13 @@ function usesPillar(tgt: unknown, tgtType: string): boolean {
   return tgtType === 'compound' && typeof tgt === 'string' && /(^|[\s(])[IJ]@/.test(tgt);
 }
 
-/** Throws `SALT_ERR_TARGET_INVALID` for a bad target. */
-export async function expectedMinions(
+/** The target as published (nodegroups resolved) and what checking it needs; throws for a bad one. */
+async function checkInput(
   config: TargetingConfig,
   tgt: unknown,
   tgtType: string,
   delimiter?: string,
-): Promise<ExpectedMinions> {
+): Promise<{ tgt: unknown; tgtType: string; ctx: CheckContext }> {
   const nodegroups = config.nodegroups as Parameters<typeof resolveNodegroups>[2];
   const resolved = resolveNodegroups(
     tgt as Parameters<typeof resolveNodegroups>[0],
@@ -58,13 +59,35 @@ export async function expectedMinions(
     cacheEnabled && needsMinionData(resolved.tgtType, resolved.tgt)
       ? await loadMinionDataCache(config.cachedir, accepted)
       : undefined;
-  const { minions, missing } = checkMinions(resolved.tgt, resolved.tgtType, {
-    accepted,
-    data,
-    cacheEnabled,
-    delimiter,
-    nodegroups,
-    nodegroupsFile: config.conf_file,
-  });
-  return { tgt: resolved.tgt, tgtType: resolved.tgtType, minions, missing };
+  return {
+    tgt: resolved.tgt,
+    tgtType: resolved.tgtType,
+    ctx: { accepted, data, cacheEnabled, delimiter, nodegroups, nodegroupsFile: config.conf_file },
+  };
+}
+
+/** Throws `SALT_ERR_TARGET_INVALID` for a bad target. */
+export async function expectedMinions(
+  config: TargetingConfig,
+  tgt: unknown,
+  tgtType: string,
+  delimiter?: string,
+): Promise<ExpectedMinions> {
+  const input = await checkInput(config, tgt, tgtType, delimiter);
+  const { minions, missing } = checkMinions(input.tgt, input.tgtType, input.ctx);
+  return { tgt: input.tgt, tgtType: input.tgtType, minions, missing };
+}
+
+/**
+ * The minions a target certainly and possibly reaches (kernel/targeting/target-bounds.ts), for
+ * ACL decisions: a minion with no cached data is possible, never certain.
+ */
+export async function expectedTargetBounds(
+  config: TargetingConfig,
+  tgt: unknown,
+  tgtType: string,
+  delimiter?: string,
+): Promise<TargetBounds> {
+  const input = await checkInput(config, tgt, tgtType, delimiter);
+  return targetBounds(input.tgt, input.tgtType, input.ctx);
 }
