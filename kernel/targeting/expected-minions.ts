@@ -9,7 +9,6 @@ import { acceptedMinionIds } from './accepted-keys.js';
 import { type CheckContext, checkMinions, needsMinionData } from './check-minions.js';
 import { loadMinionDataCache } from './data-cache.js';
 import { resolveNodegroups } from './nodegroups.js';
-import { type TargetBounds, targetBounds } from './target-bounds.js';
 
 export interface TargetingConfig {
   pki_dir: string;
@@ -34,7 +33,7 @@ function usesPillar(tgt: unknown, tgtType: string): boolean {
 }
 
 /** The target as published (nodegroups resolved) and what checking it needs; throws for a bad one. */
-async function checkInput(
+export async function targetCheckInput(
   config: TargetingConfig,
   tgt: unknown,
   tgtType: string,
@@ -73,21 +72,7 @@ export async function expectedMinions(
   tgtType: string,
   delimiter?: string,
 ): Promise<ExpectedMinions> {
-  const input = await checkInput(config, tgt, tgtType, delimiter);
+  const input = await targetCheckInput(config, tgt, tgtType, delimiter);
   const { minions, missing } = checkMinions(input.tgt, input.tgtType, input.ctx);
   return { tgt: input.tgt, tgtType: input.tgtType, minions, missing };
-}
-
-/**
- * The minions a target certainly and possibly reaches (kernel/targeting/target-bounds.ts), for
- * ACL decisions: a minion with no cached data is possible, never certain.
- */
-export async function expectedTargetBounds(
-  config: TargetingConfig,
-  tgt: unknown,
-  tgtType: string,
-  delimiter?: string,
-): Promise<TargetBounds> {
-  const input = await checkInput(config, tgt, tgtType, delimiter);
-  return targetBounds(input.tgt, input.tgtType, input.ctx);
 }

@@ -4,8 +4,8 @@
  * the timeout of a synchronous call. clients.ts, batch-client.ts and gather.ts use it.
  */
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import { expectedTargetBounds } from '../../kernel/targeting/expected-minions.js';
 import { authDecide, specCheck, type TargetResolver } from './auth/acl.js';
+import { expectedTargetBounds } from './auth/target-bounds.js';
 import type { Chunk } from './body.js';
 import { ALL_CLIENTS, type NetapiOptions } from './config.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_CLIENT_DISABLED, NETAPI_ERR_FORBIDDEN } from './errors.js';

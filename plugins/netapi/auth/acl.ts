@@ -19,7 +19,7 @@
 import { splitArgs } from '../../../kernel/jobs/args.js';
 import { normalizeArgs } from '../../../kernel/runners/invoke.js';
 import { globToRegExp } from '../../../kernel/targeting/glob.js';
-import type { TargetBounds } from '../../../kernel/targeting/target-bounds.js';
+import type { TargetBounds } from './target-bounds.js';
 
 export type AuthList = readonly unknown[];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckContext } from './check-minions.js';
-import type { MinionData } from './data-cache.js';
+import type { CheckContext } from '../../../kernel/targeting/check-minions.js';
+import type { MinionData } from '../../../kernel/targeting/data-cache.js';
 import { targetBounds } from './target-bounds.js';
 
 // m2 has no cached data: the master cannot know what its grains hold

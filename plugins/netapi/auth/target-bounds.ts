@@ -6,10 +6,12 @@
  * that match whatever their unknown data is, `possible` those that may match: an ACL must allow
  * every possible minion, and grants only the minions its own target certainly matches.
  */
-import { type CheckContext, checkMinions } from './check-minions.js';
-import { type CompoundLeaf, evaluateCompound, parseCompound } from './compound.js';
-import { nodegroupComp } from './nodegroups.js';
-import { ENGINES } from './target-word.js';
+import type { ResolvedMasterConfig } from '../../../kernel/config/index.js';
+import { type CheckContext, checkMinions } from '../../../kernel/targeting/check-minions.js';
+import { type CompoundLeaf, evaluateCompound, parseCompound } from '../../../kernel/targeting/compound.js';
+import { targetCheckInput } from '../../../kernel/targeting/expected-minions.js';
+import { nodegroupComp } from '../../../kernel/targeting/nodegroups.js';
+import { ENGINES } from '../../../kernel/targeting/target-word.js';
 
 export interface TargetBounds {
   /** Minions the target matches whatever their unknown data holds. */
@@ -55,4 +57,17 @@ export function targetBounds(tgt: unknown, tgtType: string, ctx: CheckContext): 
   if (type === 'nodegroup' && typeof tgt === 'string')
     return compoundBounds(nodegroupComp(String(tgt), ctx.nodegroups, ctx.nodegroupsFile), ctx);
   return leafBounds(tgt, type, ctx);
+}
+
+/**
+ * The certain and possible minions of a target as this master sees it (its accepted keys, its
+ * minion data cache, its nodegroups).
+ */
+export async function expectedTargetBounds(
+  config: ResolvedMasterConfig,
+  tgt: unknown,
+  tgtType: string,
+): Promise<TargetBounds> {
+  const input = await targetCheckInput(config, tgt, tgtType);
+  return targetBounds(input.tgt, input.tgtType, input.ctx);
 }
