@@ -97,11 +97,15 @@ export class ReplayingPublisher extends ZmtpPublisher {
     if (!s || peer.socket.destroyed || !peer.ready) return;
     s.timer = undefined;
     s.replayed = true;
-    const frames = this.#opts.replayFor(s.id, s.id === undefined ? undefined : this.#lastSpan.get(s.id));
-    for (const f of frames) peer.socket.write(encodeMessage([f]));
-    // live publishes from here on: after the replayed ones, in serial order
-    s.from = this.#opts.seq();
-    subscribe();
+    let frames: Buffer[] = [];
+    try {
+      frames = this.#opts.replayFor(s.id, s.id === undefined ? undefined : this.#lastSpan.get(s.id));
+      for (const f of frames) peer.socket.write(encodeMessage([f]));
+    } finally {
+      // live publishes from here on: after the replayed ones, in serial order
+      s.from = this.#opts.seq();
+      subscribe();
+    }
     this.#opts.onReplay?.(s.id, frames.length);
   }
 }
