@@ -3,7 +3,9 @@
  * request server on `publish_pull.ipc`, add the serial, encrypt with the master AES key, sign,
  * and send one frame to every subscriber on `publish_port` (PROTOCOL.md §6). The publish socket
  * is tsalt's own ZMTP publisher (kernel/bus/zmtp/pub-server.ts), which minions' libzmq SUB
- * sockets cannot tell from libzmq's XPUB, at a seventh of its memory per minion.
+ * sockets cannot tell from libzmq's XPUB, at a seventh of its memory per minion. Beyond Salt,
+ * the publishes of the last `publish_replay_seconds` are replayed to minions that (re)connect
+ * (master/publish-replay.ts, master/replaying-publisher.ts).
  */
 import { chmod } from 'node:fs/promises';
 import { bindHost, publishPullPath, tcpAddress } from '../../kernel/bus/address.js';
