@@ -61,6 +61,9 @@ export const masterSchema = z.object({
   ret_port: portOption(4506, 'Port of the request server (ROUTER): auth, returns and CLI requests.'),
   zmq_backlog: intOption(1000, 'Listen backlog of the ZeroMQ sockets.', { min: 0 }),
   pub_hwm: intOption(1000, 'High-water mark of the publisher socket.', { min: 0 }),
+  publish_replay_seconds: intOption(30, 'Seconds of publishes replayed to (re)connecting minions; 0: none.', {
+    min: 0,
+  }),
   tcp_master_pub_port: portOption(4512, 'Event bus publish port when ipc_mode is tcp.'),
   tcp_master_pull_port: portOption(4513, 'Event bus pull port when ipc_mode is tcp.'),
   tcp_master_publish_pull: portOption(4514, 'Publisher pull port when ipc_mode is tcp.'),

@@ -6,7 +6,7 @@
  */
 import { SALT_ERR_TARGET_INVALID } from '../errors.js';
 import { acceptedMinionIds } from './accepted-keys.js';
-import { checkMinions, needsMinionData } from './check-minions.js';
+import { type CheckContext, checkMinions, needsMinionData } from './check-minions.js';
 import { loadMinionDataCache } from './data-cache.js';
 import { resolveNodegroups } from './nodegroups.js';
 
@@ -32,13 +32,13 @@ function usesPillar(tgt: unknown, tgtType: string): boolean {
   return tgtType === 'compound' && typeof tgt === 'string' && /(^|[\s(])[IJ]@/.test(tgt);
 }
 
-/** Throws `SALT_ERR_TARGET_INVALID` for a bad target. */
-export async function expectedMinions(
+/** The target as published (nodegroups resolved) and what checking it needs; throws for a bad one. */
+export async function targetCheckInput(
   config: TargetingConfig,
   tgt: unknown,
   tgtType: string,
   delimiter?: string,
-): Promise<ExpectedMinions> {
+): Promise<{ tgt: unknown; tgtType: string; ctx: CheckContext }> {
   const nodegroups = config.nodegroups as Parameters<typeof resolveNodegroups>[2];
   const resolved = resolveNodegroups(
     tgt as Parameters<typeof resolveNodegroups>[0],
@@ -58,13 +58,21 @@ export async function expectedMinions(
     cacheEnabled && needsMinionData(resolved.tgtType, resolved.tgt)
       ? await loadMinionDataCache(config.cachedir, accepted)
       : undefined;
-  const { minions, missing } = checkMinions(resolved.tgt, resolved.tgtType, {
-    accepted,
-    data,
-    cacheEnabled,
-    delimiter,
-    nodegroups,
-    nodegroupsFile: config.conf_file,
-  });
-  return { tgt: resolved.tgt, tgtType: resolved.tgtType, minions, missing };
+  return {
+    tgt: resolved.tgt,
+    tgtType: resolved.tgtType,
+    ctx: { accepted, data, cacheEnabled, delimiter, nodegroups, nodegroupsFile: config.conf_file },
+  };
+}
+
+/** Throws `SALT_ERR_TARGET_INVALID` for a bad target. */
+export async function expectedMinions(
+  config: TargetingConfig,
+  tgt: unknown,
+  tgtType: string,
+  delimiter?: string,
+): Promise<ExpectedMinions> {
+  const input = await targetCheckInput(config, tgt, tgtType, delimiter);
+  const { minions, missing } = checkMinions(input.tgt, input.tgtType, input.ctx);
+  return { tgt: input.tgt, tgtType: input.tgtType, minions, missing };
 }

@@ -3,24 +3,28 @@
  * request server on `publish_pull.ipc`, add the serial, encrypt with the master AES key, sign,
  * and send one frame to every subscriber on `publish_port` (PROTOCOL.md §6). The publish socket
  * is tsalt's own ZMTP publisher (kernel/bus/zmtp/pub-server.ts), which minions' libzmq SUB
- * sockets cannot tell from libzmq's XPUB, at a seventh of its memory per minion.
+ * sockets cannot tell from libzmq's XPUB, at a seventh of its memory per minion. Beyond Salt,
+ * the publishes of the last `publish_replay_seconds` are replayed to minions that (re)connect
+ * (master/publish-replay.ts, master/replaying-publisher.ts).
  */
 import { chmod } from 'node:fs/promises';
 import { bindHost, publishPullPath, tcpAddress } from '../../kernel/bus/address.js';
 import { Inbox } from '../../kernel/bus/inbox.js';
 import { PresenceTracker } from '../../kernel/bus/presence.js';
 import { unpinned } from '../../kernel/bus/zmtp/frame.js';
-import { ZmtpPublisher } from '../../kernel/bus/zmtp/pub-server.js';
 import { ZmtpPuller } from '../../kernel/bus/zmtp/pull-server.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { onParentMessage } from '../../kernel/process/child.js';
-import { unpackIpc } from '../../kernel/serial/index.js';
+import { packIpc, unpackIpc } from '../../kernel/serial/index.js';
 import { readAesKey } from '../aes-key.js';
 import { readMasterKeys } from '../master-keys.js';
 import { wrapPublish } from '../publish-envelope.js';
+import { ReplayBuffer } from '../publish-replay.js';
+import { ReplayFile } from '../publish-replay-file.js';
 import { SerialReservation } from '../publish-serial.js';
+import { ReplayingPublisher } from '../replaying-publisher.js';
 import { MAX_REQUEST_BYTES } from '../request-router.js';
 import { keepAliveIdleMs } from '../tcp-keepalive.js';
 
@@ -33,11 +37,34 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
     return new Crypticle(aes.key);
   };
   let crypticle = await loadKey();
+  const wrap = (load: Record<string, unknown>): Buffer =>
+    wrapPublish(load, crypticle, config.sign_pub_messages ? { signWith: keys.privatePem } : {});
+
+  // the publishes of the last publish_replay_seconds, for minions that (re)connect; kept on
+  // disk so that a restarted publisher or master still has them (master/publish-replay.ts)
+  const replaySeconds = config.publish_replay_seconds;
+  const replay = replaySeconds > 0 ? new ReplayBuffer(replaySeconds, wrap) : undefined;
+  const replayFile = new ReplayFile(config.cachedir, (err) =>
+    log.warn({ err: err.message }, 'the publish replay file could not be written'),
+  );
+  if (replay) {
+    for (const r of await replayFile.read(Date.now() - replaySeconds * 1000))
+      replay.add(r.load, r.raw, Buffer.alloc(0), r.t);
+    // new serials and frames, of this publisher's key (a previous master's key had its own)
+    await replay.reserial(() => serials.next());
+    await replayFile.rewrite(replay.records());
+    if (replay.size > 0) log.info({ publishes: replay.size }, 'recent publishes kept for replay');
+  } else await replayFile.remove();
 
   const presence = new PresenceTracker(config.cachedir);
   await presence.flush();
   // it reports subscriptions as an XPUB does: minions' presence topics (kernel/bus/presence.ts)
-  const pub = new ZmtpPublisher({
+  const pub = new ReplayingPublisher({
+    replayFor: (id, last) => replay?.replayFor(id, last) ?? [],
+    seq: () => replay?.seq ?? 0,
+    onReplay: (id, frames) => {
+      if (frames > 0) log.info({ id, publishes: frames }, 'recent publishes replayed to a connecting minion');
+    },
     sendHighWaterMark: config.pub_hwm,
     backlog: config.zmq_backlog,
     keepAliveIdleMs: keepAliveIdleMs(config),
@@ -65,8 +92,12 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   onParentMessage((msg) => {
     if ((msg as { type?: string }).type === 'aes-rotated') {
       rotating = loadKey().then(
-        (next) => {
+        async (next) => {
           crypticle = next;
+          if (replay) {
+            await replay.reserial(() => serials.next());
+            void replayFile.rewrite(replay.records());
+          }
           log.info('AES key rotated');
         },
         (err) => log.error({ err }, 'could not load the rotated AES key'),
@@ -97,11 +128,15 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
           continue;
         }
         load.serial = await serials.next();
-        const envelope = wrapPublish(
-          load,
-          crypticle,
-          config.sign_pub_messages ? { signWith: keys.privatePem } : {},
-        );
+        const envelope = wrap(load);
+        if (replay) {
+          // kept before it is sent: a minion subscribing meanwhile gets it replayed
+          const t = Date.now();
+          const record = packIpc({ t, load });
+          replay.add(load, record, envelope, t);
+          replayFile.append(record);
+          if (replayFile.oversized(replay.recordBytes)) void replayFile.rewrite(replay.records());
+        }
         const peers = pub.send([envelope]);
         log.debug({ jid: load.jid, fun: load.fun, peers }, 'published');
       }
@@ -117,5 +152,6 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
     await pub.close();
     presence.close();
     await loop;
+    await replayFile.flush();
   };
 });

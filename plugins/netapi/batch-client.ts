@@ -104,9 +104,9 @@ function batchValue(ret: JobReturn): unknown {
 }
 
 export async function runBatchClient(env: ClientEnv, who: Identity, chunk: Chunk): Promise<unknown[]> {
-  const call = localCall(chunk);
+  const asked = localCall(chunk);
   const batch = batchOptions(chunk);
-  await checkLocal(env, who, call);
+  const call = await checkLocal(env, who, asked);
   const timeout = timeoutOf(env, chunk);
   const alive = [...(await askTargets(env, call, 'test.ping', timeout, who.user)).keys()].sort();
   if (alive.length === 0) return [];

@@ -41,8 +41,7 @@ function asyncAnswer(pub: PublishResult): Record<string, unknown> {
 }
 
 async function runLocal(env: ClientEnv, who: Identity, chunk: Chunk): Promise<unknown[]> {
-  const call = localCall(chunk);
-  await checkLocal(env, who, call);
+  const call = await checkLocal(env, who, localCall(chunk));
   const pub = await publishChecked(env, who, call);
   if (!pub.jid) return [{}];
   const rets = await gatherReturns(env, { ...pub, jid: pub.jid }, timeoutOf(env, chunk), who.user);
@@ -55,8 +54,7 @@ async function runLocal(env: ClientEnv, who: Identity, chunk: Chunk): Promise<un
  * it, picked at random. One entry: the returns of the chosen minions.
  */
 async function runSubset(env: ClientEnv, who: Identity, chunk: Chunk): Promise<unknown[]> {
-  const call = localCall(chunk);
-  await checkLocal(env, who, call);
+  const call = await checkLocal(env, who, localCall(chunk));
   const raw = chunk.subset ?? chunk.sub;
   const subset = raw === undefined ? 3 : Number(raw);
   if (!Number.isInteger(subset) || subset < 1)
@@ -132,8 +130,7 @@ export async function runChunk(
     case 'local':
       return runLocal(env, who, chunk);
     case 'local_async': {
-      const call = localCall(chunk);
-      await checkLocal(env, who, call);
+      const call = await checkLocal(env, who, localCall(chunk));
       return [asyncAnswer(await publishChecked(env, who, call))];
     }
     case 'local_subset':

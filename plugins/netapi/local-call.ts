@@ -4,12 +4,13 @@
  * the timeout of a synchronous call. clients.ts, batch-client.ts and gather.ts use it.
  */
 import type { ResolvedMasterConfig } from '../../kernel/index.js';
-import { expectedMinions } from '../../kernel/services.js';
-import { authCheck, specCheck, type TargetResolver } from './auth/acl.js';
+import { authDecide, specCheck, type TargetResolver } from './auth/acl.js';
+import { expectedTargetBounds } from './auth/target-bounds.js';
 import type { Chunk } from './body.js';
 import { ALL_CLIENTS, type NetapiOptions } from './config.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_CLIENT_DISABLED, NETAPI_ERR_FORBIDDEN } from './errors.js';
 import type { MasterLink } from './master-client.js';
+import { narrowedTarget } from './narrowed-target.js';
 
 /** Who is calling: the eauth user behind a token (or inline credentials). */
 export interface Identity {
@@ -48,9 +49,12 @@ export const RESERVED = new Set([
   'print_event',
 ]);
 
-/** Resolves targets as the master does (for ACL target entries). */
+/**
+ * Resolves targets as the master does (for ACL target entries), telling the minions a target
+ * certainly matches from those it may match (no cached data).
+ */
 export function targetResolver(config: ResolvedMasterConfig): TargetResolver {
-  return async (tgt, tgtType) => new Set((await expectedMinions(config, tgt, tgtType)).minions);
+  return (tgt, tgtType) => expectedTargetBounds(config, tgt, tgtType);
 }
 
 function str(chunk: Chunk, key: string): string | undefined {
@@ -118,8 +122,28 @@ export function localCall(chunk: Chunk): LocalCall {
   };
 }
 
-export async function checkLocal(env: ClientEnv, who: Identity, call: LocalCall): Promise<void> {
-  const ok = await authCheck(
+/** Salt's text for an ACL refusal (its master's `AuthorizationError`). */
+export const AUTHORIZATION_ERROR = 'Authorization error occurred.';
+
+/** Why a refused target may reach more than it seems: minions with no cached data. */
+async function unknownDataNote(env: ClientEnv, call: LocalCall): Promise<string> {
+  try {
+    const b = await expectedTargetBounds(env.config, call.tgt, call.tgtType);
+    const unknown = [...b.possible].filter((id) => !b.certain.has(id));
+    if (unknown.length === 0) return '';
+    return ` (the master has no grains or pillar cached for ${unknown.join(', ')}, so the target may reach them)`;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Checks a minion call against the caller's ACL; throws NETAPI_ERR_FORBIDDEN when refused.
+ * Returns the call to publish: when a target-restricted entry allowed it, its target becomes
+ * exactly the minions it was authorised for, so no minion's own match can widen it.
+ */
+export async function checkLocal(env: ClientEnv, who: Identity, call: LocalCall): Promise<LocalCall> {
+  const decision = await authDecide(
     who.authList,
     call.fun,
     call.arg,
@@ -127,10 +151,12 @@ export async function checkLocal(env: ClientEnv, who: Identity, call: LocalCall)
     call.tgtType,
     targetResolver(env.config),
   );
-  if (!ok)
+  if (!decision.allowed)
     throw new NETAPI_ERR_FORBIDDEN(
-      `user ${who.user} may not run ${call.fun} on target ${JSON.stringify(call.tgt)}`,
+      `${AUTHORIZATION_ERROR} User ${who.user} may not run ${call.fun} on target ${JSON.stringify(call.tgt)}${await unknownDataNote(env, call)}`,
     );
+  if (!decision.minions) return call;
+  return { ...call, ...narrowedTarget(call.tgt, call.tgtType, decision.minions) };
 }
 
 export function checkSpec(

@@ -3,6 +3,7 @@ import { globToRegExp } from '../../../kernel/targeting/glob.js';
 import {
   argsCheck,
   authCheck,
+  authDecide,
   CHECK_SYNTAX_ERROR,
   exprMatch,
   fillAuthList,
@@ -260,5 +261,44 @@ describe('permsForLogin', () => {
   });
   it('keeps order when entries are mappings', () => {
     expect(permsForLogin(['b', { 'web*': ['x'] }, 'a'])).toEqual(['b', { 'web*': ['x'] }, 'a']);
+  });
+});
+
+describe('authDecide: target restrictions and minions with unknown data (issue 27 item 10)', () => {
+  // m2 has no cached grains: a `not G@...` target may reach it although the master's view drops it
+  const bounded: TargetResolver = async (tgt) => {
+    if (tgt === 'm1') return new Set(['m1']);
+    if (tgt === 'not G@nosuchgrain:x and not m3')
+      return { certain: new Set(['m1']), possible: new Set(['m1', 'm2']) };
+    if (tgt === 'G@role:web') return { certain: new Set(['m1']), possible: new Set(['m1', 'm2']) };
+    throw new Error('unexpected');
+  };
+  const acl = [{ m1: ['cmd.run'] }];
+  it('refuses when a minion the target may reach is outside the entry', async () => {
+    expect(
+      await authDecide(acl, 'cmd.run', ['id'], 'not G@nosuchgrain:x and not m3', 'compound', bounded),
+    ).toEqual({ allowed: false });
+  });
+  it('grants an entry only the minions its target certainly matches', async () => {
+    expect(
+      await authDecide([{ 'G@role:web': ['cmd.run'] }], 'cmd.run', ['id'], 'm1', 'glob', bounded),
+    ).toEqual({
+      allowed: true,
+      minions: ['m1'],
+    });
+    const wide = { certain: new Set(['m1']), possible: new Set(['m1', 'm2']) };
+    const r: TargetResolver = async (tgt) => (tgt === 'G@role:web' ? wide : new Set(['m2']));
+    expect(
+      (await authDecide([{ 'G@role:web': ['cmd.run'] }], 'cmd.run', ['id'], 'm2', 'glob', r)).allowed,
+    ).toBe(false);
+  });
+  it('names the authorised minions only when a target restriction applied', async () => {
+    expect(await authDecide(acl, 'cmd.run', ['id'], 'm1', 'glob', bounded)).toEqual({
+      allowed: true,
+      minions: ['m1'],
+    });
+    expect(await authDecide(['cmd.run'], 'cmd.run', ['id'], 'm1', 'glob', bounded)).toEqual({
+      allowed: true,
+    });
   });
 });

@@ -19,11 +19,19 @@
 
 import { normalizeArgs } from '../../../kernel/services.js';
 import { globToRegExp, splitArgs } from '../../../kernel/util.js';
+import type { TargetBounds } from './target-bounds.js';
 
 export type AuthList = readonly unknown[];
 
-/** Resolves a target to the minion ids it matches (throws when it cannot). */
-export type TargetResolver = (tgt: unknown, tgtType: string) => Promise<ReadonlySet<string>>;
+/**
+ * Resolves a target to the minion ids it matches (throws when it cannot): one set, or the
+ * minions it certainly and possibly matches when some minions' data is unknown.
+ */
+export type TargetResolver = (tgt: unknown, tgtType: string) => Promise<ReadonlySet<string> | TargetBounds>;
+
+function boundsOf(r: ReadonlySet<string> | TargetBounds): TargetBounds {
+  return r instanceof Set ? { certain: r, possible: r } : (r as TargetBounds);
+}
 
 const regexCache = new Map<string, RegExp | null>();
 
@@ -193,29 +201,43 @@ export function funCheck(
   return false;
 }
 
+/** An ACL decision on a minion call. */
+export interface AuthDecision {
+  allowed: boolean;
+  /**
+   * When a target-restricted entry allowed the call: every minion the target may reach (all
+   * within what the entries grant), sorted. The call is then published to exactly these.
+   */
+  minions?: string[];
+}
+
+const DENIED: AuthDecision = { allowed: false };
+
 /**
  * Salt's `auth_check`: may `funs` (one function or a compound list, with `args` per function)
  * run on target `tgt`? `resolve` turns targets into minion sets; a target-restricted entry
- * allows the call when every targeted minion is among those its key matches (as a compound
- * target). Any error denies.
+ * allows the call when every minion the target may reach (a minion with no cached data counts
+ * as reached, unlike Salt) is among those its key certainly matches (as a compound target).
+ * Any error denies.
  */
-export async function authCheck(
+export async function authDecide(
   authList: AuthList,
   funs: string | readonly string[],
   args: readonly unknown[] | readonly (readonly unknown[])[],
   tgt: unknown,
   tgtType: string,
   resolve: TargetResolver,
-): Promise<boolean> {
+): Promise<AuthDecision> {
   const funList = typeof funs === 'string' ? [funs] : [...funs];
   const argLists = (typeof funs === 'string' ? [args] : args) as readonly unknown[];
-  if (funList.length === 0) return false;
+  if (funList.length === 0) return DENIED;
   let targeted: ReadonlySet<string> | undefined;
+  let restricted = false;
   const allowedSets = new Map<string, ReadonlySet<string> | null>();
   try {
     for (let i = 0; i < funList.length; i++) {
       const fun = funList[i];
-      if (typeof fun !== 'string') return false;
+      if (typeof fun !== 'string') return DENIED;
       const rawArgs = argLists[i];
       // the minion's own parse (execute-job: a non-list argument list is no arguments)
       const call = splitArgs(Array.isArray(rawArgs) ? rawArgs : []);
@@ -232,26 +254,42 @@ export async function authCheck(
           if (keys.length !== 1) continue;
           const valid = keys[0] as string;
           if (valid.startsWith('@')) continue;
-          targeted ??= await resolve(tgt, tgtType);
+          targeted ??= boundsOf(await resolve(tgt, tgtType)).possible;
           let allowed = allowedSets.get(valid);
           if (allowed === undefined) {
-            allowed = await resolve(valid, 'compound').catch(() => null);
+            allowed = await resolve(valid, 'compound').then(
+              (r) => boundsOf(r).certain,
+              () => null,
+            );
             allowedSets.set(valid, allowed);
           }
           if (!allowed) continue;
           const within = [...targeted].every((id) => allowed.has(id));
           if (within && funCheck(entry[valid], fun, call.args, call.kwargs)) {
             ok = true;
+            restricted = true;
             break;
           }
         }
       }
-      if (!ok) return false;
+      if (!ok) return DENIED;
     }
-    return true;
+    return restricted && targeted ? { allowed: true, minions: [...targeted].sort() } : { allowed: true };
   } catch {
-    return false;
+    return DENIED;
   }
+}
+
+/** `authDecide`, answered yes or no. */
+export async function authCheck(
+  authList: AuthList,
+  funs: string | readonly string[],
+  args: readonly unknown[] | readonly (readonly unknown[])[],
+  tgt: unknown,
+  tgtType: string,
+  resolve: TargetResolver,
+): Promise<boolean> {
+  return (await authDecide(authList, funs, args, tgt, tgtType, resolve)).allowed;
 }
 
 export type SpecForm = 'runner' | 'wheel';
