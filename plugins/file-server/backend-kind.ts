@@ -5,8 +5,13 @@
  * and serves from them. `roots` and `gitfs` are built in; a plugin adds one with
  * `api.kinds.register('fileserver.backends', { name, create(opts, log) })`.
  */
-import type { Logger } from 'pino';
 import type { FileServerOptions } from './options.js';
+
+/** Where backends and the file server log: a pino logger or a unit's logger. */
+export interface FileServerLog {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
 
 /** A directory that serves a saltenv: its files appear under `mount` (`''`: at the top). */
 export interface ServedRoot {
@@ -35,7 +40,7 @@ export interface FileServerBackendDef {
   readonly name: string;
   /** Other names `fileserver_backend` may use for it (Salt accepts `git` for `gitfs`). */
   readonly aliases?: readonly string[];
-  create(opts: FileServerOptions, log: Logger): FileServerBackend;
+  create(opts: FileServerOptions, log: FileServerLog): FileServerBackend;
 }
 
 declare module '../../kernel/kinds.js' {

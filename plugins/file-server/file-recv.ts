@@ -6,7 +6,7 @@
  */
 import { mkdir, open, realpath } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import type { Logger } from 'pino';
+import type { FileServerLog } from './backend-kind.js';
 import { SALT_ERR_FILE_RECV } from './errors.js';
 import type { FileServerOptions } from './options.js';
 import { isInside } from './paths.js';
@@ -26,7 +26,7 @@ export async function fileRecv(
   opts: FileServerOptions,
   load: Readonly<Record<string, unknown>>,
   minionId: string | undefined,
-  log: Logger,
+  log: FileServerLog,
 ): Promise<boolean> {
   const id = typeof load.id === 'string' ? load.id : (minionId ?? '');
   const refuse = (why: string): false => {

@@ -13,6 +13,7 @@ import './backend-kind.js';
 import { fileRecv } from './file-recv.js';
 import { FileServer } from './fileserver.js';
 import { gitfsBackend } from './gitfs.js';
+import { parseRemotes } from './gitfs-remotes.js';
 import { masterOpts } from './master-opts.js';
 import { fileServerOptions } from './options.js';
 import { rootsBackend } from './roots.js';
@@ -28,6 +29,8 @@ export function fileServerPlugin(): KernelPlugin {
       api.kinds.register('fileserver.backends', rootsBackend);
       api.kinds.register('fileserver.backends', gitfsBackend);
       const opts = fileServerOptions(api.config);
+      // a malformed gitfs_remotes entry stops the master at start, not at the first request
+      if (opts.fileserver_backend.some((b) => b === 'gitfs' || b === 'git')) parseRemotes(opts);
       let server: FileServer | undefined;
       // built on first use: plugins applied after this one may still register backends
       const fs = (): FileServer => {

@@ -11,8 +11,7 @@ import type { Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Logger } from 'pino';
-import type { FileServerBackend, FileServerBackendDef, ServedRoot } from './backend-kind.js';
+import type { FileServerBackend, FileServerBackendDef, FileServerLog, ServedRoot } from './backend-kind.js';
 import { SALT_ERR_FILESERVER_BACKEND, SALT_ERR_FILESERVER_PATH_REFUSED } from './errors.js';
 import type { FileServerOptions } from './options.js';
 import { cleanRelPath, isInside, parseFilePath } from './paths.js';
@@ -75,7 +74,7 @@ export class FileServer {
   constructor(
     readonly opts: FileServerOptions,
     defs: readonly FileServerBackendDef[],
-    private readonly log: Logger,
+    private readonly log: FileServerLog,
   ) {
     this.rules = {
       followSymlinks: opts.fileserver_followsymlinks,

@@ -10,8 +10,7 @@
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import type { Logger } from 'pino';
-import type { FileServerBackend, FileServerBackendDef, ServedRoot } from './backend-kind.js';
+import type { FileServerBackend, FileServerBackendDef, FileServerLog, ServedRoot } from './backend-kind.js';
 import { SALT_ERR_GITFS_REMOTE } from './errors.js';
 import { exportTree, git } from './git.js';
 import { type GitRemote, parseRemotes } from './gitfs-remotes.js';
@@ -49,7 +48,7 @@ class GitfsBackend implements FileServerBackend {
 
   constructor(
     opts: FileServerOptions,
-    private readonly log: Logger,
+    private readonly log: FileServerLog,
   ) {
     this.remotes = parseRemotes(opts);
     this.top = join(opts.cachedir, 'gitfs');

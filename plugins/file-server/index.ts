@@ -1,5 +1,5 @@
 // The file server plugin and what the runners and the minion's local file client build on.
-export type { FileServerBackend, FileServerBackendDef, ServedRoot } from './backend-kind.js';
+export type { FileServerBackend, FileServerBackendDef, FileServerLog, ServedRoot } from './backend-kind.js';
 export { fileServerPlugin } from './file-server-plugin.js';
 export { FileServer, type FoundFile, type HashReply, type ServedChunk } from './fileserver.js';
 export { gitfsBackend } from './gitfs.js';

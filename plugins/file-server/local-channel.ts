@@ -3,8 +3,8 @@
  * built-in backends, answering loads by their `cmd` in-process. The master's runners use it
  * (`saltutil.sync_*`, `fileserver.*`), and so does a minion with `file_client: local`.
  */
-import pino, { type Logger } from 'pino';
-import type { FileServerBackendDef } from './backend-kind.js';
+import pino from 'pino';
+import type { FileServerBackendDef, FileServerLog } from './backend-kind.js';
 import { FileServer } from './fileserver.js';
 import { gitfsBackend } from './gitfs.js';
 import { masterOpts } from './master-opts.js';
@@ -17,7 +17,7 @@ export const BUILTIN_BACKENDS: readonly FileServerBackendDef[] = [rootsBackend, 
 /** A file server over `config`'s options (`file_roots`, `fileserver_backend`, ...). */
 export function localFileServer(
   config: Readonly<Record<string, unknown>>,
-  log: Logger = pino({ level: 'silent' }),
+  log: FileServerLog = pino({ level: 'silent' }),
   backends: readonly FileServerBackendDef[] = BUILTIN_BACKENDS,
 ): FileServer {
   return new FileServer(fileServerOptions(config), backends, log);
