@@ -255,21 +255,19 @@ export class FileServer {
     const files = new Set<string>();
     const dirs = new Set<string>();
     const empty = new Set<string>();
-    let links: Record<string, string> = {};
+    const links: Record<string, string> = {};
     if (saltenv === undefined) return { files, dirs, empty, links };
     const only = Array.isArray(load.fsbackend) ? load.fsbackend.map(String) : undefined;
     for (const { name, backend } of this.active) {
       if (only && !only.includes(name)) continue;
-      const backLinks: Record<string, string> = {};
       for (const root of await this.rootsOf(backend, saltenv)) {
         const t = await walkTree(root.dir, root.mount, this.rules);
         for (const f of t.files) files.add(f);
         for (const d of t.dirs) dirs.add(d);
         for (const d of t.emptyDirs) empty.add(d);
-        Object.assign(backLinks, t.links);
+        // Salt keeps the last backend's symlinks only (its loop assigns); tsalt merges them all
+        for (const [k, v] of Object.entries(t.links)) if (!(k in links)) links[k] = v;
       }
-      // Salt keeps the symlinks of the last backend only
-      links = backLinks;
     }
     return { files, dirs, empty, links };
   }

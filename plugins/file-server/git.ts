@@ -37,7 +37,9 @@ export function git(
         const why = signal ? `timed out (${signal})` : `exit code ${code}`;
         const last = stderr.split('\n').filter(Boolean).slice(-2).join(' / ');
         reject(
-          new Error(`git ${args[0] === '-C' ? args[2] : args[0]} failed, ${why}${last ? `: ${last}` : ''}`),
+          new Error(
+            `git ${args[0] === '--git-dir' ? args[2] : args[0]} failed, ${why}${last ? `: ${last}` : ''}`,
+          ),
         );
       }
     });
