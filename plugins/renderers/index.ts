@@ -11,6 +11,7 @@ export { loadJson } from './json-renderer.js';
 export { DEFAULT_RENDER_LIMITS } from './limits.js';
 export { type PipelineOptions, parsePipeline, pipelineOf, renderPipeline } from './pipeline.js';
 export { renderersFrom, renderersPlugin } from './renderers-plugin.js';
+export { NO_SALT_FUNCTIONS, type SaltFunctionImpl, saltFunctionsFrom } from './salt-functions.js';
 export type {
   LoadedFile,
   LoadFile,
@@ -18,7 +19,7 @@ export type {
   RendererDef,
   RenderLimits,
   RenderStep,
-  SaltFunction,
+  SaltFunctions,
 } from './types.js';
 export { describeWhere, type RenderErrorDetails, type RenderLocation } from './where.js';
 export { loadYaml, type YamlLoadOptions } from './yaml/load.js';

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parsePipeline, pipelineOf, renderPipeline } from './pipeline.js';
+import { NO_SALT_FUNCTIONS } from './salt-functions.js';
 import type { RenderContext, RendererDef } from './types.js';
 
-const context: RenderContext = { grains: { os: 'Debian' }, pillar: {}, opts: {}, salt: {}, saltenv: 'base' };
+const context: RenderContext = {
+  grains: { os: 'Debian' },
+  pillar: {},
+  opts: {},
+  salt: NO_SALT_FUNCTIONS,
+  saltenv: 'base',
+};
 
 describe('renderPipeline', () => {
   it('reads the #! line as Salt does', () => {

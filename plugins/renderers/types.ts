@@ -6,8 +6,16 @@
  * caller supplies for `salt://` imports and includes.
  */
 
-/** An execution-module function as templates call it (`salt['mod.fn'](...)`); may be async. */
-export type SaltFunction = (...args: unknown[]) => unknown;
+/**
+ * The execution-module functions a template calls as `salt['mod.fn'](...)` or `salt.mod.fn(...)`
+ * (Salt's `__salt__`); the minion's `ExecContext.call` fits `call` as it is.
+ */
+export interface SaltFunctions {
+  /** Runs `fun` with Python-style arguments; may return a promise, which the template awaits. */
+  call(fun: string, args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): unknown;
+  /** Whether `fun` exists (`salt['mod.fn'] is defined`, `'mod.fn' in salt`). */
+  has(fun: string): boolean;
+}
 
 /** A file fetched by `salt://` path for `{% import %}`, `{% include %}`, `import_yaml`, ... */
 export interface LoadedFile {
@@ -28,8 +36,8 @@ export interface RenderContext {
   readonly grains: Readonly<Record<string, unknown>>;
   readonly pillar: Readonly<Record<string, unknown>>;
   readonly opts: Readonly<Record<string, unknown>>;
-  /** `salt['mod.fn']`: execution-module functions by dotted name; each may return a promise. */
-  readonly salt: Readonly<Record<string, SaltFunction>>;
+  /** `salt['mod.fn']`: execution-module functions by dotted name (salt-functions.ts builds one from a record). */
+  readonly salt: SaltFunctions;
   readonly saltenv: string;
   /** The SLS id (`nginx.config`), empty outside SLS rendering. */
   readonly sls?: string;
