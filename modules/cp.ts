@@ -5,13 +5,15 @@
  * files to the master. Returns what Salt 3006 returns: paths, `''` or `False` when there is
  * nothing, lists.
  */
-import { stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { z as Zod } from 'zod';
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
 import { fileChannel, masterChannel } from './_file-channel.js';
 import { FileClient } from './_file-client.js';
 import { pushDir, pushFile } from './_file-push.js';
+import { renderText } from './_file-template.js';
 import { fnmatch } from './_fnmatch.js';
 
 function client(ctx: ExecContext): FileClient {
@@ -49,6 +51,29 @@ function includeExclude(include?: string | null, exclude?: string | null): (rel:
   };
 }
 
+/** Keyword arguments without Salt's private `__pub_*` ones. */
+function publicKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
+}
+
+/** Salt's `_render_filenames`: with `template`, the source and destination names rendered. */
+async function renderFilenames(
+  ctx: ExecContext,
+  fc: FileClient,
+  template: string | null | undefined,
+  path: string,
+  dest: string,
+  saltenv: string,
+  kwargs: Readonly<Record<string, unknown>>,
+): Promise<{ path: string; dest: string }> {
+  if (!template) return { path, dest };
+  const extra = publicKwargs(kwargs);
+  return {
+    path: await renderText(ctx, fc, template, path, '<path>', saltenv, extra),
+    dest: await renderText(ctx, fc, template, dest, '<dest>', saltenv, extra),
+  };
+}
+
 function cli(example: string): string {
   return `\n\nCLI Example:\n\n.. code-block:: bash\n\n    ${example}`;
 }
@@ -72,12 +97,60 @@ export default defineModule({
         }),
       varkw: true,
       doc: `Copy a file from the master (salt://path) to dest on the minion, which may be a directory. Returns the path written, or '' when the master does not serve the file (False when the destination's folder is missing and makedirs is False). gzip=1..9 compresses the transfer. An unchanged file already at dest is not fetched again.${cli("salt '*' cp.get_file salt://path/to/file /minion/dest makedirs=True")}`,
-      run: async (ctx, a) => {
+      run: async (ctx, a, extra) => {
         const saltenv = envOf(ctx, a.saltenv);
-        const [path, senv] = splitEnv(a.path);
         const fc = client(ctx);
+        const names = await renderFilenames(ctx, fc, a.template, a.path, a.dest, saltenv, extra.kwargs);
+        const [path, senv] = splitEnv(names.path);
         if (!(await fc.hashFile(path, senv ?? saltenv))) return '';
-        return fc.getFile(path, a.dest, a.makedirs, senv ?? saltenv, a.gzip ? Number(a.gzip) : undefined);
+        return fc.getFile(path, names.dest, a.makedirs, senv ?? saltenv, a.gzip ? Number(a.gzip) : undefined);
+      },
+    }),
+    get_template: defineFunction({
+      args: (z) =>
+        z.object({
+          path: str(z),
+          dest: z.string().nullish(),
+          template: z.string().default('jinja'),
+          saltenv: env(z),
+          makedirs: pyFlag(z, false),
+        }),
+      varkw: true,
+      doc: `Render a file from the master with a template engine (jinja by default, with grains, pillar, opts, salt and the extra keyword arguments as variables) and write the result to dest. Returns dest, or '' when the file is missing, the engine unknown or the render fails (the error, with its file and line, is logged).${cli("salt '*' cp.get_template salt://path/to/template /minion/dest")}`,
+      run: async (ctx, a, extra) => {
+        const saltenv = envOf(ctx, a.saltenv);
+        const fc = client(ctx);
+        const [path, senv] = splitEnv(a.path);
+        const env = senv ?? saltenv;
+        const src = await fc.cacheFile(path, env);
+        if (!src) return '';
+        let text: string;
+        try {
+          text = await renderText(
+            ctx,
+            fc,
+            a.template,
+            await readFile(src, 'utf8'),
+            path,
+            env,
+            publicKwargs(extra.kwargs),
+          );
+        } catch (err) {
+          ctx.log.error(`Failed to render template with error: ${(err as Error).message}`);
+          return '';
+        }
+        let dest = a.dest ?? '';
+        let makedirs = a.makedirs;
+        if (!dest) {
+          dest = join(String(ctx.opts.cachedir), 'extrn_files', env, path.replace(/^salt:\/\//, ''));
+          makedirs = true;
+        }
+        if (!(await stat(dirname(dest)).catch(() => undefined))) {
+          if (!makedirs) return '';
+          await mkdir(dirname(dest), { recursive: true });
+        }
+        await writeFile(dest, text);
+        return dest;
       },
     }),
     get_dir: defineFunction({
@@ -119,7 +192,6 @@ export default defineModule({
         const fc = client(ctx);
         const got = await fc.cacheFile(path, senv ?? envOf(ctx, a.saltenv));
         if (typeof got !== 'string' || !got) return got;
-        const { readFile } = await import('node:fs/promises');
         return readFile(got, 'utf8').catch(() => false);
       },
     }),

@@ -51,6 +51,9 @@ describe('file server and cp', () => {
     write(join(srv, 'second', 'hello.txt'), 'shadowed\n');
     write(join(srv, 'second', 'only-second.txt'), 'second root\n');
     write(join(srv, 'dev', 'hello.txt'), 'hello from dev\n');
+    write(join(srv, 'salt', 'tpl', 'motd.j2'), "id={{ grains['id'] }} env={{ saltenv }} who={{ who }}\n");
+    write(join(srv, 'salt', 'tpl', 'broken.j2'), 'line one\n{{ undefined_thing.attr }}\n');
+    write(join(srv, 'salt', 'm1.txt'), 'named after the minion\n');
     write(join(c.root, 'outside', 'shadow'), 'root:secret\n');
     symlinkSync(join(c.root, 'outside', 'shadow'), join(srv, 'salt', 'escape'));
     symlinkSync(join(srv, 'salt', 'hello.txt'), join(srv, 'salt', 'hello-link'));
@@ -108,8 +111,11 @@ describe('file server and cp', () => {
       'from-git.sls',
       'hello-link',
       'hello.txt',
+      'm1.txt',
       'mnt/app/app.sls',
       'only-second.txt',
+      'tpl/broken.j2',
+      'tpl/motd.j2',
       'web/files/a.conf',
       'web/files/sub/b.conf',
       'web/init.sls',
@@ -122,6 +128,7 @@ describe('file server and cp', () => {
     expect(await cp('cp.list_master_dirs')).toEqual([
       'mnt',
       'mnt/app',
+      'tpl',
       'web',
       'web/files',
       'web/files/empty',
@@ -272,6 +279,7 @@ describe('file server and cp', () => {
       'mnt/app/app.sls',
     ]);
     expect(await run('fileserver.dir_list', 'backend=roots')).toEqual([
+      'tpl',
       'web',
       'web/files',
       'web/files/empty',
@@ -279,6 +287,25 @@ describe('file server and cp', () => {
     ]);
     expect(await run('fileserver.empty_dir_list')).toEqual(['web/files/empty']);
     expect(await run('fileserver.clear_file_list_cache')).toEqual({});
+  });
+
+  it('get_template renders with grains and keyword arguments; template=jinja renders file names', async () => {
+    const dest = join(out, 'motd');
+    expect(await cp('cp.get_template', 'salt://tpl/motd.j2', dest, 'who=ops')).toBe(dest);
+    expect(readFileSync(dest, 'utf8')).toBe('id=m1 env=base who=ops\n');
+    expect(await cp('cp.get_template', 'salt://tpl/broken.j2', join(out, 'broken'))).toBe('');
+    expect(existsSync(join(out, 'broken'))).toBe(false);
+    expect(await cp('cp.get_template', 'salt://tpl/missing.j2', join(out, 'missing'))).toBe('');
+    const named = join(out, 'named-m1.txt');
+    expect(
+      await cp(
+        'cp.get_file',
+        "salt://{{ grains['id'] }}.txt",
+        join(out, "named-{{ grains['id'] }}.txt"),
+        'template=jinja',
+      ),
+    ).toBe(named);
+    expect(readFileSync(named, 'utf8')).toBe('named after the minion\n');
   });
 
   it('salt-call --local serves the minion its own file_roots (masterless)', async () => {
