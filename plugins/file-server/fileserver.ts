@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FileServerBackend, FileServerBackendDef, FileServerLog, ServedRoot } from './backend-kind.js';
@@ -37,6 +37,9 @@ export interface ServedChunk {
 export type HashReply = { hash_type: string; hsum: string } | '';
 
 const NOT_FOUND: FoundFile = { path: '', rel: '' };
+
+/** Files up to this size are hashed from one read; larger ones streamed. */
+const SMALL_FILE = 1 << 20;
 
 /** Salt's `list(os.stat(path))`: mode, ino, dev, nlink, uid, gid, size, atime, mtime, ctime. */
 function statList(st: Stats): number[] {
@@ -204,11 +207,15 @@ export class FileServer {
     const cached = this.hashes.get(key);
     if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return cached.hsum;
     const hash = createHash(hashType);
-    const fh = await open(path, 'r');
-    try {
-      for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-    } finally {
-      await fh.close();
+    if (st.size <= SMALL_FILE) hash.update(await readFile(path));
+    else {
+      const fh = await open(path, 'r');
+      try {
+        for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 20 }))
+          hash.update(chunk as Buffer);
+      } finally {
+        await fh.close();
+      }
     }
     const hsum = hash.digest('hex');
     if (stats) this.hashes.set(key, { mtimeMs: st.mtimeMs, size: st.size, hsum });
