@@ -81,6 +81,16 @@ function strings(reply: unknown): string[] {
   return Array.isArray(reply) ? reply.filter((f): f is string => typeof f === 'string') : [];
 }
 
+/** A `_serve_file` reply. */
+interface ServeReply {
+  data?: unknown;
+  dest?: unknown;
+  gzip?: unknown;
+}
+
+/** `_serve_file` requests in flight at once while a file downloads. */
+const WINDOW = 4;
+
 /** A cache path may not leave its cache folder, whatever the master answers. */
 function below(top: string, rel: string): string {
   const clean = posix.normalize(rel.replace(/^\/+/, ''));
@@ -169,15 +179,18 @@ export class FileClient {
     let out = target;
     let tmp: string | undefined;
     let fh: Awaited<ReturnType<typeof open>> | undefined;
+    // After the first chunk gives the master's chunk size, up to WINDOW chunks are asked for
+    // ahead (each at its own `loc`), so the round trips overlap; they are written in order.
+    const ask = (loc: number) => this.o.request({ ...load, loc }) as Promise<ServeReply | null>;
+    const ahead = new Map<number, Promise<ServeReply | null>>();
+    let chunkSize = 0;
+    let next = 0;
     let loc = 0;
     try {
       for (;;) {
-        load.loc = loc;
-        const reply = (await this.o.request(load)) as {
-          data?: unknown;
-          dest?: unknown;
-          gzip?: unknown;
-        } | null;
+        const pending = ahead.get(loc) ?? ask(loc);
+        ahead.delete(loc);
+        const reply = await pending;
         let data = asBuffer(reply?.data);
         const served = typeof reply?.dest === 'string' ? reply.dest : '';
         if (!data || served === '') {
@@ -194,7 +207,16 @@ export class FileClient {
         await fh.write(data);
         // the next chunk starts where the uncompressed file ends, as Salt's `fn_.tell()`
         loc += data.length;
+        if (chunkSize === 0) chunkSize = data.length;
+        // a short chunk is the file's end
+        if (data.length < chunkSize) break;
+        next = Math.max(next, loc);
+        while (ahead.size < WINDOW && data.length === chunkSize) {
+          ahead.set(next, ask(next));
+          next += chunkSize;
+        }
       }
+      await Promise.allSettled(ahead.values());
       await fh?.close();
       fh = undefined;
       if (tmp && out) {
@@ -203,6 +225,7 @@ export class FileClient {
       }
       return out || false;
     } finally {
+      for (const p of ahead.values()) p.catch(() => undefined);
       await fh?.close();
       if (tmp) await rm(tmp, { force: true });
     }
