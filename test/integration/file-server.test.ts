@@ -338,3 +338,42 @@ describe('file server and cp', () => {
     expect(readFileSync(dest, 'utf8')).toBe('hello from dev\n');
   });
 });
+
+describe('gitfs refresh by the fileserver-update process', () => {
+  const master: Record<string, unknown> = {};
+  const c = new Cluster({ master });
+  const repo = join(c.root, 'repo');
+
+  beforeAll(async () => {
+    mkdirSync(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    write(join(repo, 'one.sls'), 'one\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'one');
+    Object.assign(master, {
+      file_roots: { base: [] },
+      fileserver_backend: ['gitfs'],
+      gitfs_base: 'main',
+      gitfs_update_interval: 1,
+      gitfs_remotes: [`file://${repo}`],
+    });
+    await c.startMaster();
+  }, 60_000);
+  afterAll(() => c.stop());
+
+  it('serves a new commit within gitfs_update_interval, with no runner call', async () => {
+    const list = async () => JSON.parse((await c.saltRun(['--out', 'json', 'fileserver.file_list'])).stdout);
+    expect(await list()).toEqual(['one.sls']);
+    write(join(repo, 'two.sls'), 'two\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'two');
+    const deadline = Date.now() + 20_000;
+    let seen: unknown = [];
+    while (Date.now() < deadline) {
+      seen = await list();
+      if (Array.isArray(seen) && seen.includes('two.sls')) break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(seen).toEqual(['one.sls', 'two.sls']);
+  });
+});
