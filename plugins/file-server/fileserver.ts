@@ -38,6 +38,8 @@ export type HashReply = { hash_type: string; hsum: string } | '';
 
 const NOT_FOUND: FoundFile = { path: '', rel: '' };
 
+const ROOT_REALPATH_TTL_MS = 5000;
+
 /** Files up to this size are hashed from one read; larger ones streamed. */
 const SMALL_FILE = 1 << 20;
 
@@ -73,6 +75,9 @@ export class FileServer {
   private readonly active: { name: string; backend: FileServerBackend }[] = [];
   /** Hashes by path, kept while the file's mtime and size stay (Salt keeps them on disk). */
   private readonly hashes = new Map<string, { mtimeMs: number; size: number; hsum: string }>();
+  private readonly realRoots = new Map<string, { real: string; at: number }>();
+  /** The stat `findFile` just took of a file, for the hash that follows it. */
+  private readonly lastStat = new Map<string, Stats>();
 
   constructor(
     readonly opts: FileServerOptions,
@@ -132,19 +137,18 @@ export class FileServer {
     const top = posix.resolve(root.dir);
     const full = posix.join(top, sub);
     if (!isInside(top, full)) return 'escapes';
-    if (!this.opts.fileserver_followsymlinks) {
-      const realTop = await realOrUndefined(top);
-      const realFull = await realOrUndefined(full);
-      if (!realTop || !realFull) return undefined;
-      if (!isInside(realTop, realFull)) return 'escapes';
-    }
-    try {
-      const st = await stat(full);
-      if (!st.isFile() || isIgnored(this.rules, sub) || isIgnored(this.rules, full)) return undefined;
-      return { path: full, rel, stat: statList(st) };
-    } catch {
-      return undefined;
-    }
+    // the checks run side by side: on a busy master each is a trip through libuv's pool
+    const [realTop, realFull, st] = await Promise.all([
+      this.opts.fileserver_followsymlinks ? top : this.realRoot(top),
+      this.opts.fileserver_followsymlinks ? full : realOrUndefined(full),
+      stat(full).catch(() => undefined),
+    ]);
+    if (!realTop || !realFull || !st) return undefined;
+    if (!isInside(realTop, realFull)) return 'escapes';
+    if (!st.isFile() || isIgnored(this.rules, sub) || isIgnored(this.rules, full)) return undefined;
+    this.lastStat.set(full, st);
+    if (this.lastStat.size > 1000) this.lastStat.clear();
+    return { path: full, rel, stat: statList(st) };
   }
 
   /** Salt's `find_file`: the first backend and root that serve `path` in `saltenv`. */
@@ -200,9 +204,19 @@ export class FileServer {
     }
   }
 
+  /** A root's real path, kept a few seconds (roots rarely move; a file's own path is checked each time). */
+  private async realRoot(top: string): Promise<string | undefined> {
+    const hit = this.realRoots.get(top);
+    if (hit && Date.now() - hit.at < ROOT_REALPATH_TTL_MS) return hit.real;
+    const real = await realOrUndefined(top);
+    if (real) this.realRoots.set(top, { real, at: Date.now() });
+    return real;
+  }
+
   private async hashOf(path: string, stats: number[] | undefined): Promise<string> {
     const hashType = this.opts.hash_type;
-    const st = await stat(path);
+    const st = this.lastStat.get(path) ?? (await stat(path));
+    this.lastStat.delete(path);
     const key = `${hashType}:${path}`;
     const cached = this.hashes.get(key);
     if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return cached.hsum;
