@@ -20,6 +20,7 @@ export {
 export {
   boolOption,
   type ConfigEnv,
+  type ConfigWithExtra,
   collectionOption,
   defineConfig,
   defineMinionConfig,
@@ -30,6 +31,7 @@ export {
   type MasterPluginOptions,
   type MinionPluginOptions,
   mappingOption,
+  nullableStringOption,
   numberOption,
   type OptionSet,
   type OptionsInput,
@@ -38,6 +40,7 @@ export {
   type ResolvedMinionConfig,
   stringListOption,
   stringOption,
+  stringOrListOption,
   type UserMasterConfig,
   type UserMinionConfig,
 } from './config/index.js';

@@ -2,23 +2,22 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type FileServerConfig, fileHash, fileList, serveFile } from '../plugins/file-server/roots.js';
+import { fileServerRequest, localFileServer } from '../plugins/file-server/index.js';
 import { MANIFEST_NAME, type MasterRequestFn, readManifest, staleFiles, syncForm } from './_extmods-sync.js';
 
 const top = mkdtempSync(join(tmpdir(), 'tsalt-sync-'));
 const root = join(top, 'srv');
 const extmods = join(top, 'extmods');
 mkdirSync(join(root, '_modules', 'sub'), { recursive: true });
-const config: FileServerConfig = { file_roots: { base: [root] }, file_buffer_size: 5, hash_type: 'sha256' };
+const serve = fileServerRequest(
+  localFileServer({ file_roots: { base: [root] }, file_buffer_size: 5, hash_type: 'sha256', cachedir: top }),
+);
 
 let requests: string[] = [];
 /** The master, straight from the file server handlers. */
 const request: MasterRequestFn = async (load) => {
   requests.push(String(load.cmd));
-  if (load.cmd === '_file_list') return fileList(config, load);
-  if (load.cmd === '_file_hash') return fileHash(config, load);
-  if (load.cmd === '_serve_file') return serveFile(config, load);
-  return {};
+  return serve(load);
 };
 const sync = () =>
   syncForm({ extensionModules: extmods, form: 'modules', saltenvs: ['base'], hashType: 'sha256', request });

@@ -4,7 +4,13 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
+import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
 import { reactorOptions } from './reactor/options.js';
 
-export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [reactorOptions, netapiMasterOptions];
+export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
+  reactorOptions,
+  netapiMasterOptions,
+  fileServerOptionSet,
+  minionFileRootsOption,
+];

@@ -38,10 +38,12 @@ export {
   intOption,
   type KernelPluginLike,
   mappingOption,
+  nullableStringOption,
   numberOption,
   pathOption,
   stringListOption,
   stringOption,
+  stringOrListOption,
 } from './schema-common.js';
 export { type MasterSchemaOutput, masterSchema, type UserMasterConfig } from './schema-master.js';
 export { type MinionSchemaOutput, minionSchema, type UserMinionConfig } from './schema-minion.js';

@@ -1,30 +1,87 @@
 /**
- * The file server plugin (Salt's `salt/fileserver/`): answers a minion's `_file_envs`,
- * `_file_list`, `_file_hash` and `_serve_file` from `file_roots` (the `roots` backend,
- * roots.ts). Reads are small and asynchronous, so the commands run on the request server's
- * router thread.
+ * The file server plugin (Salt's `salt/fileserver/` behind `AESFuncs`): declares the
+ * `fileserver.backends` kind, registers `roots` and `gitfs`, answers the minion commands
+ * `_file_envs`, `_file_list`, `_file_list_emptydirs`, `_dir_list`, `_symlink_list`,
+ * `_file_hash`, `_file_hash_and_stat`, `_file_find`, `_serve_file`, `_file_recv`,
+ * `_master_opts`, `_master_tops`/`_ext_nodes`, and, when a backend other than `roots` is on,
+ * runs Salt's `FileServerUpdate` process, which updates the backends every
+ * `gitfs_update_interval` seconds. Reads are small and asynchronous, so the commands run on
+ * the request server's router thread.
  */
-import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
-import { fileEnvs, fileHash, fileList, serveFile } from './roots.js';
+import { defineCommand, defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
+import './backend-kind.js';
+import { fileRecv } from './file-recv.js';
+import { FileServer } from './fileserver.js';
+import { gitfsBackend } from './gitfs.js';
+import { parseRemotes } from './gitfs-remotes.js';
+import { masterOpts } from './master-opts.js';
+import { fileServerOptions } from './options.js';
+import { rootsBackend } from './roots.js';
+
+/** How long the update process waits for its first update before the master counts it up. */
+const FIRST_UPDATE_WAIT_MS = 15_000;
 
 export function fileServerPlugin(): KernelPlugin {
   return definePlugin({
     name: 'tsalt:file-server',
     daemons: ['master'],
     apply(api) {
+      api.kinds.register('fileserver.backends', rootsBackend);
+      api.kinds.register('fileserver.backends', gitfsBackend);
+      const opts = fileServerOptions(api.config);
+      // a malformed gitfs_remotes entry stops the master at start, not at the first request
+      if (opts.fileserver_backend.some((b) => b === 'gitfs' || b === 'git')) parseRemotes(opts);
+      let server: FileServer | undefined;
+      // built on first use: plugins applied after this one may still register backends
+      const fs = (): FileServer => {
+        server ??= new FileServer(opts, api.kinds.all('fileserver.backends'), api.log);
+        return server;
+      };
       const light = { enc: 'aes', lane: 'light' } as const;
+      const commands: Record<string, (load: Readonly<Record<string, unknown>>) => unknown> = {
+        _file_envs: () => fs().fileEnvs(),
+        _file_list: (load) => fs().fileList(load),
+        _file_list_emptydirs: (load) => fs().fileListEmptyDirs(load),
+        _dir_list: (load) => fs().dirList(load),
+        _symlink_list: (load) => fs().symlinkList(load),
+        _file_hash: (load) => fs().fileHash(load),
+        _file_hash_and_stat: (load) => fs().fileHashAndStat(load),
+        _file_find: (load) => fs().fileFind(load),
+        _serve_file: (load) => fs().serveFile(load),
+        _master_opts: async (load) => masterOpts(opts, await fs().fileEnvs(), load),
+        // no master_tops are configured: Salt's answer is then `{}`
+        _master_tops: () => ({}),
+        _ext_nodes: () => ({}),
+      };
+      for (const [cmd, handle] of Object.entries(commands)) {
+        api.commands.register(defineCommand({ cmd, ...light, handle: (load) => handle(load) }));
+      }
       api.commands.register(
-        defineCommand({ cmd: '_file_envs', ...light, handle: (_, ctx) => fileEnvs(ctx.config) }),
+        defineCommand({
+          cmd: '_file_recv',
+          ...light,
+          handle: (load, ctx) => fileRecv(opts, load, ctx.id, ctx.log),
+        }),
       );
-      api.commands.register(
-        defineCommand({ cmd: '_file_list', ...light, handle: (load, ctx) => fileList(ctx.config, load) }),
-      );
-      api.commands.register(
-        defineCommand({ cmd: '_file_hash', ...light, handle: (load, ctx) => fileHash(ctx.config, load) }),
-      );
-      api.commands.register(
-        defineCommand({ cmd: '_serve_file', ...light, handle: (load, ctx) => serveFile(ctx.config, load) }),
-      );
+      if (opts.fileserver_backend.some((b) => b !== 'roots')) {
+        api.processes.register(
+          defineDaemonProcess({
+            name: 'fileserver-update',
+            async start(ctx) {
+              const updater = new FileServer(opts, ctx.kinds.all('fileserver.backends'), ctx.log);
+              let running: Promise<unknown> = updater.update();
+              await Promise.race([running, new Promise((r) => setTimeout(r, FIRST_UPDATE_WAIT_MS).unref())]);
+              const timer = setInterval(() => {
+                running = running.then(() => updater.update());
+              }, opts.gitfs_update_interval * 1000);
+              return async () => {
+                clearInterval(timer);
+                await running.catch(() => undefined);
+              };
+            },
+          }),
+        );
+      }
     },
   });
 }

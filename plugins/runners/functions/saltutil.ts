@@ -12,8 +12,7 @@ import {
   SALT_ERR_RUNNER,
 } from '../../../kernel/index.js';
 import { syncForm } from '../../../modules/_extmods-sync.js';
-import type { FileServerConfig } from '../../file-server/roots.js';
-import { fileHash, fileList, serveFile } from '../../file-server/roots.js';
+import { fileServerRequest, localFileServer } from '../../file-server/index.js';
 
 /** The forms `sync_all` syncs on the master. */
 export const MASTER_FORMS = ['modules', 'returners', 'runners', 'wheel'] as const;
@@ -32,17 +31,7 @@ function list(value: string | readonly string[] | undefined): string[] | undefin
 
 /** Serves the master's own file_roots to the sync code, as the request server would. */
 function localRequest(opts: Readonly<Record<string, unknown>>) {
-  const config = {
-    file_roots: (opts.file_roots ?? { base: [] }) as FileServerConfig['file_roots'],
-    file_buffer_size: typeof opts.file_buffer_size === 'number' ? opts.file_buffer_size : 262144,
-    hash_type: typeof opts.hash_type === 'string' ? opts.hash_type : 'sha256',
-  };
-  return async (load: Record<string, unknown>): Promise<unknown> => {
-    if (load.cmd === '_file_list') return fileList(config, load);
-    if (load.cmd === '_file_hash') return fileHash(config, load);
-    if (load.cmd === '_serve_file') return serveFile(config, load);
-    return undefined;
-  };
+  return fileServerRequest(localFileServer(opts));
 }
 
 /** Syncs one form; Salt's list of `<form>.<name>` added or changed. */

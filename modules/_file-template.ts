@@ -1,0 +1,68 @@
+/**
+ * Template rendering for `cp` (Salt's `salt.utils.templates.TEMPLATE_REGISTRY` as
+ * `cp.get_template` and `_render_filenames` use it): one engine (`jinja`, `yaml`, `json`, or a
+ * plugin's) over a text, with the minion's grains, pillar, opts, `salt[...]` and `salt://`
+ * imports through the file client. Render errors keep the renderers' codes and locations.
+ */
+import { readFile } from 'node:fs/promises';
+import type { ExecContext } from '../kernel/index.js';
+import { BUILTIN_RENDERERS, DEFAULT_RENDER_LIMITS, type RenderContext } from '../plugins/renderers/index.js';
+import type { FileClient } from './_file-client.js';
+import { SALT_ERR_FILE_CLIENT } from './_file-client.js';
+
+/** Whether `template` names an engine this minion has. */
+export function hasEngine(template: string): boolean {
+  return BUILTIN_RENDERERS.some((r) => r.name === template);
+}
+
+async function pillarOf(ctx: ExecContext): Promise<Record<string, unknown>> {
+  try {
+    const p = await ctx.call('pillar.items');
+    return p && typeof p === 'object' ? (p as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Renders `text` (from `path`) with engine `template`; the rendered text. */
+export async function renderText(
+  ctx: ExecContext,
+  fc: FileClient,
+  template: string,
+  text: string,
+  path: string,
+  saltenv: string,
+  extra: Readonly<Record<string, unknown>> = {},
+): Promise<string> {
+  const def = BUILTIN_RENDERERS.find((r) => r.name === template);
+  if (!def)
+    throw new SALT_ERR_FILE_CLIENT(`Attempted to render file paths with unavailable engine ${template}`);
+  const context: RenderContext = {
+    grains: ctx.grains,
+    pillar: await pillarOf(ctx),
+    opts: ctx.opts,
+    salt: { call: (fun, args, kwargs) => ctx.call(fun, args, kwargs), has: () => true },
+    saltenv,
+    extra,
+    loadFile: async (name, env) => {
+      const url = name.startsWith('salt://') ? name : `salt://${name}`;
+      const got = await fc.cacheFile(url, env);
+      return got ? { source: await readFile(got, 'utf8'), path: url } : undefined;
+    },
+  };
+  const started = Date.now();
+  const out = await def.render(text, context, {
+    path,
+    argline: '',
+    limits: DEFAULT_RENDER_LIMITS,
+    chain: [],
+    checkDeadline: () => {
+      if (Date.now() - started > DEFAULT_RENDER_LIMITS.timeoutMs) {
+        throw new SALT_ERR_FILE_CLIENT(
+          `rendering ${path} took longer than ${DEFAULT_RENDER_LIMITS.timeoutMs} ms`,
+        );
+      }
+    },
+  });
+  return typeof out === 'string' ? out : JSON.stringify(out);
+}
