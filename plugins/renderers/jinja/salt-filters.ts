@@ -22,6 +22,7 @@ import {
   str,
   TemplateError,
   truthy,
+  tuple,
   typeName,
   Undefined,
 } from './values.js';
@@ -62,7 +63,7 @@ function reFlags(kwargs: Record<string, unknown>): string {
 
 function matchGroups(m: RegExpExecArray | null): unknown {
   if (!m) return null;
-  return m.length > 1 ? m.slice(1).map((g) => g ?? null) : [];
+  return tuple(m.length > 1 ? m.slice(1).map((g) => g ?? null) : []);
 }
 
 /** Salt's `to_bool`. */
@@ -101,7 +102,8 @@ function saltYaml(value: unknown, flow: unknown): string {
   return stringify(v, {
     collectionStyle: flow === false ? 'block' : 'flow',
     lineWidth: 0,
-    defaultKeyType: 'PLAIN',
+    flowCollectionPadding: false,
+    indentSeq: false,
   }).replace(/\n$/, '');
 }
 
@@ -124,7 +126,7 @@ function ipFilter(version: 0 | 4 | 6): Fn {
     };
     if (Array.isArray(value)) return value.map(one).filter((x) => x !== null);
     const r = one(value);
-    return r === null ? false : r;
+    return r;
   };
 }
 
@@ -170,6 +172,9 @@ function strftime(value: unknown, fmt: unknown): string {
   return str(fmt ?? '%Y-%m-%d').replace(/%([a-zA-Z%])/g, (m, c: string) => (map[c] ? map[c]() : m));
 }
 
+/** Python's `quote_plus`. */
+const plusEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+
 const uniq = (items: unknown[]) => items.filter((x, i) => items.findIndex((y) => equal(x, y)) === i);
 
 export const SALT_FILTERS: Record<string, Fn> = {
@@ -202,7 +207,9 @@ export const SALT_FILTERS: Record<string, Fn> = {
     if (!isMap(m)) throw new TemplateError('dictsort: a mapping is required');
     const key = sortKey(arg(args, kw, 0, 'case_sensitive', false));
     const by = arg(args, kw, 1, 'by', 'key') === 'value' ? 1 : 0;
-    const out = Object.entries(m).sort((a, b) => compare(key(a[by]), key(b[by]), '<'));
+    const out = Object.entries(m)
+      .map((e) => tuple(e))
+      .sort((a, b) => compare(key(a[by]), key(b[by]), '<'));
     return truthy(arg(args, kw, 2, 'reverse', false)) ? out.reverse() : out;
   },
   unique: (v) => uniq(iterate(v)),
@@ -278,13 +285,17 @@ export const SALT_FILTERS: Record<string, Fn> = {
   truncate(v, args, kw) {
     const s = str(v);
     const n = Number(arg(args, kw, 0, 'length', 255));
+    const killwords = truthy(arg(args, kw, 1, 'killwords', false));
     const end = str(arg(args, kw, 2, 'end', '...'));
-    return s.length <= n ? s : s.slice(0, n - end.length) + end;
+    const leeway = Number(arg(args, kw, 3, 'leeway', 5));
+    if (s.length <= n + leeway) return s;
+    const cut = s.slice(0, n - end.length);
+    return (killwords ? cut : cut.replace(/\s*\S*$/, '') || cut) + end;
   },
   urlencode: (v) =>
     isMap(v)
       ? Object.entries(v)
-          .map(([k, x]) => `${encodeURIComponent(k)}=${encodeURIComponent(str(x))}`)
+          .map(([k, x]) => `${plusEncode(k)}=${plusEncode(str(x))}`)
           .join('&')
       : encodeURIComponent(str(v)).replace(/%2F/g, '/'),
   safe: (v) => v,
