@@ -5,64 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formulaContext } from '../../bench/render-formula.js';
 import { renderJinja } from './jinja/renderer.js';
 import { renderPipeline } from './pipeline.js';
-import { type SaltFunctionImpl, saltFunctionsFrom } from './salt-functions.js';
-import type { RenderContext } from './types.js';
 
 const root = join(import.meta.dirname, '../../test/fixtures/renderers/formula');
-const grains = { id: 'web1', fqdn: 'web1.example.com', os_family: 'Debian', osmajorrelease: 12, num_cpus: 4 };
-const pillar = { web: { workers: 8, modules: ['ssl'] }, other: 'x' };
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** salt.utils.dictupdate.merge (recursive, lists replaced). */
-function merge(a: Obj, b: Obj): Obj {
-  const out: Obj = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = isObj(v) && isObj(out[k]) ? merge(out[k] as Obj, v) : v;
-  return out;
-}
-function traverse(data: unknown, key: string, def: unknown): unknown {
-  let v = data;
-  for (const p of key.split(':')) {
-    if (!isObj(v) || !Object.hasOwn(v, p)) return def;
-    v = v[p];
-  }
-  return v;
-}
-// the same stand-ins record-formula.py gives Salt; async, as tsalt's modules are
-const fns: Record<string, SaltFunctionImpl> = {
-  'grains.filter_by': async ([lookup], kw) => {
-    const l = lookup as Obj;
-    const grain = String(kw.grain ?? 'os_family');
-    let ret = (l[String((grains as Obj)[grain])] ?? l[String(kw.default ?? 'default')]) as Obj;
-    if (kw.merge) ret = merge({ ...ret }, kw.merge as Obj);
-    return ret;
-  },
-  'pillar.get': async ([key, def], kw) => {
-    const d = def ?? kw.default ?? '';
-    const v = traverse(pillar, String(key), d);
-    return kw.merge && isObj(d) ? merge({ ...d }, isObj(v) ? v : {}) : v;
-  },
-  'config.get': ([key]) => (grains as Obj)[String(key)] ?? '',
-};
-
-const context: RenderContext = {
-  grains,
-  pillar,
-  opts: {},
-  salt: saltFunctionsFrom(fns),
-  saltenv: 'base',
-  sls: 'web',
-  slspath: 'web',
-  tpldir: 'web',
-  tplfile: 'web/init.sls',
-  loadFile: async (name) => {
-    const path = name.replace(/^salt:\/\//, '');
-    const source = await readFile(join(root, path), 'utf8').catch(() => undefined);
-    return source === undefined ? undefined : { source, path };
-  },
-};
+const context = formulaContext(root);
 
 describe('a saltstack-formulas style formula', () => {
   it('renders to the text and data Salt 3006 renders', async () => {
