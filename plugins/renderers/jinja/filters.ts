@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import { pySplit, startsOrEnds, strip } from './methods.js';
-import { defined, isMap, iterate, str, TemplateError, typeName, Undefined } from './values.js';
+import { defined, isMap, iterate, str, TemplateError, truthy, typeName, Undefined } from './values.js';
 
 export type Fn = (value: unknown, args: unknown[], kwargs: Record<string, unknown>) => unknown;
 
@@ -62,7 +62,8 @@ export function lengthOf(value: unknown): number {
 export const FILTERS: Record<string, Fn> = {
   default(value, args, kwargs) {
     const boolean = arg(args, kwargs, 1, 'boolean', false);
-    if (value instanceof Undefined || (boolean && !value)) return arg(args, kwargs, 0, 'default_value', '');
+    if (value instanceof Undefined || (boolean && !truthy(value)))
+      return arg(args, kwargs, 0, 'default_value', '');
     return value;
   },
   json: (value, args, kwargs) => pyJson(value, Boolean(arg(args, kwargs, 0, 'sort_keys', false))),
