@@ -96,15 +96,22 @@ function yamlScalar(v: unknown): string {
   return JSON.stringify(str(v));
 }
 
+/**
+ * Salt's `yaml` filter: PyYAML's `safe_dump` (keys sorted, single quotes, empty collections
+ * inline, sequences not indented under their key), flow style unless `flow_style=False`.
+ * PyYAML folds flow output at 80 columns; this does not (the data read back is the same).
+ */
 function saltYaml(value: unknown, flow: unknown): string {
-  const v = defined(value);
-  if (v === null || typeof v !== 'object') return yamlScalar(v);
-  return stringify(v, {
-    collectionStyle: flow === false ? 'block' : 'flow',
+  return stringify(defined(value), {
+    ...(flow === false ? {} : { collectionStyle: 'flow' as const }),
     lineWidth: 0,
     flowCollectionPadding: false,
     indentSeq: false,
-  }).replace(/\n$/, '');
+    sortMapEntries: true,
+    singleQuote: true,
+  })
+    .trim()
+    .replace(/\n\.\.\.$/, '');
 }
 
 function hash(algo: string): Fn {
