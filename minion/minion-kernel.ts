@@ -1,18 +1,21 @@
 /**
  * The minion's kernel: the config's plugins applied for the `minion` daemon, whose hooks the
- * minion calls (`grainsLoaded`, `beforeJob`, `jobReturned`, `shutdown`). The minion has no
- * built-in plugins yet.
+ * minion calls (`grainsLoaded`, `beforeJob`, `jobReturned`, `shutdown`). Its one built-in is
+ * the renderers plugin (the `renderers` kind; job processes run no plugins and render with the
+ * built-in renderers directly).
  */
 import type { Logger } from 'pino';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { createKernel, type Kernel } from '../kernel/kernel.js';
 import type { PluginOption } from '../kernel/plugin.js';
+import { renderersPlugin } from '../plugins/renderers/index.js';
 
 export function createMinionKernel(config: ResolvedMinionConfig, log: Logger): Promise<Kernel> {
   return createKernel({
     daemon: 'minion',
     config: config as unknown as Readonly<Record<string, unknown>>,
     log,
+    builtins: [renderersPlugin()],
     plugins: (config.plugins ?? []) as readonly PluginOption[],
   });
 }
