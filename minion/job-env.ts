@@ -45,7 +45,13 @@ export async function minionGrainsView(
 }
 
 /** The run environment over a grains view made already (the daemon shares its own). */
-export function runEnvWith(config: ResolvedMinionConfig, id: string, log: Logger, view: GrainsView): RunEnv {
+export function runEnvWith(
+  config: ResolvedMinionConfig,
+  id: string,
+  log: Logger,
+  view: GrainsView,
+  pillar?: () => Readonly<Record<string, unknown>>,
+): RunEnv {
   const opts = config as unknown as Readonly<Record<string, unknown>>;
   const loader = createModuleLoader({
     dirs: [join(config.extension_modules, 'modules'), ...config.module_dirs],
@@ -60,6 +66,9 @@ export function runEnvWith(config: ResolvedMinionConfig, id: string, log: Logger
     opts,
     get grains() {
       return view.current();
+    },
+    get pillar() {
+      return pillar?.();
     },
     id,
     log,

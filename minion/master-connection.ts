@@ -148,8 +148,8 @@ export class MasterConnection {
     const { reply, nonce } = await this.#channelOrThrow().sendPrivate({
       id: this.#id,
       grains,
-      saltenv: null,
-      pillarenv: null,
+      saltenv: this.#config.saltenv ?? null,
+      pillarenv: this.#config.pillarenv ?? null,
       pillar_override: {},
       extra_minion_data: {},
       ver: '2',

@@ -7,7 +7,7 @@
  */
 import { SALT_ERR_EXEC_SYNC } from '../kernel/errors.js';
 import { packIpc, unpackIpc } from '../kernel/serial/index.js';
-import type { MasterReply, MasterRequest, RecycleRequest } from './job-protocol.js';
+import type { MasterReply, MasterRequest, RecycleRequest, RefreshPillarRequest } from './job-protocol.js';
 
 export interface MasterLink {
   /** Sends an aes load to the master and resolves with the decrypted reply. */
@@ -16,6 +16,8 @@ export interface MasterLink {
   recycle(): void;
   /** True when jobs run inside the minion process, where loaded modules cannot be replaced. */
   readonly inProcess: boolean;
+  /** Has the minion fetch its pillar again (saltutil.refresh_pillar); absent without a minion daemon. */
+  refreshPillar?(): Promise<void>;
 }
 
 const links = new Map<string, MasterLink>();
@@ -62,8 +64,22 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     if (typeof msg.reply === 'string') waiter.resolve(decodeLoad(msg.reply));
     else waiter.reject(new SALT_ERR_EXEC_SYNC(`the master request failed: ${msg.error ?? 'no reply'}`));
   });
+  /** Sends `make(rid)` to the main process and waits for its `master-reply`. */
+  const ask = (make: (rid: number) => MasterRequest | RefreshPillarRequest): Promise<unknown> => {
+    const rid = next++;
+    return new Promise((resolve, reject) => {
+      pending.set(rid, { resolve, reject });
+      if (!endpoint.send?.(make(rid))) {
+        pending.delete(rid);
+        reject(new SALT_ERR_EXEC_SYNC('the minion process is not reachable from this job'));
+      }
+    });
+  };
   return {
     inProcess: false,
+    async refreshPillar() {
+      await ask((rid) => ({ type: 'refresh-pillar', rid }));
+    },
     request(load) {
       const rid = next++;
       return new Promise((resolve, reject) => {
