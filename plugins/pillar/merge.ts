@@ -80,9 +80,10 @@ export function mergePillar(
       for (const k of Object.keys(b)) if (Object.hasOwn(first, k)) first[k] = deepCopy(b[k]);
       return mergeRecurse(first, b, mergeLists);
     }
-    case 'none':
-      return mergeRecurse(a, b, false);
-    default:
+    case 'recurse':
       return mergeRecurse(a, b, mergeLists);
+    default:
+      // `none`, and an unknown strategy (Salt warns and recurses), ignore merge_lists
+      return mergeRecurse(a, b, false);
   }
 }
