@@ -12,12 +12,20 @@ import { localCachePlugin } from '../plugins/local-cache/index.js';
 import { netapiPlugin } from '../plugins/netapi/index.js';
 import { pillarPlugin } from '../plugins/pillar/index.js';
 import { reactorPlugin } from '../plugins/reactor/index.js';
+import { renderersPlugin } from '../plugins/renderers/index.js';
 import { runnersPlugin } from '../plugins/runners/index.js';
 import { wheelPlugin } from '../plugins/wheel/index.js';
 
 /** The built-in plugins `config` asks for, in apply order. */
 export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
-  const plugins = [localCachePlugin(), fileServerPlugin(), pillarPlugin(), runnersPlugin(), wheelPlugin()];
+  const plugins = [
+    localCachePlugin(),
+    renderersPlugin(),
+    fileServerPlugin(),
+    pillarPlugin(),
+    runnersPlugin(),
+    wheelPlugin(),
+  ];
   // Salt's EventReturn process, only when event_return names returners
   if (config.event_return.length > 0) plugins.push(eventReturnPlugin());
   // Salt's Reactor process, only when reactor files or TypeScript reactions are configured

@@ -1,2 +1,2 @@
-export { compileTemplate, renderTemplate, type Template } from './render.js';
-export { TemplateError } from './values.js';
+export { compileTemplate, renderTemplate, type Template } from '../../renderers/jinja/template.js';
+export { TemplateError } from '../../renderers/jinja/values.js';

@@ -1,13 +1,14 @@
 /**
  * Splits a template into text, `{{ output }}` and `{% tag %}` pieces (comments `{# #}` are
- * dropped), with their 1-based line numbers and Jinja's `-` whitespace control.
+ * dropped, `{% raw %}` blocks kept as text), with their 1-based line and column and Jinja's
+ * `-` whitespace control (Jinja2's lexer with Salt's defaults: no trim_blocks/lstrip_blocks).
  */
 import { TemplateError } from './values.js';
 
 export type Piece =
   | { type: 'text'; value: string; line: number }
-  | { type: 'output'; source: string; line: number }
-  | { type: 'tag'; source: string; line: number };
+  | { type: 'output'; source: string; line: number; col: number }
+  | { type: 'tag'; source: string; line: number; col: number };
 
 const CLOSE: Record<string, string> = { '{{': '}}', '{%': '%}', '{#': '#}' };
 
@@ -80,8 +81,26 @@ export function lexTemplate(src: string): Piece[] {
       body = body.slice(0, -1);
       stripNext = true;
     }
-    if (kind === '{{') pieces.push({ type: 'output', source: body.trim(), line });
-    else if (kind === '{%') pieces.push({ type: 'tag', source: body.trim(), line });
+    const col = start - src.lastIndexOf('\n', start - 1);
+    if (kind === '{{') pieces.push({ type: 'output', source: body.trim(), line, col });
+    else if (kind === '{%' && /^raw$/.test(body.trim())) {
+      // everything up to {% endraw %} is text
+      const endRaw = /\{%-?\s*endraw\s*-?%\}/g;
+      endRaw.lastIndex = end + 2;
+      const r = endRaw.exec(src);
+      if (!r)
+        throw new TemplateError(
+          "unexpected end of template: '{% raw %}' is not closed with '{% endraw %}'",
+          line,
+        );
+      let raw = src.slice(end + 2, r.index);
+      if (stripNext) raw = raw.replace(/^\s+/, '');
+      if (r[0].startsWith('{%-')) raw = raw.replace(/\s+$/, '');
+      stripNext = r[0].endsWith('-%}');
+      if (raw) pieces.push({ type: 'text', value: raw, line });
+      pos = r.index + r[0].length;
+      continue;
+    } else if (kind === '{%') pieces.push({ type: 'tag', source: body.trim(), line, col });
     pos = end + 2;
   }
   return pieces;

@@ -1,7 +1,8 @@
 /**
- * Python's value semantics as Jinja sees them, for the reactor's template subset: truthiness,
- * `str()`, `repr()`, equality, ordering, membership, and Jinja's StrictUndefined (Salt renders
- * with it: using a missing value is an error, only `default` and `is defined` may touch it).
+ * Python's value semantics as Jinja2 sees them (Salt's templates run on Jinja2 over Python
+ * data): truthiness, `str()`, `repr()`, equality, ordering, membership, and Jinja's
+ * StrictUndefined (Salt renders with it: using a missing value is an error, only `default` and
+ * `is defined` may touch it). Also the engine's callable values: functions and macros.
  */
 
 /** A missing value; `why` is the message of the error raised when it is used. */
@@ -9,8 +10,16 @@ export class Undefined {
   constructor(readonly why: string) {}
 }
 
-/** An error in a template; `line` is 1-based (0 when not known yet). */
+/** An error in a template; `line`/`column` are 1-based (0 when not known yet). */
 export class TemplateError extends Error {
+  column = 0;
+  /** The template the error is in (set by the innermost template that sees it). */
+  path?: string;
+  source?: string;
+  /** Includes/imports that led to `path`, outermost first. */
+  chain?: readonly string[];
+  /** What kind of failure: a syntax error, a bound, or anything else at run time. */
+  kind: 'syntax' | 'limit' | 'missing' | 'runtime' = 'runtime';
   constructor(
     message: string,
     public line = 0,
@@ -19,14 +28,19 @@ export class TemplateError extends Error {
   }
 }
 
+/** A function templates can call: `(args, kwargs)` → a value or a promise of one. */
+export class JinjaFunction {
+  constructor(
+    readonly name: string,
+    readonly impl: (args: unknown[], kwargs: Record<string, unknown>) => unknown,
+  ) {}
+}
+
+/** Plain data mappings only (no class instances such as functions or macros). */
 export function isMap(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof Undefined) &&
-    !(value instanceof Uint8Array)
-  );
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /** Throws when `value` is undefined (StrictUndefined); returns it otherwise. */
@@ -43,7 +57,8 @@ export function typeName(value: unknown): string {
   if (Array.isArray(value)) return 'list';
   if (value instanceof Uint8Array) return 'bytes';
   if (value instanceof Undefined) return 'Undefined';
-  return 'dict';
+  if (isMap(value)) return 'dict';
+  return (value as { typeName?: string }).typeName ?? 'function';
 }
 
 export function truthy(value: unknown): boolean {
@@ -71,7 +86,7 @@ function reprString(s: string): string {
   return `${quote}${out}${quote}`;
 }
 
-function numberStr(n: number): string {
+export function numberStr(n: number): string {
   if (Number.isNaN(n)) return 'nan';
   if (n === Number.POSITIVE_INFINITY) return 'inf';
   if (n === Number.NEGATIVE_INFINITY) return '-inf';
@@ -167,4 +182,43 @@ export function getItem(obj: unknown, key: unknown, how: 'attr' | 'item'): unkno
     return new Undefined(`'${typeName(o)} object' has no attribute ${repr(key)}`);
   }
   return new Undefined(`'${typeName(o)} object' has no attribute ${repr(key)}`);
+}
+
+/** The engine's coroutine: yields promises it needs awaited, returns its value. */
+export type Gen<T> = Generator<Promise<unknown>, T, unknown>;
+
+/** A `{% macro %}`: called like a function, renders its body to a string. */
+export class Macro {
+  readonly typeName = 'Macro';
+  constructor(
+    readonly name: string,
+    readonly invoke: (args: unknown[], kwargs: Record<string, unknown>, caller?: Macro) => Gen<string>,
+  ) {}
+}
+
+export function isPromise(v: unknown): v is Promise<unknown> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
+}
+
+/** Runs a coroutine that must not wait (the reactor's synchronous API). */
+export function runSync<T>(g: Gen<T>): T {
+  const r = g.next();
+  if (!r.done) throw new TemplateError('this template called an asynchronous function where none is allowed');
+  return r.value;
+}
+
+/** Runs a coroutine, awaiting each promise it yields. */
+export async function runAsync<T>(g: Gen<T>): Promise<T> {
+  let r = g.next();
+  while (!r.done) {
+    let value: unknown;
+    try {
+      value = await r.value;
+    } catch (err) {
+      r = g.throw(err);
+      continue;
+    }
+    r = g.next(value);
+  }
+  return r.value;
 }

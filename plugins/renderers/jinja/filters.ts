@@ -1,13 +1,15 @@
 /**
- * The filters (`{{ x | name(args) }}`), tests (`x is name`) and methods (`x.name(args)`) a
- * reactor template may use. Each is a plain function over data: nothing reaches the host.
+ * The core filters (`{{ x | name(args) }}`), tests (`x is name`) and methods (`x.name(args)`):
+ * the set the reactor's sandbox allows, each a plain function over data (nothing reaches the
+ * host). Salt's templates get these plus salt-filters.ts and the methods in methods.ts.
  */
 import { stringify } from 'yaml';
 import { defined, isMap, iterate, str, TemplateError, typeName, Undefined } from './values.js';
 
 export type Fn = (value: unknown, args: unknown[], kwargs: Record<string, unknown>) => unknown;
 
-function arg(
+/** Argument `i` (or keyword `name`), else `def`. */
+export function arg(
   args: unknown[],
   kwargs: Record<string, unknown>,
   i: number,
@@ -42,14 +44,14 @@ export function pyJson(value: unknown, sortKeys = false): string {
   throw new TemplateError(`Object of type ${typeName(v)} is not JSON serializable`);
 }
 
-function toInt(value: unknown, def: unknown): unknown {
+export function toInt(value: unknown, def: unknown): unknown {
   if (typeof value === 'number') return Math.trunc(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'string' && /^\s*[-+]?\d+(?:\.\d*)?\s*$/.test(value)) return Math.trunc(Number(value));
   return def;
 }
 
-function lengthOf(value: unknown): number {
+export function lengthOf(value: unknown): number {
   const v = defined(value);
   if (typeof v === 'string' || Array.isArray(v)) return v.length;
   if (isMap(v)) return Object.keys(v).length;
@@ -187,7 +189,7 @@ const MAP_METHODS: Record<string, (m: Record<string, unknown>, a: unknown[]) => 
   values: (m) => Object.values(m),
 };
 
-/** Calls a method by name; only the ones listed above exist. */
+/** Calls a method by name; only the ones listed above exist (the reactor's sandbox). */
 export function callMethod(obj: unknown, name: string, args: unknown[]): unknown {
   const o = defined(obj);
   // own keys only: `constructor`, `__proto__` and the like are never methods here

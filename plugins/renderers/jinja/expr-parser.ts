@@ -1,8 +1,9 @@
 /**
  * Parses Jinja expressions into a small tree, with Jinja's precedence: conditional
  * (`a if c else b`), `or`, `and`, `not`, comparisons (`== != < > <= >= in not-in is`), `~`,
- * `+ -`, `* / // %`, unary minus, `**`, filters (`|name(args)`), then attribute, item and
- * method-call postfixes on literals, names, lists, dicts and parentheses.
+ * `+ -`, `* / // %`, unary minus, `**`, filters (`|name(args)`), then attribute, item, slice,
+ * method-call and call postfixes on literals, names, lists, dicts and parentheses. In the
+ * reactor's sandbox (`sandbox: true`) slices and calls of anything but methods are refused.
  */
 import { type ExprToken, lexExpression } from './expr-lexer.js';
 import { TemplateError } from './values.js';
@@ -10,6 +11,9 @@ import { TemplateError } from './values.js';
 export interface Call {
   args: Expr[];
   kwargs: Array<[string, Expr]>;
+  /** `*args` and `**kwargs` spread into the call. */
+  star?: Expr;
+  starstar?: Expr;
 }
 
 export type Expr =
@@ -17,6 +21,8 @@ export type Expr =
   | { k: 'name'; name: string }
   | { k: 'attr'; obj: Expr; name: string }
   | { k: 'item'; obj: Expr; index: Expr }
+  | { k: 'slice'; obj: Expr; start?: Expr; stop?: Expr; step?: Expr }
+  | ({ k: 'fcall'; fn: Expr } & Call)
   | ({ k: 'call'; obj: Expr; name: string } & Call)
   | ({ k: 'filter'; value: Expr; name: string } & Call)
   | ({ k: 'test'; value: Expr; name: string; negate: boolean } & Call)
@@ -39,13 +45,34 @@ const LITERALS: Record<string, unknown> = {
 
 export class ExprParser {
   #i = 0;
-  constructor(readonly tokens: ExprToken[]) {}
+  constructor(
+    readonly tokens: ExprToken[],
+    readonly sandbox = true,
+  ) {}
 
-  static parse(src: string): Expr {
-    const p = new ExprParser(lexExpression(src));
+  static parse(src: string, sandbox = true): Expr {
+    const p = new ExprParser(lexExpression(src), sandbox);
     const e = p.expression();
     p.end();
     return e;
+  }
+
+  /** `a, b` (a tuple without parentheses, as `set` and `for` take) or one expression. */
+  tuple(): Expr {
+    const first = this.expression();
+    if (!this.isOp(',')) return first;
+    const items = [first];
+    while (this.isOp(',')) {
+      this.next();
+      if (this.done) break;
+      items.push(this.expression());
+    }
+    return { k: 'list', items };
+  }
+
+  /** Where the parser is, for statements that parse a prefix and read the rest themselves. */
+  get position(): number {
+    return this.#i;
   }
 
   peek(offset = 0): ExprToken | undefined {
@@ -147,10 +174,22 @@ export class ExprParser {
         const negate = this.isName('not');
         if (negate) this.next();
         const name = this.name();
-        const call = this.isOp('(') ? this.callArgs() : { args: [], kwargs: [] };
+        let call: Call = { args: [], kwargs: [] };
+        if (this.isOp('(')) call = this.callArgs();
+        else if (!this.sandbox && this.startsOperand()) call = { args: [this.concat()], kwargs: [] };
         left = { k: 'test', value: left, name, negate, ...call };
       } else return left;
     }
+  }
+
+  /** Whether the next token can start an operand (a test's one argument without parentheses). */
+  startsOperand(): boolean {
+    const t = this.peek();
+    if (!t) return false;
+    if (t.t === 'str' || t.t === 'num') return true;
+    if (t.t === 'name')
+      return !['and', 'or', 'if', 'else', 'in', 'is', 'not', 'for', 'recursive'].includes(t.v);
+    return t.v === '[' || t.v === '{' || t.v === '-';
   }
 
   concat(): Expr {
@@ -221,6 +260,12 @@ export class ExprParser {
         this.next();
         this.next();
         call.kwargs.push([t.v, this.expression()]);
+      } else if (!this.sandbox && this.isOp('**')) {
+        this.next();
+        call.starstar = this.expression();
+      } else if (!this.sandbox && this.isOp('*')) {
+        this.next();
+        call.star = this.expression();
       } else {
         if (call.kwargs.length > 0) throw new TemplateError('positional argument follows keyword argument');
         call.args.push(this.expression());
@@ -246,17 +291,38 @@ export class ExprParser {
         else e = { k: 'attr', obj: e, name: t.v };
       } else if (this.isOp('[')) {
         this.next();
-        if (this.isOp(':')) throw new TemplateError('slices are not supported in reactor templates');
-        const index = this.expression();
-        if (this.isOp(':')) throw new TemplateError('slices are not supported in reactor templates');
+        if (this.isOp(':') && this.sandbox)
+          throw new TemplateError('slices are not supported in reactor templates');
+        const index = this.isOp(':') ? undefined : this.expression();
+        if (this.isOp(':')) {
+          if (this.sandbox) throw new TemplateError('slices are not supported in reactor templates');
+          e = this.sliceRest(e, index);
+          continue;
+        }
         this.expectOp(']');
-        e = { k: 'item', obj: e, index };
+        e = { k: 'item', obj: e, index: index as Expr };
+      } else if (this.isOp('(') && !this.sandbox) {
+        e = { k: 'fcall', fn: e, ...this.callArgs() };
       } else if (this.isOp('(')) {
         throw new TemplateError(
           'only the methods of strings and mappings can be called in reactor templates (the sandbox has no functions)',
         );
       } else return e;
     }
+  }
+
+  /** `[start:stop:step]` after `start` (the `:` is next). */
+  sliceRest(obj: Expr, start: Expr | undefined): Expr {
+    const part = (): Expr | undefined => (this.isOp(':') || this.isOp(']') ? undefined : this.expression());
+    this.expectOp(':');
+    const stop = part();
+    let step: Expr | undefined;
+    if (this.isOp(':')) {
+      this.next();
+      step = part();
+    }
+    this.expectOp(']');
+    return { k: 'slice', obj, start, stop, step };
   }
 
   primary(): Expr {

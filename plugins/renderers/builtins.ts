@@ -1,0 +1,8 @@
+/** The renderers tsalt ships (Salt's `salt/renderers/` built-ins it supports), by name. */
+
+import { jinjaRenderer } from './jinja/renderer.js';
+import { jsonRenderer } from './json-renderer.js';
+import type { RendererDef } from './types.js';
+import { yamlRenderer } from './yaml/renderer.js';
+
+export const BUILTIN_RENDERERS: readonly RendererDef[] = [jinjaRenderer, yamlRenderer, jsonRenderer];
