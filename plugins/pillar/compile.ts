@@ -3,6 +3,7 @@
  * SLS, the external pillars (after them, or first with `ext_pillar_first`), `_errors`, then the
  * minion's `pillar_override` on top. Never throws: every failure is an entry of `_errors`.
  */
+import type { RendererDef } from '../renderers/index.js';
 import type { ExtPillarDef } from './ext-kind.js';
 import { runExtPillars } from './ext-pillar.js';
 import { mergePillar, type PillarData } from './merge.js';
@@ -24,6 +25,8 @@ export interface PillarRequest {
 export interface CompileEnv {
   options: PillarOptions;
   extPillars: ReadonlyMap<string, ExtPillarDef>;
+  /** The renderers by name (default: the built-ins). */
+  renderers?: ReadonlyMap<string, RendererDef>;
   log: PillarLog;
 }
 
@@ -47,7 +50,14 @@ export async function compileTop(
     pillarenv: requestPillarenv(req, o),
     saltenv: req.saltenv,
     strategy: o.strategy,
-    render: { grains: req.grains, pillar, opts: o.opts },
+    render: {
+      grains: req.grains,
+      pillar,
+      opts: o.opts,
+      roots: o.roots,
+      renderer: o.renderer,
+      renderers: env.renderers,
+    },
     log: env.log,
   });
   const ignored: IgnoredSls = new Map();
@@ -140,7 +150,14 @@ function slsSource(env: CompileEnv, ignored: IgnoredSls, req: PillarRequest, pil
     safeRenderError: o.safeRenderError,
     includesOverrideSls: o.includesOverrideSls,
     ignored,
-    render: { grains: req.grains, pillar, opts: o.opts },
+    render: {
+      grains: req.grains,
+      pillar,
+      opts: o.opts,
+      roots: o.roots,
+      renderer: o.renderer,
+      renderers: env.renderers,
+    },
     log: env.log,
   };
 }

@@ -1,16 +1,28 @@
 /**
- * Renders one pillar file (Salt's `compile_template` with `_pillar_rend`): today plain YAML
- * through the `yaml` package, until the renderers plugin's pipeline (`#!jinja|yaml`) replaces
- * this one function. A parse error names the file, line and column, never the offending text
- * (pillar text is secret: the error may reach a log).
+ * Renders one pillar file (Salt's `compile_template` with `_pillar_rend`) through the
+ * renderers plugin's pipeline (`#!jinja|yaml` by default, the master's `renderer` option):
+ * templates see `grains`, `pillar`, `opts`, `saltenv`, `sls`, `slspath`, `tpldir`, `tplfile`
+ * and an include's `defaults`; `import_yaml`/`include` read from the same pillarenv's roots.
+ * A failure becomes PILLAR_ERR_RENDER, whose message names the file, line and column and whose
+ * `logLine` leaves out the quoted source line (pillar text is secret: logs never show it).
  */
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import {
+  NO_SALT_FUNCTIONS,
+  type RenderErrorDetails,
+  type RendererDef,
+  renderPipeline,
+} from '../renderers/index.js';
 import { PILLAR_ERR_RENDER } from './errors.js';
+import { findFile, type PillarRoots } from './roots.js';
 
 /** What a pillar template sees (grains, the pillar so far, its saltenv and SLS name). */
 export interface PillarRenderContext {
   /** The file's path, for errors. */
   path: string;
+  /** The file relative to its root (`x/init.sls`), for `tplfile`/`tpldir`. */
+  rel?: string;
   saltenv: string;
   sls?: string;
   grains: Readonly<Record<string, unknown>>;
@@ -18,21 +30,67 @@ export interface PillarRenderContext {
   opts: Readonly<Record<string, unknown>>;
   /** `include` defaults, visible to the template as variables. */
   defaults?: Readonly<Record<string, unknown>>;
+  /** Where `import_yaml`/`include` look (the pillar roots). */
+  roots?: PillarRoots;
+  /** The default pipeline (Salt's `renderer`). */
+  renderer?: string;
+  /** The renderers by name (default: the built-ins). */
+  renderers?: ReadonlyMap<string, RendererDef>;
+}
+
+/** The error text for a log line: file, line, column and reason, never the quoted source. */
+export function logLine(err: unknown): string {
+  const d = (err as { details?: Partial<RenderErrorDetails> }).details;
+  if (d && typeof d.file === 'string') {
+    const reason = String(d.reason ?? '').split('\n')[0];
+    return `${d.file}, line ${d.line ?? 0}, column ${d.column ?? 0}: ${reason}`;
+  }
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 }
 
 /** Renders the file at `ctx.path`: its data (`{}` for an empty file). Throws PILLAR_ERR_RENDER. */
 export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknown> {
-  const text = await readFile(ctx.path, 'utf8');
-  const { parse, YAMLParseError } = await import('yaml');
+  const source = await readFile(ctx.path, 'utf8');
+  const rel = ctx.rel ?? '';
+  const tpldir = rel.includes('/') ? dirname(rel) : '';
   try {
-    const data = parse(text, { version: '1.1', maxAliasCount: 1000 });
+    const data = await renderPipeline(source, {
+      path: ctx.path,
+      defaultPipeline: ctx.renderer ?? 'jinja|yaml',
+      renderers: ctx.renderers,
+      context: {
+        grains: ctx.grains,
+        pillar: ctx.pillar,
+        opts: ctx.opts,
+        salt: NO_SALT_FUNCTIONS,
+        saltenv: ctx.saltenv,
+        sls: ctx.sls ?? '',
+        slspath: ctx.sls
+          ? ctx.sls
+              .split('.')
+              .slice(0, rel.endsWith('/init.sls') ? undefined : -1)
+              .join('/')
+          : '',
+        tpldir,
+        tplfile: rel,
+        extra: ctx.defaults,
+        loadFile: async (name, saltenv) => {
+          const path = ctx.roots ? findFile(ctx.roots, saltenv, name.replace(/^salt:\/\//, '')) : undefined;
+          return path ? { source: await readFile(path, 'utf8'), path } : undefined;
+        },
+      },
+    });
     return data ?? {};
   } catch (err) {
-    if (err instanceof YAMLParseError) {
-      const pos = err.linePos?.[0];
-      const reason = err.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? 'parse error';
-      throw new PILLAR_ERR_RENDER(ctx.path, pos?.line ?? 0, pos?.col ?? 0, reason);
-    }
-    throw new PILLAR_ERR_RENDER(ctx.path, 0, 0, (err as Error).message);
+    const d = (err as { details?: Partial<RenderErrorDetails> }).details;
+    throw new PILLAR_ERR_RENDER(err instanceof Error ? err.message : String(err), {
+      cause: err,
+      details: d ?? {
+        file: ctx.path,
+        line: 0,
+        column: 0,
+        reason: err instanceof Error ? err.message : String(err),
+      },
+    });
   }
 }

@@ -9,7 +9,7 @@ import { fnmatch } from '../../modules/_fnmatch.js';
 import { isMapping } from '../../modules/_traverse.js';
 import { mergePillar, type PillarData } from './merge.js';
 import { errorText, type PillarLog } from './pillar-log.js';
-import { type PillarRenderContext, renderPillarFile } from './render.js';
+import { logLine, type PillarRenderContext, renderPillarFile } from './render.js';
 import { findSls, listSls, type PillarRoots } from './roots.js';
 import type { IgnoredSls } from './top.js';
 
@@ -70,9 +70,16 @@ async function renderPstate(
   // set before rendering: an SLS that includes itself is rendered once
   st.mods.set(sls, undefined);
   try {
-    state = await renderPillarFile({ ...src.render, path: file.path, saltenv: st.env, sls, defaults });
+    state = await renderPillarFile({
+      ...src.render,
+      path: file.path,
+      rel: file.source,
+      saltenv: st.env,
+      sls,
+      defaults,
+    });
   } catch (err) {
-    src.log.error({ sls, saltenv: st.env, err: errorText(err) }, `Rendering SLS '${sls}' failed`);
+    src.log.error({ sls, saltenv: st.env, err: logLine(err) }, `Rendering SLS '${sls}' failed`);
     errors.push(
       src.safeRenderError
         ? `Rendering SLS '${sls}' failed. Please see master log for details.`

@@ -9,7 +9,7 @@ import type { Nodegroups } from '../../kernel/targeting/nodegroups.js';
 import { isMapping } from '../../modules/_traverse.js';
 import type { PillarData } from './merge.js';
 import { errorText, type PillarLog } from './pillar-log.js';
-import { type PillarRenderContext, renderPillarFile } from './render.js';
+import { logLine, type PillarRenderContext, renderPillarFile } from './render.js';
 import { findFile, findSls, type PillarRoots } from './roots.js';
 
 /** The merged top: env → target → its entries (match options first, then SLS names). */
@@ -52,11 +52,11 @@ export async function getTops(
   try {
     for (const env of topEnvs(src)) {
       const path = findFile(src.roots, env, src.stateTop);
-      if (path) add(env, await renderPillarFile({ ...src.render, path, saltenv: env }));
+      if (path) add(env, await renderPillarFile({ ...src.render, path, rel: src.stateTop, saltenv: env }));
     }
   } catch (err) {
     errors.push(`Rendering Primary Top file failed, render error:\n${errorText(err)}`);
-    src.log.error({ err: errorText(err) }, 'Pillar top file rendering failed');
+    src.log.error({ err: logLine(err) }, 'Pillar top file rendering failed');
   }
   // includes of the top files, each rendered once per env
   const done = new Map<string, Set<string>>();
@@ -74,7 +74,10 @@ export async function getTops(
       try {
         const file = findSls(src.roots, env, sls);
         if (!file) throw new Error(`SLS '${sls}' not found`);
-        add(env, await renderPillarFile({ ...src.render, path: file.path, saltenv: env, sls }));
+        add(
+          env,
+          await renderPillarFile({ ...src.render, path: file.path, rel: file.source, saltenv: env, sls }),
+        );
       } catch (err) {
         errors.push(`Rendering Top file ${sls} failed, render error:\n${errorText(err)}`);
       }
