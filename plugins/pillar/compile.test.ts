@@ -91,6 +91,15 @@ const base = tree(join(root, 'base'), {
     - includer
   'self*':
     - selfish
+  'tpl*':
+    - templated
+`,
+  'templated.sls': `{% set os = grains.get('os', 'unknown') %}
+templated:
+  os: {{ os | lower }}
+  id: {{ grains['id'] }}
+  from_default: {{ default_word | default('none') }}
+  tplfile: {{ tplfile }}
 `,
   'common.sls': 'common: {a: 1, flag: yes, mode: 0644}\n',
   'web.sls': 'role_web: true\n',
@@ -107,11 +116,15 @@ const base = tree(join(root, 'base'), {
   - sub.two:
       key: nested:here
   - missing_one
+  - sub.dflt:
+      defaults:
+        word: hello
 inc_top: mine
 shared: from_includer
 `,
   'sub/one.sls': 'shared: from_one\none: 1\n',
   'sub/two/init.sls': 'two: 2\n',
+  'sub/dflt.sls': 'dflt: {{ word }}\n',
   'selfish.sls': 'include:\n  - selfish\nself: ok\n',
 });
 const dev = tree(join(root, 'dev'), {
@@ -153,6 +166,16 @@ describe('compilePillar: top file matchers', () => {
   });
 });
 
+describe('compilePillar: templates', () => {
+  it('jinja|yaml by default, with the grains and tplfile', async () => {
+    const p = await compilePillar(
+      req('tpl1', { os: 'Debian', id: 'tpl1' }),
+      env({ pillar_roots: { base: [base] } }),
+    );
+    expect(p.templated).toEqual({ os: 'debian', id: 'tpl1', from_default: 'none', tplfile: 'templated.sls' });
+  });
+});
+
 describe('compilePillar: includes, errors', () => {
   it('include: relative names, key nesting, and the including SLS wins', async () => {
     logged.length = 0;
@@ -161,6 +184,7 @@ describe('compilePillar: includes, errors', () => {
     expect(p.shared).toBe('from_includer');
     expect(p.one).toBe(1);
     expect(p.nested).toEqual({ here: { two: 2 } });
+    expect(p.dflt).toBe('hello');
     expect(p._errors).toEqual([
       "Specified SLS 'missing_one' in environment 'base' is not available on the salt master",
     ]);

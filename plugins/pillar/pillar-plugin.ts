@@ -5,6 +5,7 @@
  * rendering and the private reply's RSA work stay off the router thread.
  */
 import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
+import { renderersFrom } from '../renderers/index.js';
 import type { CompileEnv } from './compile.js';
 import { BUILTIN_EXT_PILLARS } from './ext/builtins.js';
 import type { ExtPillarDef } from './ext-kind.js';
@@ -38,6 +39,7 @@ export function pillarPlugin(): KernelPlugin {
                   extPillars: new Map<string, ExtPillarDef>(
                     api.kinds.all('pillar.ext').map((d) => [d.name, d]),
                   ),
+                  renderers: renderersFrom(api.kinds),
                   log: c.log,
                 };
                 return env;
