@@ -61,18 +61,18 @@ export function runEnvWith(
     virtualContext: { opts, grains: view.current() },
     log,
   });
-  return {
+  const env: RunEnv = {
     loader,
     opts,
     get grains() {
       return view.current();
     },
-    get pillar() {
-      return pillar?.();
-    },
     id,
     log,
   };
+  // the minion's main process reads its live pillar; a job process is given one per job (job-process.ts)
+  if (pillar) Object.defineProperty(env, 'pillar', { get: pillar, enumerable: true });
+  return env;
 }
 
 /** The run environment of a job process or `salt-call`: computes the grains (custom grain modules run once). */
