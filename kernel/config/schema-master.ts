@@ -309,17 +309,11 @@ export const masterSchema = z.object({
   ),
   schedule: mappingOption('The master scheduler.'),
 
-  // ── pillar (plugins/pillar reads these) ────────────────────────────────────────────────────
+  // ── pillar (plugins/pillar reads these) ──
   pillar_roots: collectionOption(
-    z
-      .record(z.string(), z.union([z.string(), z.array(z.string())]), {
-        error: 'expected a mapping of pillarenv to a list of directories',
-      })
-      .transform((roots) =>
-        Object.fromEntries(
-          Object.entries(roots).map(([env, dirs]) => [env, typeof dirs === 'string' ? [dirs] : dirs]),
-        ),
-      ),
+    z.record(z.string(), z.array(z.string()), {
+      error: 'expected a mapping of pillarenv to a list of directories',
+    }),
     { base: ['/srv/pillar'] },
     'Directories of pillar SLS files and their `top.sls`, by pillarenv.',
     'mapping of pillarenv → list of paths',
@@ -327,26 +321,24 @@ export const masterSchema = z.object({
   ext_pillar: collectionOption(
     z.unknown(),
     [],
-    'External pillar sources, in order: a list of one-key mappings `{name: args}` (a malformed value is reported in `_errors`, as Salt does).',
+    'External pillars, in order: `[{name: args}]`.',
     'list of mappings',
   ),
   ext_pillar_first: boolOption(
     false,
-    'Compile the external pillars first; pillar_roots data then overrides them.',
+    'Compile the external pillars first; pillar_roots data overrides them.',
   ),
-  pillar_source_merging_strategy: enumOption(
-    ['smart', 'recurse', 'aggregate', 'overwrite', 'none', 'list'],
+  pillar_source_merging_strategy: stringOption(
     'smart',
-    'How pillar sources are merged (Salt `dictupdate.merge`).',
+    'smart, recurse, aggregate, overwrite, none or list.',
   ),
   pillar_merge_lists: boolOption(false, 'Merge lists of pillar sources instead of replacing them.'),
   pillar_includes_override_sls: boolOption(false, 'Included SLS data overrides the including SLS.'),
   pillarenv: nullableStringOption('Only this pillar environment is compiled.'),
   pillarenv_from_saltenv: boolOption(false, "A minion's saltenv picks its pillarenv."),
-  pillar_safe_render_error: boolOption(true, '`_errors` hides render details (they go to the master log).'),
+  pillar_safe_render_error: boolOption(true, '`_errors` hides render details (the master log has them).'),
   pillar_cache: boolOption(false, 'Keep compiled pillars in memory for pillar_cache_ttl seconds.'),
   pillar_cache_ttl: intOption(3600, 'Seconds a cached pillar is served.', { min: 0 }),
-  pillar_cache_backend: stringOption('memory', 'Where cached pillars are kept (tsalt: memory).'),
 });
 
 /** What a master config file (or `defineConfig`) may contain. */
