@@ -13,6 +13,7 @@ const { createLogger } = await import('../kernel/log.js');
 const { startNetapi } = await import('../plugins/netapi/server.js');
 const { createMasterKernel } = await import('../master/master-kernel.js');
 const { netapiConfigured } = await import('../plugins/netapi/config.js');
+const { netapiMasterOptions } = await import('../plugins/netapi/options.js');
 const { defaultConfigDir } = await import('./default-config-dir.js');
 const { fail } = await import('./usage-error.js');
 
@@ -28,7 +29,7 @@ const config = await loadConfigCached('master', resolve(o.configDir)).then(
   (l) => l.config,
   (err: unknown) => fail('salt-api', err, 2),
 );
-if (!netapiConfigured(config)) {
+if (!netapiConfigured(netapiMasterOptions.read(config))) {
   process.stderr.write(
     'salt-api: error: no REST API configured: add a rest_cherrypy block (port, disable_ssl or ssl_crt/ssl_key) to the master config\n',
   );

@@ -7,6 +7,7 @@ export {
   type BeaconDef,
   type BeaconEvent,
   defineBeacon,
+  isBeaconDef,
 } from './beacons/define.js';
 export {
   type ClearAuthRefusal,
@@ -17,17 +18,32 @@ export {
   defineCommand,
 } from './commands/define.js';
 export {
+  boolOption,
   type ConfigEnv,
+  collectionOption,
   defineConfig,
   defineMinionConfig,
+  defineOptions,
+  enumOption,
+  intOption,
+  loadConfig,
+  type MasterPluginOptions,
+  type MinionPluginOptions,
+  mappingOption,
+  numberOption,
+  type OptionSet,
+  type OptionsInput,
+  pathOption,
   type ResolvedMasterConfig,
   type ResolvedMinionConfig,
+  stringListOption,
+  stringOption,
   type UserMasterConfig,
   type UserMinionConfig,
 } from './config/index.js';
-export { createError, SaltError, type SaltErrorJSON } from './errors.js';
+export * from './errors.js';
 export type { KernelHooks, TapOnly, TapOnlyHook } from './hooks.js';
-export type { MasterJobCache } from './jobs/master-job-cache.js';
+export { type MasterJobCache, masterReturnerLoader, openMasterJobCache } from './jobs/master-job-cache.js';
 export { RetcodeResult } from './jobs/retcode.js';
 export {
   defineReturner,
@@ -61,6 +77,9 @@ export {
   type GrainsContext,
   type GrainsModuleDef,
   type ModuleDef,
+  type ResolvedFunctionSpec,
+  resolveFunctionArgs,
+  type UnitLogger,
   type VirtualContext,
   type VirtualResult,
 } from './loader/define.js';
@@ -77,20 +96,13 @@ export {
   type DaemonProcessDef,
   defineDaemonProcess,
 } from './process/daemon-process.js';
-export {
-  defineReaction,
-  type Reaction,
-  type ReactionContext,
-  type ReactionDef,
-  type ReactionResult,
-  type ReactorEvent,
-} from './reactions/define.js';
 export type { Registry } from './registry.js';
 export {
   defineRunner,
   defineRunnerFunction,
   defineWheel,
   defineWheelFunction,
+  type JobCacheView,
   type RunnerContext,
   type RunnerFunctionSpec,
   type RunnerModuleDef,

@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { CommandDef } from './commands/define.js';
+import type { ConfigWithExtra } from './config/option-set.js';
 import {
   SALT_ERR_HOOK_FAILED,
   SALT_ERR_PLUGIN_DEPENDENCY,
@@ -185,6 +186,11 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
       log: opts.log.child({ plugin: plugin.name }),
       kernelVersion: VERSION,
     };
+    // a plugin's own options are checked before it runs: a bad one stops the daemon with its name
+    const own = plugin.options;
+    if (own && opts.daemon !== 'client' && own.daemons.includes(opts.daemon) && 'extra' in opts.config) {
+      own.read(opts.config as unknown as ConfigWithExtra);
+    }
     try {
       await plugin.apply(api);
     } catch (err) {

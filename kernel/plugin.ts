@@ -3,6 +3,7 @@
  */
 import type { Logger } from 'pino';
 import type { CommandDef } from './commands/define.js';
+import type { OptionSet } from './config/option-set.js';
 import type { KernelHooks, TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
 import type { KindRegistrar } from './kinds.js';
@@ -36,6 +37,8 @@ export interface KernelPlugin {
   enforce?: 'pre' | 'post';
   /** Plugins that must be applied before this one. */
   dependencies?: readonly string[];
+  /** The plugin's own options (`defineOptions`), checked before `apply`; read them with `options.read(api.config)`. */
+  options?: OptionSet;
   /** Which daemons the plugin applies to (default: all). */
   daemons?: readonly DaemonKind[];
   apply(api: PluginApi): void | Promise<void>;

@@ -9,10 +9,13 @@ import { commandFallbacksPlugin } from '../plugins/command-fallbacks/index.js';
 import { eventReturnPlugin } from '../plugins/event-return/index.js';
 import { fileServerPlugin } from '../plugins/file-server/index.js';
 import { localCachePlugin } from '../plugins/local-cache/index.js';
+import { netapiConfigured } from '../plugins/netapi/config.js';
 import { netapiPlugin } from '../plugins/netapi/index.js';
+import { netapiMasterOptions } from '../plugins/netapi/options.js';
 import { pillarPlugin } from '../plugins/pillar/index.js';
 import { reactorPlugin } from '../plugins/reactor/index.js';
 import { renderersPlugin } from '../plugins/renderers/index.js';
+import { reactorOptions } from '../plugins/reactor/options.js';
 import { runnersPlugin } from '../plugins/runners/index.js';
 import { wheelPlugin } from '../plugins/wheel/index.js';
 
@@ -29,9 +32,10 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
   // Salt's EventReturn process, only when event_return names returners
   if (config.event_return.length > 0) plugins.push(eventReturnPlugin());
   // Salt's Reactor process, only when reactor files or TypeScript reactions are configured
-  if (config.reactor.length > 0 || config.reactions.length > 0) plugins.push(reactorPlugin());
+  const reactor = reactorOptions.read(config);
+  if (reactor.reactor.length > 0 || reactor.reactions.length > 0) plugins.push(reactorPlugin());
   // salt-api started with the master, only when a REST API block is configured
-  if (config.rest_cherrypy || config.rest_tornado) plugins.push(netapiPlugin());
+  if (netapiConfigured(netapiMasterOptions.read(config))) plugins.push(netapiPlugin());
   return plugins;
 }
 

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { ensurePkiDirs } from '../kernel/auth/pki.js';
 import { EventFirer, masterEventAddresses } from '../kernel/bus/event-bus.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
-import { bootEnv, resolvedForChildren } from '../kernel/daemon/boot.js';
+import { bootEnv, holdsCode, resolvedForChildren } from '../kernel/daemon/boot.js';
 import { ensureDirs } from '../kernel/process/dirs.js';
 import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { assertPortFree } from '../kernel/process/ports.js';
@@ -107,7 +107,7 @@ export async function startMaster(
     // code in the config does not cross a process boundary: the processes that need it load the
     // config themselves (plugins: every process that applies them; reactions: the reactor)
     hasPlugins: config.plugins.length > 0,
-    hasCode: config.reactions.length > 0,
+    hasCode: holdsCode(config.extra),
   });
   // the parent's flags last, so that an operator's own flags win
   const argvWith = (own: readonly string[]): string[] => [...CHILD_NODE_FLAGS, ...own, ...process.execArgv];

@@ -149,7 +149,8 @@ export class MasterConnection {
       id: this.#id,
       grains,
       saltenv: this.#config.saltenv ?? null,
-      pillarenv: this.#config.pillarenv ?? null,
+      // the pillar plugin's minion option (plugins/pillar/options.ts), kept in `extra`
+      pillarenv: typeof this.#config.extra.pillarenv === 'string' ? this.#config.extra.pillarenv : null,
       pillar_override: {},
       extra_minion_data: {},
       ver: '2',

@@ -2,14 +2,9 @@
  * Test support for execution modules: a hand-made ExecContext and a call helper that goes
  * through the real argument path (splitArgs → bindArgs → run → unwrapRetcode).
  */
-import { bindArgs, splitArgs } from '../kernel/jobs/args.js';
-import { unwrapRetcode } from '../kernel/jobs/retcode.js';
-import {
-  type ExecContext,
-  type ModuleDef,
-  resolveFunctionArgs,
-  type UnitLogger,
-} from '../kernel/loader/define.js';
+
+import { type ExecContext, type ModuleDef, resolveFunctionArgs, type UnitLogger } from '../kernel/index.js';
+import { bindArgs, splitArgs, unwrapRetcode } from '../kernel/util.js';
 
 /** A logger that keeps what it is given. */
 export function memoryLogger(): UnitLogger & { lines: unknown[][] } {

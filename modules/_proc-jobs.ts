@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { unpackIpc } from '../kernel/serial/index.js';
+import { unpackIpc } from '../kernel/util.js';
 
 /** One running job as its proc file describes it. */
 export type ProcJob = Record<string, unknown> & { jid?: unknown; pid?: unknown; fun?: unknown };

@@ -2,8 +2,8 @@
  * Salt's `salt.utils.data.traverse_dict_and_list` and `filter_by`, and Python equality for
  * the values grains hold.
  */
-import { SALT_ERR_EXEC_VALUE } from '../kernel/errors.js';
-import { pyTruthy } from '../kernel/python/repr.js';
+import { SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
+import { pyTruthy } from '../kernel/util.js';
 import { fnmatch } from './_fnmatch.js';
 
 export function isMapping(v: unknown): v is Record<string, unknown> {

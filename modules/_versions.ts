@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SALT_COMPAT_VERSION, VERSION } from '../kernel/version.js';
+import { SALT_COMPAT_VERSION, VERSION } from '../kernel/util.js';
 
 /** Section name → component → version (`null` when not installed). */
 export type VersionsInformation = Record<string, Record<string, string | null>>;

@@ -6,10 +6,8 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isBeaconDef } from '../kernel/beacons/define.js';
-import { defineFunction, defineModule, type ExecContext } from '../kernel/loader/define.js';
-import { resolvePackageDirs } from '../kernel/loader/packages.js';
-import { scanDirs } from '../kernel/loader/scan.js';
+import { defineFunction, defineModule, type ExecContext, isBeaconDef } from '../kernel/index.js';
+import { resolvePackageDirs, scanDirs } from '../kernel/services.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { pyFlag } from './_coerce.js';
 import { isMapping } from './_traverse.js';

@@ -13,11 +13,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { SALT_ERR_EXEC_COMMAND, SaltError } from '../kernel/errors.js';
-import { withRetcode } from '../kernel/jobs/retcode.js';
-import type { ExecContext, ExtraArgs } from '../kernel/loader/define.js';
-import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { pyStr } from '../kernel/python/repr.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  type ExtraArgs,
+  SALT_ERR_EXEC_COMMAND,
+  SaltError,
+} from '../kernel/index.js';
+import { pyStr, withRetcode } from '../kernel/util.js';
 import {
   type AnyArgs,
   retcodeArgs,

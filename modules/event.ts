@@ -4,8 +4,7 @@
  * own namespaces (master/handlers/minion-event.ts).
  */
 import { z } from 'zod';
-import type { ExecContext } from '../kernel/loader/define.js';
-import { defineFunction, defineModule } from '../kernel/loader/define.js';
+import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { masterLink } from '../minion/master-link.js';
 import { isMapping } from './_traverse.js';
 

@@ -5,10 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { SALT_ERR_EXEC_VALUE } from '../kernel/errors.js';
-import type { ExecContext } from '../kernel/loader/define.js';
-import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { pyStr, pyTruthy } from '../kernel/python/repr.js';
+import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
+import { pyStr, pyTruthy } from '../kernel/util.js';
 import { grainsFilePath, parseGrainsYaml, writeGrainsFile } from '../minion/grains-file.js';
 import { pyFlag } from './_coerce.js';
 import { deepCopy, filterBy, isMapping, pyEquals, traverse } from './_traverse.js';

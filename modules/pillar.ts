@@ -7,10 +7,16 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SALT_ERR_EXEC_VALUE } from '../kernel/errors.js';
-import { defineFunction, defineModule, type ExecContext } from '../kernel/loader/define.js';
+import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
 import { deepCopy, filterBy, isMapping, pyEquals, traverse } from './_traverse.js';
+
+/** An option of the minion config: top-level, else among the plugin options kept in `extra`. */
+function option(ctx: ExecContext, name: string): unknown {
+  if (ctx.opts[name] !== undefined) return ctx.opts[name];
+  const extra = ctx.opts.extra;
+  return isMapping(extra) ? extra[name] : undefined;
+}
 
 /** The minion's pillar (`opts.pillar`), `{}` before the master has sent one. */
 export function minionPillar(ctx: ExecContext): Record<string, unknown> {
@@ -84,11 +90,11 @@ export default defineModule({
       run: (ctx, a) => {
         const pillar = minionPillar(ctx);
         let fallback: unknown = a.default;
-        if (fallback === undefined) fallback = ctx.opts.pillar_raise_on_missing ? MISSING : '';
+        if (fallback === undefined) fallback = option(ctx, 'pillar_raise_on_missing') === true ? MISSING : '';
         if (a.merge) {
           const mergeLists =
             a.merge_nested_lists === undefined || a.merge_nested_lists === null
-              ? Boolean(ctx.opts.pillar_merge_lists)
+              ? option(ctx, 'pillar_merge_lists') === true
               : Boolean(a.merge_nested_lists);
           const found = traverse(pillar, a.key, MISSING, a.delimiter);
           if (isMapping(fallback) && isMapping(found))
@@ -132,8 +138,7 @@ export default defineModule({
       args: (z) => z.object({ path: z.string(), saltenv: z.string().nullish() }),
       doc: "Whether path exists under this minion's pillar_roots (of saltenv only, when given).",
       run: (ctx, { path, saltenv }) => {
-        const configured =
-          ctx.opts.pillar_roots ?? (ctx.opts.extra as Record<string, unknown> | undefined)?.pillar_roots;
+        const configured = option(ctx, 'pillar_roots');
         let roots = (
           isMapping(configured) ? configured : { base: ['/srv/pillar', '/srv/spm/pillar'] }
         ) as Record<string, unknown>;

@@ -7,9 +7,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ExecContext } from '../kernel/loader/define.js';
-import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { pyStr } from '../kernel/python/repr.js';
+import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
+import { pyStr } from '../kernel/util.js';
 import { syncForm } from '../minion/extmods-sync.js';
 import type { AbortJob } from '../minion/job-protocol.js';
 import { type MasterLink, masterLink } from '../minion/master-link.js';

@@ -4,7 +4,7 @@
  * a Salt minion with no `schedule` configured answers (`schedule: {}` as YAML, or `{}`), and
  * the other read-only functions follow from that.
  */
-import { defineFunction, defineModule } from '../kernel/loader/define.js';
+import { defineFunction, defineModule } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
 import { pyYamlDump } from './_yaml-dump.js';
 

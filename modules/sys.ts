@@ -8,8 +8,8 @@ import {
   defineModule,
   type FunctionIndex,
   type ResolvedFunctionSpec,
-} from '../kernel/loader/define.js';
-import { globMatch } from '../kernel/targeting/glob.js';
+} from '../kernel/index.js';
+import { globMatch } from '../kernel/util.js';
 import { refreshModules } from './saltutil.js';
 
 /** Salt's selection rule: a glob (`*`) or a dotted name is matched as a pattern, a bare name as a module. */

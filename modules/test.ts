@@ -4,14 +4,17 @@
  */
 import { createHash, getHashes, randomBytes, randomInt } from 'node:crypto';
 import type { z as Zod } from 'zod';
-import { SALT_ERR_INVOCATION } from '../kernel/errors.js';
-import { PUB_PREFIX } from '../kernel/jobs/args.js';
-import { RetcodeResult } from '../kernel/jobs/retcode.js';
-import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { pyRepr } from '../kernel/python/repr.js';
-import { PyTuple, pyTypeName } from '../kernel/python/value.js';
-import { float64, type SaltFloat } from '../kernel/serial/index.js';
-import { SALT_COMPAT_VERSION } from '../kernel/version.js';
+import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import {
+  float64,
+  PUB_PREFIX,
+  PyTuple,
+  pyRepr,
+  pyTypeName,
+  RetcodeResult,
+  SALT_COMPAT_VERSION,
+  type SaltFloat,
+} from '../kernel/util.js';
 import { abortableSleep } from './_abort.js';
 import { pyFlag, pyInt } from './_coerce.js';
 import { versionsInformation, versionsReport } from './_versions.js';

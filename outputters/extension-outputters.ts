@@ -36,7 +36,7 @@ export async function findOutputter(name: string, search: OutputterSearch): Prom
   const found = (await loadBuiltinOutputter(name)) ?? loaded.get(name);
   if (found) return found;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) return undefined;
-  const { resolvePackageDirs } = await import('../kernel/loader/packages.js');
+  const { resolvePackageDirs } = await import('../kernel/services.js');
   const dirs = [
     join(search.extension_modules, 'output'),
     ...resolvePackageDirs(search.extensions, { resolveFrom: process.cwd(), kind: 'outputters', log: quiet }),

@@ -2,7 +2,7 @@
  * Realistic minion returns shared by the outputter tests, each shaped as the `salt` CLI
  * hands one minion's return to an outputter: `{minion_id: ret}`.
  */
-import { SaltFloat } from '../kernel/serial/salt-types.js';
+import { SaltFloat } from '../kernel/python/index.js';
 
 export const RETURNS = {
   bool: { m1: true },

@@ -1,4 +1,4 @@
-export { pyRepr, pyStr } from '../kernel/python/repr.js';
+export { pyRepr, pyStr } from '../kernel/python/index.js';
 export type { ColorChoice, ColorName, ColorTable } from './colors.js';
 export { getColors, resolveColor, SALT_COLORS } from './colors.js';
 export { jsonOutputter, renderJson } from './json.js';

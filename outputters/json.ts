@@ -4,8 +4,14 @@
  * (0 puts items on their own lines unindented), a negative N for one line with Python's
  * `", "` and `": "` separators. Values JSON cannot hold print as their Python `repr()`.
  */
-import { pyRepr } from '../kernel/python/repr.js';
-import { pyFloatRepr, pyIntRepr, pyRstrip, pySortedEntries, pyValue } from '../kernel/python/value.js';
+import {
+  pyFloatRepr,
+  pyIntRepr,
+  pyRepr,
+  pyRstrip,
+  pySortedEntries,
+  pyValue,
+} from '../kernel/python/index.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';
 
 /** Raised inside the encoder where Python's json raises TypeError (a key it cannot convert). */

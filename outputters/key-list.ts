@@ -4,7 +4,7 @@
  * so Local, Accepted, Denied, Unaccepted, Rejected), key names sorted under each.
  */
 
-import { compareCodePoints, pyRstrip } from '../kernel/python/value.js';
+import { compareCodePoints, pyRstrip } from '../kernel/python/index.js';
 import { type ColorTable, getColors } from './colors.js';
 import { renderNested } from './nested.js';
 import { defineOutputter, type Outputter } from './types.js';

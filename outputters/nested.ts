@@ -8,15 +8,15 @@
  * light yellow; with a non-zero retcode keys, `----------` and list markers turn red.
  */
 
-import { pyStr } from '../kernel/python/repr.js';
 import {
   pyFloatRepr,
   pyIntRepr,
   pyRstrip,
   pySortedKeys,
   pySplitlines,
+  pyStr,
   pyValue,
-} from '../kernel/python/value.js';
+} from '../kernel/python/index.js';
 import { type ColorTable, getColors } from './colors.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';
 

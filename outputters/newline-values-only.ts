@@ -4,8 +4,7 @@
  * Python's `str()`.
  */
 
-import { pyStr } from '../kernel/python/repr.js';
-import { pyRstrip, pyValue } from '../kernel/python/value.js';
+import { pyRstrip, pyStr, pyValue } from '../kernel/python/index.js';
 import { renderNested } from './nested.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';
 

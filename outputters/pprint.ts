@@ -3,7 +3,7 @@
  * `--out-indent N` (N >= 0) as pprint's indent per level.
  */
 
-import { pyRstrip } from '../kernel/python/value.js';
+import { pyRstrip } from '../kernel/python/index.js';
 import { renderNested } from './nested.js';
 import { pyPformat } from './py-pformat.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';

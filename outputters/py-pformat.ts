@@ -3,14 +3,15 @@
  * is neither a dict nor text) and the pprint outputter print: the one-line repr when it
  * fits, else dicts (keys sorted), lists and long strings broken over lines.
  */
-import { pyRepr, pyStrRepr } from '../kernel/python/repr.js';
 import {
   compareCodePoints,
   cpLength,
+  pyRepr,
   pySortedEntries,
   pySplitlines,
+  pyStrRepr,
   pyValue,
-} from '../kernel/python/value.js';
+} from '../kernel/python/index.js';
 
 const WIDTH = 80;
 

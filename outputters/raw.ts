@@ -1,8 +1,7 @@
 /**
  * `--out=raw` (`salt/output/raw.py`): Python's `str()` of the data, e.g. `{'m1': True}`.
  */
-import { pyStr } from '../kernel/python/repr.js';
-import { pyRstrip } from '../kernel/python/value.js';
+import { pyRstrip, pyStr } from '../kernel/python/index.js';
 import { defineOutputter, type Outputter } from './types.js';
 
 /** The raw text for `data` (no trailing newline). */

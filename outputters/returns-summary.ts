@@ -2,7 +2,7 @@
  * The summary the `salt` CLI prints after the returns when `cli_summary` is on
  * (`salt/cli/salt.py` `_print_returns_summary`).
  */
-import { pyValue } from '../kernel/python/value.js';
+import { pyValue } from '../kernel/python/index.js';
 
 const RULE = '-------------------------------------------';
 

@@ -4,8 +4,7 @@
  * their given order; text as is; anything else through `pprint.pformat`.
  */
 
-import { pyStr } from '../kernel/python/repr.js';
-import { pyRstrip, pySplitlines, pyValue } from '../kernel/python/value.js';
+import { pyRstrip, pySplitlines, pyStr, pyValue } from '../kernel/python/index.js';
 import { pyPformat } from './py-pformat.js';
 import { defineOutputter, type Outputter } from './types.js';
 

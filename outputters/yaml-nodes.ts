@@ -3,8 +3,7 @@
  * `SafeRepresenter` (Salt's `SafeOrderedDumper`) builds them, with the implicit-tag checks
  * of PyYAML's YAML 1.1 resolver that decide whether a scalar may print unquoted.
  */
-import { pyDatetimeStr } from '../kernel/python/repr.js';
-import { pyFloatRepr, pyIntRepr, pySortedEntries, pyValue } from '../kernel/python/value.js';
+import { pyDatetimeStr, pyFloatRepr, pyIntRepr, pySortedEntries, pyValue } from '../kernel/python/index.js';
 
 const TAG = 'tag:yaml.org,2002:';
 

@@ -3,7 +3,7 @@
  * keys sorted, unicode kept, as PyYAML with libyaml writes it. `--out-indent N` sets the
  * indent (PyYAML only takes 2..9); a negative N switches to flow style (`{m1: true}`).
  */
-import { pyRstrip } from '../kernel/python/value.js';
+import { pyRstrip } from '../kernel/python/index.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';
 import { YamlEmitter } from './yaml-emitter.js';
 import { represent } from './yaml-nodes.js';

@@ -4,7 +4,7 @@
  * a logged count), and the rest are written in order when the store answers again, on the next
  * call or from a retry timer. Shared by the built-in returners (`postgres`, `redis`, `job_store`).
  */
-import type { UnitLogger } from '../kernel/loader/define.js';
+import type { UnitLogger } from '../kernel/index.js';
 
 /** An error's text for a message (Node's AggregateError from a refused dual-stack connect has none). */
 export function reasonOf(err: unknown): string {

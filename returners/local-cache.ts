@@ -6,18 +6,17 @@
  */
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isValidMinionId } from '../kernel/auth/minion-id.js';
-import { SALT_ERR_JOB_DUPLICATE_RETURN } from '../kernel/errors.js';
-import { genJid, isJid, jidDir } from '../kernel/jid.js';
 import {
   defineReturner,
   type EndState,
+  type JobReturn,
   type JobSummary,
+  type PublishRequest,
   type ReturnerContext,
+  SALT_ERR_JOB_DUPLICATE_RETURN,
   type StoredReturn,
-} from '../kernel/jobs/returner.js';
-import type { JobReturn, PublishRequest } from '../kernel/jobs/types.js';
-import { packIpc, unpackIpc } from '../kernel/serial/index.js';
+} from '../kernel/index.js';
+import { genJid, isJid, isValidMinionId, jidDir, packIpc, unpackIpc } from '../kernel/util.js';
 import { formatJidInstance, searchJobs } from './job-store/summary.js';
 
 const END_TEXT: Record<EndState, string> = {

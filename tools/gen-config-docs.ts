@@ -1,11 +1,12 @@
 /**
  * Rewrites the option tables of docs/config.md from the config schemas, columns aligned:
  * `npx tsc -p tsconfig.build.json && node dist/tools/gen-config-docs.js`. A test
- * (kernel/config/options-table.test.ts) fails when the file and the schemas disagree.
+ * (tools/options-table.test.ts) fails when the file and the schemas disagree.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { optionsMarkdownTable } from '../kernel/config/options-table.js';
+import { BUILTIN_OPTION_SETS } from '../plugins/builtin-options.js';
+import { optionsMarkdownTable } from './options-table.js';
 
 /** Pads every column of a markdown table to its widest cell (escaped pipes stay in their cell). */
 export function alignTable(table: string): string {
@@ -44,7 +45,7 @@ for (const [heading, kind] of [
     const nl = text.indexOf('\n', end);
     end = nl < 0 ? text.length : nl + 1;
   }
-  text = `${text.slice(0, tableStart) + alignTable(optionsMarkdownTable(kind))}\n${text.slice(end)}`;
+  text = `${text.slice(0, tableStart) + alignTable(optionsMarkdownTable(kind, BUILTIN_OPTION_SETS))}\n${text.slice(end)}`;
 }
 writeFileSync(path, text);
 console.log(`rewrote the option tables of ${path}`);

@@ -13,7 +13,15 @@ export {
 export type { DeepReadonly } from './freeze.js';
 export { findConfigFiles, type LoadedConfig, loadConfig } from './load.js';
 export { type MinionIdOptions, resolveMinionId } from './minion-id.js';
-export { type OptionRow, optionRows, optionsMarkdownTable } from './options-table.js';
+export {
+  type ConfigWithExtra,
+  declaredOptionSets,
+  defineOptions,
+  type MasterPluginOptions,
+  type MinionPluginOptions,
+  type OptionSet,
+  type OptionsInput,
+} from './option-set.js';
 export { hasUrlScheme, prependRootDir } from './paths.js';
 export type { ConfigIssue } from './report.js';
 export {
@@ -23,6 +31,17 @@ export {
   type ResolveResult,
   resolveConfig,
 } from './resolve.js';
-export type { KernelPluginLike } from './schema-common.js';
+export {
+  boolOption,
+  collectionOption,
+  enumOption,
+  intOption,
+  type KernelPluginLike,
+  mappingOption,
+  numberOption,
+  pathOption,
+  stringListOption,
+  stringOption,
+} from './schema-common.js';
 export { type MasterSchemaOutput, masterSchema, type UserMasterConfig } from './schema-master.js';
 export { type MinionSchemaOutput, minionSchema, type UserMinionConfig } from './schema-minion.js';

@@ -6,11 +6,12 @@
  */
 import type { z } from 'zod';
 import { SALT_ERR_CONFIG_INVALID } from '../errors.js';
+import { coerceOptions } from './coerce.js';
 import type { ConfigKind } from './constants.js';
 import { type DeepReadonly, deepFreeze } from './freeze.js';
+import { declaredOption } from './option-set.js';
 import { adjustLogFile, resolvePaths } from './paths.js';
 import { fallbackMessage, formatIssues, unknownOptionWarning } from './report.js';
-import { optionMeta } from './schema-common.js';
 import { type MasterSchemaOutput, masterSchema } from './schema-master.js';
 import { type MinionSchemaOutput, minionSchema } from './schema-minion.js';
 
@@ -42,28 +43,8 @@ export interface ResolveResult<C> {
   warnings: string[];
 }
 
-const NUMERIC = /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
-
 function schemaFor(kind: ConfigKind): typeof masterSchema | typeof minionSchema {
   return kind === 'master' ? masterSchema : minionSchema;
-}
-
-/** Applies each option's registered coercion (see `Coercion`) to a shallow copy of `raw`. */
-export function coerceOptions(
-  shape: Record<string, z.ZodType>,
-  raw: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...raw };
-  for (const [key, value] of Object.entries(raw)) {
-    const schema = shape[key];
-    const coerce = schema === undefined ? undefined : optionMeta.get(schema)?.coerce;
-    if (coerce === 'number' && typeof value === 'string' && NUMERIC.test(value)) out[key] = Number(value);
-    else if (coerce === 'string' && typeof value === 'number' && Number.isFinite(value))
-      out[key] = String(value);
-    else if (coerce === 'lowercase' && typeof value === 'string') out[key] = value.toLowerCase();
-    else if (coerce === 'null-to-default' && value === null) delete out[key];
-  }
-  return out;
 }
 
 /** Validates and resolves merged raw options. Throws `SALT_ERR_CONFIG_INVALID`. */
@@ -98,7 +79,8 @@ export function resolveConfig(
     else {
       extra[key] = value;
       // `redis.host`, `returner.postgres.db`: options of a returner or module, as in Salt.
-      if (!key.includes('.')) warnings.push(unknownOptionWarning(key, known, context.sourceOf?.(key)));
+      if (!key.includes('.') && declaredOption(key) === undefined)
+        warnings.push(unknownOptionWarning(key, known, context.sourceOf?.(key)));
     }
   }
 

@@ -5,9 +5,9 @@
  */
 
 import { z } from 'zod';
-import { isReactionDef, type ReactionDef } from '../reactions/define.js';
 import { isProcessDef, type ProcessDef } from '../units/define.js';
 import { SALT_LOGS_DIR, SIGNING_ALGORITHMS } from './constants.js';
+import type { MasterPluginOptions } from './option-set.js';
 import {
   boolOption,
   collectionOption,
@@ -42,15 +42,6 @@ const nodegroupMap = z.record(z.string(), nodegroupTarget);
 const nodegroups = z
   .union([nodegroupMap, z.array(nodegroupMap)], { error: 'expected a mapping of nodegroup name to target' })
   .transform(repackNodegroups);
-
-const reactorEntries = z.array(
-  z.record(
-    z.string(),
-    z.union([z.string(), z.array(z.string())], { error: 'expected a reactor file or a list of files' }),
-    { error: 'expected a mapping of event tag to reactor file(s)' },
-  ),
-  { error: 'expected a list of `tag: [files]` mappings' },
-);
 
 const engineEntries = z.array(
   z.union([z.string(), z.record(z.string(), z.unknown())], {
@@ -243,32 +234,7 @@ export const masterSchema = z.object({
   color: boolOption(true, 'Colour CLI output.'),
   cli_summary: boolOption(false, 'Print a summary of returns after the CLI output.'),
 
-  // ── reactions, processes, units ─────────────────────────────────────────────────────────
-  reactor: collectionOption(
-    reactorEntries,
-    [],
-    'Event tags mapped to reactor files.',
-    'list of `tag: [files]`',
-  ),
-  reactions: collectionOption(
-    z.array(
-      z.custom<ReactionDef>(isReactionDef, {
-        error: 'expected a defineReaction({ name, tags, react }) value',
-      }),
-      { error: 'expected a list of reactions' },
-    ),
-    [],
-    'TypeScript reactions (defineReaction values) in a code config, run by the reactor next to the `reactor:` files.',
-    'list of reactions',
-  ),
-  reactor_loop_burst: intOption(
-    100,
-    'Events one reactor glob may match per second before the reactor pauses it as a loop (0: never).',
-    { min: 0 },
-  ),
-  reactor_loop_pause: intOption(60, 'Seconds a reactor glob stays paused after a loop was detected.', {
-    min: 1,
-  }),
+  // ── processes, units ─────────────────────────────────────────────────────────
   engines: collectionOption(
     engineEntries,
     [],
@@ -291,58 +257,11 @@ export const masterSchema = z.object({
   outputter_dirs: stringListOption('Extra directories searched for outputters.', 'list of paths'),
   returner_dirs: stringListOption('Extra directories searched for returners.', 'list of paths'),
   utils_dirs: stringListOption('Extra directories searched for utility units.', 'list of paths'),
-  netapi_enable_clients: stringListOption(
-    'Clients the REST API may call (`local`, `runner`, ...).',
-    'list of names',
-  ),
-  rest_cherrypy: collectionOption(
-    z.record(z.string(), z.unknown(), { error: 'expected a mapping of REST API options' }).nullable(),
-    null,
-    'The REST API (netapi, salt-api compatible): `port`, `host`, `disable_ssl`, `ssl_crt`, `ssl_key`, ...; set to start it with the master.',
-    'mapping | null',
-  ),
-  rest_tornado: collectionOption(
-    z.record(z.string(), z.unknown(), { error: 'expected a mapping of REST API options' }).nullable(),
-    null,
-    'Same as `rest_cherrypy` (tsalt serves one REST API for both names).',
-    'mapping | null',
-  ),
   schedule: mappingOption('The master scheduler.'),
-
-  // ── pillar (plugins/pillar reads these) ──
-  pillar_roots: collectionOption(
-    z.record(z.string(), z.array(z.string()), {
-      error: 'expected a mapping of pillarenv to a list of directories',
-    }),
-    { base: ['/srv/pillar'] },
-    'Directories of pillar SLS files and their `top.sls`, by pillarenv.',
-    'mapping of pillarenv → list of paths',
-  ),
-  ext_pillar: collectionOption(
-    z.unknown(),
-    [],
-    'External pillars, in order: `[{name: args}]`.',
-    'list of mappings',
-  ),
-  ext_pillar_first: boolOption(
-    false,
-    'Compile the external pillars first; pillar_roots data overrides them.',
-  ),
-  pillar_source_merging_strategy: stringOption(
-    'smart',
-    'smart, recurse, aggregate, overwrite, none or list.',
-  ),
-  pillar_merge_lists: boolOption(false, 'Merge lists of pillar sources instead of replacing them.'),
-  pillar_includes_override_sls: boolOption(false, 'Included SLS data overrides the including SLS.'),
-  pillarenv: nullableStringOption('Only this pillar environment is compiled.'),
-  pillarenv_from_saltenv: boolOption(false, "A minion's saltenv picks its pillarenv."),
-  pillar_safe_render_error: boolOption(true, '`_errors` hides render details (the master log has them).'),
-  pillar_cache: boolOption(false, 'Keep compiled pillars in memory for pillar_cache_ttl seconds.'),
-  pillar_cache_ttl: intOption(3600, 'Seconds a cached pillar is served.', { min: 0 }),
 });
 
 /** What a master config file (or `defineConfig`) may contain. */
-export type UserMasterConfig = z.input<typeof masterSchema>;
+export type UserMasterConfig = z.input<typeof masterSchema> & MasterPluginOptions;
 
 /** The master schema's output, before paths are resolved and the result frozen. */
 export type MasterSchemaOutput = z.output<typeof masterSchema>;

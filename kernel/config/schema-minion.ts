@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ENCRYPTION_ALGORITHMS, SIGNING_ALGORITHMS } from './constants.js';
+import type { MinionPluginOptions } from './option-set.js';
 import {
   boolOption,
   collectionOption,
@@ -187,13 +188,10 @@ export const minionSchema = z.object({
   minion_id_lowercase: boolOption(false, 'Lowercase a generated minion id.'),
   append_domain: nullableStringOption('Domain appended to the minion id.'),
   saltenv: nullableStringOption('Fixed salt environment for file and state calls.'),
-  pillarenv: nullableStringOption('The pillar environment the minion asks the master for.'),
-  pillar_raise_on_missing: boolOption(false, '`pillar.get` of a missing key without a default raises.'),
-  pillar_merge_lists: boolOption(false, 'Default of `pillar.get(merge=True)` list merging.'),
 });
 
 /** What a minion config file (or `defineMinionConfig`) may contain. */
-export type UserMinionConfig = z.input<typeof minionSchema>;
+export type UserMinionConfig = z.input<typeof minionSchema> & MinionPluginOptions;
 
 /** The minion schema's output, before paths are resolved and the result frozen. */
 export type MinionSchemaOutput = z.output<typeof minionSchema>;

@@ -23,14 +23,28 @@ export interface BootInfo {
 
 /** The JSON-safe part of a resolved config: no plugins, no functions. */
 export function resolvedForChildren(config: object): Record<string, unknown> {
-  return JSON.parse(
+  const out = JSON.parse(
     JSON.stringify(config, (key, value: unknown) =>
       key === 'plugins' || typeof value === 'function' || typeof value === 'bigint' ? undefined : value,
     ),
   ) as Record<string, unknown>;
+  // a plugin option that holds code (TypeScript reactions) is left out whole, not half: the
+  // processes that need it load the config themselves, and the others see its default
+  const extra = (config as { extra?: Record<string, unknown> }).extra;
+  const kept = out.extra as Record<string, unknown> | undefined;
+  if (extra && kept) for (const [key, value] of Object.entries(extra)) if (holdsCode(value)) delete kept[key];
+  return out;
 }
 
 export const BOOT_ENV = 'TSALT_BOOT';
+
+/** Whether `value` holds a function anywhere (code in a code config: it does not cross a process boundary). */
+export function holdsCode(value: unknown, seen = new WeakSet<object>()): boolean {
+  if (typeof value === 'function') return true;
+  if (typeof value !== 'object' || value === null || seen.has(value)) return false;
+  seen.add(value);
+  return Object.values(value).some((child) => holdsCode(child, seen));
+}
 
 export function bootEnv(info: BootInfo): Record<string, string> {
   return { [BOOT_ENV]: JSON.stringify(info) };

@@ -8,7 +8,7 @@ import {
   bindArgs,
   conditionInput,
   formatInvocationError,
-  isJid,
+  isJidLike,
   parseCliArgs,
   parseKwarg,
   pubKwargs,
@@ -292,7 +292,7 @@ describe('parseCliArgs', () => {
   });
 });
 
-describe('parseKwarg / isJid / conditionInput', () => {
+describe('parseKwarg / isJidLike / conditionInput', () => {
   it.each([
     ['k=v', ['k', 'v']],
     ['k==v', null],
@@ -315,8 +315,8 @@ describe('parseKwarg / isJid / conditionInput', () => {
     ['202401011234567890123', false],
     ['2024010112345678901a', false],
     ['-2024010112345678901', true],
-  ] as const)('isJid(%j) is %s', (jid, expected) => {
-    expect(isJid(jid)).toBe(expected);
+  ] as const)('isJidLike(%j) is %s', (jid, expected) => {
+    expect(isJidLike(jid)).toBe(expected);
   });
 
   it('conditionInput keeps strings and non-jid numbers', () => {

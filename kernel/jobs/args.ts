@@ -32,8 +32,8 @@ export function parseKwarg(word: string): [string, string] | null {
   return m ? [m[1] ?? '', m[2] ?? ''] : null;
 }
 
-/** Salt's `salt.utils.jid.is_jid`. */
-export function isJid(value: unknown): boolean {
+/** Salt's `salt.utils.jid.is_jid` to the letter (`int()` of the first 20 characters), for argument typing; `isJid` (jid.ts) is the strict form that paths are built from. */
+export function isJidLike(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   if (value.length !== 20 && (value.length <= 21 || value[20] !== '_')) return false;
   return /^\s*[-+]?\d+(?:_\d+)*\s*$/.test(value.slice(0, 20));
@@ -75,7 +75,7 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliOptions =
  */
 export function conditionInput(args: readonly unknown[], kwargs?: Record<string, unknown>): unknown[] {
   const out = args.map((a) =>
-    (typeof a === 'bigint' || typeof a === 'number') && isJid(String(a)) ? String(a) : a,
+    (typeof a === 'bigint' || typeof a === 'number') && isJidLike(String(a)) ? String(a) : a,
   );
   if (kwargs && Object.keys(kwargs).length > 0) out.push({ [KWARG_MARKER]: true, ...kwargs });
   return out;

@@ -9,7 +9,7 @@
  *       - interval: 10
  */
 import os from 'node:os';
-import { defineBeacon } from '../../kernel/beacons/define.js';
+import { defineBeacon } from '../../kernel/index.js';
 
 const KEYS = ['1m', '5m', '15m'] as const;
 

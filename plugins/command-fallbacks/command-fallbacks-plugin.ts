@@ -4,8 +4,7 @@
  * so the minion carries on. Applied after every other plugin (a kernel fallback), it registers
  * only the commands no plugin took: a mine plugin registers `_mine_get` and this one leaves it.
  */
-import { defineCommand } from '../../kernel/commands/define.js';
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 
 /** Each command and the answer Salt gives when its subsystem holds nothing. */
 const EMPTY_ANSWERS: Readonly<Record<string, unknown>> = {

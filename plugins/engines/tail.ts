@@ -7,7 +7,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { defineEngine } from '../../kernel/units/define.js';
+import { defineEngine } from '../../kernel/index.js';
 
 const options = z.object({
   path: z.string().min(1),

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttp, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import { z } from 'zod';
-import { defineEngine } from '../../kernel/units/define.js';
+import { defineEngine } from '../../kernel/index.js';
 
 const options = z.object({
   address: z.string().default('0.0.0.0'),

@@ -2,8 +2,7 @@
  * The event-return plugin: adds the master's `event-return` process (event-return-process.ts),
  * which the options-apply step asks for when `event_return` names returners.
  */
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
-import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
+import { defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 
 export function eventReturnPlugin(): KernelPlugin {
   return definePlugin({

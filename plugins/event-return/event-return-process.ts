@@ -3,10 +3,12 @@
  * the `eventReturn` of the returners `event_return` names, in batches (event-return-queue.ts),
  * flushing what is left when it stops.
  */
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import { masterReturnerLoader } from '../../kernel/jobs/master-job-cache.js';
-import { returnerNames, withinTime } from '../../kernel/jobs/returner-calls.js';
-import type { DaemonProcessContext } from '../../kernel/process/daemon-process.js';
+import {
+  type DaemonProcessContext,
+  masterReturnerLoader,
+  type ResolvedMasterConfig,
+} from '../../kernel/index.js';
+import { returnerNames, withinTime } from '../../kernel/services.js';
 import { BUILTIN_RETURNERS } from '../builtin-dirs.js';
 import { EventReturnQueue, type EventSink } from './event-return-queue.js';
 

@@ -5,9 +5,8 @@
  * A returner that fails keeps its batch for the next flush (bounded: the oldest events are
  * dropped past `maxBuffered`, with a logged count), and never holds back the others.
  */
-import type { SaltEvent } from '../../kernel/jobs/types.js';
-import type { UnitLogger } from '../../kernel/loader/define.js';
-import { globMatch } from '../../kernel/targeting/glob.js';
+import type { SaltEvent, UnitLogger } from '../../kernel/index.js';
+import { globMatch } from '../../kernel/util.js';
 
 /** One destination: a returner's `eventReturn`, named for the logs. */
 export interface EventSink {

@@ -4,8 +4,7 @@
  * roots.ts). Reads are small and asynchronous, so the commands run on the request server's
  * router thread.
  */
-import { defineCommand } from '../../kernel/commands/define.js';
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 import { fileEnvs, fileHash, fileList, serveFile } from './roots.js';
 
 export function fileServerPlugin(): KernelPlugin {

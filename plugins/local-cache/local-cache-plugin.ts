@@ -3,7 +3,7 @@
  * layout), through the same registry a third-party returner uses. The master stores loads and returns through the
  * returner named by `master_job_cache`.
  */
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { definePlugin, type KernelPlugin } from '../../kernel/index.js';
 import localCache from '../../returners/local-cache.js';
 
 export const PLUGIN_NAME = 'tsalt:local-cache';

@@ -7,7 +7,7 @@
  */
 import { type BatchDriver, batchSize, runBatch } from '../../client/batch.js';
 import type { PublishOptions } from '../../client/local-client.js';
-import type { JobReturn, SaltEvent } from '../../kernel/jobs/types.js';
+import type { JobReturn, SaltEvent } from '../../kernel/index.js';
 import type { Chunk } from './body.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_MASTER } from './errors.js';
 import { askTargets, shapeReturns, stillRunning } from './gather.js';

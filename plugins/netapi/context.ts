@@ -4,8 +4,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import type { Logger } from '../../kernel/log.js';
+import type { ResolvedMasterConfig } from '../../kernel/index.js';
+import type { Logger } from '../../kernel/util.js';
 import { fillAuthList } from './auth/acl.js';
 import { authenticate } from './auth/eauth.js';
 import { allowCustomExpire, type TokenData, type TokenStore } from './auth/token-store.js';

@@ -9,7 +9,7 @@
  * tsalt never does: credentials are allowed only to origins listed by name or glob and only
  * with `cors_allow_credentials: true`, never to `*`.
  */
-import { globToRegExp } from '../../kernel/targeting/glob.js';
+import { globToRegExp } from '../../kernel/util.js';
 import type { NetapiOptions } from './config.js';
 
 type CorsOptions = Pick<NetapiOptions, 'cors_origin' | 'cors_allow_credentials'>;

@@ -2,7 +2,7 @@
  * netapi's error codes (own prefix, kernel factory) and the HTTP status each answers with.
  * Every error reaches the client as JSON `{status, return, error: {code, message}}`.
  */
-import { createError, type SaltError } from '../../kernel/errors.js';
+import { createError, type SaltError } from '../../kernel/index.js';
 
 export const NETAPI_ERR_OPTIONS = createError(
   'NETAPI_ERR_OPTIONS',

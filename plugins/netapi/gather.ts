@@ -4,8 +4,8 @@
  * running.
  */
 
-import { readPresence } from '../../kernel/bus/presence.js';
-import type { JobReturn } from '../../kernel/jobs/types.js';
+import type { JobReturn } from '../../kernel/index.js';
+import { readPresence } from '../../kernel/services.js';
 import type { ClientEnv, LocalCall } from './local-call.js';
 import type { PublishResult } from './master-client.js';
 

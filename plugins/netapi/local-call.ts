@@ -3,8 +3,8 @@
  * environment a client runs in, a chunk's function, arguments and target, the ACL checks and
  * the timeout of a synchronous call. clients.ts, batch-client.ts and gather.ts use it.
  */
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import { expectedMinions } from '../../kernel/targeting/expected-minions.js';
+import type { ResolvedMasterConfig } from '../../kernel/index.js';
+import { expectedMinions } from '../../kernel/services.js';
 import { authCheck, specCheck, type TargetResolver } from './auth/acl.js';
 import type { Chunk } from './body.js';
 import { ALL_CLIENTS, type NetapiOptions } from './config.js';

@@ -8,13 +8,16 @@
 import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { userKeyPath } from '../../client/user-key-path.js';
-import { connectHost, tcpAddress } from '../../kernel/bus/address.js';
-import { EventFirer, EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
-import { ReqClient } from '../../kernel/bus/req-client.js';
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import type { SaltEvent } from '../../kernel/jobs/types.js';
-import type { Logger } from '../../kernel/log.js';
-import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
+import type { ResolvedMasterConfig, SaltEvent } from '../../kernel/index.js';
+import {
+  connectHost,
+  EventFirer,
+  EventListener,
+  masterEventAddresses,
+  ReqClient,
+  tcpAddress,
+} from '../../kernel/services.js';
+import { type Logger, packNetwork, unpackNetwork } from '../../kernel/util.js';
 import { NETAPI_ERR_MASTER } from './errors.js';
 
 export interface PublishArgs {

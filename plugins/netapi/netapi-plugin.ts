@@ -3,12 +3,13 @@
  * master starts when `rest_cherrypy` or `rest_tornado` is configured (`salt-api` runs the same
  * server on its own).
  */
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
-import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
+import { defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
+import { netapiMasterOptions } from './options.js';
 
 export function netapiPlugin(): KernelPlugin {
   return definePlugin({
     name: 'tsalt:netapi',
+    options: netapiMasterOptions,
     daemons: ['master'],
     apply(api) {
       api.processes.register(

@@ -2,8 +2,7 @@
  * The netapi process (Salt's salt-api started with the master): serves the REST API
  * (server.ts) while `rest_cherrypy` or `rest_tornado` is configured.
  */
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import type { DaemonProcessContext } from '../../kernel/process/daemon-process.js';
+import type { DaemonProcessContext, ResolvedMasterConfig } from '../../kernel/index.js';
 import { startNetapi } from './server.js';
 
 export async function startNetapiProcess(ctx: DaemonProcessContext): Promise<() => Promise<void>> {

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
+import type { ResolvedMasterConfig } from '../../kernel/index.js';
 
 /** Who called, from the request's salt-api token (`X-Auth-Token` or the session cookie). */
 export interface NetapiCaller {

@@ -8,9 +8,8 @@
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import { SaltError } from '../../kernel/errors.js';
-import type { Logger } from '../../kernel/log.js';
+import { type ResolvedMasterConfig, SaltError } from '../../kernel/index.js';
+import type { Logger } from '../../kernel/util.js';
 import { TokenStore } from './auth/token-store.js';
 import { BODY_TYPES, parseBody } from './body.js';
 import { clientAddress } from './client-address.js';
@@ -27,6 +26,7 @@ import {
 } from './errors.js';
 import { LoginGuard } from './login-guard.js';
 import { MasterLink } from './master-client.js';
+import { netapiMasterOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import type { NetapiRouteApi, NetapiRouteDef } from './route-kind.js';
 import { appRoutes } from './routes/app.js';
@@ -217,7 +217,7 @@ export async function startNetapi(
   log: Logger,
   extraRoutes: readonly NetapiRouteDef[] = [],
 ): Promise<NetapiHandle> {
-  const opts = netapiOptions(config);
+  const opts = netapiOptions(netapiMasterOptions.read(config));
   const link = new MasterLink(config, log);
   await link.start();
   const tokens = new TokenStore(`${config.cachedir}/tokens`);

@@ -4,7 +4,7 @@
  * (`.*`) or holds `@events` see everything; others see the events of the jobs they started
  * (`salt/job/<jid>/...`, `salt/run/<jid>/...`, `salt/wheel/<jid>/...`) and nothing else.
  */
-import type { SaltEvent } from '../../kernel/jobs/types.js';
+import type { SaltEvent } from '../../kernel/index.js';
 import type { Identity } from './local-call.js';
 
 const JOB_TAG = /^salt\/(?:job|run|wheel)\/(\d{20}(?:_\d+)?)\//;

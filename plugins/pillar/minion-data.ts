@@ -8,9 +8,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { CommandContext } from '../../kernel/commands/define.js';
-import { packIpc } from '../../kernel/serial/index.js';
-import { isStringMap } from '../../kernel/serial/is-string-map.js';
+import type { CommandContext } from '../../kernel/index.js';
+import { isStringMap, packIpc } from '../../kernel/util.js';
 import { type CompileEnv, compilePillar, type PillarRequest, requestPillarenv } from './compile.js';
 import type { PillarData } from './merge.js';
 import { PillarCache } from './pillar-cache.js';

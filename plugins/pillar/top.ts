@@ -4,8 +4,7 @@
  * `{env: {target: [match options..., sls...]}}` sorted by `order`, then matched against one
  * minion with the kernel's matchers (default `compound`, or the entry's `match:`).
  */
-import { matchType } from '../../kernel/targeting/matchers.js';
-import type { Nodegroups } from '../../kernel/targeting/nodegroups.js';
+import { type MinionMatchContext, matchType } from '../../kernel/services.js';
 import { isMapping } from '../../modules/_traverse.js';
 import type { PillarData } from './merge.js';
 import { errorText, type PillarLog } from './pillar-log.js';
@@ -148,7 +147,7 @@ export function confirmTop(target: string, entries: readonly unknown[], minion: 
     return matchType(matcher, target, minion.id, {
       grains: minion.grains,
       pillar: minion.pillar,
-      nodegroups: minion.nodegroups as Nodegroups,
+      nodegroups: minion.nodegroups as MinionMatchContext['nodegroups'],
     });
   } catch {
     return false;

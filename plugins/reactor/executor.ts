@@ -7,15 +7,22 @@
  */
 import { userInfo } from 'node:os';
 import { masterRequestClient, readOwnUserKey } from '../../client/master-access.js';
-import type { ReqClient } from '../../kernel/bus/req-client.js';
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import { SALT_ERR_REACTOR_REACTION, SaltError } from '../../kernel/errors.js';
-import { returnerNames } from '../../kernel/jobs/returner-calls.js';
-import type { UnitLogger } from '../../kernel/loader/define.js';
-import type { NamedReaction } from '../../kernel/reactions/define.js';
-import { createRunnerLoader, createWheelLoader, type RunnerLoader } from '../../kernel/runners/loader.js';
-import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
+import {
+  type ResolvedMasterConfig,
+  SALT_ERR_REACTOR_REACTION,
+  SaltError,
+  type UnitLogger,
+} from '../../kernel/index.js';
+import {
+  createRunnerLoader,
+  createWheelLoader,
+  type ReqClient,
+  type RunnerLoader,
+  returnerNames,
+} from '../../kernel/services.js';
+import { packNetwork, unpackNetwork } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
+import type { NamedReaction } from './define.js';
 import { REACTOR_USER } from './loop-guard.js';
 import type { Executor, StartedJob } from './reactor.js';
 

@@ -1,1 +1,10 @@
+export {
+  defineReaction,
+  isReactionDef,
+  type Reaction,
+  type ReactionContext,
+  type ReactionDef,
+  type ReactionResult,
+  type ReactorEvent,
+} from './define.js';
 export { reactorPlugin } from './reactor-plugin.js';

@@ -2,12 +2,13 @@
  * The reactor plugin: adds the master's `reactor` process (reactor-process.ts), which the
  * options-apply step asks for when `reactor:` or `reactions:` is configured.
  */
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
-import { defineDaemonProcess } from '../../kernel/process/daemon-process.js';
+import { defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
+import { reactorOptions } from './options.js';
 
 export function reactorPlugin(): KernelPlugin {
   return definePlugin({
     name: 'tsalt:reactor',
+    options: reactorOptions,
     daemons: ['master'],
     apply(api) {
       api.processes.register(

@@ -3,23 +3,24 @@
  * the reactor (reactor.ts) one at a time, so a job it starts is known before the next event is
  * looked at, and fires its trace events on the same bus.
  */
-import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import type { DaemonProcessContext } from '../../kernel/process/daemon-process.js';
+import type { DaemonProcessContext, ResolvedMasterConfig } from '../../kernel/index.js';
 import { MasterExecutor } from './executor.js';
 import { LoopGuard } from './loop-guard.js';
+import { reactorOptions } from './options.js';
 import { Reactor } from './reactor.js';
 
 export async function startReactor(ctx: DaemonProcessContext): Promise<() => Promise<void>> {
   const config = ctx.config as unknown as ResolvedMasterConfig;
   const log = ctx.log;
+  const opts = reactorOptions.read(config);
   const executor = new MasterExecutor(config, log);
   const reactor = new Reactor({
-    entries: config.reactor,
-    reactions: config.reactions,
+    entries: opts.reactor,
+    reactions: opts.reactions,
     files: { configDir: ctx.configDir, baseRoots: config.file_roots.base ?? [] },
     fire: (tag, data) => void ctx.fire(tag, data),
     log,
-    guard: new LoopGuard({ burst: config.reactor_loop_burst, pauseMs: config.reactor_loop_pause * 1000 }),
+    guard: new LoopGuard({ burst: opts.reactor_loop_burst, pauseMs: opts.reactor_loop_pause * 1000 }),
     executor,
   });
   const events = ctx.listen(['']);
@@ -32,7 +33,7 @@ export async function startReactor(ctx: DaemonProcessContext): Promise<() => Pro
       }
     }
   })().catch((err) => log.error({ err }, 'reactor listener failed'));
-  log.info({ reactor: config.reactor.length, reactions: config.reactions.length }, 'reactor started');
+  log.info({ reactor: opts.reactor.length, reactions: opts.reactions.length }, 'reactor started');
   return async () => {
     events.close();
     await loop;

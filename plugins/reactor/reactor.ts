@@ -6,10 +6,9 @@
  * warning level; nothing an event carries can stop the reactor.
  */
 
-import { SALT_ERR_REACTOR_DATA, SALT_ERR_REACTOR_RENDER, type SaltError } from '../../kernel/errors.js';
-import { genJid } from '../../kernel/jid.js';
-import { type NamedReaction, type ReactionDef, reactionGlobs } from '../../kernel/reactions/define.js';
-import { globMatch } from '../../kernel/targeting/glob.js';
+import { SALT_ERR_REACTOR_DATA, SALT_ERR_REACTOR_RENDER, type SaltError } from '../../kernel/index.js';
+import { genJid, globMatch } from '../../kernel/util.js';
+import { type NamedReaction, type ReactionDef, reactionGlobs } from './define.js';
 import { type FileOptions, loadTemplate, resolveReactionFiles } from './files.js';
 import type { LoopGuard } from './loop-guard.js';
 import { checkReaction, reactionsFromHigh } from './sls.js';
@@ -269,7 +268,7 @@ export class Reactor {
 
 /** The rendered YAML as a mapping (empty text is no reactions); YAML errors keep their line. */
 async function parseRendered(text: string, path: string): Promise<Record<string, unknown>> {
-  const { parseSaltYaml } = await import('../../kernel/config/salt-yaml.js');
+  const { parseSaltYaml } = await import('../../kernel/util.js');
   try {
     return await parseSaltYaml(text);
   } catch (err) {

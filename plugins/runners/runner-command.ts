@@ -5,10 +5,8 @@
  * runs past the client's `timeout`, the error return is fired from here.
  */
 import { hostname } from 'node:os';
-import type { EventFirer } from '../../kernel/bus/event-bus.js';
-import type { CommandContext } from '../../kernel/commands/define.js';
-import type { SaltError } from '../../kernel/errors.js';
-import type { PublishRequest } from '../../kernel/jobs/types.js';
+import type { CommandContext, PublishRequest, SaltError } from '../../kernel/index.js';
+import type { EventFirer } from '../../kernel/services.js';
 import type { RunnerJobMessage } from '../../master/runner-protocol.js';
 
 // The runner machinery (argument handling, process spawning, the event bus client) is loaded on
@@ -20,7 +18,7 @@ const firers = new Map<string, Promise<EventFirer>>();
 function firerFor(sockDir: string): Promise<EventFirer> {
   let f = firers.get(sockDir);
   if (!f) {
-    f = import('../../kernel/bus/event-bus.js').then(
+    f = import('../../kernel/services.js').then(
       ({ EventFirer, masterEventAddresses }) => new EventFirer(masterEventAddresses(sockDir)),
     );
     firers.set(sockDir, f);
@@ -46,7 +44,7 @@ export async function handleRunner(load: Record<string, unknown>, ctx: CommandCo
     };
   }
   const [{ normalizeArgs }, { masterId, runnerNewEvent }, { spawnRunner }] = await Promise.all([
-    import('../../kernel/runners/invoke.js'),
+    import('../../kernel/services.js'),
     import('../../master/runner-protocol.js'),
     import('../../master/runner-spawn.js'),
   ]);

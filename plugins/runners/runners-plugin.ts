@@ -2,8 +2,7 @@
  * The runners plugin: the `runner` clear command (Salt's `ClearFuncs.runner`), which starts a
  * runner function (built-ins in functions/, extension folders, packages) in its own process.
  */
-import { defineCommand } from '../../kernel/commands/define.js';
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 import { handleRunner } from './runner-command.js';
 
 export function runnersPlugin(): KernelPlugin {

@@ -5,10 +5,9 @@
  * operations (keys, config); a throw becomes Salt's `Exception occurred in wheel ...` return.
  */
 
-import type { CommandContext } from '../../kernel/commands/define.js';
-import { genJid } from '../../kernel/jid.js';
-import type { WheelContext } from '../../kernel/runners/define.js';
-import type { RunnerLoader } from '../../kernel/runners/loader.js';
+import type { CommandContext, WheelContext } from '../../kernel/index.js';
+import type { RunnerLoader } from '../../kernel/services.js';
+import { genJid } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
 
 // The wheel loader and invoker are loaded on the first `wheel` request: a request-server worker
@@ -43,7 +42,7 @@ const loaders = new WeakMap<object, RunnerLoader<WheelContext>>();
 async function loaderFor(ctx: CommandContext): Promise<RunnerLoader<WheelContext>> {
   let l = loaders.get(ctx.config);
   if (!l) {
-    const { createWheelLoader } = await import('../../kernel/runners/loader.js');
+    const { createWheelLoader } = await import('../../kernel/services.js');
     l = createWheelLoader(ctx.config as unknown as Record<string, unknown>, ctx.log, [BUILTIN_DIRS.wheel]);
     loaders.set(ctx.config, l);
   }
@@ -67,7 +66,7 @@ export async function handleWheel(load: Record<string, unknown>, ctx: CommandCon
   const topLevel: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(load)) if (!CLIENT_KEYS.has(k)) topLevel[k] = v;
   const kwarg = { ...topLevel, ...(load.kwarg && typeof load.kwarg === 'object' ? load.kwarg : {}) };
-  const { invokeFunction, normalizeArgs } = await import('../../kernel/runners/invoke.js');
+  const { invokeFunction, normalizeArgs } = await import('../../kernel/services.js');
   const { args, kwargs } = normalizeArgs(load.arg, kwarg);
   const jid = genJid();
   const tag = `salt/wheel/${jid}`;

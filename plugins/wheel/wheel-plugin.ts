@@ -2,8 +2,7 @@
  * The wheel plugin: the `wheel` clear command (Salt's `ClearFuncs.wheel`), which runs a wheel
  * function (keys, config; built-ins in functions/) on the request server's worker thread.
  */
-import { defineCommand } from '../../kernel/commands/define.js';
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 import { handleWheel } from './wheel-command.js';
 
 export function wheelPlugin(): KernelPlugin {

@@ -3,7 +3,7 @@
  * file is damaged (check it, move it aside), or the store cannot be written just now (keep the
  * write in memory and retry), as opposed to a write that is itself refused (a duplicate return).
  */
-import { SaltError } from '../../kernel/errors.js';
+import { SaltError } from '../../kernel/index.js';
 
 function codeOf(err: unknown): string {
   const code = (err as { code?: unknown } | null)?.code;

@@ -18,19 +18,16 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { isValidMinionId } from '../../kernel/auth/minion-id.js';
-import {
-  SALT_ERR_JOB_DUPLICATE_RETURN,
-  SALT_ERR_JOB_STORE,
-  SALT_ERR_JOB_STORE_CORRUPT,
-} from '../../kernel/errors.js';
-import { genJid, isJid } from '../../kernel/jid.js';
 import {
   defineReturner,
   type EndState,
   type ReturnerContext,
+  SALT_ERR_JOB_DUPLICATE_RETURN,
+  SALT_ERR_JOB_STORE,
+  SALT_ERR_JOB_STORE_CORRUPT,
   type StoredReturn,
-} from '../../kernel/jobs/returner.js';
+} from '../../kernel/index.js';
+import { genJid, isJid, isValidMinionId } from '../../kernel/util.js';
 import * as Q from './queries.js';
 import { type StoreSettings, storeError } from './schema.js';
 import { JobStore } from './store.js';

@@ -4,9 +4,15 @@
  * also kept as text beside them.
  */
 import type Database from 'better-sqlite3';
-import type { EndState, JobQuery, JobSummary, StoredLoad, StoredReturn } from '../../kernel/jobs/returner.js';
-import type { PublishRequest } from '../../kernel/jobs/types.js';
-import { packIpc, unpackIpc } from '../../kernel/serial/index.js';
+import type {
+  EndState,
+  JobQuery,
+  JobSummary,
+  PublishRequest,
+  StoredLoad,
+  StoredReturn,
+} from '../../kernel/index.js';
+import { packIpc, unpackIpc } from '../../kernel/util.js';
 import { SEP } from './schema.js';
 import { formatJidInstance, jobMatches } from './summary.js';
 

@@ -11,8 +11,7 @@
  * the file was deleted or replaced (write-queue.ts) that fail are kept the same way.
  */
 import type Database from 'better-sqlite3';
-import { SALT_ERR_JOB_DUPLICATE_RETURN, SALT_ERR_JOB_STORE } from '../../kernel/errors.js';
-import type { UnitLogger } from '../../kernel/loader/define.js';
+import { SALT_ERR_JOB_DUPLICATE_RETURN, SALT_ERR_JOB_STORE, type UnitLogger } from '../../kernel/index.js';
 import { reasonOf, WriteBuffer } from '../_write-buffer.js';
 import { isCorrupt, isUnwritable } from './failures.js';
 import { type StoreSettings, storeError } from './schema.js';

@@ -2,10 +2,9 @@
  * Job listings as Salt shows them (`salt.utils.jid.format_jid_instance`) and the
  * `jobs.list_jobs` search applied to one job, shared by the job stores that filter in memory.
  */
-import { jidToTime } from '../../kernel/jid.js';
-import type { JobQuery, JobSummary } from '../../kernel/jobs/returner.js';
-import type { PublishRequest } from '../../kernel/jobs/types.js';
-import { globMatch } from '../../kernel/targeting/glob.js';
+
+import type { JobQuery, JobSummary, PublishRequest } from '../../kernel/index.js';
+import { globMatch, jidToTime } from '../../kernel/util.js';
 
 /** Salt's `format_jid_instance`: a job load as one entry of `jobs.list_jobs`. */
 export function formatJidInstance(

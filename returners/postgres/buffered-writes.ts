@@ -4,9 +4,8 @@
  * `prepJid` reserves a jid (trying the next microseconds when another master took it) or, with
  * the server down, hands one out and reserves it once the server is back.
  */
-import { SALT_ERR_RETURNER_FAILED } from '../../kernel/errors.js';
-import { genJid } from '../../kernel/jid.js';
-import type { ReturnerContext, ReturnerDef } from '../../kernel/jobs/returner.js';
+import { type ReturnerContext, type ReturnerDef, SALT_ERR_RETURNER_FAILED } from '../../kernel/index.js';
+import { genJid } from '../../kernel/util.js';
 import { nextJid } from './job-summary.js';
 import type { PendingWrite } from './queries.js';
 

@@ -3,9 +3,8 @@
  * whose `options` were never gathered (`{}`); then they are gathered from the config here.
  */
 import type { z } from 'zod';
-import { SALT_ERR_RETURNER_OPTIONS } from '../../kernel/errors.js';
-import type { ReturnerContext } from '../../kernel/jobs/returner.js';
-import { gatherReturnerOptions } from '../../kernel/jobs/returner-options.js';
+import { type ReturnerContext, SALT_ERR_RETURNER_OPTIONS } from '../../kernel/index.js';
+import { gatherReturnerOptions } from '../../kernel/util.js';
 
 const cache = new WeakMap<object, unknown>();
 

@@ -4,7 +4,7 @@
  * Options (Salt's names): `postgres.host`, `.port`, `.user`, `.pass` (or `.passwd`), `.db`,
  * `.sslmode`, `.sslcert`, `.sslkey`, `.sslrootcert`, `.sslcrl`; see ./options.ts.
  */
-import { defineReturner, type ReturnerContext, type ReturnerDef } from '../../kernel/jobs/returner.js';
+import { defineReturner, type ReturnerContext, type ReturnerDef } from '../../kernel/index.js';
 import { bufferedWrites } from './buffered-writes.js';
 import { contextOptions } from './context-options.js';
 import { type PostgresOptions, postgresOptions } from './options.js';

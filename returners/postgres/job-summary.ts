@@ -2,8 +2,9 @@
  * Salt's `format_jid_instance` for external stores, and jid arithmetic they need:
  * the next microsecond (several masters sharing a store) and the jid of a point in time.
  */
-import { jidFromDate, jidToTime, nextJid } from '../../kernel/jid.js';
-import type { JobSummary } from '../../kernel/jobs/returner.js';
+
+import type { JobSummary } from '../../kernel/index.js';
+import { jidFromDate, jidToTime, nextJid } from '../../kernel/util.js';
 
 /** A stored load as a job listing entry. */
 export function summarizeJob(

@@ -3,9 +3,16 @@
  * (bytes and other non-JSON values tagged), so other tools can query them as Salt's pgjsonb.
  */
 import pg from 'pg';
-import { SALT_ERR_JOB_DUPLICATE_RETURN } from '../../kernel/errors.js';
-import type { EndState, JobQuery, JobSummary, StoredReturn } from '../../kernel/jobs/returner.js';
-import type { JobReturn, PublishRequest, SaltEvent } from '../../kernel/jobs/types.js';
+import {
+  type EndState,
+  type JobQuery,
+  type JobReturn,
+  type JobSummary,
+  type PublishRequest,
+  SALT_ERR_JOB_DUPLICATE_RETURN,
+  type SaltEvent,
+  type StoredReturn,
+} from '../../kernel/index.js';
 import { globToRegex, hasWildcard } from './glob.js';
 import { jidAt, summarizeJob } from './job-summary.js';
 import { encodeJson, fromJsonValue } from './json-value.js';

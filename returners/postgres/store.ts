@@ -4,8 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { SALT_ERR_RETURNER_FAILED, SaltError } from '../../kernel/errors.js';
-import type { UnitLogger } from '../../kernel/loader/define.js';
+import { SALT_ERR_RETURNER_FAILED, SaltError, type UnitLogger } from '../../kernel/index.js';
 import { reasonOf, WriteBuffer } from '../_write-buffer.js';
 import type { PostgresOptions } from './options.js';
 import { applyWrite, type PendingWrite } from './queries.js';

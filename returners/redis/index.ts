@@ -4,16 +4,16 @@
  * `.password`, `.unix_socket_path`, `.cluster_mode` (not supported yet); see ./options.ts.
  * Keys live `keep_jobs_seconds` (Salt's TTL); `cleanOldJobs` removes older jobs at once.
  */
-import { SALT_ERR_RETURNER_UNAVAILABLE } from '../../kernel/errors.js';
 import {
   defineReturner,
   type EndState,
   type JobSummary,
+  type PublishRequest,
   type ReturnerContext,
   type ReturnerDef,
+  SALT_ERR_RETURNER_UNAVAILABLE,
   type StoredReturn,
-} from '../../kernel/jobs/returner.js';
-import type { PublishRequest } from '../../kernel/jobs/types.js';
+} from '../../kernel/index.js';
 import { bufferedWrites } from '../postgres/buffered-writes.js';
 import { contextOptions } from '../postgres/context-options.js';
 import { summarizeJob } from '../postgres/job-summary.js';

@@ -8,8 +8,12 @@
  * by age (for listing and cleaning without KEYS), `salt:events` stream (event_return).
  */
 import { createClient, ErrorReply } from 'redis';
-import { SALT_ERR_JOB_DUPLICATE_RETURN, SALT_ERR_RETURNER_FAILED, SaltError } from '../../kernel/errors.js';
-import type { UnitLogger } from '../../kernel/loader/define.js';
+import {
+  SALT_ERR_JOB_DUPLICATE_RETURN,
+  SALT_ERR_RETURNER_FAILED,
+  SaltError,
+  type UnitLogger,
+} from '../../kernel/index.js';
 import { reasonOf, WriteBuffer } from '../_write-buffer.js';
 import { encodeJson } from '../postgres/json-value.js';
 import type { PendingWrite } from '../postgres/queries.js';

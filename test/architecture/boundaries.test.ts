@@ -155,6 +155,29 @@ describe('import boundaries', () => {
     expect([...new Set(found)].sort()).toEqual(debts);
   });
 
+  it('built-ins reach the kernel only through its public doors, the modules package.json exports', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      exports: Record<string, { default: string }>;
+    };
+    // `./dist/kernel/util.js` → `kernel/util.ts`
+    const doors = Object.values(pkg.exports).map((e) =>
+      e.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'),
+    );
+    expect(doors).toContain('kernel/index.ts');
+    const inside = ['plugins', 'modules', 'returners', 'outputters'].flatMap((dir) =>
+      crossings(dir, ['kernel']).filter(
+        (edge) => !doors.includes(edge.split(' → ')[1]!.replace(/\.js$/, '.ts')),
+      ),
+    );
+    expect(inside).toEqual([]);
+    // the rule can fail: the master's own code goes past the doors
+    expect(
+      crossings('master', ['kernel']).some(
+        (edge) => !doors.some((d) => edge.endsWith(d.replace(/\.ts$/, '.js'))),
+      ),
+    ).toBe(true);
+  });
+
   it('no source file takes part in an import cycle', () => {
     const files = SOURCE_FOLDERS.flatMap((dir) => sources(dir));
     const known = new Set(files);

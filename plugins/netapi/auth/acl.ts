@@ -16,9 +16,9 @@
  * `splitArgs`, the master's `normalizeArgs` for runners and wheel), so `["ls=1", "id -u"]`
  * is checked with `id -u` as the first positional, which is what `cmd.run` would run.
  */
-import { splitArgs } from '../../../kernel/jobs/args.js';
-import { normalizeArgs } from '../../../kernel/runners/invoke.js';
-import { globToRegExp } from '../../../kernel/targeting/glob.js';
+
+import { normalizeArgs } from '../../../kernel/services.js';
+import { globToRegExp, splitArgs } from '../../../kernel/util.js';
 
 export type AuthList = readonly unknown[];
 

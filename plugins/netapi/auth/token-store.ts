@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packIpc, unpackIpc } from '../../../kernel/serial/index.js';
+import { packIpc, unpackIpc } from '../../../kernel/util.js';
 
 export interface TokenData {
   token: string;

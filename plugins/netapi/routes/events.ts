@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
-import type { SaltEvent } from '../../../kernel/jobs/types.js';
+import type { SaltEvent } from '../../../kernel/index.js';
 import { identityFromToken, type NetapiContext, requireIdentity, sessionCookie } from '../context.js';
 import { cookieValue } from '../cookie.js';
 import { corsHeaders } from '../cors.js';

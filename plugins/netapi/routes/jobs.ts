@@ -5,10 +5,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { jobCacheView } from '../../../client/job-cache-view.js';
-import { isJid, jidToTime } from '../../../kernel/jid.js';
-import { masterReturnerLoader, openMasterJobCache } from '../../../kernel/jobs/master-job-cache.js';
-import type { StoredLoad, StoredReturn } from '../../../kernel/jobs/returner.js';
-import type { JobCacheView } from '../../../kernel/runners/define.js';
+import {
+  type JobCacheView,
+  masterReturnerLoader,
+  openMasterJobCache,
+  type StoredLoad,
+  type StoredReturn,
+} from '../../../kernel/index.js';
+import { isJid, jidToTime } from '../../../kernel/util.js';
 import { BUILTIN_RETURNERS } from '../../builtin-dirs.js';
 import { specCheck } from '../auth/acl.js';
 import { type NetapiContext, requireIdentity, send, sessionCookie } from '../context.js';

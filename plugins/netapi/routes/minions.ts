@@ -3,8 +3,7 @@
  * caller may run `grains.items` on) and `POST /minions` (lowstate run as `local_async`, 202).
  */
 import type { FastifyInstance } from 'fastify';
-import { listKeys } from '../../../kernel/auth/pki.js';
-import { readMinionData } from '../../../kernel/targeting/data-cache.js';
+import { listKeys, readMinionData } from '../../../kernel/services.js';
 import { authCheck } from '../auth/acl.js';
 import { toLowstate } from '../body.js';
 import { type NetapiContext, requireIdentity, send, sessionCookie } from '../context.js';

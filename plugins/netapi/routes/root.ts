@@ -16,6 +16,7 @@ import {
   sessionCookie,
 } from '../context.js';
 import { clientOf, type Identity } from '../local-call.js';
+import { netapiMasterOptions } from '../options.js';
 
 /** Runs every chunk in order; the answer lists what each added. */
 export async function execLowstate(
@@ -24,7 +25,7 @@ export async function execLowstate(
   who: (chunk: Chunk) => Promise<Identity>,
 ): Promise<unknown[]> {
   const env = { link: ctx.link, config: ctx.config, opts: ctx.opts };
-  const enabled = ctx.config.netapi_enable_clients;
+  const enabled = netapiMasterOptions.read(ctx.config).netapi_enable_clients;
   // every chunk is checked (client enabled, caller known) before anything runs
   const plan: { chunk: Chunk; client: string; identity: Identity }[] = [];
   for (const chunk of chunks)

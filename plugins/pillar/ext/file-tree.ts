@@ -7,8 +7,7 @@
  */
 import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { matchType } from '../../../kernel/targeting/matchers.js';
-import type { Nodegroups } from '../../../kernel/targeting/nodegroups.js';
+import { type MinionMatchContext, matchType } from '../../../kernel/services.js';
 import { fnmatch } from '../../../modules/_fnmatch.js';
 import { defineExtPillar } from '../ext-kind.js';
 import { mergePillar, type PillarData } from '../merge.js';
@@ -98,7 +97,7 @@ export const fileTree = defineExtPillar({
       log: ctx.log,
     };
     let pillar: PillarData = {};
-    const groups = (ctx.opts.nodegroups ?? {}) as Nodegroups;
+    const groups = (ctx.opts.nodegroups ?? {}) as NonNullable<MinionMatchContext['nodegroups']>;
     const ngDir = join(rootDir, 'nodegroups');
     if (dirExists(ngDir) && Object.keys(groups).length > 0) {
       for (const group of readdirSync(ngDir)) {

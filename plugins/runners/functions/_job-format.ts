@@ -4,9 +4,8 @@
  */
 
 import { startTimeDate } from '../../../client/job-cache-view.js';
-import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
-import { isJid, jidToTime } from '../../../kernel/jid.js';
-import type { JobSummary, StoredLoad } from '../../../kernel/jobs/returner.js';
+import { type JobSummary, SALT_ERR_RUNNER, type StoredLoad } from '../../../kernel/index.js';
+import { isJid, jidToTime } from '../../../kernel/util.js';
 
 /** Salt's `_format_job_instance` of a stored load (or of a `saltutil.running` entry). */
 export function formatJob(job: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {

@@ -6,9 +6,8 @@
  * slowly and how many events were dropped for each, and the publisher's memory.
  */
 import { z } from 'zod';
-import { requestBusStats } from '../../../kernel/bus/bus-client.js';
-import { masterEventAddresses } from '../../../kernel/bus/event-bus.js';
-import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
+import { defineRunner, defineRunnerFunction } from '../../../kernel/index.js';
+import { masterEventAddresses, requestBusStats } from '../../../kernel/services.js';
 
 export default defineRunner({
   name: 'bus',

@@ -5,9 +5,8 @@
  * as do all of them when `minion_data_cache` is off; a target matching nothing gives `{}`.
  */
 import { z } from 'zod';
-import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
-import { readMinionData } from '../../../kernel/targeting/data-cache.js';
-import { expectedMinions, type TargetingConfig } from '../../../kernel/targeting/expected-minions.js';
+import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/index.js';
+import { expectedMinions, readMinionData, type TargetingConfig } from '../../../kernel/services.js';
 
 const target = z.union([z.string(), z.array(z.string())]);
 const tgtType = z.string().default('glob');

@@ -3,7 +3,7 @@
  * execution functions, as `{mod.fun: doc}`.
  */
 import { z } from 'zod';
-import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
+import { defineRunner, defineRunnerFunction } from '../../../kernel/index.js';
 
 const match = z.object({ match: z.string().optional() });
 

@@ -2,7 +2,7 @@
  * Salt's `event` runner (`salt/runners/event.py`): fire an event on the master bus.
  */
 import { z } from 'zod';
-import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
+import { defineRunner, defineRunnerFunction } from '../../../kernel/index.js';
 
 export default defineRunner({
   name: 'event',

@@ -4,9 +4,13 @@
  * interface) and from the minions (`saltutil.running`).
  */
 import { z } from 'zod';
-import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
-import type { StoredReturn } from '../../../kernel/jobs/returner.js';
-import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
+import {
+  defineRunner,
+  defineRunnerFunction,
+  type RunnerContext,
+  SALT_ERR_RUNNER,
+  type StoredReturn,
+} from '../../../kernel/index.js';
 import { checkJid, formatJid, listingEntry, parseTime, splitInput } from './_job-format.js';
 
 const jidArg = z.union([z.string(), z.number()]);

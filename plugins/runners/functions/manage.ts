@@ -10,12 +10,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { KeyManager } from '../../../kernel/auth/key-manager.js';
-import { listKeys } from '../../../kernel/auth/pki.js';
-import { readPresence } from '../../../kernel/bus/presence.js';
-import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
-import { unpackIpc } from '../../../kernel/serial/index.js';
-import { SALT_COMPAT_VERSION } from '../../../kernel/version.js';
+import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/index.js';
+import { KeyManager, listKeys, readPresence } from '../../../kernel/services.js';
+import { SALT_COMPAT_VERSION, unpackIpc } from '../../../kernel/util.js';
 
 const pingArgs = z.object({
   tgt: z.union([z.string(), z.array(z.string())]).default('*'),

@@ -5,9 +5,9 @@
  * pillars run here (a plugin's own `pillar.ext` units live in the master's request workers).
  */
 import { z } from 'zod';
-import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
-import { listCachedMinions, readMinionData } from '../../../kernel/targeting/data-cache.js';
-import { globMatch } from '../../../kernel/targeting/glob.js';
+import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/index.js';
+import { listCachedMinions, readMinionData } from '../../../kernel/services.js';
+import { globMatch } from '../../../kernel/util.js';
 import { type CompileEnv, compilePillar, compileTop, type PillarRequest } from '../../pillar/compile.js';
 import { BUILTIN_EXT_PILLARS } from '../../pillar/ext/builtins.js';
 import { pillarOptions } from '../../pillar/options.js';

@@ -4,28 +4,26 @@
  * checks each reaction, exactly as the reactor would, without starting anything.
  */
 import { z } from 'zod';
-import { SALT_ERR_REACTOR_REACTION } from '../../../kernel/errors.js';
-import { isReactionDef, type ReactionDef, reactionGlobs } from '../../../kernel/reactions/define.js';
-import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
+import { defineRunner, defineRunnerFunction, SALT_ERR_REACTOR_REACTION } from '../../../kernel/index.js';
+import { reactionGlobs } from '../../reactor/define.js';
 import { LoopGuard } from '../../reactor/loop-guard.js';
+import { reactorOptions } from '../../reactor/options.js';
 import { Reactor } from '../../reactor/reactor.js';
 
 type Entries = Array<Record<string, string | string[]>>;
-
-function entriesOf(opts: Readonly<Record<string, unknown>>): Entries {
-  return Array.isArray(opts.reactor) ? (opts.reactor as Entries) : [];
-}
 
 function configDir(opts: Readonly<Record<string, unknown>>): string {
   return typeof opts.config_dir === 'string' ? opts.config_dir : process.cwd();
 }
 
-/** The TypeScript reactions, with their functions: they live in the code config, loaded here. */
-async function loadReactions(opts: Readonly<Record<string, unknown>>): Promise<ReactionDef[]> {
-  if (!Array.isArray(opts.reactions) || opts.reactions.length === 0) return [];
-  const { loadConfig } = await import('../../../kernel/config/index.js');
+/**
+ * The reactor's options as the master has them, TypeScript reactions with their functions:
+ * code does not cross into the runner's process, so the config is loaded here.
+ */
+async function reactorConfig(opts: Readonly<Record<string, unknown>>) {
+  const { loadConfig } = await import('../../../kernel/index.js');
   const { config } = await loadConfig('master', configDir(opts), {});
-  return config.reactions.filter(isReactionDef);
+  return { ...reactorOptions.read(config), fileRoots: config.file_roots.base ?? [] };
 }
 
 function parseData(data: unknown): unknown {
@@ -43,17 +41,11 @@ export default defineRunner({
   functions: {
     list: defineRunnerFunction({
       doc: "List the reactor's tag globs and their files (TypeScript reactions as ts:<name>): salt-run reactor.list",
-      run: (ctx) => {
-        const out: Entries = entriesOf(ctx.opts).map((e) => ({ ...e }));
-        const reactions = Array.isArray(ctx.opts.reactions) ? ctx.opts.reactions : [];
-        for (const r of reactions as Array<{ name?: unknown; tags?: unknown }>) {
-          if (typeof r?.name !== 'string') continue;
-          const tags =
-            typeof r.tags === 'string' || Array.isArray(r.tags)
-              ? reactionGlobs({ tags: r.tags as string[] })
-              : [];
-          for (const glob of tags) out.push({ [glob]: [`ts:${r.name}`] });
-        }
+      run: async (ctx) => {
+        const { reactor, reactions } = await reactorConfig(ctx.opts);
+        const out: Entries = reactor.map((e) => ({ ...e }));
+        for (const r of reactions)
+          for (const glob of reactionGlobs(r)) out.push({ [glob]: [`ts:${r.name}`] });
         return out;
       },
     }),
@@ -64,12 +56,11 @@ export default defineRunner({
       run: async (ctx, { tag, data }, extra) => {
         const kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
         const payload = data === undefined ? kw : parseData(data);
-        const opts = ctx.opts;
-        const files = opts.file_roots as { base?: string[] } | undefined;
+        const conf = await reactorConfig(ctx.opts);
         const reactor = new Reactor({
-          entries: entriesOf(opts),
-          reactions: await loadReactions(opts),
-          files: { configDir: configDir(opts), baseRoots: files?.base ?? [] },
+          entries: conf.reactor,
+          reactions: conf.reactions,
+          files: { configDir: configDir(ctx.opts), baseRoots: conf.fileRoots },
           log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
           guard: new LoopGuard(),
         });

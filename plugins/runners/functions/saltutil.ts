@@ -5,8 +5,12 @@
  * runner runs in a new process, so a synced runner is callable by the next `salt-run`.
  */
 import { z } from 'zod';
-import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
-import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/runners/define.js';
+import {
+  defineRunner,
+  defineRunnerFunction,
+  type RunnerContext,
+  SALT_ERR_RUNNER,
+} from '../../../kernel/index.js';
 import { syncForm } from '../../../minion/extmods-sync.js';
 import type { FileServerConfig } from '../../file-server/roots.js';
 import { fileHash, fileList, serveFile } from '../../file-server/roots.js';

@@ -4,8 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
-import { defineRunner, defineRunnerFunction } from '../../../kernel/runners/define.js';
+import { defineRunner, defineRunnerFunction, SALT_ERR_RUNNER } from '../../../kernel/index.js';
 
 /** Keywords whose names start with `__` are Salt's private ones. */
 function publicKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {

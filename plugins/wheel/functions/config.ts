@@ -1,7 +1,7 @@
 /**
  * Salt's `config` wheel (`salt/wheel/config.py`): the master's configuration.
  */
-import { defineWheel, defineWheelFunction } from '../../../kernel/runners/define.js';
+import { defineWheel, defineWheelFunction } from '../../../kernel/index.js';
 
 /**
  * Config keys whose values are secrets and never leave the master: any key ending in

@@ -5,20 +5,25 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { KeyManager, matchKeys } from '../../../kernel/auth/key-manager.js';
-import { isValidMinionId } from '../../../kernel/auth/minion-id.js';
 import {
+  defineWheel,
+  defineWheelFunction,
+  SALT_ERR_RUNNER,
+  type WheelContext,
+} from '../../../kernel/index.js';
+import {
+  generateRsaKeyPair,
   KEY_STATES,
   type KeyListing,
+  KeyManager,
   type KeyState,
   listKeys,
+  matchKeys,
+  pemFinger,
   readKey,
   writeKey,
-} from '../../../kernel/auth/pki.js';
-import { pemFinger } from '../../../kernel/crypt/fingerprint.js';
-import { generateRsaKeyPair } from '../../../kernel/crypt/rsa.js';
-import { SALT_ERR_RUNNER } from '../../../kernel/errors.js';
-import { defineWheel, defineWheelFunction, type WheelContext } from '../../../kernel/runners/define.js';
+} from '../../../kernel/services.js';
+import { isValidMinionId } from '../../../kernel/util.js';
 
 const ALL_STATES: KeyState[] = ['accepted', 'pending', 'rejected', 'denied'];
 

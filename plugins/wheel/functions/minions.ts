@@ -1,9 +1,9 @@
 /**
  * Salt's `minions` wheel (`salt/wheel/minions.py`): which minions are connected.
  */
-import { listKeys } from '../../../kernel/auth/pki.js';
-import { readPresence } from '../../../kernel/bus/presence.js';
-import { defineWheel, defineWheelFunction } from '../../../kernel/runners/define.js';
+
+import { defineWheel, defineWheelFunction } from '../../../kernel/index.js';
+import { listKeys, readPresence } from '../../../kernel/services.js';
 
 export default defineWheel({
   name: 'minions',

@@ -3,10 +3,11 @@
  * docs/config.md and any `--help`-style listing cannot drift from what is validated.
  */
 import type { z } from 'zod';
-import type { ConfigKind } from './constants.js';
-import { optionMeta } from './schema-common.js';
-import { masterSchema } from './schema-master.js';
-import { minionSchema } from './schema-minion.js';
+import type { ConfigKind } from '../kernel/config/constants.js';
+import type { OptionSet } from '../kernel/config/option-set.js';
+import { optionMeta } from '../kernel/config/schema-common.js';
+import { masterSchema } from '../kernel/config/schema-master.js';
+import { minionSchema } from '../kernel/config/schema-minion.js';
 
 /** One documented option. */
 export interface OptionRow {
@@ -20,9 +21,10 @@ function formatDefault(value: unknown): string {
   return `\`${JSON.stringify(value)}\``;
 }
 
-/** Every option of `kind`, in schema order. */
-export function optionRows(kind: ConfigKind): OptionRow[] {
-  const shape: Record<string, z.ZodType> = (kind === 'master' ? masterSchema : minionSchema).shape;
+/** Every option of `kind`, in schema order, then those of the plugin option `sets` read by `kind`. */
+export function optionRows(kind: ConfigKind, sets: readonly OptionSet[] = []): OptionRow[] {
+  const shape: Record<string, z.ZodType> = { ...(kind === 'master' ? masterSchema : minionSchema).shape };
+  for (const set of sets) if (set.daemons.includes(kind)) Object.assign(shape, set.shape);
   return Object.entries(shape).map(([name, schema]) => {
     const meta = optionMeta.get(schema);
     return {
@@ -39,9 +41,9 @@ function cell(text: string): string {
 }
 
 /** The options of `kind` as a Markdown table. */
-export function optionsMarkdownTable(kind: ConfigKind): string {
+export function optionsMarkdownTable(kind: ConfigKind, sets: readonly OptionSet[] = []): string {
   const lines = ['| option | type | default | meaning |', '|---|---|---|---|'];
-  for (const row of optionRows(kind)) {
+  for (const row of optionRows(kind, sets)) {
     lines.push(`| \`${row.name}\` | ${cell(row.type)} | ${cell(row.default)} | ${cell(row.meaning)} |`);
   }
   return lines.join('\n');

@@ -1,0 +1,15 @@
+/**
+ * The option sets of the built-in plugins, in one list: for docs/config.md
+ * (tools/gen-config-docs.ts) and for the entry points that must know every option before a
+ * config is loaded (the loader warns about options no schema declares).
+ */
+import type { OptionSet } from '../kernel/index.js';
+import { netapiMasterOptions } from './netapi/options.js';
+import { pillarOptionSet } from './pillar/options.js';
+import { reactorOptions } from './reactor/options.js';
+
+export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
+  reactorOptions,
+  netapiMasterOptions,
+  pillarOptionSet,
+];
