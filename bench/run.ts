@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,event-bus,swarm]`: the issues' figures,
+ * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,event-bus,swarm,pillar]`: the issues' figures,
  * measured on this machine with real processes on loopback, printed with their method and
  * written to bench-results[-quick].json. Never fails on a figure; leaves no process behind.
  */
@@ -11,6 +11,7 @@ import { details, figures, print } from './report.js';
 import { cliSection } from './sections/cli.js';
 import { eventBusSection } from './sections/event-bus.js';
 import { netapiSection } from './sections/netapi.js';
+import { pillarSection } from './sections/pillar.js';
 import { reactorSection } from './sections/reactor.js';
 import { storesSection } from './sections/stores.js';
 import { swarmSection } from './sections/swarm.js';
@@ -22,6 +23,7 @@ const SECTIONS: Record<string, (quick: boolean) => Promise<void>> = {
   reactor: reactorSection,
   'event-bus': eventBusSection,
   swarm: swarmSection,
+  pillar: pillarSection,
 };
 
 const quick = process.argv.includes('--quick');

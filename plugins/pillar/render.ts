@@ -6,7 +6,7 @@
  * A failure becomes PILLAR_ERR_RENDER, whose message names the file, line and column and whose
  * `logLine` leaves out the quoted source line (pillar text is secret: logs never show it).
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   NO_SALT_FUNCTIONS,
@@ -38,6 +38,21 @@ export interface PillarRenderContext {
   renderers?: ReadonlyMap<string, RendererDef>;
 }
 
+/** File texts by path, kept while the file's mtime and size stay the same (1,000 minions read the same files). */
+const texts = new Map<string, { mtimeMs: number; size: number; text: string }>();
+const MAX_CACHED = 10_000;
+
+/** The text of `path`, read again only when the file changed. */
+export function readText(path: string): string {
+  const st = statSync(path);
+  const hit = texts.get(path);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.text;
+  const text = readFileSync(path, 'utf8');
+  if (texts.size >= MAX_CACHED) texts.clear();
+  texts.set(path, { mtimeMs: st.mtimeMs, size: st.size, text });
+  return text;
+}
+
 /** The error text for a log line: file, line, column and reason, never the quoted source. */
 export function logLine(err: unknown): string {
   const d = (err as { details?: Partial<RenderErrorDetails> }).details;
@@ -50,7 +65,7 @@ export function logLine(err: unknown): string {
 
 /** Renders the file at `ctx.path`: its data (`{}` for an empty file). Throws PILLAR_ERR_RENDER. */
 export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknown> {
-  const source = await readFile(ctx.path, 'utf8');
+  const source = readText(ctx.path);
   const rel = ctx.rel ?? '';
   const tpldir = rel.includes('/') ? dirname(rel) : '';
   try {
@@ -76,7 +91,7 @@ export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknow
         extra: ctx.defaults,
         loadFile: async (name, saltenv) => {
           const path = ctx.roots ? findFile(ctx.roots, saltenv, name.replace(/^salt:\/\//, '')) : undefined;
-          return path ? { source: await readFile(path, 'utf8'), path } : undefined;
+          return path ? { source: readText(path), path } : undefined;
         },
       },
     });

@@ -5,7 +5,7 @@
  * Salt's words, never thrown; with `pillar_safe_render_error` the render details stay in the
  * master log.
  */
-import { fnmatch } from '../../modules/_fnmatch.js';
+import { fnmatchRegExp } from '../../modules/_fnmatch.js';
 import { isMapping } from '../../modules/_traverse.js';
 import { mergePillar, type PillarData } from './merge.js';
 import { errorText, type PillarLog } from './pillar-log.js';
@@ -36,15 +36,21 @@ function merge(src: SlsSource, a: PillarData, b: PillarData): PillarData {
   return mergePillar(a, b, src.strategy, src.mergeLists, src.renderer);
 }
 
+/** The available SLS names `pattern` (a Python fnmatch glob) matches. */
+function matching(avail: readonly string[], pattern: string): string[] {
+  const re = fnmatchRegExp(pattern);
+  return avail.filter((a) => re.test(a));
+}
+
 /** Names an include pattern stands for (globs over the available SLS; `.x` relative to `sls`). */
 function includeNames(st: EnvState, sls: string, source: string, pattern: string): string[] {
-  const found = st.avail.filter((a) => fnmatch(a, pattern.replace(/^\.+/, '').replaceAll('/', '.')));
+  const found = matching(st.avail, pattern.replace(/^\.+/, '').replaceAll('/', '.'));
   let name = pattern;
   if (pattern.startsWith('.')) {
     const parts = source.endsWith('/init.sls') ? sls.split('.') : sls.split('.').slice(0, -1);
     name = [...parts, pattern.slice(1)].join('.');
   }
-  found.push(...st.avail.filter((a) => fnmatch(a, name)));
+  found.push(...matching(st.avail, name));
   return found.length > 0 ? found : [name];
 }
 
@@ -143,7 +149,7 @@ export async function renderPillar(
     if (!(env in src.roots)) errors.push(`No matching pillar environment for environment '${env}' found`);
     const files: string[] = [];
     for (const p of patterns) {
-      const found = st.avail.filter((a) => fnmatch(a, p));
+      const found = matching(st.avail, p);
       files.push(...(found.length > 0 ? found : [p]));
     }
     for (const sls of files) {
