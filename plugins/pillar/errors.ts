@@ -6,7 +6,3 @@ import { createError } from '../../kernel/index.js';
 
 /** A pillar file that does not render: the renderer's message (file, line, column, the line, the include chain). */
 export const PILLAR_ERR_RENDER = createError('PILLAR_ERR_RENDER', (where: string) => where);
-export const PILLAR_ERR_EXT = createError(
-  'PILLAR_ERR_EXT',
-  (name: string, reason: string) => `ext_pillar ${name}: ${reason}`,
-);

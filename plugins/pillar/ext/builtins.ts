@@ -2,5 +2,6 @@
 import type { ExtPillarDef } from '../ext-kind.js';
 import { cmdJson, cmdYaml } from './cmd.js';
 import { fileTree } from './file-tree.js';
+import { postgresPillar } from './postgres.js';
 
-export const BUILTIN_EXT_PILLARS: readonly ExtPillarDef[] = [cmdYaml, cmdJson, fileTree];
+export const BUILTIN_EXT_PILLARS: readonly ExtPillarDef[] = [cmdYaml, cmdJson, fileTree, postgresPillar];
