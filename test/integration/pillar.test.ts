@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
-import { Cluster } from '../../tools/local-cluster.js';
+import { Cluster, runCli } from '../../tools/local-cluster.js';
 
 const SECRET_A = 'sekrit-of-alpha-7f3a';
 const SECRET_B = 'sekrit-of-bravo-91cd';
@@ -211,6 +211,18 @@ describe('pillar: compiled on the master, private to each minion', () => {
       common: { list: ['<int>', '<int>'] },
     });
     expect(await call('pillar.filter_by', '{"ops": "O", "dev": "D"}', 'team')).toBe('O');
+  });
+
+  it('salt-call fetches its pillar from the master before the function runs', async () => {
+    const r = await runCli('salt-call', [
+      '-c',
+      c.minionConfDir('bravo'),
+      '--out',
+      'json',
+      'pillar.get',
+      'team',
+    ]);
+    expect(JSON.parse(r.stdout)).toEqual({ local: 'dev' });
   });
 
   it('-I, -J and I@ target by the pillar the master compiled', async () => {
