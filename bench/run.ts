@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,event-bus,swarm,pillar]`: the issues' figures,
+ * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,render,event-bus,swarm,pillar]`: the issues' figures,
  * measured on this machine with real processes on loopback, printed with their method and
  * written to bench-results[-quick].json. Never fails on a figure; leaves no process behind.
  */
@@ -13,6 +13,7 @@ import { eventBusSection } from './sections/event-bus.js';
 import { netapiSection } from './sections/netapi.js';
 import { pillarSection } from './sections/pillar.js';
 import { reactorSection } from './sections/reactor.js';
+import { renderSection } from './sections/render.js';
 import { storesSection } from './sections/stores.js';
 import { swarmSection } from './sections/swarm.js';
 
@@ -21,6 +22,7 @@ const SECTIONS: Record<string, (quick: boolean) => Promise<void>> = {
   stores: storesSection,
   netapi: netapiSection,
   reactor: reactorSection,
+  render: renderSection,
   'event-bus': eventBusSection,
   swarm: swarmSection,
   pillar: pillarSection,

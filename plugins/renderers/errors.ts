@@ -2,7 +2,7 @@
  * The renderers' error codes (Salt's `SaltRenderError`), each message naming the file, line and
  * column, the offending line and the chain of includes that led there (where.ts formats them).
  */
-import { createError } from '../../kernel/errors.js';
+import { createError } from '../../kernel/index.js';
 
 /** A syntax error in a template or YAML/JSON document. */
 export const SALT_ERR_RENDER_SYNTAX = createError('SALT_ERR_RENDER_SYNTAX', (where: string) => where);

@@ -7,6 +7,8 @@ export {
   SALT_ERR_RENDER_SYNTAX,
   SALT_ERR_RENDER_UNKNOWN,
 } from './errors.js';
+export { type JinjaOptions, renderJinja } from './jinja/renderer.js';
+export { compileTemplate, renderTemplate, type Template } from './jinja/template.js';
 export { loadJson } from './json-renderer.js';
 export { DEFAULT_RENDER_LIMITS } from './limits.js';
 export { type PipelineOptions, parsePipeline, pipelineOf, renderPipeline } from './pipeline.js';

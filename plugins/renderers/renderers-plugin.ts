@@ -4,8 +4,7 @@
  * `api.kinds.register('renderers', { name, render })` and the pillar, file server and states
  * read them all with {@link renderersFrom}.
  */
-import type { KindRegistrar } from '../../kernel/kinds.js';
-import { definePlugin, type KernelPlugin } from '../../kernel/plugin.js';
+import { definePlugin, type KernelPlugin, type KindRegistrar } from '../../kernel/index.js';
 import { BUILTIN_RENDERERS } from './builtins.js';
 import type { RendererDef } from './types.js';
 

@@ -83,11 +83,16 @@ function arithmetic(op: string, a: unknown, b: unknown, rt: Runtime): unknown {
     return num(x, op, y) + num(y, op, x);
   }
   if (op === '*') {
-    if (typeof x === 'string' && typeof y === 'number') return x.repeat(Math.max(0, y));
-    if (Array.isArray(x) && typeof y === 'number') {
-      const out: unknown[] = [];
-      for (let i = 0; i < y; i++) out.push(...x);
-      return out;
+    // Python repeats a str or list by an int on either side (a bool counts as 0 or 1)
+    const [seq, times] = typeof y === 'string' || Array.isArray(y) ? [y, x] : [x, y];
+    const n = typeof times === 'boolean' ? Number(times) : times;
+    if (typeof n === 'number' && Number.isInteger(n)) {
+      if (typeof seq === 'string') return seq.repeat(Math.max(0, n));
+      if (Array.isArray(seq)) {
+        const out: unknown[] = [];
+        for (let i = 0; i < n; i++) out.push(...seq);
+        return out;
+      }
     }
     return num(x, op, y) * num(y, op, x);
   }

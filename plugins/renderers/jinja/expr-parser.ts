@@ -211,37 +211,39 @@ export class ExprParser {
   }
 
   multiplicative(): Expr {
-    let left = this.unary();
+    let left = this.power();
     while (this.isOp('*') || this.isOp('/') || this.isOp('//') || this.isOp('%')) {
       const op = (this.next() as { v: string }).v;
-      left = { k: 'bin', op, left, right: this.unary() };
+      left = { k: 'bin', op, left, right: this.power() };
     }
     return left;
   }
 
-  unary(): Expr {
+  /** Jinja2's parse_pow: `**` binds operands that are unary expressions (`-2 ** 2` is 4). */
+  power(): Expr {
+    let left = this.unary();
+    while (this.isOp('**')) {
+      this.next();
+      left = { k: 'bin', op: '**', left, right: this.unary() };
+    }
+    return left;
+  }
+
+  /** Jinja2's parse_unary: `-x|f` is `(-x)|f`; the inner operand takes no filters. */
+  unary(withFilter = true): Expr {
+    let value: Expr;
     if (this.isOp('-')) {
       this.next();
-      return { k: 'neg', value: this.unary() };
-    }
-    if (this.isOp('+')) {
+      value = { k: 'neg', value: this.unary(false) };
+    } else if (this.isOp('+')) {
       this.next();
-      return this.unary();
-    }
-    return this.power();
+      value = this.unary(false);
+    } else value = this.postfix(this.primary());
+    return withFilter ? this.filters(value) : value;
   }
 
-  power(): Expr {
-    const left = this.filtered();
-    if (this.isOp('**')) {
-      this.next();
-      return { k: 'bin', op: '**', left, right: this.unary() };
-    }
-    return left;
-  }
-
-  filtered(): Expr {
-    let value = this.postfix(this.primary());
+  filters(start: Expr): Expr {
+    let value = start;
     while (this.isOp('|')) {
       this.next();
       const name = this.name();

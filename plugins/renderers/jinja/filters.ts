@@ -4,7 +4,8 @@
  * host). Salt's templates get these plus salt-filters.ts and the methods in methods.ts.
  */
 import { stringify } from 'yaml';
-import { defined, isMap, iterate, str, TemplateError, typeName, Undefined } from './values.js';
+import { pySplit, startsOrEnds, strip } from './methods.js';
+import { defined, isMap, iterate, str, TemplateError, truthy, typeName, Undefined } from './values.js';
 
 export type Fn = (value: unknown, args: unknown[], kwargs: Record<string, unknown>) => unknown;
 
@@ -61,7 +62,8 @@ export function lengthOf(value: unknown): number {
 export const FILTERS: Record<string, Fn> = {
   default(value, args, kwargs) {
     const boolean = arg(args, kwargs, 1, 'boolean', false);
-    if (value instanceof Undefined || (boolean && !value)) return arg(args, kwargs, 0, 'default_value', '');
+    if (value instanceof Undefined || (boolean && !truthy(value)))
+      return arg(args, kwargs, 0, 'default_value', '');
     return value;
   },
   json: (value, args, kwargs) => pyJson(value, Boolean(arg(args, kwargs, 0, 'sort_keys', false))),
@@ -133,35 +135,6 @@ export const TESTS: Record<string, (value: unknown, args: unknown[]) => boolean>
   even: (v) => typeof v === 'number' && v % 2 === 0,
   odd: (v) => typeof v === 'number' && Math.abs(v % 2) === 1,
 };
-
-function startsOrEnds(s: string, what: unknown, end: boolean): boolean {
-  const options = Array.isArray(what) ? what : [what];
-  return options.some((o) => (end ? s.endsWith(str(o)) : s.startsWith(str(o))));
-}
-
-function pySplit(s: string, sep: unknown, maxsplit: unknown): string[] {
-  const max = typeof maxsplit === 'number' && maxsplit >= 0 ? maxsplit : Number.POSITIVE_INFINITY;
-  if (sep === null || sep === undefined) {
-    const parts = s.trim().split(/\s+/).filter(Boolean);
-    if (parts.length <= max + 1) return parts;
-    return [...parts.slice(0, max), parts.slice(max).join(' ')];
-  }
-  const d = str(sep);
-  if (d === '') throw new TemplateError('empty separator');
-  const parts = s.split(d);
-  if (parts.length <= max + 1) return parts;
-  return [...parts.slice(0, max), parts.slice(max).join(d)];
-}
-
-function strip(s: string, chars: unknown, side: 'both' | 'left' | 'right'): string {
-  const set = chars === null || chars === undefined ? null : new Set(str(chars));
-  const keep = (c: string) => (set ? !set.has(c) : !/\s/.test(c));
-  let a = 0;
-  let b = s.length;
-  if (side !== 'right') while (a < b && !keep(s[a] as string)) a++;
-  if (side !== 'left') while (b > a && !keep(s[b - 1] as string)) b--;
-  return s.slice(a, b);
-}
 
 const STRING_METHODS: Record<string, (s: string, a: unknown[]) => unknown> = {
   startswith: (s, a) => startsOrEnds(s, a[0], false),

@@ -7,12 +7,12 @@ import { compare, defined, equal, isMap, iterate, repr, str, TemplateError, type
 
 type Method<T> = (self: T, a: unknown[], kw: Record<string, unknown>) => unknown;
 
-function startsOrEnds(s: string, what: unknown, end: boolean): boolean {
+export function startsOrEnds(s: string, what: unknown, end: boolean): boolean {
   const options = Array.isArray(what) ? what : [what];
   return options.some((o) => (end ? s.endsWith(str(o)) : s.startsWith(str(o))));
 }
 
-function pySplit(s: string, sep: unknown, maxsplit: unknown, right = false): string[] {
+export function pySplit(s: string, sep: unknown, maxsplit: unknown, right = false): string[] {
   const max = typeof maxsplit === 'number' && maxsplit >= 0 ? maxsplit : Number.POSITIVE_INFINITY;
   if (sep === null || sep === undefined) {
     const parts = s.trim().split(/\s+/).filter(Boolean);
@@ -30,7 +30,7 @@ function pySplit(s: string, sep: unknown, maxsplit: unknown, right = false): str
     : [...parts.slice(0, max), parts.slice(max).join(d)];
 }
 
-function strip(s: string, chars: unknown, side: 'both' | 'left' | 'right'): string {
+export function strip(s: string, chars: unknown, side: 'both' | 'left' | 'right'): string {
   const set = chars === null || chars === undefined ? null : new Set(str(chars));
   const keep = (c: string) => (set ? !set.has(c) : !/\s/.test(c));
   let a = 0;

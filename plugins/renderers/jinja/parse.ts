@@ -185,7 +185,7 @@ export class Parser {
           k: 'loaddata',
           fmt: kw.slice(5) as 'yaml',
           name: m[1] as string,
-          body: this.block(kw, `end${kw}`, w),
+          body: this.block(kw, 'endload', w),
           ...w,
         };
       }

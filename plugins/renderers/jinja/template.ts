@@ -103,9 +103,28 @@ class Run implements Runtime {
   }
 }
 
+/** Macro calls nested deeper than this stop the render (Jinja2 on Python stops near here too). */
+export const MAX_MACRO_DEPTH = 100;
+
+/** Errors from below (a bound, a stack overflow) as TemplateErrors that keep their kind. */
+function asTemplateError(err: unknown): TemplateError | undefined {
+  if (err instanceof TemplateError) return err;
+  const saltErr = err as { code?: string; details?: { reason?: string } };
+  if (saltErr?.code === 'SALT_ERR_RENDER_LIMIT' || err instanceof RangeError) {
+    const e = new TemplateError(
+      err instanceof RangeError
+        ? `the template nests too deeply (${err.message})`
+        : (saltErr.details?.reason ?? String(err)),
+    );
+    e.kind = 'limit';
+    return e;
+  }
+  return undefined;
+}
+
 function located(err: unknown, n: { line: number; col: number }, tpl: Compiled): unknown {
   if (err instanceof Signal) return err;
-  const e = err instanceof TemplateError ? err : at(err, n);
+  const e = asTemplateError(err) ?? at(err, n);
   if (!e.line) {
     e.line = n.line;
     e.column = n.col;
@@ -229,8 +248,8 @@ function makeMacro(
   closure: Scope,
 ): Macro {
   return new Macro(name, function* (args, kwargs, caller) {
-    if (++run.state.macroDepth > 500) {
-      const e = new TemplateError(`macro '${name}' recursed deeper than 500 calls: stopped`);
+    if (++run.state.macroDepth > MAX_MACRO_DEPTH) {
+      const e = new TemplateError(`macro '${name}' recursed deeper than ${MAX_MACRO_DEPTH} calls: stopped`);
       e.kind = 'limit';
       throw e;
     }

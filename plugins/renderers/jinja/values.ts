@@ -93,10 +93,20 @@ export function numberStr(n: number): string {
   return String(n);
 }
 
+const TUPLE = Symbol('tuple');
+
+/** Marks a list as a Python tuple (printed `(a, b)`), what `dictsort` and regex groups give. */
+export function tuple<T>(items: T[]): T[] {
+  Object.defineProperty(items, TUPLE, { value: true });
+  return items;
+}
+
 /** Python's `repr()`. */
 export function repr(value: unknown): string {
   const v = defined(value);
   if (typeof v === 'string') return reprString(v);
+  if (Array.isArray(v) && (v as { [TUPLE]?: boolean })[TUPLE])
+    return `(${v.map(repr).join(', ')}${v.length === 1 ? ',' : ''})`;
   if (Array.isArray(v)) return `[${v.map(repr).join(', ')}]`;
   if (isMap(v))
     return `{${Object.entries(v)
