@@ -8,7 +8,7 @@ import { handleVersionFlag } from './version.js';
 handleVersionFlag('salt-api', process.argv);
 const { Command } = await import('commander');
 const { resolve } = await import('node:path');
-const { loadConfigCached } = await import('../kernel/config/cache.js');
+const { loadConfigCached } = await import('./config-cache.js');
 const { createLogger } = await import('../kernel/log.js');
 const { startNetapi } = await import('../plugins/netapi/server.js');
 const { createMasterKernel } = await import('../master/master-kernel.js');
@@ -42,10 +42,17 @@ const log = createLogger({
   fileLevel: config.log_level_logfile ?? config.log_level,
 });
 let handle: Awaited<ReturnType<typeof startNetapi>>;
+let kernel: Awaited<ReturnType<typeof createMasterKernel>>;
 try {
-  // the REST routes the master's plugins add, as the master's own netapi process serves them
-  const kernel = await createMasterKernel(config, log);
-  handle = await startNetapi(config, log, kernel.kinds.all('netapi.routes'));
+  // the REST routes and eauth back ends the master's plugins add, as the master's own netapi
+  // process serves them
+  kernel = await createMasterKernel(config, log);
+  handle = await startNetapi(
+    config,
+    log,
+    kernel.kinds.all('netapi.routes'),
+    kernel.kinds.all('netapi.eauth'),
+  );
 } catch (err) {
   const e = err as { code?: string; message?: string };
   process.stderr.write(`salt-api: error: ${e.message ?? String(err)}${e.code ? ` [${e.code}]` : ''}\n`);
@@ -53,7 +60,11 @@ try {
 }
 log.info({ port: handle.port }, 'salt-api started');
 const stop = (): void => {
-  void handle.close().finally(() => process.exit(0));
+  // the plugins' shutdown taps run, as in the master's own processes
+  void handle
+    .close()
+    .then(() => kernel.shutdown())
+    .finally(() => process.exit(0));
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -10,7 +10,7 @@ import { handleVersionFlag } from './version.js';
 blockingStdio();
 handleVersionFlag('salt-run', process.argv);
 const { resolve } = await import('node:path');
-const { loadConfigCached } = await import('../kernel/config/cache.js');
+const { loadConfigCached } = await import('./config-cache.js');
 const { RunnerClient } = await import('../client/runner-client.js');
 const { resolveColor } = await import('../outputters/colors.js');
 const { resolveOutputterAsync } = await import('../outputters/extension-outputters.js');

@@ -111,6 +111,11 @@ export const SALT_ERR_COMMAND_INVALID = createError(
   'SALT_ERR_COMMAND_INVALID',
   (cmd: string, why: string) => `request command "${cmd}" cannot be registered: ${why}`,
 );
+export const SALT_ERR_REGISTRY_DAEMON = createError(
+  'SALT_ERR_REGISTRY_DAEMON',
+  (kind: string, name: string, daemon: string) =>
+    `cannot register ${kind} "${name}" in a ${daemon}: only the master runs them`,
+);
 export const SALT_ERR_REGISTRY_CLOSED = createError(
   'SALT_ERR_REGISTRY_CLOSED',
   (kind: string, name: string) => `cannot register ${kind} "${name}" after the daemon is ready`,

@@ -76,6 +76,7 @@ export {
   type FunctionSpec,
   type GrainsContext,
   type GrainsModuleDef,
+  type MasterLink,
   type ModuleDef,
   type ResolvedFunctionSpec,
   resolveFunctionArgs,

@@ -12,7 +12,7 @@ import type { ReturnerDef } from './jobs/returner.js';
 import type { JobReturn, PublishLoad } from './jobs/types.js';
 import { type CreateKernelOptions, createKernel, sortPlugins } from './kernel.js';
 import { silentLogger } from './log.js';
-import type { KernelPlugin, PluginApi, PluginOption } from './plugin.js';
+import { definePlugin, type KernelPlugin, type PluginApi, type PluginOption } from './plugin.js';
 import { STAGE_EARLY, STAGE_RETURNERS } from './stages.js';
 import { VERSION } from './version.js';
 
@@ -245,6 +245,23 @@ describe('createKernel: plugin checks', () => {
     ]);
     expect((await kernel({ daemon: 'client', plugins })).plugins).toEqual(['everywhere']);
     expect(trace).not.toContain('nowhere');
+  });
+
+  it('refuses a request command or a process registered in a minion: only the master runs them', async () => {
+    const plugin = (what: 'commands' | 'processes') =>
+      definePlugin({
+        name: `registers-${what}`,
+        apply(api) {
+          if (what === 'commands') api.commands.register({ cmd: '_x', enc: 'aes', handle: () => ({}) });
+          else api.processes.register({ name: 'x', start: async () => async () => undefined });
+        },
+      });
+    for (const what of ['commands', 'processes'] as const) {
+      await expect(kernel({ daemon: 'minion', plugins: [plugin(what)] })).rejects.toMatchObject({
+        code: 'SALT_ERR_REGISTRY_DAEMON',
+      });
+      await expect(kernel({ daemon: 'master', plugins: [plugin(what)] })).resolves.toBeDefined();
+    }
   });
 
   it('does not count a plugin filtered out by daemons as applied for dependencies or duplicates', async () => {

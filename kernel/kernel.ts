@@ -9,6 +9,7 @@ import {
   SALT_ERR_HOOK_FAILED,
   SALT_ERR_PLUGIN_DEPENDENCY,
   SALT_ERR_PLUGIN_DUPLICATE,
+  SALT_ERR_REGISTRY_DAEMON,
   SaltError,
 } from './errors.js';
 import { createKernelHooks, type KernelHooks, type TapOnly } from './hooks.js';
@@ -157,13 +158,28 @@ function installTapWrapper(hooks: KernelHooks, log: Logger): void {
   }
 }
 
+/** A registry whose units only the master runs: elsewhere a registration is refused, not kept unused. */
+function masterOnly<T>(registry: ClosableRegistry<T>, daemon: DaemonKind): ClosableRegistry<T> {
+  if (daemon === 'master') return registry;
+  return {
+    ...registry,
+    register(def) {
+      const name = String((def as { name?: unknown; cmd?: unknown }).cmd ?? (def as { name?: unknown }).name);
+      throw new SALT_ERR_REGISTRY_DAEMON(registry.kind, name, daemon);
+    },
+  };
+}
+
 /** Creates a kernel and applies its plugins in order. */
 export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   const hooks = createKernelHooks();
   installTapWrapper(hooks, opts.log);
   const returners = createRegistry<ReturnerDef>('returner');
-  const commands = createRegistry<CommandDef>('request command', (def) => def.cmd);
-  const processes = createRegistry<DaemonProcessDef>('process');
+  const commands = masterOnly(
+    createRegistry<CommandDef>('request command', (def) => def.cmd),
+    opts.daemon,
+  );
+  const processes = masterOnly(createRegistry<DaemonProcessDef>('process'), opts.daemon);
   const kinds = createKindRegistrar();
   const ordered = [
     ...sortPlugins(opts.builtins ?? [], flatten(opts.plugins)),

@@ -23,7 +23,7 @@ import { startBeacons } from './beacons.js';
 import { startEngines } from './engines.js';
 import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
-import type { GrainsView } from './grains-file.js';
+import type { GrainsView } from './grains-view.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';

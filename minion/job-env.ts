@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { createModuleLoader, loadCustomGrains } from '../kernel/loader/index.js';
+import { grainsFilePath } from '../modules/_grains-file.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { coreGrains, mergeGrains } from './grains.js';
-import { GrainsView, grainsFilePath } from './grains-file.js';
+import { GrainsView } from './grains-view.js';
 import { primaryMaster } from './master-address.js';
 import type { RunEnv } from './run-function.js';
 

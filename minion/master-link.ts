@@ -6,19 +6,17 @@
  * minion id, so several in-process minions do not share one.
  */
 import { SALT_ERR_EXEC_SYNC } from '../kernel/errors.js';
+import type { MasterLink } from '../kernel/loader/define.js';
 import { packIpc, unpackIpc } from '../kernel/serial/index.js';
-import type { MasterReply, MasterRequest, RecycleRequest, RefreshPillarRequest } from './job-protocol.js';
+import type {
+  AbortJob,
+  MasterReply,
+  MasterRequest,
+  RecycleRequest,
+  RefreshPillarRequest,
+} from './job-protocol.js';
 
-export interface MasterLink {
-  /** Sends an aes load to the master and resolves with the decrypted reply. */
-  request(load: Record<string, unknown>): Promise<unknown>;
-  /** Replaces the job processes (idle ones now, busy ones when their job ends) so new jobs load fresh modules. */
-  recycle(): void;
-  /** True when jobs run inside the minion process, where loaded modules cannot be replaced. */
-  readonly inProcess: boolean;
-  /** Has the minion fetch its pillar again (saltutil.refresh_pillar); absent without a minion daemon. */
-  refreshPillar?(): Promise<void>;
-}
+export type { MasterLink };
 
 const links = new Map<string, MasterLink>();
 
@@ -28,6 +26,11 @@ export function setMasterLink(id: string, link: MasterLink): void {
 
 export function clearMasterLink(id: string, link: MasterLink): void {
   if (links.get(id) === link) links.delete(id);
+}
+
+/** The link of minion `id`, if it has one (what `ExecContext.master` gives a function). */
+export function findMasterLink(id: string): MasterLink | undefined {
+  return links.get(id);
 }
 
 /** The link of minion `id`; throws when the minion has no master (`salt-call --local`). */
@@ -94,6 +97,10 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     recycle() {
       const msg: RecycleRequest = { type: 'recycle' };
       endpoint.send?.(msg);
+    },
+    abortJob(jid, sig) {
+      const msg: AbortJob = { type: 'abort-job', jid, sig };
+      return endpoint.send?.(msg) ?? false;
     },
   };
 }

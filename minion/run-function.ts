@@ -9,6 +9,7 @@ import { RetcodeResult } from '../kernel/jobs/retcode.js';
 import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../kernel/loader/define.js';
 import type { ModuleLoader } from '../kernel/loader/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
+import { findMasterLink } from './master-link.js';
 
 export interface FunctionResult {
   return: unknown;
@@ -109,6 +110,9 @@ function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): 
     },
     cache: env.loader.cache,
     functions: functionTable(env.loader),
+    get master() {
+      return findMasterLink(env.id);
+    },
     async call(fun, args = [], kwargs = {}) {
       const spec = await env.loader.get(fun);
       if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await env.loader.explain(fun));

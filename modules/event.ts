@@ -4,8 +4,7 @@
  * own namespaces (master/handlers/minion-event.ts).
  */
 import { z } from 'zod';
-import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
-import { masterLink } from '../minion/master-link.js';
+import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_SYNC } from '../kernel/index.js';
 import { isMapping } from './_traverse.js';
 
 /** Whether this minion runs without a master (`salt-call --local`, `file_client: local`). */
@@ -30,7 +29,8 @@ async function fireMaster(ctx: ExecContext, data: unknown, tag: string, preload?
   const load: Record<string, unknown> = { id: ctx.id, cmd: '_minion_event', pretag: null, data, tag };
   if (isMapping(preload)) Object.assign(load, preload, { id: ctx.id, cmd: '_minion_event' });
   try {
-    await masterLink(ctx.id).request(load);
+    if (!ctx.master) throw new SALT_ERR_EXEC_SYNC(`minion ${ctx.id} has no connection to a master here`);
+    await ctx.master.request(load);
     return true;
   } catch (err) {
     ctx.log.warn({ tag, err: (err as Error).message }, 'event not delivered to the master');

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readGrainsFile } from '../minion/grains-file.js';
 import { fakeCtx, invoke } from './_fake-ctx.js';
+import { readGrainsFile } from './_grains-file.js';
 import grains from './grains.js';
 
 const dirs: string[] = [];

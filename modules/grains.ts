@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
-import { grainsFilePath, parseGrainsYaml, writeGrainsFile } from '../minion/grains-file.js';
 import { pyFlag } from './_coerce.js';
+import { grainsFilePath, parseGrainsYaml, writeGrainsFile } from './_grains-file.js';
 import { deepCopy, filterBy, isMapping, pyEquals, traverse } from './_traverse.js';
 
 const DELIM = ':';

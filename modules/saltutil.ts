@@ -7,11 +7,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  type MasterLink,
+  SALT_ERR_EXEC_SYNC,
+} from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
-import { syncForm } from '../minion/extmods-sync.js';
-import type { AbortJob } from '../minion/job-protocol.js';
-import { type MasterLink, masterLink } from '../minion/master-link.js';
+import { syncForm } from './_extmods-sync.js';
 import { fnmatch } from './_fnmatch.js';
 import { descendants, procDir, removeProcFile, runningJobs } from './_proc-jobs.js';
 
@@ -37,12 +41,9 @@ function running(ctx: ExecContext) {
 }
 
 /** Whether this function runs in one of the minion's job processes (not in the minion or salt-call). */
-function isJobProcess(id: string): boolean {
-  try {
-    return !masterLink(id).inProcess && typeof process.send === 'function';
-  } catch {
-    return false; // no master link: salt-call --local
-  }
+function isJobProcess(ctx: ExecContext): boolean {
+  // no master link: salt-call --local
+  return ctx.master !== undefined && !ctx.master.inProcess && typeof process.send === 'function';
 }
 
 /** Salt's `signal_job`: the job's process tree gets `sig`; a vanished job's file is removed. */
@@ -52,16 +53,14 @@ function signalJob(ctx: ExecContext, jid: string, sig: number): string {
     const pid = Number(data.pid);
     // With multiprocessing off the job runs inside the minion: Salt would signal the whole
     // minion here; refuse instead.
-    const inJobProcess = isJobProcess(ctx.id);
+    const inJobProcess = isJobProcess(ctx);
     if (pid === process.pid && !inJobProcess) {
       return `Job ${jid} runs inside the minion process and cannot be signalled`;
     }
     // Job processes are shared past job_processes_max: signalling the process would stop the
     // other jobs too, so the job alone is stopped through the minion (its abort signal fires).
     const shared = running(ctx).some((d) => String(d.jid) !== jid && Number(d.pid) === pid);
-    if ((shared || pid === process.pid) && inJobProcess && process.send) {
-      const msg: AbortJob = { type: 'abort-job', jid, sig };
-      process.send(msg);
+    if ((shared || pid === process.pid) && inJobProcess && ctx.master?.abortJob?.(jid, sig)) {
       return `Signal ${sig} sent to job ${jid}: it shares job process ${pyStr(data.pid)} with other jobs, so that job alone is stopped`;
     }
     try {
@@ -107,14 +106,8 @@ function refresh(link: MasterLink): true | string {
 }
 
 /** Salt's `refresh_modules` for minion `id`; without a master link (salt-call) the next call loads anew anyway. */
-export function refreshModules(id: string): true | string {
-  let link: MasterLink;
-  try {
-    link = masterLink(id);
-  } catch {
-    return true;
-  }
-  return refresh(link);
+export function refreshModules(ctx: ExecContext): true | string {
+  return ctx.master ? refresh(ctx.master) : true;
 }
 
 /** Salt's `_sync(form, ...)`: the `<form>.<name>` added or changed, in sync order. */
@@ -123,7 +116,8 @@ async function syncExtForm(
   args: z.output<typeof syncArgs>,
   form: 'modules' | 'grains' | 'returners',
 ): Promise<{ changed: string[]; touched: boolean; link: MasterLink }> {
-  const link = masterLink(ctx.id);
+  const link = ctx.master;
+  if (!link) throw new SALT_ERR_EXEC_SYNC(`minion ${ctx.id} has no connection to a master here`);
   const extmods = String(ctx.opts.extension_modules ?? '');
   const allow = args.extmod_whitelist;
   const deny = args.extmod_blacklist ?? [];
@@ -251,7 +245,7 @@ export default defineModule({
     refresh_modules: defineFunction({
       varkw: true,
       doc: "Make the minion load its execution modules anew for the next jobs (new job processes).\n\nCLI Example: salt '*' saltutil.refresh_modules",
-      run: (ctx) => refreshModules(ctx.id),
+      run: (ctx) => refreshModules(ctx),
     }),
     refresh_pillar: defineFunction({
       args: (zod) =>
@@ -262,19 +256,15 @@ export default defineModule({
         }),
       doc: "Have the minion fetch its pillar from the master again; it fires `minion_pillar_refresh_complete` when done.\n\nReturns True once the new pillar is in place (tsalt waits for it whatever `wait` says), False when the master did not answer within `timeout` seconds.\n\nCLI Example: salt '*' saltutil.refresh_pillar",
       run: async (ctx, a) => {
-        let link: MasterLink;
-        try {
-          link = masterLink(ctx.id);
-        } catch {
-          return false;
-        }
-        if (!link.refreshPillar) return false;
+        const link = ctx.master;
+        if (!link?.refreshPillar) return false;
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<boolean>((resolve) => {
           timer = setTimeout(() => resolve(false), Math.max(0, a.timeout) * 1000);
         });
         try {
-          return await Promise.race([link.refreshPillar().then(() => true), timeout]);
+          const refresh = link.refreshPillar;
+          return await Promise.race([refresh.call(link).then(() => true), timeout]);
         } catch (err) {
           ctx.log.warn({ err: (err as Error).message }, 'pillar refresh failed');
           return false;

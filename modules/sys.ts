@@ -97,7 +97,7 @@ export default defineModule({
     }),
     reload_modules: defineFunction({
       doc: "Tell the minion to reload the execution modules: the next jobs run in fresh job processes.\n\nCLI Example: salt '*' sys.reload_modules",
-      run: (ctx) => refreshModules(ctx.id),
+      run: (ctx) => refreshModules(ctx),
     }),
     argspec: defineFunction({
       args: z.object({ module: z.string().default('') }),

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { loadConfigCached } from '../kernel/config/cache.js';
+import { loadConfigCached } from '../cli/config-cache.js';
 import { createLogger } from '../kernel/log.js';
 import { freePort } from '../kernel/process/ports.js';
 import { type NetapiHandle, startNetapi } from '../plugins/netapi/server.js';

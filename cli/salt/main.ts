@@ -4,10 +4,10 @@
  */
 import { resolve } from 'node:path';
 import { LocalClient } from '../../client/local-client.js';
-import { loadConfigCached } from '../../kernel/config/cache.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';
 import type { Outputter } from '../../outputters/types.js';
+import { loadConfigCached } from '../config-cache.js';
 import { exitWhenWritten } from '../stdio.js';
 import { fail } from '../usage-error.js';
 import { parseSaltCommandLine } from './options.js';

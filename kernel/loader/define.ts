@@ -36,6 +36,20 @@ export interface FunctionIndex {
 }
 
 /** What every execution-module function receives first, in place of Salt's injected globals. */
+/** How a running function reaches the master and the minion's job pool (`ExecContext.master`). */
+export interface MasterLink {
+  /** Sends an aes load to the master and resolves with the decrypted reply. */
+  request(load: Record<string, unknown>): Promise<unknown>;
+  /** Replaces the job processes (idle ones now, busy ones when their job ends) so new jobs load fresh modules. */
+  recycle(): void;
+  /** True when jobs run inside the minion process, where loaded modules cannot be replaced. */
+  readonly inProcess: boolean;
+  /** From a job process: has the minion stop job `jid` alone (its abort signal fires). False elsewhere. */
+  abortJob?(jid: string, sig: number): boolean;
+  /** Has the minion fetch its pillar from the master again (saltutil.refresh_pillar); absent in salt-call. */
+  refreshPillar?(): Promise<void>;
+}
+
 export interface ExecContext {
   /** The minion's resolved configuration (read-only). */
   readonly opts: Readonly<Record<string, unknown>>;
@@ -53,6 +67,8 @@ export interface ExecContext {
   readonly cache: Map<string, unknown>;
   /** The functions this minion can run. */
   readonly functions: FunctionIndex;
+  /** The minion's link to its master; absent where there is none (`salt-call --local`). */
+  readonly master?: MasterLink;
 }
 
 /** Extra positionals and keywords a function accepts when it declares `varargs`/`varkw`. */

@@ -8,6 +8,7 @@ import type { ResolvedMasterConfig } from '../../kernel/index.js';
 import type { Logger } from '../../kernel/util.js';
 import { fillAuthList } from './auth/acl.js';
 import { authenticate } from './auth/eauth.js';
+import type { NetapiEauthDef } from './auth/eauth-kind.js';
 import { allowCustomExpire, type TokenData, type TokenStore } from './auth/token-store.js';
 import type { Chunk } from './body.js';
 import type { NetapiOptions } from './config.js';
@@ -34,6 +35,8 @@ export interface NetapiContext {
   opts: NetapiOptions;
   link: MasterLink;
   tokens: TokenStore;
+  /** The eauth back ends logins are checked with (the `netapi.eauth` kind). */
+  eauth: readonly NetapiEauthDef[];
   log: Logger;
   stats: NetapiStats;
   /** Connection caps per client address and in all, with a reserve for authenticated users. */
@@ -113,6 +116,7 @@ export async function identityFromCredentials(
   try {
     res = await authenticate(ctx.config as never, creds.eauth, creds.username, creds.password, {
       log: ctx.log,
+      backends: ctx.eauth,
     });
   } finally {
     ctx.logins.end(address, user, res?.ok === true);

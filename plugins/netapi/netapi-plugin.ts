@@ -4,6 +4,7 @@
  * server on its own).
  */
 import { defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
+import { BUILTIN_EAUTH } from './auth/builtin-eauth.js';
 import { netapiMasterOptions } from './options.js';
 
 export function netapiPlugin(): KernelPlugin {
@@ -12,6 +13,8 @@ export function netapiPlugin(): KernelPlugin {
     options: netapiMasterOptions,
     daemons: ['master'],
     apply(api) {
+      // the eauth back ends it brings, in the same kind a plugin adds one to
+      for (const backend of BUILTIN_EAUTH) api.kinds.register('netapi.eauth', backend);
       api.processes.register(
         defineDaemonProcess({
           name: 'netapi',

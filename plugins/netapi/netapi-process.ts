@@ -7,6 +7,11 @@ import { startNetapi } from './server.js';
 
 export async function startNetapiProcess(ctx: DaemonProcessContext): Promise<() => Promise<void>> {
   const config = ctx.config as unknown as ResolvedMasterConfig;
-  const handle = await startNetapi(config, ctx.log, ctx.kinds.all('netapi.routes'));
+  const handle = await startNetapi(
+    config,
+    ctx.log,
+    ctx.kinds.all('netapi.routes'),
+    ctx.kinds.all('netapi.eauth'),
+  );
   return () => handle.close();
 }

@@ -10,6 +10,8 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type ResolvedMasterConfig, SaltError } from '../../kernel/index.js';
 import type { Logger } from '../../kernel/util.js';
+import { BUILTIN_EAUTH } from './auth/builtin-eauth.js';
+import type { NetapiEauthDef } from './auth/eauth-kind.js';
 import { TokenStore } from './auth/token-store.js';
 import { BODY_TYPES, parseBody } from './body.js';
 import { clientAddress } from './client-address.js';
@@ -216,6 +218,7 @@ export async function startNetapi(
   config: ResolvedMasterConfig,
   log: Logger,
   extraRoutes: readonly NetapiRouteDef[] = [],
+  eauth: readonly NetapiEauthDef[] = BUILTIN_EAUTH,
 ): Promise<NetapiHandle> {
   const opts = netapiOptions(netapiMasterOptions.read(config));
   const link = new MasterLink(config, log);
@@ -226,6 +229,7 @@ export async function startNetapi(
     opts,
     link,
     tokens,
+    eauth,
     streams: new StreamSessions(tokens),
     connections: new ConnectionGuard({
       maxConnections: opts.max_connections,

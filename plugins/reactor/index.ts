@@ -7,4 +7,5 @@ export {
   type ReactionResult,
   type ReactorEvent,
 } from './define.js';
+export { reactorOptions } from './options.js';
 export { reactorPlugin } from './reactor-plugin.js';

@@ -9,7 +9,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfigCached } from '../../kernel/config/cache.js';
+import { loadConfigCached } from '../../cli/config-cache.js';
 import { createLogger } from '../../kernel/log.js';
 import { freePort } from '../../kernel/process/ports.js';
 import { type NetapiHandle, startNetapi } from '../../plugins/netapi/server.js';

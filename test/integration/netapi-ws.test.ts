@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfigCached } from '../../kernel/config/cache.js';
+import { loadConfigCached } from '../../cli/config-cache.js';
 import { createLogger } from '../../kernel/log.js';
 import { freePort } from '../../kernel/process/ports.js';
 import { type NetapiHandle, startNetapi } from '../../plugins/netapi/server.js';

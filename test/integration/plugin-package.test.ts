@@ -34,7 +34,7 @@ describe('request commands, a master process and a REST route from a plugin pack
     const netapi = {
       rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true },
       sharedsecret: 'acme-secret',
-      external_auth: { sharedsecret: { acmeuser: ['.*'] } },
+      external_auth: { sharedsecret: { acmeuser: ['.*'] }, acme: { carol: ['test.*'] } },
     };
     await c.writeMasterCodeConfig(
       `import { acmePlugin } from ${plugin};`,
@@ -150,5 +150,24 @@ describe('request commands, a master process and a REST route from a plugin pack
     });
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ greeting: 'howdy', user: 'acmeuser', eauth: 'sharedsecret' });
+  });
+
+  it("logs in through the plugin's eauth back end, with its external_auth block's permissions", async () => {
+    await waitForApi(api);
+    const login = (password: string) =>
+      fetch(`${api}/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ username: 'carol', password, eauth: 'acme' }),
+      });
+    expect((await login('carol')).status).toBe(401);
+    const ok = await login('lorac');
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { return: [{ token: string; eauth: string; perms: unknown }] };
+    expect(body.return[0]).toMatchObject({ eauth: 'acme', perms: ['test.*'] });
+    const r = await fetch(`${api}/acme/status`, {
+      headers: { 'X-Auth-Token': body.return[0].token, Accept: 'application/json' },
+    });
+    expect(await r.json()).toEqual({ greeting: 'howdy', user: 'carol', eauth: 'acme' });
   });
 });

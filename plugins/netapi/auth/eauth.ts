@@ -1,14 +1,15 @@
 /**
- * The eauth back ends netapi knows (Salt's `salt/auth/*.py` loaded by `LoadAuth`): `file`,
- * `sharedsecret` and `pam` (through Debian's `pamtester`, ./eauth-pam.ts: no native addon).
- * A back end is usable only when `external_auth` names it. Authentication errors of any kind
- * deny.
+ * A login against the eauth back ends (Salt's `LoadAuth`): the `netapi.eauth` kind's units
+ * (eauth-kind.ts; the built-in `file`, `sharedsecret` and `pam`, through Debian's `pamtester`,
+ * in builtin-eauth.ts). A back end is usable only when `external_auth` names it.
+ * Authentication errors of any kind deny.
  */
 import { readFile } from 'node:fs/promises';
+import type { ResolvedMasterConfig } from '../../../kernel/index.js';
 import { fillAuthList, userListed } from './acl.js';
-import { type AuthLog, fileAuthenticate } from './eauth-file.js';
-import { pamAuthenticate, pamOptions } from './eauth-pam.js';
-import { safeEqual } from './password-hash.js';
+import { BUILTIN_EAUTH } from './builtin-eauth.js';
+import type { AuthLog } from './eauth-file.js';
+import type { NetapiEauthDef } from './eauth-kind.js';
 
 export interface EauthConfig {
   external_auth: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -21,9 +22,6 @@ export interface EauthConfig {
 export type AuthOutcome =
   | { ok: true; user: string; eauth: string; groups: string[]; authList: unknown[] }
   | { ok: false; reason: string };
-
-/** Back ends tsalt implements. */
-export const EAUTH_BACKENDS = ['file', 'sharedsecret', 'pam'] as const;
 
 /** Where group membership is read from (tests point these at fixtures). */
 export interface GroupFiles {
@@ -71,6 +69,8 @@ export async function osGroups(user: string, files: GroupFiles = SYSTEM_GROUP_FI
 export interface EauthOptions {
   log: AuthLog;
   groupFiles?: GroupFiles;
+  /** The back ends to check with (default: the built-in ones). */
+  backends?: readonly NetapiEauthDef[];
 }
 
 /**
@@ -90,9 +90,17 @@ export async function authenticate(
   const provider = config.external_auth[eauth];
   if (!provider || typeof provider !== 'object')
     return { ok: false, reason: `the eauth back end ${eauth} is not configured in external_auth` };
+  const backends = opts.backends ?? BUILTIN_EAUTH;
+  const backend = backends.find((b) => b.name === eauth);
+  if (!backend) {
+    const known = backends.map((b) => b.name).join(', ');
+    opts.log.error({ eauth }, `eauth ${eauth}: unknown back end (tsalt knows ${known})`);
+    return { ok: false, reason: 'bad credentials' };
+  }
   let passed = false;
   try {
-    passed = await checkPassword(config, eauth, provider, username, password, opts.log);
+    const master = config as unknown as ResolvedMasterConfig;
+    passed = await backend.checkPassword({ username, password, provider, config: master, log: opts.log });
   } catch (err) {
     opts.log.error({ eauth, err: (err as Error).message }, `eauth ${eauth} failed`);
     passed = false;
@@ -103,31 +111,4 @@ export async function authenticate(
     return { ok: false, reason: `user ${username} is not listed under external_auth:${eauth}` };
   const authList = fillAuthList(provider, username, groups, config.permissive_acl === true);
   return { ok: true, user: username, eauth, groups, authList };
-}
-
-async function checkPassword(
-  config: EauthConfig,
-  eauth: string,
-  provider: Readonly<Record<string, unknown>>,
-  username: string,
-  password: string,
-  log: AuthLog,
-): Promise<boolean> {
-  switch (eauth) {
-    case 'file':
-      return fileAuthenticate(provider, username, password, log);
-    case 'sharedsecret': {
-      const secret = config.sharedsecret;
-      if (typeof secret !== 'string' || !secret) {
-        log.error({ eauth }, 'eauth sharedsecret: the master option `sharedsecret` is not set');
-        return false;
-      }
-      return safeEqual(password, secret);
-    }
-    case 'pam':
-      return pamAuthenticate(username, password, pamOptions(config.extra), log);
-    default:
-      log.error({ eauth }, `eauth ${eauth}: unknown back end (tsalt knows ${EAUTH_BACKENDS.join(', ')})`);
-      return false;
-  }
 }

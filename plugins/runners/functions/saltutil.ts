@@ -11,7 +11,7 @@ import {
   type RunnerContext,
   SALT_ERR_RUNNER,
 } from '../../../kernel/index.js';
-import { syncForm } from '../../../minion/extmods-sync.js';
+import { syncForm } from '../../../modules/_extmods-sync.js';
 import type { FileServerConfig } from '../../file-server/roots.js';
 import { fileHash, fileList, serveFile } from '../../file-server/roots.js';
 

@@ -8,9 +8,9 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { userCacheDir } from '../cache/user-cache-dir.js';
-import type { ConfigKind } from './constants.js';
-import type { ResolvedMasterConfig, ResolvedMinionConfig } from './resolve.js';
+import { userCacheDir } from '../kernel/cache/user-cache-dir.js';
+import type { ConfigKind } from '../kernel/config/constants.js';
+import type { ResolvedMasterConfig, ResolvedMinionConfig } from '../kernel/config/resolve.js';
 
 interface Stamp {
   path: string;
@@ -104,7 +104,7 @@ export async function loadConfigCached(
     // no usable cache entry
   }
   const before = inputsOf(kind, dir);
-  const { loadConfig } = await import('./load.js');
+  const { loadConfig } = await import('../kernel/config/load.js');
   const loaded =
     kind === 'master'
       ? await loadConfig('master', dir, overrides)

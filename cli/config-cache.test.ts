@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfigCached } from './cache.js';
+import { loadConfigCached } from './config-cache.js';
 
 describe('loadConfigCached', () => {
   let root: string;

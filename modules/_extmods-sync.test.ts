@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FileServerConfig, fileHash, fileList, serveFile } from '../plugins/file-server/roots.js';
-import { MANIFEST_NAME, type MasterRequestFn, readManifest, staleFiles, syncForm } from './extmods-sync.js';
+import { MANIFEST_NAME, type MasterRequestFn, readManifest, staleFiles, syncForm } from './_extmods-sync.js';
 
 const top = mkdtempSync(join(tmpdir(), 'tsalt-sync-'));
 const root = join(top, 'srv');

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { SALT_ERR_EXEC_SYNC } from '../kernel/errors.js';
+import { SALT_ERR_EXEC_SYNC } from '../kernel/index.js';
 
 /** Sends one aes load to the master and resolves with its reply. */
 export type MasterRequestFn = (load: Record<string, unknown>) => Promise<unknown>;

@@ -1,14 +1,12 @@
 /**
  * The minion's grains file (Salt's `<config dir>/grains`, YAML): static grains that
- * `grains.setval`/`delval` persist, read by every job. Writes are atomic (temp file + rename),
- * and a `GrainsView` re-reads the file only when a cheap `stat` shows it changed.
+ * `grains.setval`/`delval` persist, read by every job (minion/grains-view.ts). Writes are
+ * atomic (temp file + rename).
  */
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ScalarTag } from 'yaml';
-import type { Grains } from '../kernel/loader/define.js';
-import { mergeGrains } from './grains.js';
 
 /** Salt's grains file location: `conf_file`'s folder (or `conf_file` itself when it is a folder). */
 export function grainsFilePath(opts: Readonly<Record<string, unknown>>): string {
@@ -100,52 +98,5 @@ export function writeGrainsFile(path: string, grains: Readonly<Record<string, un
       // nothing to clean
     }
     throw err;
-  }
-}
-
-/** A cheap identity of the file's current version, or '' when absent. */
-function fileStamp(path: string): string {
-  // checked after every job: an absent file must not cost a thrown error
-  try {
-    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
-    return s ? `${s.ino}:${s.size}:${s.mtimeNs}` : '';
-  } catch {
-    return '';
-  }
-}
-
-export interface GrainsViewOptions {
-  /** Core grains (computed once). */
-  core: Readonly<Record<string, unknown>>;
-  /** The grains file path. */
-  file: string;
-  /** The minion config's `grains` option. */
-  configured: Readonly<Record<string, unknown>>;
-  /** Salt's `grains_deep_merge`. */
-  deep?: boolean;
-  /** Told when the grains file cannot be parsed. */
-  onError?: (message: string) => void;
-}
-
-/** The current grains: core < grains file < config `grains`, re-read when the file changes. */
-export class GrainsView {
-  readonly #opts: GrainsViewOptions;
-  #stamp: string | undefined;
-  #grains: Record<string, unknown> = {};
-
-  constructor(opts: GrainsViewOptions) {
-    this.#opts = opts;
-  }
-
-  current(): Grains {
-    const stamp = fileStamp(this.#opts.file);
-    if (stamp !== this.#stamp) {
-      this.#stamp = stamp;
-      const { grains, error } = stamp ? readGrainsFile(this.#opts.file) : { grains: {} };
-      if (error) this.#opts.onError?.(error);
-      const deep = this.#opts.deep === true;
-      this.#grains = mergeGrains(mergeGrains(this.#opts.core, grains, deep), this.#opts.configured, deep);
-    }
-    return this.#grains;
   }
 }

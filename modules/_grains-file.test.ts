@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GrainsView, grainsFilePath, readGrainsFile, writeGrainsFile } from './grains-file.js';
+import { GrainsView } from '../minion/grains-view.js';
+import { grainsFilePath, readGrainsFile, writeGrainsFile } from './_grains-file.js';
 
 const dirs: string[] = [];
 function tmp(): string {
