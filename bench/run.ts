@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,render,event-bus,swarm,file-server]`: the issues' figures,
+ * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,render,event-bus,swarm,file-server,pillar]`: the issues' figures,
  * measured on this machine with real processes on loopback, printed with their method and
  * written to bench-results[-quick].json. Never fails on a figure; leaves no process behind.
  */
@@ -12,6 +12,7 @@ import { cliSection } from './sections/cli.js';
 import { eventBusSection } from './sections/event-bus.js';
 import { fileServerSection } from './sections/file-server.js';
 import { netapiSection } from './sections/netapi.js';
+import { pillarSection } from './sections/pillar.js';
 import { reactorSection } from './sections/reactor.js';
 import { renderSection } from './sections/render.js';
 import { storesSection } from './sections/stores.js';
@@ -26,6 +27,7 @@ const SECTIONS: Record<string, (quick: boolean) => Promise<void>> = {
   'event-bus': eventBusSection,
   swarm: swarmSection,
   'file-server': fileServerSection,
+  pillar: pillarSection,
 };
 
 const quick = process.argv.includes('--quick');

@@ -22,5 +22,6 @@ export * from './targeting/compound.js';
 export * from './targeting/data-cache.js';
 export * from './targeting/expected-minions.js';
 export * from './targeting/match.js';
+export * from './targeting/matchers.js';
 export * from './targeting/nodegroups.js';
 export * from './targeting/target-word.js';

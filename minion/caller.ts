@@ -230,10 +230,48 @@ export async function callFunction(
   };
   if (link) setMasterLink(id, link);
   try {
+    if (channel && session) await fetchPillar(env, config, id, channel, session, opts.log);
     return await callAndReturn(env, config, id, opts, channel, session?.masterUri);
   } finally {
     if (link) clearMasterLink(id, link);
     channel?.close();
+  }
+}
+
+/**
+ * As Salt's salt-call does: report the grains and fetch this minion's pillar (`_pillar`, the
+ * private reply) before the function runs, so `pillar.*` see it. A failure is a warning, not a
+ * failed call: the function runs with an empty pillar.
+ */
+async function fetchPillar(
+  env: Awaited<ReturnType<typeof createRunEnv>> & { pillar?: Readonly<Record<string, unknown>> },
+  config: ResolvedMinionConfig,
+  id: string,
+  channel: Awaited<ReturnType<typeof openChannel>>,
+  session: Session,
+  log: CallOptions['log'],
+): Promise<void> {
+  try {
+    const { reply, nonce } = await channel.sendPrivate({
+      id,
+      grains: env.grains,
+      saltenv: config.saltenv ?? null,
+      pillarenv: typeof config.extra.pillarenv === 'string' ? config.extra.pillarenv : null,
+      pillar_override: {},
+      extra_minion_data: {},
+      ver: '2',
+      cmd: '_pillar',
+    });
+    const { openPrivateReply } = await import('./private-reply.js');
+    const pillar = openPrivateReply(reply, 'pillar', {
+      minionPem: session.keys.privatePem,
+      masterPub: session.creds.masterPub,
+      nonce,
+    });
+    if (pillar && typeof pillar === 'object' && !Array.isArray(pillar))
+      env.pillar = pillar as Record<string, unknown>;
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'pillar not received');
   }
 }
 

@@ -16,6 +16,7 @@ import { bootEnv, resolvedForChildren } from '../kernel/daemon/boot.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { ensureDirs } from '../kernel/process/dirs.js';
 import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
+import { packIpc } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { matchesTarget } from '../kernel/targeting/match.js';
 import { startBeacons } from './beacons.js';
@@ -69,7 +70,9 @@ class MinionData {
   view: GrainsView;
   /** The grains the master was last told of. */
   grains: Record<string, unknown>;
-  pillar: unknown = {};
+  pillar: Record<string, unknown> = {};
+  /** The pillar packed for job processes, once per version. */
+  packedPillar: Uint8Array | undefined;
   readonly #m: MinionContext;
 
   constructor(m: MinionContext, view: GrainsView) {
@@ -81,9 +84,11 @@ class MinionData {
 
   /** Reports the grains and fetches the pillar (Salt's `_pillar`). */
   async refreshPillar(): Promise<void> {
-    this.pillar = await this.#m.master.pillar(this.grains);
-    const keys = isStringMap(this.pillar) ? Object.keys(this.pillar).length : 0;
-    this.#m.log.debug({ keys }, 'pillar received');
+    const pillar = await this.#m.master.pillar(this.grains);
+    this.pillar = isStringMap(pillar) ? pillar : {};
+    this.packedPillar = packIpc(this.pillar);
+    // the number of keys only: pillar values never reach a log line
+    this.#m.log.debug({ keys: Object.keys(this.pillar).length }, 'pillar received');
   }
 
   /** After a job or a sync: if the grains changed (grains.setval, a new grains file), tell the master. */
@@ -114,7 +119,9 @@ function jobExecutor(m: MinionContext, data: MinionData): JobExecutor {
     }),
     cachedir: config.cachedir,
     log,
-    runEnv: () => runEnvWith(config, id, log, data.view),
+    runEnv: () => runEnvWith(config, id, log, data.view, () => data.pillar),
+    pillar: () => data.packedPillar,
+    refreshPillar: () => refreshPillarNow(m, data),
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
     masterRequest: (load) => m.master.send(load),
@@ -217,6 +224,26 @@ function subscribe(
   return sub;
 }
 
+/**
+ * saltutil.refresh_pillar: the minion asks the master for its pillar again, then fires
+ * `minion_pillar_refresh_complete` (`{complete: true}`; on the master bus, as tsalt minions have
+ * no local bus). Rejects when the master does not answer.
+ */
+async function refreshPillarNow(m: MinionContext, data: MinionData): Promise<void> {
+  await data.refreshPillar();
+  try {
+    await m.master.send({
+      cmd: '_minion_event',
+      id: m.id,
+      pretag: null,
+      tag: 'minion_pillar_refresh_complete',
+      data: { complete: true },
+    });
+  } catch (err) {
+    m.log.warn({ err: (err as Error).message }, 'pillar refresh event not delivered');
+  }
+}
+
 /** As a Salt minion does at start: report the grains, fetch the pillar, fire the start events. */
 async function reportStart(m: MinionContext, data: MinionData): Promise<void> {
   const { config, id, log, master } = m;
@@ -286,6 +313,7 @@ export async function startMinion(
     inProcess: !config.multiprocessing,
     request: (load) => master.send(load),
     recycle: () => executor.recycle(),
+    refreshPillar: () => refreshPillarNow(m, data),
   };
   setMasterLink(id, link);
   const sub = subscribe(m, masterHost, publishIntake(m, data, executor));

@@ -28,10 +28,11 @@ import {
   type JobData,
   type JobResult,
   type MasterRequest,
+  type RefreshPillarRequest,
   type RunJob,
   unpackOutcome,
 } from './job-protocol.js';
-import { answerMasterRequest } from './master-link.js';
+import { answerMasterRequest, encodeLoad } from './master-link.js';
 import type { RunEnv } from './run-function.js';
 
 const JOB_PROCESS = fileURLToPath(new URL('./job-process.js', import.meta.url));
@@ -50,6 +51,8 @@ interface PoolProc {
   idleTimer?: NodeJS.Timeout;
   /** Replaced: takes no new job, exits when its current ones end. */
   retired?: boolean;
+  /** The pillar version this process was last sent. */
+  pillarSent?: Uint8Array;
 }
 
 export interface ExecutorOptions {
@@ -75,6 +78,10 @@ export interface ExecutorOptions {
   inline?: (job: JobData) => boolean;
   /** Module names (`inline_modules`) whose inline functions run here even from extension folders. */
   inlineModules?: readonly string[];
+  /** The minion's current pillar, msgpack-packed once per version (sent to job processes with their next job). */
+  pillar?: () => Uint8Array | undefined;
+  /** Fetches the pillar again (saltutil.refresh_pillar from a job process). */
+  refreshPillar?: () => Promise<void>;
 }
 
 /** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
@@ -127,6 +134,7 @@ export class JobExecutor {
       else if (msg.type === 'master-request') this.#relay(proc, msg as MasterRequest);
       else if (msg.type === 'recycle') this.recycle();
       else if (msg.type === 'abort-job') this.#abort(msg as AbortJob);
+      else if (msg.type === 'refresh-pillar') this.#refreshPillar(proc, msg as RefreshPillarRequest);
     });
     child.on('exit', (code, signal) => {
       this.#procs.delete(proc);
@@ -166,6 +174,20 @@ export class JobExecutor {
         }
       }
     }
+  }
+
+  /** Answers a job process's {@link RefreshPillarRequest} once the pillar is fetched (or failed). */
+  #refreshPillar(proc: PoolProc, msg: RefreshPillarRequest): void {
+    const refresh = this.#opts.refreshPillar;
+    const done = refresh ? refresh() : Promise.reject(new Error('no master channel'));
+    void done
+      .then(
+        () => ({ type: 'master-reply' as const, rid: msg.rid, reply: encodeLoad(true) }),
+        (err: Error) => ({ type: 'master-reply' as const, rid: msg.rid, error: err.message }),
+      )
+      .then((reply) => {
+        if (proc.child.connected) proc.child.send(reply);
+      });
   }
 
   #relay(proc: PoolProc, msg: MasterRequest): void {
@@ -270,6 +292,11 @@ export class JobExecutor {
         proc.jobs.set(seq, { jid: job.jid, fun: String(job.fun), resolve });
         void proc.ready.then(() => {
           const msg: RunJob = { type: 'run', seq, job };
+          const pillar = this.#opts.pillar?.();
+          if (pillar && proc.pillarSent !== pillar) {
+            msg.pillar = pillar;
+            proc.pillarSent = pillar;
+          }
           if (proc.child.connected) proc.child.send(msg);
         });
       });

@@ -46,7 +46,13 @@ export async function minionGrainsView(
 }
 
 /** The run environment over a grains view made already (the daemon shares its own). */
-export function runEnvWith(config: ResolvedMinionConfig, id: string, log: Logger, view: GrainsView): RunEnv {
+export function runEnvWith(
+  config: ResolvedMinionConfig,
+  id: string,
+  log: Logger,
+  view: GrainsView,
+  pillar?: () => Readonly<Record<string, unknown>>,
+): RunEnv {
   const opts = config as unknown as Readonly<Record<string, unknown>>;
   const loader = createModuleLoader({
     dirs: [join(config.extension_modules, 'modules'), ...config.module_dirs],
@@ -56,7 +62,7 @@ export function runEnvWith(config: ResolvedMinionConfig, id: string, log: Logger
     virtualContext: { opts, grains: view.current() },
     log,
   });
-  return {
+  const env: RunEnv = {
     loader,
     opts,
     get grains() {
@@ -65,6 +71,9 @@ export function runEnvWith(config: ResolvedMinionConfig, id: string, log: Logger
     id,
     log,
   };
+  // the minion's main process reads its live pillar; a job process is given one per job (job-process.ts)
+  if (pillar) Object.defineProperty(env, 'pillar', { get: pillar, enumerable: true });
+  return env;
 }
 
 /** The run environment of a job process or `salt-call`: computes the grains (custom grain modules run once). */

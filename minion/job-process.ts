@@ -8,11 +8,13 @@ import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { readBoot } from '../kernel/daemon/boot.js';
 import { createLogger } from '../kernel/log.js';
 import { exitWhenParentDies } from '../kernel/process/child.js';
+import { unpackIpc } from '../kernel/serial/index.js';
 import { executeJob } from './execute-job.js';
 import { createRunEnv } from './job-env.js';
 import { type AbortJob, type JobResult, packOutcome, type RunJob } from './job-protocol.js';
 import { minionReturnerLoader, returnJobToReturners } from './job-returners.js';
 import { ipcMasterLink, setMasterLink } from './master-link.js';
+import type { RunEnv } from './run-function.js';
 
 exitWhenParentDies({ pollMs: 2000 });
 const boot = readBoot();
@@ -27,7 +29,7 @@ const log = createLogger({
   file: c.log_file,
   fileLevel: c.log_level_logfile ?? c.log_level,
 });
-const env = await createRunEnv(c, id, log);
+const env: RunEnv & { pillar?: Record<string, unknown> } = await createRunEnv(c, id, log);
 // functions reach the master through the minion's main process
 setMasterLink(id, ipcMasterLink());
 
@@ -54,6 +56,7 @@ process.on('message', (msg: RunJob | AbortJob | { type: 'exit' }) => {
     return;
   }
   if (msg?.type !== 'run') return;
+  if (msg.pillar) env.pillar = unpackIpc(msg.pillar) as Record<string, unknown>;
   busy++;
   const abort = new AbortController();
   aborts.set(msg.job.jid, abort);

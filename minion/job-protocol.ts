@@ -13,6 +13,17 @@ export interface RunJob {
   /** The executor's run number: a job process runs several jobs at once. */
   seq: number;
   job: JobData;
+  /**
+   * The minion's pillar (msgpack), sent when this process has not had this version yet: job
+   * processes keep the last one they were given (Salt's `__pillar__`).
+   */
+  pillar?: Uint8Array;
+}
+
+/** A job process asks the minion's main process to fetch its pillar again (saltutil.refresh_pillar). */
+export interface RefreshPillarRequest {
+  type: 'refresh-pillar';
+  rid: number;
 }
 
 export interface JobResult {

@@ -148,8 +148,9 @@ export class MasterConnection {
     const { reply, nonce } = await this.#channelOrThrow().sendPrivate({
       id: this.#id,
       grains,
-      saltenv: null,
-      pillarenv: null,
+      saltenv: this.#config.saltenv ?? null,
+      // the pillar plugin's minion option (plugins/pillar/options.ts), kept in `extra`
+      pillarenv: typeof this.#config.extra.pillarenv === 'string' ? this.#config.extra.pillarenv : null,
       pillar_override: {},
       extra_minion_data: {},
       ver: '2',

@@ -8,7 +8,13 @@
 import { SALT_ERR_EXEC_SYNC } from '../kernel/errors.js';
 import type { MasterLink } from '../kernel/loader/define.js';
 import { packIpc, unpackIpc } from '../kernel/serial/index.js';
-import type { AbortJob, MasterReply, MasterRequest, RecycleRequest } from './job-protocol.js';
+import type {
+  AbortJob,
+  MasterReply,
+  MasterRequest,
+  RecycleRequest,
+  RefreshPillarRequest,
+} from './job-protocol.js';
 
 export type { MasterLink };
 
@@ -61,8 +67,22 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     if (typeof msg.reply === 'string') waiter.resolve(decodeLoad(msg.reply));
     else waiter.reject(new SALT_ERR_EXEC_SYNC(`the master request failed: ${msg.error ?? 'no reply'}`));
   });
+  /** Sends `make(rid)` to the main process and waits for its `master-reply`. */
+  const ask = (make: (rid: number) => MasterRequest | RefreshPillarRequest): Promise<unknown> => {
+    const rid = next++;
+    return new Promise((resolve, reject) => {
+      pending.set(rid, { resolve, reject });
+      if (!endpoint.send?.(make(rid))) {
+        pending.delete(rid);
+        reject(new SALT_ERR_EXEC_SYNC('the minion process is not reachable from this job'));
+      }
+    });
+  };
   return {
     inProcess: false,
+    async refreshPillar() {
+      await ask((rid) => ({ type: 'refresh-pillar', rid }));
+    },
     request(load) {
       const rid = next++;
       return new Promise((resolve, reject) => {

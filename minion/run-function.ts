@@ -24,6 +24,21 @@ export interface RunEnv {
   grains: Grains;
   id: string;
   log: UnitLogger;
+  /** The minion's pillar as the master last sent it (Salt's `__pillar__`), seen as `opts.pillar`. */
+  readonly pillar?: Readonly<Record<string, unknown>>;
+}
+
+/** `opts` with the pillar in it, made once per (opts, pillar) pair. */
+const optsWithPillar = new WeakMap<object, { opts: object; with: Readonly<Record<string, unknown>> }>();
+
+function jobOpts(env: RunEnv): Readonly<Record<string, unknown>> {
+  const pillar = env.pillar;
+  if (!pillar) return env.opts;
+  const hit = optsWithPillar.get(pillar);
+  if (hit && hit.opts === env.opts) return hit.with;
+  const made = Object.freeze({ ...env.opts, pillar });
+  optsWithPillar.set(pillar, { opts: env.opts, with: made });
+  return made;
 }
 
 const EX_GENERIC = 1;
@@ -80,7 +95,7 @@ function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): 
   let signal = given;
   let grains: Grains | undefined;
   const ctx: ExecContext = {
-    opts: env.opts,
+    opts: jobOpts(env),
     // read once per job, as before: a function sees one version of the grains
     get grains() {
       grains ??= env.grains;

@@ -1,17 +1,27 @@
 /**
- * Salt's `pillar` execution module (`salt/modules/pillar.py`), reading side. tsalt's master
- * has no pillar sources yet (its `_pillar` answer is always `{}`, master/handlers/
- * pillar.ts), so every minion's pillar is empty and these answer what Salt answers with no
- * pillar: `items` `{}`, `get` the default, `item` the defaults. The lookups are the real ones
- * over {@link minionPillar}, ready for when pillar data reaches job processes.
+ * Salt's `pillar` execution module (`salt/modules/pillar.py`), reading side: the pillar the
+ * master compiled for this minion (kept by the minion, given to each job as `opts.pillar`,
+ * Salt's `__pillar__`). `items`, `ls` and `obfuscate` read that copy too (Salt compiles afresh
+ * for them; `saltutil.refresh_pillar` brings a fresh one). Values leave only in the owner's
+ * own returns.
  */
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
-import { deepCopy, isMapping, pyEquals, traverse } from './_traverse.js';
+import { deepCopy, filterBy, isMapping, pyEquals, traverse } from './_traverse.js';
 
-/** The minion's pillar: empty, as tsalt's master serves none. */
-export function minionPillar(_ctx: ExecContext): Record<string, unknown> {
-  return {};
+/** An option of the minion config: top-level, else among the plugin options kept in `extra`. */
+function option(ctx: ExecContext, name: string): unknown {
+  if (ctx.opts[name] !== undefined) return ctx.opts[name];
+  const extra = ctx.opts.extra;
+  return isMapping(extra) ? extra[name] : undefined;
+}
+
+/** The minion's pillar (`opts.pillar`), `{}` before the master has sent one. */
+export function minionPillar(ctx: ExecContext): Record<string, unknown> {
+  const pillar = ctx.opts.pillar;
+  return isMapping(pillar) ? pillar : {};
 }
 
 const MISSING = Symbol('missing');
@@ -32,7 +42,7 @@ const keyArg = (z: typeof import('zod').z) => z.union([z.string(), z.number()]).
 
 export default defineModule({
   name: 'pillar',
-  doc: 'Module for reading the minion pillar (tsalt serves no pillar yet: it is empty).',
+  doc: 'Extract pillar data for this minion.',
   functions: {
     items: defineFunction({
       varargs: true,
@@ -80,11 +90,11 @@ export default defineModule({
       run: (ctx, a) => {
         const pillar = minionPillar(ctx);
         let fallback: unknown = a.default;
-        if (fallback === undefined) fallback = ctx.opts.pillar_raise_on_missing ? MISSING : '';
+        if (fallback === undefined) fallback = option(ctx, 'pillar_raise_on_missing') === true ? MISSING : '';
         if (a.merge) {
           const mergeLists =
             a.merge_nested_lists === undefined || a.merge_nested_lists === null
-              ? Boolean(ctx.opts.pillar_merge_lists)
+              ? option(ctx, 'pillar_merge_lists') === true
               : Boolean(a.merge_nested_lists);
           const found = traverse(pillar, a.key, MISSING, a.delimiter);
           if (isMapping(fallback) && isMapping(found))
@@ -99,6 +109,63 @@ export default defineModule({
         if (v === MISSING) throw new SALT_ERR_EXEC_VALUE(`Pillar key not found: ${a.key}`);
         return v;
       },
+    }),
+    fetch: defineFunction({
+      args: (z) =>
+        z.object({
+          key: keyArg(z),
+          default: z.unknown().optional(),
+          merge: pyFlag(z, false),
+          merge_nested_lists: z.unknown().optional(),
+          delimiter: z.string().default(':'),
+          pillarenv: z.unknown().optional(),
+          saltenv: z.unknown().optional(),
+        }),
+      doc: 'Same as pillar.get: the pillar value at key (a:b:c), else default.',
+      run: (ctx, a) => ctx.call('pillar.get', [], a),
+    }),
+    keys: defineFunction({
+      args: (z) => z.object({ key: keyArg(z), delimiter: z.string().default(':') }),
+      doc: 'The keys of the mapping at key (a:b:c) in the pillar.',
+      run: (ctx, { key, delimiter }) => {
+        const found = traverse(minionPillar(ctx), key, MISSING, delimiter);
+        if (found === MISSING) throw new SALT_ERR_EXEC_VALUE(`Pillar key not found: ${key}`);
+        if (!isMapping(found)) throw new SALT_ERR_EXEC_VALUE(`Pillar value in key ${key} is not a dict`);
+        return Object.keys(found);
+      },
+    }),
+    file_exists: defineFunction({
+      args: (z) => z.object({ path: z.string(), saltenv: z.string().nullish() }),
+      doc: "Whether path exists under this minion's pillar_roots (of saltenv only, when given).",
+      run: (ctx, { path, saltenv }) => {
+        const configured = option(ctx, 'pillar_roots');
+        let roots = (
+          isMapping(configured) ? configured : { base: ['/srv/pillar', '/srv/spm/pillar'] }
+        ) as Record<string, unknown>;
+        if (saltenv) {
+          if (!Object.hasOwn(roots, saltenv)) return false;
+          roots = { [saltenv]: roots[saltenv] };
+        }
+        for (const dirs of Object.values(roots)) {
+          for (const dir of Array.isArray(dirs) ? dirs : [dirs]) {
+            const full = join(String(dir), path);
+            if (existsSync(full) && statSync(full).isFile()) return true;
+          }
+        }
+        return false;
+      },
+    }),
+    filter_by: defineFunction({
+      args: (z) =>
+        z.object({
+          lookup_dict: z.record(z.string(), z.unknown()),
+          pillar: z.string(),
+          merge: z.unknown().optional(),
+          default: z.unknown().default('default'),
+          base: z.unknown().optional(),
+        }),
+      doc: 'Salt filter_by over a pillar key: the lookup_dict entry matching its value (or default).',
+      run: (ctx, a) => filterBy(a.lookup_dict, a.pillar, minionPillar(ctx), a.merge, a.default, a.base),
     }),
     item: defineFunction({
       varargs: true,

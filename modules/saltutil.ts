@@ -247,6 +247,32 @@ export default defineModule({
       doc: "Make the minion load its execution modules anew for the next jobs (new job processes).\n\nCLI Example: salt '*' saltutil.refresh_modules",
       run: (ctx) => refreshModules(ctx),
     }),
+    refresh_pillar: defineFunction({
+      args: (zod) =>
+        zod.object({
+          wait: zod.unknown().optional(),
+          timeout: zod.coerce.number().default(30),
+          clean_cache: zod.unknown().optional(),
+        }),
+      doc: "Have the minion fetch its pillar from the master again; it fires `minion_pillar_refresh_complete` when done.\n\nReturns True once the new pillar is in place (tsalt waits for it whatever `wait` says), False when the master did not answer within `timeout` seconds.\n\nCLI Example: salt '*' saltutil.refresh_pillar",
+      run: async (ctx, a) => {
+        const link = ctx.master;
+        if (!link?.refreshPillar) return false;
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), Math.max(0, a.timeout) * 1000);
+        });
+        try {
+          const refresh = link.refreshPillar;
+          return await Promise.race([refresh.call(link).then(() => true), timeout]);
+        } catch (err) {
+          ctx.log.warn({ err: (err as Error).message }, 'pillar refresh failed');
+          return false;
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    }),
     kill_all_jobs: defineFunction({
       doc: 'Send a kill signal (SIGKILL 9) to all currently running jobs.',
       run: (ctx) => running(ctx).map((d) => signalJob(ctx, String(d.jid), SIGKILL)),

@@ -6,6 +6,7 @@
 import type { OptionSet } from '../kernel/index.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
+import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
@@ -13,4 +14,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   netapiMasterOptions,
   fileServerOptionSet,
   minionFileRootsOption,
+  pillarOptionSet,
 ];

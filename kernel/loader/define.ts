@@ -46,6 +46,8 @@ export interface MasterLink {
   readonly inProcess: boolean;
   /** From a job process: has the minion stop job `jid` alone (its abort signal fires). False elsewhere. */
   abortJob?(jid: string, sig: number): boolean;
+  /** Has the minion fetch its pillar from the master again (saltutil.refresh_pillar); absent in salt-call. */
+  refreshPillar?(): Promise<void>;
 }
 
 export interface ExecContext {

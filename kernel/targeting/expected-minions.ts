@@ -4,7 +4,6 @@
  * the minion data cache when the target type needs grains or pillar. Used by the master's
  * publish handler and by the CLI's `--batch-safe-limit` preview.
  */
-import { SALT_ERR_TARGET_INVALID } from '../errors.js';
 import { acceptedMinionIds } from './accepted-keys.js';
 import { type CheckContext, checkMinions, needsMinionData } from './check-minions.js';
 import { loadMinionDataCache } from './data-cache.js';
@@ -26,12 +25,6 @@ export interface ExpectedMinions {
   missing: string[];
 }
 
-/** Whether a target needs pillar data (`-I`, `-J`, or `I@`/`J@` in a compound). */
-function usesPillar(tgt: unknown, tgtType: string): boolean {
-  if (tgtType === 'pillar' || tgtType === 'pillar_pcre' || tgtType === 'pillar_exact') return true;
-  return tgtType === 'compound' && typeof tgt === 'string' && /(^|[\s(])[IJ]@/.test(tgt);
-}
-
 /** The target as published (nodegroups resolved) and what checking it needs; throws for a bad one. */
 export async function targetCheckInput(
   config: TargetingConfig,
@@ -46,12 +39,6 @@ export async function targetCheckInput(
     nodegroups,
     config.conf_file,
   );
-  if (usesPillar(resolved.tgt, resolved.tgtType)) {
-    // every pillar is empty until tsalt has pillar sources: say so rather than match nothing
-    throw new SALT_ERR_TARGET_INVALID(
-      'pillar targeting (-I, -J, I@, J@) needs pillar data, and this master has no pillar sources yet',
-    );
-  }
   const accepted = acceptedMinionIds(config.pki_dir);
   const cacheEnabled = config.minion_data_cache;
   const data =

@@ -1,23 +1,50 @@
 /**
  * The pillar plugin: answers a minion's `_pillar` (Salt's `AESFuncs._pillar`) privately, with
- * Salt's `send_private`, and keeps the grains it reports in the minion data cache for
- * targeting (minion-data.ts). On a worker thread: the private reply costs RSA work.
+ * Salt's `send_private`, after compiling its pillar from `pillar_roots` and the external pillars
+ * (the `pillar.ext` kind: the built-ins here, and any a plugin registers). On a worker thread:
+ * rendering and the private reply's RSA work stay off the router thread.
  */
 import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
+import { renderersFrom } from '../renderers/index.js';
+import type { CompileEnv } from './compile.js';
+import { BUILTIN_EXT_PILLARS } from './ext/builtins.js';
+import type { ExtPillarDef } from './ext-kind.js';
 import { handlePillar } from './minion-data.js';
+import { pillarOptions } from './options.js';
+import { PillarCache } from './pillar-cache.js';
 
 export function pillarPlugin(): KernelPlugin {
   return definePlugin({
     name: 'tsalt:pillar',
     daemons: ['master'],
     apply(api) {
+      for (const def of BUILTIN_EXT_PILLARS) api.kinds.register('pillar.ext', def);
+      let env: CompileEnv | undefined;
+      const config = api.config;
+      const cache =
+        config.pillar_cache === true ? new PillarCache(Number(config.pillar_cache_ttl ?? 3600)) : undefined;
       api.commands.register(
         defineCommand({
           cmd: '_pillar',
           enc: 'aes',
           lane: 'worker',
           reply: 'private',
-          handle: (load, ctx) => handlePillar(load, ctx),
+          handle: (load, ctx) =>
+            handlePillar(load, ctx, {
+              cache,
+              env: (c) => {
+                // the kinds are complete once every plugin is applied: read them on first use
+                env ??= {
+                  options: pillarOptions(c.config as unknown as Record<string, unknown>),
+                  extPillars: new Map<string, ExtPillarDef>(
+                    api.kinds.all('pillar.ext').map((d) => [d.name, d]),
+                  ),
+                  renderers: renderersFrom(api.kinds),
+                  log: c.log,
+                };
+                return env;
+              },
+            }),
         }),
       );
     },

@@ -121,10 +121,6 @@ describe('targeting: every target type against four minions with distinct grains
     [['-C', 'R@%cluster'], 'range targets (R@) are not supported'],
     [['-C', 'Q@x and m1'], 'unknown target type Q@'],
     [['-C', '  '], 'it is empty'],
-    // tsalt has no pillar sources yet: pillar targeting is a clear error, not an empty match
-    [['-I', 'team:ops'], 'needs pillar data'],
-    [['-J', 'team:o.*'], 'needs pillar data'],
-    [['-C', 'm1 or I@team:ops'], 'needs pillar data'],
     [['-C', 'N@nope'], 'Node group nope unavailable'],
     [['-N', 'nope'], 'Node group nope unavailable'],
     [['-N', 'loop'], 'N@loop → N@loop_b → N@loop'],

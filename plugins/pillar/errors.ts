@@ -1,0 +1,8 @@
+/**
+ * The pillar plugin's error codes (docs/errors.md, "Pillar"). Messages name files, lines and
+ * option names, never pillar values.
+ */
+import { createError } from '../../kernel/index.js';
+
+/** A pillar file that does not render: the renderer's message (file, line, column, the line, the include chain). */
+export const PILLAR_ERR_RENDER = createError('PILLAR_ERR_RENDER', (where: string) => where);
