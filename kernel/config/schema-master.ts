@@ -113,7 +113,7 @@ export const masterSchema = z.object({
   drop_messages_signature_fail: boolOption(false, 'Drop minion messages whose signature does not verify.'),
   request_server_ttl: intOption(
     0,
-    'Reject requests whose `ts` is older than this many seconds; 0 disables.',
+    "Refuse a minion's aes request whose `ts` is more than this many seconds old with Salt's `bad load` (a missing `ts` too); 0 disables.",
     {
       min: 0,
     },
