@@ -158,6 +158,10 @@ export const SALT_ERR_BUS_ZMTP = createError(
   'SALT_ERR_BUS_ZMTP',
   (why: string) => `ZMTP peer broke the protocol: ${why}`,
 );
+export const SALT_ERR_REQUEST_TOO_LARGE = createError(
+  'SALT_ERR_REQUEST_TOO_LARGE',
+  (what: string) => `the master refused ${what}: it is larger than the master's max_request_size`,
+);
 export const SALT_ERR_BUS_ADDRESS_IN_USE = createError(
   'SALT_ERR_BUS_ADDRESS_IN_USE',
   (address: string) => `cannot bind ${address}: address already in use`,

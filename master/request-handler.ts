@@ -122,7 +122,8 @@ export class RequestHandler {
   ): Promise<Buffer | LeftToWorker> {
     let payload: unknown;
     try {
-      payload = unpackNetwork(frame);
+      // the sealed load stays a view of the frame (both live as long as this request)
+      payload = unpackNetwork(frame, { viewBytes: true });
     } catch {
       this.#env.kernel.log.warn({ bytes: frame.length }, 'undecodable request');
       return packNetwork(BAD_LOAD);
@@ -190,7 +191,6 @@ export class RequestHandler {
       env.kernel.log.warn({ id }, 'aes request from a minion without an accepted key or session');
       return packNetwork(BAD_LOAD);
     }
-    // the decoder's own copy of the bytes: read in place (it lives as long as this request)
     const sealed = Buffer.isBuffer(payload.load) ? payload.load : Buffer.from(payload.load);
     let load: unknown;
     try {

@@ -18,6 +18,12 @@ import type { ZmtpStream } from './stream.js';
 export interface ZmtpRouterOptions extends ZmtpServerOptions {
   /** A whole message: the sender's routing id, then the parts it sent. */
   onMessage: (frames: Buffer[]) => void;
+  /**
+   * A message with a part over `maxFrameBytes`, whose bytes were read and dropped: its routing
+   * envelope (the message's parts but the last) and the largest part's size. Given, the router
+   * skips such parts (`skipOversized`) so that the peer can be answered; else it disconnects.
+   */
+  onOversized?: (envelope: Buffer[], bytes: number) => void;
 }
 
 /** Replies up to this size are joined into one buffer; larger ones are written part by part. */
@@ -27,6 +33,8 @@ class RequesterPeer extends ZmtpPeer {
   readonly key: number;
   readonly id: Buffer;
   readonly messages: MessageAssembler;
+  /** The largest part skipped in the message being read (0: none). */
+  oversized = 0;
 
   constructor(socket: Socket, stream: ZmtpStream, key: number, maxMessageBytes: number) {
     super(socket, stream);
@@ -41,13 +49,15 @@ class RequesterPeer extends ZmtpPeer {
 
 export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
   readonly #onMessage: (frames: Buffer[]) => void;
+  readonly #onOversized: ((envelope: Buffer[], bytes: number) => void) | undefined;
   readonly #byKey = new Map<number, RequesterPeer>();
   #nextKey = Math.floor(Math.random() * 0xffffffff);
   #paused = false;
 
   constructor(opts: ZmtpRouterOptions) {
-    super('ROUTER', ['REQ', 'DEALER', 'ROUTER'], opts);
+    super('ROUTER', ['REQ', 'DEALER', 'ROUTER'], { ...opts, skipOversized: opts.onOversized !== undefined });
     this.#onMessage = opts.onMessage;
+    this.#onOversized = opts.onOversized;
   }
 
   /**
@@ -106,8 +116,16 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
   }
 
   protected onFrame(peer: RequesterPeer, frame: Frame): void {
+    if (frame.oversized !== undefined) peer.oversized = Math.max(peer.oversized, frame.oversized);
     const parts = peer.messages.add(frame);
-    if (parts) this.#onMessage(parts);
+    if (!parts) return;
+    if (peer.oversized === 0) {
+      this.#onMessage(parts);
+      return;
+    }
+    const bytes = peer.oversized;
+    peer.oversized = 0;
+    this.#onOversized?.(parts.slice(0, -1), bytes);
   }
 
   protected override onClosed(peer: RequesterPeer): void {

@@ -25,10 +25,16 @@ export class ZmtpStream {
   #greeting: Buffer | undefined = NO_BYTES;
   readonly #decoder: FrameDecoder;
 
-  /** `peerTypes`: the socket types that may talk to ours; `maxFrameBytes`: the limit after READY. */
-  constructor(peerTypes: ReadonlySet<string>, maxFrameBytes: number) {
+  readonly #skipOversized: boolean;
+
+  /**
+   * `peerTypes`: the socket types that may talk to ours; `maxFrameBytes`: the limit after READY;
+   * `skipOversized`: after READY, a larger data frame is skipped, not refused (FrameDecoder).
+   */
+  constructor(peerTypes: ReadonlySet<string>, maxFrameBytes: number, skipOversized = false) {
     this.#peerTypes = peerTypes;
     this.#maxFrameBytes = maxFrameBytes;
+    this.#skipOversized = skipOversized;
     this.#decoder = new FrameDecoder(Math.min(HANDSHAKE_FRAME_BYTES, maxFrameBytes));
   }
 
@@ -67,6 +73,7 @@ export class ZmtpStream {
     this.ready = true;
     this.metadata = metadata;
     this.#decoder.maxFrameBytes = this.#maxFrameBytes;
+    this.#decoder.skipOversized = this.#skipOversized;
     return READY;
   }
 }
