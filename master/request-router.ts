@@ -5,9 +5,9 @@
  */
 import type { Logger } from 'pino';
 import { bindHost } from '../kernel/bus/address.js';
-import { REQUEST_TOO_LARGE_REPLY } from '../kernel/bus/request-refusals.js';
 import { ZmtpRouter } from '../kernel/bus/zmtp/router-server.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
+import { REQUEST_TOO_LARGE_REPLY } from '../kernel/errors.js';
 import { packNetwork } from '../kernel/serial/index.js';
 import { keepAliveIdleMs } from './tcp-keepalive.js';
 

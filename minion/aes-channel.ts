@@ -5,11 +5,10 @@
  * re-authenticates.
  */
 import type { ReqClient } from '../kernel/bus/req-client.js';
-import { REQUEST_TOO_LARGE_REPLY } from '../kernel/bus/request-refusals.js';
 import { Crypticle } from '../kernel/crypt/crypticle.js';
 import { freshNonce } from '../kernel/crypt/random-pool.js';
 import { type EncAlgo, type SigAlgo, x931Sign } from '../kernel/crypt/rsa.js';
-import { SALT_ERR_REQUEST_TOO_LARGE, SaltError } from '../kernel/errors.js';
+import { REQUEST_TOO_LARGE_REPLY, SALT_ERR_REQUEST_TOO_LARGE, SaltError } from '../kernel/errors.js';
 import { asBytes } from '../kernel/serial/as-bytes.js';
 import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
 

@@ -25,11 +25,6 @@ import {
   stringOrListOption,
 } from './schema-common.js';
 
-/**
- * Default `max_request_size`: 256 MiB, the cap the request server always had. PLACEHOLDER.
- */
-const MAX_REQUEST_SIZE = 256 * 1024 * 1024;
-
 type NodegroupTarget = string | string[];
 
 /** Salt's `repack_dictlist`: a list of one-key mappings becomes one mapping. */
@@ -65,11 +60,9 @@ export const masterSchema = z.object({
   publish_port: portOption(4505, 'Port of the publisher (PUB) that minions subscribe to.'),
   ret_port: portOption(4506, 'Port of the request server (ROUTER): auth, returns and CLI requests.'),
   zmq_backlog: intOption(1000, 'Listen backlog of the ZeroMQ sockets.', { min: 0 }),
-  max_request_size: intOption(
-    MAX_REQUEST_SIZE,
-    'Largest request (a return, a publish) in bytes the request server takes; a larger one is answered `bad load` and logged (tsalt only).',
-    { min: 65536 },
-  ),
+  max_request_size: intOption(256 * 1024 * 1024, 'Largest request in bytes the master takes (tsalt).', {
+    min: 65536,
+  }),
   pub_hwm: intOption(1000, 'High-water mark of the publisher socket.', { min: 0 }),
   tcp_master_pub_port: portOption(4512, 'Event bus publish port when ipc_mode is tcp.'),
   tcp_master_pull_port: portOption(4513, 'Event bus pull port when ipc_mode is tcp.'),

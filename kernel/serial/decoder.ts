@@ -14,16 +14,9 @@ export interface UnpackOptions {
    * the result again writes float 64 as Salt would. Default `false`: they become plain numbers.
    */
   exactFloats?: boolean;
-  /**
-   * Bytes that are not read as text, from 64 KiB up, come back as views of the input instead of
-   * copies: for a caller that keeps the input as long as the result and never changes it (the
-   * request server's sealed loads, which would otherwise be held twice).
-   */
+  /** Bytes not read as text, from 64 KiB up, come back as views of the input, not copies (keep it unchanged). */
   viewBytes?: boolean;
 }
-
-/** From this size up, {@link UnpackOptions.viewBytes} returns views. */
-const VIEW_BYTES_FROM = 64 * 1024;
 
 const NETWORK = 0; // raw=True, then valid UTF-8 bytes become text (frame.decode_embedded_strs)
 const IPC = 1; // raw=False: str is text, bin is bytes
@@ -252,7 +245,7 @@ function read(depth: number): unknown {
 }
 
 function copy(s: number, len: number): Buffer {
-  if (view && len >= VIEW_BYTES_FROM) return b.subarray(s, s + len);
+  if (view && len >= 65536) return b.subarray(s, s + len);
   const r = Buffer.allocUnsafe(len);
   b.copy(r, 0, s, s + len);
   return r;

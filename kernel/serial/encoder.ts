@@ -22,7 +22,6 @@ const JS_STRING_LIMIT = 24;
 const SLAB_SIZE = 64 * 1024;
 const MIN_ROOM = 4096;
 const KEEP_LIMIT = 1 << 20;
-/** Most a slab grows by past what a large message needs (see ensure()). */
 const GROW_STEP = 32 * 1024 * 1024;
 const TWO_32 = 4294967296;
 const TWO_63 = 2 ** 63;
@@ -95,11 +94,8 @@ function pack(value: unknown, bin: boolean): Buffer {
     encode(value, 0);
     const result = out.subarray(start, pos);
     start = pos + 7 - ((pos + 7) % 8);
-    if (out.length > KEEP_LIMIT) {
-      // the large slab now belongs to the result alone: do not keep it alive until the next call
-      out = Buffer.allocUnsafeSlow(SLAB_SIZE);
-      start = 0;
-    }
+    // the large slab now belongs to the result alone: not kept alive until the next call
+    if (out.length > KEEP_LIMIT) [out, start] = [Buffer.allocUnsafeSlow(SLAB_SIZE), 0];
     return result;
   } finally {
     busy = false;
@@ -109,9 +105,8 @@ function pack(value: unknown, bin: boolean): Buffer {
 function ensure(n: number): void {
   if (pos + n <= out.length) return;
   const used = pos - start;
-  // Small writes double the room (amortised), by steps of at most GROW_STEP past it; a write
-  // larger than the message so far (a big string or blob) gets its own room and a slab more:
-  // a 50 MB string costs 50 MB, not a 100 MB slab the result keeps alive.
+  // small writes double the room (up to GROW_STEP more); a write larger than the message so far
+  // (a big string) gets its size and a slab: a 50 MB string costs 50 MB, not a 100 MB slab
   const room = n > used ? SLAB_SIZE : Math.min(Math.max(used, SLAB_SIZE), GROW_STEP);
   const grown = Buffer.allocUnsafeSlow(used + n + room);
   out.copy(grown, 0, start, pos);

@@ -16,10 +16,7 @@ export interface Frame {
   /** More parts of the same message follow. */
   more: boolean;
   body: Buffer;
-  /**
-   * Set on a data frame over the limit that the decoder skipped ({@link FrameDecoder.skipOversized}):
-   * its size in bytes; the body is empty.
-   */
+  /** A data frame over the limit, skipped (FrameDecoder.skipOversized): its size; the body is empty. */
   oversized?: number;
 }
 
@@ -68,12 +65,6 @@ export function unpinned(buf: Buffer): Buffer {
   return buf.buffer.byteLength > 2 * buf.length ? Buffer.from(buf) : buf;
 }
 
-/**
- * A frame at least this large (header included) is copied into a buffer of its size as its
- * reads come in, instead of keeping the reads and joining them at the end (which held it twice).
- */
-export const DIRECT_FRAME_BYTES = 1024 * 1024;
-
 /** Largest command frame accepted (READY's metadata, PING): far below any data limit. */
 export const MAX_COMMAND_BYTES = 8 * 1024;
 
@@ -87,21 +78,13 @@ export const MAX_COMMAND_BYTES = 8 * 1024;
 export class FrameDecoder {
   /** Largest data frame accepted; commands are held to {@link MAX_COMMAND_BYTES} too. */
   maxFrameBytes: number;
-  /**
-   * A data frame over the limit is skipped instead of refused: its bytes are read and dropped as
-   * they come, and {@link next} yields it at once with an empty body and `oversized` set, so that
-   * the socket can answer the peer and go on (the request server's `max_request_size`).
-   */
+  /** A data frame over the limit is not refused: yielded at once flagged `oversized`, its bytes dropped as they come. */
   skipOversized = false;
-  /** Bytes of a skipped frame still to drop. */
   #skip = 0;
   #chunks: Buffer[] = [];
   #buffered = 0;
   /** Bytes the frame at the head needs in all (header included), once known. */
   #needed = 0;
-  /** A large frame's own buffer while its bytes come in (see {@link DIRECT_FRAME_BYTES}). */
-  #big: Buffer | undefined;
-  #bigFilled = 0;
 
   constructor(maxFrameBytes: number) {
     this.maxFrameBytes = maxFrameBytes;
@@ -114,39 +97,17 @@ export class FrameDecoder {
 
   /** Adds bytes; take the frames they complete with {@link next}. */
   feed(chunk: Buffer): void {
-    if (this.#skip > 0) {
-      const drop = Math.min(this.#skip, chunk.length);
-      this.#skip -= drop;
-      chunk = chunk.subarray(drop);
-    }
+    const drop = Math.min(this.#skip, chunk.length);
+    this.#skip -= drop;
+    if (drop > 0) chunk = chunk.subarray(drop);
     if (chunk.length === 0) return;
     this.#buffered += chunk.length;
-    const big = this.#big;
-    if (big && this.#bigFilled < big.length) {
-      const take = Math.min(chunk.length, big.length - this.#bigFilled);
-      chunk.copy(big, this.#bigFilled, 0, take);
-      this.#bigFilled += take;
-      if (take === chunk.length) return;
-      chunk = chunk.subarray(take);
-    }
     this.#chunks.push(chunk);
   }
 
   /** The next complete frame, or undefined until more bytes come. */
   next(): Frame | undefined {
     if (this.#buffered === 0 || this.#needed > this.#buffered) return undefined;
-    const big = this.#big;
-    if (big) {
-      // a large frame was read straight into its own buffer: parse it alone, keep what follows
-      const after = this.#chunks;
-      this.#big = undefined;
-      this.#chunks = [big];
-      this.#buffered = big.length;
-      const frame = this.next();
-      for (const c of after) this.#chunks.push(c);
-      for (const c of after) this.#buffered += c.length;
-      return frame;
-    }
     const buf = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
     this.#chunks = [buf];
     const flags = buf[0] as number;
@@ -163,11 +124,9 @@ export class FrameDecoder {
       : (buf[1] as number);
     const command = (flags & FLAG_COMMAND) !== 0;
     const limit = command ? Math.min(MAX_COMMAND_BYTES, this.maxFrameBytes) : this.maxFrameBytes;
-    if (size > limit) {
-      if (command || !this.skipOversized)
-        throw new SALT_ERR_BUS_ZMTP(`frame larger than the limit of ${limit} bytes`);
-      return this.#skipFrame(buf, headerLength, size, (flags & FLAG_MORE) !== 0);
-    }
+    if (size > limit && (command || !this.skipOversized))
+      throw new SALT_ERR_BUS_ZMTP(`frame larger than the limit of ${limit} bytes`);
+    if (size > limit) return this.#skipFrame(buf.subarray(headerLength), size, (flags & FLAG_MORE) !== 0);
     const end = headerLength + size;
     if (buf.length < end) return this.#wait(buf, end);
     const rest = buf.subarray(end);
@@ -190,28 +149,16 @@ export class FrameDecoder {
     return frames;
   }
 
-  /** Drops an oversized frame's body (what is in, and the rest as it comes). */
-  #skipFrame(buf: Buffer, headerLength: number, size: number, more: boolean): Frame {
-    const have = buf.length - headerLength;
-    const rest = have > size ? buf.subarray(headerLength + size) : EMPTY;
-    this.#skip = Math.max(0, size - have);
-    this.#chunks = rest.length > 0 ? [rest] : [];
-    this.#buffered = rest.length;
-    this.#needed = 0;
+  /** Drops an oversized frame's body: what is in (`body`), and the rest as it comes. */
+  #skipFrame(body: Buffer, size: number, more: boolean): Frame {
+    const rest = body.subarray(Math.min(size, body.length));
+    this.#skip = size - (body.length - rest.length);
+    [this.#chunks, this.#buffered, this.#needed] = [rest.length > 0 ? [rest] : [], rest.length, 0];
     return { command: false, more, body: EMPTY, oversized: size };
   }
 
   #wait(buf: Buffer, needed: number): undefined {
     this.#needed = needed;
-    if (needed >= DIRECT_FRAME_BYTES) {
-      // one buffer of the frame's size, filled as reads come: not every read kept, then joined
-      const big = Buffer.allocUnsafeSlow(needed);
-      buf.copy(big, 0);
-      this.#big = big;
-      this.#bigFilled = buf.length;
-      this.#chunks = [];
-      return undefined;
-    }
     // a short tail is copied, so that it does not keep a large read buffer alive
     if (buf.length < 4096) this.#chunks = [unpinned(buf)];
     return undefined;

@@ -18,11 +18,7 @@ import type { ZmtpStream } from './stream.js';
 export interface ZmtpRouterOptions extends ZmtpServerOptions {
   /** A whole message: the sender's routing id, then the parts it sent. */
   onMessage: (frames: Buffer[]) => void;
-  /**
-   * A message with a part over `maxFrameBytes`, whose bytes were read and dropped: its routing
-   * envelope (the message's parts but the last) and the largest part's size. Given, the router
-   * skips such parts (`skipOversized`) so that the peer can be answered; else it disconnects.
-   */
+  /** Given, a message with a part over `maxFrameBytes` (read and dropped) comes here, envelope and size. */
   onOversized?: (envelope: Buffer[], bytes: number) => void;
 }
 
@@ -33,7 +29,7 @@ class RequesterPeer extends ZmtpPeer {
   readonly key: number;
   readonly id: Buffer;
   readonly messages: MessageAssembler;
-  /** The largest part skipped in the message being read (0: none). */
+  /** The largest part skipped in the message being read. */
   oversized = 0;
 
   constructor(socket: Socket, stream: ZmtpStream, key: number, maxMessageBytes: number) {
@@ -55,9 +51,10 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
   #paused = false;
 
   constructor(opts: ZmtpRouterOptions) {
-    super('ROUTER', ['REQ', 'DEALER', 'ROUTER'], { ...opts, skipOversized: opts.onOversized !== undefined });
+    super('ROUTER', ['REQ', 'DEALER', 'ROUTER'], opts);
     this.#onMessage = opts.onMessage;
     this.#onOversized = opts.onOversized;
+    this.skipOversized = opts.onOversized !== undefined;
   }
 
   /**
@@ -118,14 +115,9 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
   protected onFrame(peer: RequesterPeer, frame: Frame): void {
     if (frame.oversized !== undefined) peer.oversized = Math.max(peer.oversized, frame.oversized);
     const parts = peer.messages.add(frame);
-    if (!parts) return;
-    if (peer.oversized === 0) {
-      this.#onMessage(parts);
-      return;
-    }
-    const bytes = peer.oversized;
-    peer.oversized = 0;
-    this.#onOversized?.(parts.slice(0, -1), bytes);
+    if (parts && peer.oversized === 0) this.#onMessage(parts);
+    else if (parts) this.#onOversized?.(parts.slice(0, -1), peer.oversized);
+    if (parts) peer.oversized = 0;
   }
 
   protected override onClosed(peer: RequesterPeer): void {

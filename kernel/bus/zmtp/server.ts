@@ -19,11 +19,6 @@ export interface ZmtpServerOptions {
   backlog?: number;
   /** Largest frame (and, for the router, message) a peer may send. */
   maxFrameBytes?: number;
-  /**
-   * A data frame over `maxFrameBytes` is skipped and handed on flagged `oversized` (the socket
-   * answers it) instead of disconnecting the peer.
-   */
-  skipOversized?: boolean;
   /** A peer that has not finished the handshake by then is disconnected. */
   handshakeTimeoutMs?: number;
   /** A peer broke the protocol or its socket failed; it has been disconnected. */
@@ -58,7 +53,8 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   readonly #handshakeTimeoutMs: number;
   readonly #onPeerError: ((err: Error) => void) | undefined;
   readonly #keepAliveIdleMs: number | undefined;
-  readonly #skipOversized: boolean;
+  /** A data frame over `maxFrameBytes` is skipped and handed on flagged, not a disconnection. */
+  protected skipOversized = false;
   #server: Server | undefined;
   #closing = false;
 
@@ -71,7 +67,6 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
     this.#handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 30_000;
     this.#onPeerError = opts.onPeerError;
     this.#keepAliveIdleMs = opts.keepAliveIdleMs;
-    this.#skipOversized = opts.skipOversized === true;
   }
 
   /** The port bound (useful when binding port 0). */
@@ -170,10 +165,8 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
       return;
     }
     if (this.#keepAliveIdleMs !== undefined) socket.setKeepAlive(true, this.#keepAliveIdleMs);
-    const peer = this.newPeer(
-      socket,
-      new ZmtpStream(this.#peerTypes, this.maxFrameBytes, this.#skipOversized),
-    );
+    const stream = new ZmtpStream(this.#peerTypes, this.maxFrameBytes, this.skipOversized);
+    const peer = this.newPeer(socket, stream);
     this.peers.add(peer);
     peer.timer = setTimeout(
       () => this.fail(peer, new SALT_ERR_BUS_ZMTP('handshake timed out')),

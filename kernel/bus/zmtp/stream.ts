@@ -25,17 +25,12 @@ export class ZmtpStream {
   #greeting: Buffer | undefined = NO_BYTES;
   readonly #decoder: FrameDecoder;
 
-  readonly #skipOversized: boolean;
-
-  /**
-   * `peerTypes`: the socket types that may talk to ours; `maxFrameBytes`: the limit after READY;
-   * `skipOversized`: after READY, a larger data frame is skipped, not refused (FrameDecoder).
-   */
+  /** `peerTypes`: the socket types that may talk to ours; `maxFrameBytes`: the limit after READY. */
   constructor(peerTypes: ReadonlySet<string>, maxFrameBytes: number, skipOversized = false) {
     this.#peerTypes = peerTypes;
     this.#maxFrameBytes = maxFrameBytes;
-    this.#skipOversized = skipOversized;
     this.#decoder = new FrameDecoder(Math.min(HANDSHAKE_FRAME_BYTES, maxFrameBytes));
+    this.#decoder.skipOversized = skipOversized; // a skipped frame before READY fails the handshake
   }
 
   /** Adds bytes read from the connection. Throws `SALT_ERR_BUS_ZMTP` on a bad greeting. */
@@ -73,7 +68,6 @@ export class ZmtpStream {
     this.ready = true;
     this.metadata = metadata;
     this.#decoder.maxFrameBytes = this.#maxFrameBytes;
-    this.#decoder.skipOversized = this.#skipOversized;
     return READY;
   }
 }
