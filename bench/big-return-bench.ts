@@ -45,13 +45,20 @@ try {
   await client.listen();
   const before = statusMiB(server, 'VmRSS');
   const arg = 'x'.repeat(mb * 1024 * 1024);
+  // the request server's RSS through the job: the peak while publishing, and after
+  const samples: [number, number][] = [];
+  const sampler = setInterval(() => samples.push([Date.now(), statusMiB(server, 'VmRSS')]), 20);
   const t0 = Date.now();
   const pub = await client.publish({ tgt: ids, tgtType: 'list', fun, arg: [arg] });
+  const published = Date.now();
   let returned = 0;
   // the events carry returns trimmed to max_event_size: the job store has them whole
   for await (const r of client.collect(pub, { timeout: 120, gatherJobTimeout: 10 }))
     if ('ret' in r) returned++;
   const seconds = (Date.now() - t0) / 1000;
+  clearInterval(sampler);
+  const peakUntil = (t: number) =>
+    Math.round(Math.max(0, ...samples.filter(([at]) => at <= t).map(([, m]) => m)));
   const stored = await c.jobReturns(pub.jid, (s) => Object.keys(s).length === count, 10_000);
   const intact = Object.values(stored).filter(
     (s) => (s.return as { args?: unknown[] }).args?.[0] === arg,
@@ -70,6 +77,7 @@ try {
       intact,
       seconds,
       requestServerRssBeforeMiB: Math.round(before),
+      requestServerPeakWhilePublishingMiB: peakUntil(published),
       requestServerPeakMiB: Math.round(statusMiB(server, 'VmHWM')),
       requestServerRssAfterMiB: Math.round(statusMiB(server, 'VmRSS')),
       threads,

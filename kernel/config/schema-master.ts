@@ -60,7 +60,7 @@ export const masterSchema = z.object({
   publish_port: portOption(4505, 'Port of the publisher (PUB) that minions subscribe to.'),
   ret_port: portOption(4506, 'Port of the request server (ROUTER): auth, returns and CLI requests.'),
   zmq_backlog: intOption(1000, 'Listen backlog of the ZeroMQ sockets.', { min: 0 }),
-  max_request_size: intOption(256 * 1024 * 1024, 'Largest request in bytes the master takes (tsalt).', {
+  max_request_size: intOption(128 * 1024 * 1024, 'Largest request in bytes the master takes (tsalt).', {
     min: 65536,
   }),
   pub_hwm: intOption(1000, 'High-water mark of the publisher socket.', { min: 0 }),
