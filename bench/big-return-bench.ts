@@ -5,6 +5,7 @@
  * counterpart: a measurement.
  *
  *   npm run build && node dist/bench/big-return-bench.js [MB=50] [minions=3] [fun=test.arg]
+ *   (BIG_RETURN_LOGS=1: print the ends of the master and first minion logs)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
