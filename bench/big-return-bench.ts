@@ -35,7 +35,12 @@ function statusMiB(pid: number, field: string): number {
 const mb = Number(process.argv[2] ?? 50);
 const count = Number(process.argv[3] ?? 3);
 const fun = process.argv[4] ?? 'test.arg';
-const c = new Cluster({ quiet: true, master: { timeout: 120 } });
+// BIG_RETURN_MAX_REQUEST=<bytes>: the master's max_request_size (returns over it are refused)
+const limit = process.env.BIG_RETURN_MAX_REQUEST;
+const c = new Cluster({
+  quiet: true,
+  master: { timeout: 120, ...(limit ? { max_request_size: Number(limit) } : {}) },
+});
 try {
   await c.startMaster();
   const ids = Array.from({ length: count }, (_, i) => `big${i}`);
