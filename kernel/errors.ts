@@ -163,6 +163,12 @@ export const SALT_ERR_BUS_ZMTP = createError(
   'SALT_ERR_BUS_ZMTP',
   (why: string) => `ZMTP peer broke the protocol: ${why}`,
 );
+export const SALT_ERR_REQUEST_TOO_LARGE = createError(
+  'SALT_ERR_REQUEST_TOO_LARGE',
+  (what: string) => `the master refused ${what}: it is larger than the master's max_request_size`,
+);
+/** The request server's answer for a request over `max_request_size` (`bad load`, as Salt refuses). */
+export const REQUEST_TOO_LARGE_REPLY = 'bad load: request larger than max_request_size';
 export const SALT_ERR_BUS_ADDRESS_IN_USE = createError(
   'SALT_ERR_BUS_ADDRESS_IN_USE',
   (address: string) => `cannot bind ${address}: address already in use`,

@@ -15,8 +15,7 @@ function withCommand(def: Partial<CommandDef>): Promise<string> {
   const config = {
     plugins: [plugin],
     event_return: [],
-    reactor: [],
-    reactions: [],
+    extra: {},
   } as unknown as ResolvedMasterConfig;
   return createMasterKernel(config, silentLogger()).then(
     () => 'accepted',

@@ -41,6 +41,25 @@ const BAD_LOAD = 'bad load';
 /** Most remembered minion tokens (one per minion; the oldest is forgotten past this). */
 const TOKEN_MEMO_LIMIT = 65_536;
 
+/**
+ * Salt's `request_server_ttl` check (salt/channel/server.py, v3 aes requests only): a load whose
+ * `ts` is more than `ttl` seconds in the past is refused; a `ts` in the future passes, as in
+ * Salt. A missing or non-numeric `ts` is refused too (Salt's KeyError leaves the minion without
+ * a reply). `ttl` 0 disables the check.
+ */
+function expired(ts: unknown, ttl: number): boolean {
+  if (ttl <= 0) return false;
+  if (typeof ts !== 'number' || !Number.isFinite(ts)) return true;
+  return Date.now() / 1000 - ts > ttl;
+}
+
+/** The request's age for the log line, whole seconds as Salt's `%d` prints it. */
+function ageText(ts: unknown): string {
+  return typeof ts === 'number' && Number.isFinite(ts)
+    ? String(Math.trunc(Date.now() / 1000 - ts))
+    : 'unknown';
+}
+
 export class RequestHandler {
   readonly #env: HandlerEnv;
   readonly #commands: Registry<CommandDef>;
@@ -103,7 +122,8 @@ export class RequestHandler {
   ): Promise<Buffer | LeftToWorker> {
     let payload: unknown;
     try {
-      payload = unpackNetwork(frame);
+      // the sealed load stays a view of the frame (both live as long as this request)
+      payload = unpackNetwork(frame, { viewBytes: true });
     } catch {
       this.#env.kernel.log.warn({ bytes: frame.length }, 'undecodable request');
       return packNetwork(BAD_LOAD);
@@ -171,7 +191,6 @@ export class RequestHandler {
       env.kernel.log.warn({ id }, 'aes request from a minion without an accepted key or session');
       return packNetwork(BAD_LOAD);
     }
-    // the decoder's own copy of the bytes: read in place (it lives as long as this request)
     const sealed = Buffer.isBuffer(payload.load) ? payload.load : Buffer.from(payload.load);
     let load: unknown;
     try {
@@ -191,6 +210,13 @@ export class RequestHandler {
     if (!isStringMap(load)) return packNetwork(BAD_LOAD);
     const nonce = load.nonce;
     delete load.nonce;
+    if (version > 2 && expired(load.ts, env.config.request_server_ttl)) {
+      env.kernel.log.warn(
+        { id, ts: load.ts, request_server_ttl: env.config.request_server_ttl },
+        `Received request from ${id} with expired ttl: ${ageText(load.ts)} > ${env.config.request_server_ttl}`,
+      );
+      return packNetwork(BAD_LOAD);
+    }
     if (load.id !== id) {
       env.kernel.log.warn({ id, inner: String(load.id) }, 'aes request id mismatch');
       return packNetwork(BAD_LOAD);

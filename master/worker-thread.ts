@@ -3,10 +3,10 @@
  * work of sign-ins, off the router thread so both cores serve requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { stampedEventBody } from '../kernel/bus/event-body.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import { createLogger } from '../kernel/log.js';
 import { packIpc } from '../kernel/serial/index.js';
+import { boundedEventBodies } from './bounded-events.js';
 import { createHandlerEnv } from './handler-env.js';
 import { RequestHandler } from './request-handler.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
@@ -47,7 +47,7 @@ try {
         seq: msg.seq,
         reply: own(reply),
         publishes: effects.publishes.map((p) => own(packIpc(p))),
-        events: effects.events.map((e) => own(stampedEventBody(e.tag, e.data))),
+        events: boundedEventBodies(effects.events, msg.frame.length, c.max_event_size, log).map(own),
         signIns: effects.signIns,
       };
       post(

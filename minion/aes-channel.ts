@@ -8,7 +8,7 @@ import type { ReqClient } from '../kernel/bus/req-client.js';
 import { Crypticle } from '../kernel/crypt/crypticle.js';
 import { freshNonce } from '../kernel/crypt/random-pool.js';
 import { type EncAlgo, type SigAlgo, x931Sign } from '../kernel/crypt/rsa.js';
-import { SaltError } from '../kernel/errors.js';
+import { REQUEST_TOO_LARGE_REPLY, SALT_ERR_REQUEST_TOO_LARGE, SaltError } from '../kernel/errors.js';
 import { asBytes } from '../kernel/serial/as-bytes.js';
 import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
 
@@ -102,6 +102,8 @@ export class AesChannel {
   ): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       const { reply, nonce, session } = await this.#exchange(load, opts);
+      if (reply === REQUEST_TOO_LARGE_REPLY)
+        throw new SALT_ERR_REQUEST_TOO_LARGE(`a ${String(load.cmd)} request`);
       const bytes = asBytes(reply);
       let why = 'unexpected reply';
       if (bytes) {
@@ -126,6 +128,8 @@ export class AesChannel {
     for (let attempt = 0; ; attempt++) {
       const { reply, nonce, session } = await this.#exchange(load, opts);
       if (typeof reply !== 'string') return { reply, nonce };
+      if (reply === REQUEST_TOO_LARGE_REPLY)
+        throw new SALT_ERR_REQUEST_TOO_LARGE(`a ${String(load.cmd)} request`);
       if (!this.#resend(session, attempt)) throw new StaleSessionError(reply);
     }
   }

@@ -156,8 +156,30 @@ function publishIntake(
     try {
       await master.send(load, { timeoutMs });
     } catch (err) {
+      if ((err as { code?: string }).code === 'SALT_ERR_REQUEST_TOO_LARGE') {
+        await sendRefusedReturn(job, err as Error, timeoutMs);
+        return;
+      }
       log.error(
         { jid: job.jid, err: (err as Error).message },
+        'the return could not be delivered to the master',
+      );
+    }
+  }
+
+  /**
+   * The master refused the return as over its `max_request_size`: a failed return saying so goes
+   * in its place (without the job's arguments, which may be what made it large), so that the
+   * user sees why rather than a minion that did not return.
+   */
+  async function sendRefusedReturn(job: JobData, err: Error, timeoutMs: number): Promise<void> {
+    log.error({ jid: job.jid, err: err.message }, 'the return is too large for the master');
+    const failed = { return: `ERROR: ${err.message}`, retcode: 1, success: false };
+    try {
+      await master.send(buildReturnLoad(id, { ...job, arg: [] }, failed), { timeoutMs });
+    } catch (again) {
+      log.error(
+        { jid: job.jid, err: (again as Error).message },
         'the return could not be delivered to the master',
       );
     }

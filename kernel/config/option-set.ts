@@ -71,7 +71,7 @@ export function defineOptions<S extends Record<string, z.ZodType>>(
       if (hit !== undefined) return hit;
       const raw: Record<string, unknown> = {};
       for (const key of Object.keys(shape))
-        if (Object.hasOwn(config.extra, key)) raw[key] = config.extra[key];
+        if (config.extra && Object.hasOwn(config.extra, key)) raw[key] = config.extra[key];
       const input = coerceOptions(shape, raw);
       const result = schema.safeParse(input, { error: fallbackMessage, jitless: true });
       if (!result.success) {

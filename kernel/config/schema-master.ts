@@ -60,6 +60,9 @@ export const masterSchema = z.object({
   publish_port: portOption(4505, 'Port of the publisher (PUB) that minions subscribe to.'),
   ret_port: portOption(4506, 'Port of the request server (ROUTER): auth, returns and CLI requests.'),
   zmq_backlog: intOption(1000, 'Listen backlog of the ZeroMQ sockets.', { min: 0 }),
+  max_request_size: intOption(128 * 1024 * 1024, 'Largest request in bytes the master takes (tsalt).', {
+    min: 65536,
+  }),
   pub_hwm: intOption(1000, 'High-water mark of the publisher socket.', { min: 0 }),
   publish_replay_seconds: intOption(30, 'Seconds of publishes replayed to (re)connecting minions; 0: none.', {
     min: 0,
@@ -116,7 +119,7 @@ export const masterSchema = z.object({
   drop_messages_signature_fail: boolOption(false, 'Drop minion messages whose signature does not verify.'),
   request_server_ttl: intOption(
     0,
-    'Reject requests whose `ts` is older than this many seconds; 0 disables.',
+    "Refuse a minion's aes request whose `ts` is more than this many seconds old with Salt's `bad load` (a missing `ts` too); 0 disables.",
     {
       min: 0,
     },

@@ -117,13 +117,19 @@ export class Crypticle {
     const mac = createHmac('sha256', this.#hmacKey).update(body).digest();
     if (!timingSafeEqual(mac, data.subarray(bodyEnd))) throw new SALT_ERR_CRYPT_AUTH_FAILED();
     const decipher = createDecipheriv(CIPHER, this.#aesKey, data.subarray(0, BLOCK));
+    // padding checked here (the MAC is already): OpenSSL's would split update/final, then a join copies it all
+    decipher.setAutoPadding(false);
+    let plain: Buffer;
     try {
-      const head = decipher.update(data.subarray(BLOCK, bodyEnd));
-      const tail = decipher.final();
-      return tail.length === 0 ? head : Buffer.concat([head, tail]);
+      plain = decipher.update(data.subarray(BLOCK, bodyEnd));
+      decipher.final();
     } catch (cause) {
       throw new SALT_ERR_CRYPT_AUTH_FAILED({ cause });
     }
+    const pad = plain[plain.length - 1] ?? 0; // plain holds at least one block
+    if (pad < 1 || pad > BLOCK || plain.subarray(plain.length - pad).some((b) => b !== pad))
+      throw new SALT_ERR_CRYPT_AUTH_FAILED();
+    return plain.subarray(0, plain.length - pad);
   }
 
   /**

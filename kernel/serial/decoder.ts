@@ -14,6 +14,8 @@ export interface UnpackOptions {
    * the result again writes float 64 as Salt would. Default `false`: they become plain numbers.
    */
   exactFloats?: boolean;
+  /** Bytes not read as text, from 64 KiB up, come back as views of the input, not copies (keep it unchanged). */
+  viewBytes?: boolean;
 }
 
 const NETWORK = 0; // raw=True, then valid UTF-8 bytes become text (frame.decode_embedded_strs)
@@ -34,6 +36,7 @@ let p = 0;
 let end = 0;
 let mode = NETWORK;
 let exact = false;
+let view = false;
 let constantDepth = 0;
 
 /**
@@ -64,6 +67,7 @@ function unpack(input: Uint8Array, m: number, options: UnpackOptions | undefined
   end = b.length;
   mode = m;
   exact = options?.exactFloats === true;
+  view = options?.viewBytes === true;
   constantDepth = 0;
   try {
     let value: unknown;
@@ -241,6 +245,7 @@ function read(depth: number): unknown {
 }
 
 function copy(s: number, len: number): Buffer {
+  if (view && len >= 65536) return b.subarray(s, s + len);
   const r = Buffer.allocUnsafe(len);
   b.copy(r, 0, s, s + len);
   return r;

@@ -22,6 +22,7 @@ const JS_STRING_LIMIT = 24;
 const SLAB_SIZE = 64 * 1024;
 const MIN_ROOM = 4096;
 const KEEP_LIMIT = 1 << 20;
+const GROW_STEP = 32 * 1024 * 1024;
 const TWO_32 = 4294967296;
 const TWO_63 = 2 ** 63;
 const TWO_64 = 2 ** 64;
@@ -93,7 +94,8 @@ function pack(value: unknown, bin: boolean): Buffer {
     encode(value, 0);
     const result = out.subarray(start, pos);
     start = pos + 7 - ((pos + 7) % 8);
-    if (out.length > KEEP_LIMIT) start = out.length;
+    // the large slab now belongs to the result alone: not kept alive until the next call
+    if (out.length > KEEP_LIMIT) [out, start] = [Buffer.allocUnsafeSlow(SLAB_SIZE), 0];
     return result;
   } finally {
     busy = false;
@@ -103,7 +105,10 @@ function pack(value: unknown, bin: boolean): Buffer {
 function ensure(n: number): void {
   if (pos + n <= out.length) return;
   const used = pos - start;
-  const grown = Buffer.allocUnsafeSlow(Math.max(SLAB_SIZE, (used + n) * 2));
+  // small writes double the room (up to GROW_STEP more); a write larger than the message so far
+  // (a big string) gets its size and a slab: a 50 MB string costs 50 MB, not a 100 MB slab
+  const room = n > used ? SLAB_SIZE : Math.min(Math.max(used, SLAB_SIZE), GROW_STEP);
+  const grown = Buffer.allocUnsafeSlow(used + n + room);
   out.copy(grown, 0, start, pos);
   out = grown;
   start = 0;

@@ -25,7 +25,7 @@ import { ReplayBuffer } from '../publish-replay.js';
 import { ReplayFile } from '../publish-replay-file.js';
 import { SerialReservation } from '../publish-serial.js';
 import { ReplayingPublisher } from '../replaying-publisher.js';
-import { MAX_REQUEST_BYTES } from '../request-router.js';
+import { publishHandOffLimit } from '../request-router.js';
 import { keepAliveIdleMs } from '../tcp-keepalive.js';
 
 await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
@@ -76,7 +76,7 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   const loads = new Inbox<Buffer[]>(100_000);
   const pull = new ZmtpPuller({
     // a publish load is at most a request's size: the request server's own cap
-    maxFrameBytes: MAX_REQUEST_BYTES,
+    maxFrameBytes: publishHandOffLimit(config),
     // a queued part must not pin the socket read it was sliced from
     onMessage: (parts) => loads.push(parts.map(unpinned)),
     onPeerError: (err) =>

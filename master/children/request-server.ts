@@ -13,13 +13,13 @@
  */
 
 import { publishPullPath, tcpAddress } from '../../kernel/bus/address.js';
-import { stampedEventBody } from '../../kernel/bus/event-body.js';
 import { EventFirer, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import { ZmtpPusher } from '../../kernel/bus/zmtp/push-socket.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { onParentMessage } from '../../kernel/process/child.js';
 import { packIpc } from '../../kernel/serial/index.js';
+import { boundedEventBodies } from '../bounded-events.js';
 import { createHandlerEnv } from '../handler-env.js';
 import { LightLane } from '../light-lane.js';
 import { peekRequest } from '../request-affinity.js';
@@ -148,7 +148,7 @@ await runChild<ResolvedMasterConfig>(
             envelope,
             r.reply,
             encodeEach(r.effects.publishes, (p) => packIpc(p), 'publish'),
-            encodeEach(r.effects.events, (e) => stampedEventBody(e.tag, e.data), 'event'),
+            boundedEventBodies(r.effects.events, payload.length, full.max_event_size, log),
           );
         })
         .catch((err) => log.error({ err }, 'request dropped'))

@@ -24,6 +24,30 @@ describe('ZMTP framing', () => {
     expect(decoder.buffered).toBe(0);
   });
 
+  it('with skipOversized, drops a frame over the limit as it comes and yields it flagged', () => {
+    const wire = Buffer.concat([
+      encodeMessage([Buffer.alloc(5000, 1), Buffer.from('next')]),
+      encodeCommand('PING', Buffer.from([0, 1])),
+    ]);
+    for (const step of [1, 7, 4096, wire.length]) {
+      const decoder = new FrameDecoder(1024);
+      decoder.skipOversized = true;
+      const frames = [];
+      for (let at = 0; at < wire.length; at += step)
+        frames.push(...decoder.push(wire.subarray(at, at + step)));
+      expect(frames.map((f) => [f.command, f.more, f.body.toString(), f.oversized])).toEqual([
+        [false, true, '', 5000],
+        [false, false, 'next', undefined],
+        [true, false, '\x04PING\x00\x01', undefined],
+      ]);
+      expect(decoder.buffered).toBe(0);
+    }
+    // commands are never skipped
+    const decoder = new FrameDecoder(1 << 20);
+    decoder.skipOversized = true;
+    expect(() => decoder.push(encodeCommand('PING', Buffer.alloc(9000)))).toThrow(/limit/);
+  });
+
   it('decodes several frames from one chunk and keeps a partial tail', () => {
     const wire = Buffer.concat([
       encodeCommand('PING', Buffer.from([0, 1])),

@@ -16,6 +16,8 @@ export interface Frame {
   /** More parts of the same message follow. */
   more: boolean;
   body: Buffer;
+  /** A data frame over the limit, skipped (FrameDecoder.skipOversized): its size; the body is empty. */
+  oversized?: number;
 }
 
 /** The header (flags and size) of a frame of `size` bytes. */
@@ -76,6 +78,9 @@ export const MAX_COMMAND_BYTES = 8 * 1024;
 export class FrameDecoder {
   /** Largest data frame accepted; commands are held to {@link MAX_COMMAND_BYTES} too. */
   maxFrameBytes: number;
+  /** A data frame over the limit is not refused: yielded at once flagged `oversized`, its bytes dropped as they come. */
+  skipOversized = false;
+  #skip = 0;
   #chunks: Buffer[] = [];
   #buffered = 0;
   /** Bytes the frame at the head needs in all (header included), once known. */
@@ -92,9 +97,12 @@ export class FrameDecoder {
 
   /** Adds bytes; take the frames they complete with {@link next}. */
   feed(chunk: Buffer): void {
+    const drop = Math.min(this.#skip, chunk.length);
+    this.#skip -= drop;
+    if (drop > 0) chunk = chunk.subarray(drop);
     if (chunk.length === 0) return;
-    this.#chunks.push(chunk);
     this.#buffered += chunk.length;
+    this.#chunks.push(chunk);
   }
 
   /** The next complete frame, or undefined until more bytes come. */
@@ -116,7 +124,9 @@ export class FrameDecoder {
       : (buf[1] as number);
     const command = (flags & FLAG_COMMAND) !== 0;
     const limit = command ? Math.min(MAX_COMMAND_BYTES, this.maxFrameBytes) : this.maxFrameBytes;
-    if (size > limit) throw new SALT_ERR_BUS_ZMTP(`frame larger than the limit of ${limit} bytes`);
+    if (size > limit && (command || !this.skipOversized))
+      throw new SALT_ERR_BUS_ZMTP(`frame larger than the limit of ${limit} bytes`);
+    if (size > limit) return this.#skipFrame(buf.subarray(headerLength), size, (flags & FLAG_MORE) !== 0);
     const end = headerLength + size;
     if (buf.length < end) return this.#wait(buf, end);
     const rest = buf.subarray(end);
@@ -137,6 +147,14 @@ export class FrameDecoder {
     const frames: Frame[] = [];
     for (let f = this.next(); f; f = this.next()) frames.push(f);
     return frames;
+  }
+
+  /** Drops an oversized frame's body: what is in (`body`), and the rest as it comes. */
+  #skipFrame(body: Buffer, size: number, more: boolean): Frame {
+    const rest = body.subarray(Math.min(size, body.length));
+    this.#skip = size - (body.length - rest.length);
+    [this.#chunks, this.#buffered, this.#needed] = [rest.length > 0 ? [rest] : [], rest.length, 0];
+    return { command: false, more, body: EMPTY, oversized: size };
   }
 
   #wait(buf: Buffer, needed: number): undefined {

@@ -105,6 +105,34 @@ describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
     expect((await req.receive())[0]?.toString()).toBe('echo:ok');
   });
 
+  it('with onOversized, answers a libzmq REQ whose request is over the limit and keeps its connection', async () => {
+    const errors: Error[] = [];
+    const refused: number[] = [];
+    const router: ZmtpRouter = new ZmtpRouter({
+      maxFrameBytes: 64 * 1024,
+      onPeerError: (e) => errors.push(e),
+      onMessage: (frames) => router.send([...frames.slice(0, -1), Buffer.from(`echo:${frames.at(-1)}`)]),
+      onOversized: (envelope, bytes) => {
+        refused.push(bytes);
+        router.send([...envelope, Buffer.from('too large')]);
+      },
+    });
+    await router.bind('127.0.0.1', 0);
+    opened.push(router);
+    const req = new Request({ linger: 0 });
+    opened.push(req);
+    req.connect(`tcp://127.0.0.1:${router.port}`);
+    for (const size of [3 << 20, 64 * 1024 + 1]) {
+      await req.send(Buffer.alloc(size, 1));
+      expect((await req.receive())[0]?.toString()).toBe('too large');
+      await req.send('hello');
+      expect((await req.receive())[0]?.toString()).toBe('echo:hello');
+    }
+    expect(refused).toEqual([3 << 20, 64 * 1024 + 1]);
+    expect(errors).toEqual([]);
+    expect(router.connected).toBe(1);
+  });
+
   it('survives peers sending random bytes, before and after the handshake', async () => {
     const { errors, address, router } = await echoRouter({ maxFrameBytes: 4096 });
     let seed = 7;

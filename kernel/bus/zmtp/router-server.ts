@@ -18,6 +18,8 @@ import type { ZmtpStream } from './stream.js';
 export interface ZmtpRouterOptions extends ZmtpServerOptions {
   /** A whole message: the sender's routing id, then the parts it sent. */
   onMessage: (frames: Buffer[]) => void;
+  /** Given, a message with a part over `maxFrameBytes` (read and dropped) comes here, envelope and size. */
+  onOversized?: (envelope: Buffer[], bytes: number) => void;
 }
 
 /** Replies up to this size are joined into one buffer; larger ones are written part by part. */
@@ -27,6 +29,8 @@ class RequesterPeer extends ZmtpPeer {
   readonly key: number;
   readonly id: Buffer;
   readonly messages: MessageAssembler;
+  /** The largest part skipped in the message being read. */
+  oversized = 0;
 
   constructor(socket: Socket, stream: ZmtpStream, key: number, maxMessageBytes: number) {
     super(socket, stream);
@@ -41,6 +45,7 @@ class RequesterPeer extends ZmtpPeer {
 
 export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
   readonly #onMessage: (frames: Buffer[]) => void;
+  readonly #onOversized: ((envelope: Buffer[], bytes: number) => void) | undefined;
   readonly #byKey = new Map<number, RequesterPeer>();
   #nextKey = Math.floor(Math.random() * 0xffffffff);
   #paused = false;
@@ -48,6 +53,8 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
   constructor(opts: ZmtpRouterOptions) {
     super('ROUTER', ['REQ', 'DEALER', 'ROUTER'], opts);
     this.#onMessage = opts.onMessage;
+    this.#onOversized = opts.onOversized;
+    this.skipOversized = opts.onOversized !== undefined;
   }
 
   /**
@@ -106,8 +113,11 @@ export class ZmtpRouter extends ZmtpServer<RequesterPeer> {
   }
 
   protected onFrame(peer: RequesterPeer, frame: Frame): void {
+    if (frame.oversized !== undefined) peer.oversized = Math.max(peer.oversized, frame.oversized);
     const parts = peer.messages.add(frame);
-    if (parts) this.#onMessage(parts);
+    if (parts && peer.oversized === 0) this.#onMessage(parts);
+    else if (parts) this.#onOversized?.(parts.slice(0, -1), peer.oversized);
+    if (parts) peer.oversized = 0;
   }
 
   protected override onClosed(peer: RequesterPeer): void {

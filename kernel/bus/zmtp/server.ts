@@ -53,6 +53,8 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
   readonly #handshakeTimeoutMs: number;
   readonly #onPeerError: ((err: Error) => void) | undefined;
   readonly #keepAliveIdleMs: number | undefined;
+  /** A data frame over `maxFrameBytes` is skipped and handed on flagged, not a disconnection. */
+  protected skipOversized = false;
   #server: Server | undefined;
   #closing = false;
 
@@ -163,7 +165,8 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
       return;
     }
     if (this.#keepAliveIdleMs !== undefined) socket.setKeepAlive(true, this.#keepAliveIdleMs);
-    const peer = this.newPeer(socket, new ZmtpStream(this.#peerTypes, this.maxFrameBytes));
+    const stream = new ZmtpStream(this.#peerTypes, this.maxFrameBytes, this.skipOversized);
+    const peer = this.newPeer(socket, stream);
     this.peers.add(peer);
     peer.timer = setTimeout(
       () => this.fail(peer, new SALT_ERR_BUS_ZMTP('handshake timed out')),

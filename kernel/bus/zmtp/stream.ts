@@ -26,10 +26,11 @@ export class ZmtpStream {
   readonly #decoder: FrameDecoder;
 
   /** `peerTypes`: the socket types that may talk to ours; `maxFrameBytes`: the limit after READY. */
-  constructor(peerTypes: ReadonlySet<string>, maxFrameBytes: number) {
+  constructor(peerTypes: ReadonlySet<string>, maxFrameBytes: number, skipOversized = false) {
     this.#peerTypes = peerTypes;
     this.#maxFrameBytes = maxFrameBytes;
     this.#decoder = new FrameDecoder(Math.min(HANDSHAKE_FRAME_BYTES, maxFrameBytes));
+    this.#decoder.skipOversized = skipOversized; // a skipped frame before READY fails the handshake
   }
 
   /** Adds bytes read from the connection. Throws `SALT_ERR_BUS_ZMTP` on a bad greeting. */
