@@ -54,8 +54,9 @@ export function declaredOptionSets(): OptionSet[] {
 }
 
 /**
- * Declares options read by `daemons` (one kind or a list). A name the kernel's schema or
- * another set already declares is a programming error, thrown here.
+ * Declares options read by `daemons` (one kind or a list). A name another set already declares
+ * is a programming error, thrown here; names the kernel's schema holds are the kernel's, and a
+ * set must not repeat them.
  */
 export function defineOptions<S extends Record<string, z.ZodType>>(
   daemons: ConfigKind | readonly ConfigKind[],
