@@ -8,9 +8,11 @@ import { fileServerOptionSet, minionFileRootsOption } from './file-server/option
 import { netapiMasterOptions } from './netapi/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
+import { renderersOptions } from './renderers/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   reactorOptions,
+  renderersOptions,
   netapiMasterOptions,
   fileServerOptionSet,
   minionFileRootsOption,

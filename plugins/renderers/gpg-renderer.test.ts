@@ -65,6 +65,8 @@ describe('gpg renderer', () => {
   it('finds the keys in <config_dir>/gpgkeys by default', async () => {
     expect(gpgKeyDir({ config_dir: dir })).toBe(keydir);
     expect(gpgKeyDir({ conf_file: join(dir, 'master') })).toBe(keydir);
+    // a config the loader resolved keeps gpg_keydir, an option its kernel does not define, in extra
+    expect(gpgKeyDir({ config_dir: '/elsewhere', extra: { gpg_keydir: keydir } })).toBe(keydir);
     const out = await renderPipeline(`#!yaml|gpg\nx: "${cipher.replace(/\n/g, '\\n')}"\n`, {
       path: 's.sls',
       context: ctx({ config_dir: dir }),

@@ -13,9 +13,20 @@ import { renderError } from './where.js';
 
 const CIPHERTEXT = /-----BEGIN PGP MESSAGE-----[\s\S]*?-----END PGP MESSAGE-----/g;
 
+/**
+ * An option as Salt's flat `opts` has it: a resolved tsalt config keeps the options its kernel
+ * does not define (`gpg_keydir`, `gpg_decrypt_must_succeed`) in `extra`.
+ */
+function option(opts: Readonly<Record<string, unknown>>, name: string): unknown {
+  if (opts[name] !== undefined) return opts[name];
+  const extra = opts.extra;
+  return typeof extra === 'object' && extra !== null ? (extra as Record<string, unknown>)[name] : undefined;
+}
+
 /** Salt's `_get_key_dir`: `gpg_keydir`, else `gpgkeys` beside the config file. */
 export function gpgKeyDir(opts: Readonly<Record<string, unknown>>): string {
-  if (typeof opts.gpg_keydir === 'string' && opts.gpg_keydir) return opts.gpg_keydir;
+  const configured = option(opts, 'gpg_keydir');
+  if (typeof configured === 'string' && configured) return configured;
   const configDir =
     typeof opts.config_dir === 'string'
       ? opts.config_dir
@@ -59,7 +70,7 @@ async function decryptString(
   const blocks = text.match(CIPHERTEXT);
   if (!blocks) return s;
   const keydir = gpgKeyDir(context.opts);
-  const mustSucceed = context.opts.gpg_decrypt_must_succeed === true;
+  const mustSucceed = option(context.opts, 'gpg_decrypt_must_succeed') === true;
   let out = text;
   for (const block of blocks) {
     step.checkDeadline();

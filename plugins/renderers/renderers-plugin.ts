@@ -6,11 +6,13 @@
  */
 import { definePlugin, type KernelPlugin, type KindRegistrar } from '../../kernel/index.js';
 import { BUILTIN_RENDERERS } from './builtins.js';
+import { renderersOptions } from './options.js';
 import type { RendererDef } from './types.js';
 
 export function renderersPlugin(): KernelPlugin {
   return definePlugin({
     name: 'tsalt:renderers',
+    options: renderersOptions,
     daemons: ['master', 'minion'],
     apply(api) {
       for (const r of BUILTIN_RENDERERS) api.kinds.register('renderers', r);
