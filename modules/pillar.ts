@@ -40,6 +40,18 @@ function merge(dest: Record<string, unknown>, upd: Record<string, unknown>, merg
 
 const keyArg = (z: typeof import('zod').z) => z.union([z.string(), z.number()]).transform(String);
 
+/** The arguments of `pillar.get` and `pillar.fetch` (its alias). */
+const getArgs = (z: typeof import('zod').z) =>
+  z.object({
+    key: keyArg(z),
+    default: z.unknown().optional(),
+    merge: pyFlag(z, false),
+    merge_nested_lists: z.unknown().optional(),
+    delimiter: z.string().default(':'),
+    pillarenv: z.unknown().optional(),
+    saltenv: z.unknown().optional(),
+  });
+
 export default defineModule({
   name: 'pillar',
   doc: 'Extract pillar data for this minion.',
@@ -76,16 +88,7 @@ export default defineModule({
       run: (ctx) => Object.keys(minionPillar(ctx)),
     }),
     get: defineFunction({
-      args: (z) =>
-        z.object({
-          key: keyArg(z),
-          default: z.unknown().optional(),
-          merge: pyFlag(z, false),
-          merge_nested_lists: z.unknown().optional(),
-          delimiter: z.string().default(':'),
-          pillarenv: z.unknown().optional(),
-          saltenv: z.unknown().optional(),
-        }),
+      args: getArgs,
       doc: "The pillar value at key (a:b:c), else default ('' unless pillar_raise_on_missing).",
       run: (ctx, a) => {
         const pillar = minionPillar(ctx);
@@ -111,16 +114,7 @@ export default defineModule({
       },
     }),
     fetch: defineFunction({
-      args: (z) =>
-        z.object({
-          key: keyArg(z),
-          default: z.unknown().optional(),
-          merge: pyFlag(z, false),
-          merge_nested_lists: z.unknown().optional(),
-          delimiter: z.string().default(':'),
-          pillarenv: z.unknown().optional(),
-          saltenv: z.unknown().optional(),
-        }),
+      args: getArgs,
       doc: 'Same as pillar.get: the pillar value at key (a:b:c), else default.',
       run: (ctx, a) => ctx.call('pillar.get', [], a),
     }),

@@ -50,14 +50,7 @@ export async function compileTop(
     pillarenv: requestPillarenv(req, o),
     saltenv: req.saltenv,
     strategy: o.strategy,
-    render: {
-      grains: req.grains,
-      pillar,
-      opts: o.opts,
-      roots: o.roots,
-      renderer: o.renderer,
-      renderers: env.renderers,
-    },
+    render: renderContext(env, req, pillar),
     log: env.log,
   });
   const ignored: IgnoredSls = new Map();
@@ -140,6 +133,19 @@ export async function compilePillar(req: PillarRequest, env: CompileEnv): Promis
   return pillar;
 }
 
+/** What pillar templates render with: the requesting minion's grains, the pillar so far, the roots. */
+function renderContext(env: CompileEnv, req: PillarRequest, pillar: PillarData) {
+  const o = env.options;
+  return {
+    grains: req.grains,
+    pillar,
+    opts: o.opts,
+    roots: o.roots,
+    renderer: o.renderer,
+    renderers: env.renderers,
+  };
+}
+
 function slsSource(env: CompileEnv, ignored: IgnoredSls, req: PillarRequest, pillar: PillarData) {
   const o = env.options;
   return {
@@ -150,14 +156,7 @@ function slsSource(env: CompileEnv, ignored: IgnoredSls, req: PillarRequest, pil
     safeRenderError: o.safeRenderError,
     includesOverrideSls: o.includesOverrideSls,
     ignored,
-    render: {
-      grains: req.grains,
-      pillar,
-      opts: o.opts,
-      roots: o.roots,
-      renderer: o.renderer,
-      renderers: env.renderers,
-    },
+    render: renderContext(env, req, pillar),
     log: env.log,
   };
 }
