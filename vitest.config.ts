@@ -8,6 +8,7 @@ export default defineConfig({
       'minion/**/*.test.ts',
       'client/**/*.test.ts',
       'modules/**/*.test.ts',
+      'states/**/*.test.ts',
       'returners/**/*.test.ts',
       'plugins/**/*.test.ts',
       'outputters/**/*.test.ts',

@@ -70,6 +70,7 @@ export type {
 } from './jobs/types.js';
 export type { KindName, KindRegistrar, PluginKinds } from './kinds.js';
 export {
+  type ArgsBuilder,
   defineFunction,
   defineGrains,
   defineModule,

@@ -8,6 +8,7 @@ import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { createModuleLoader, loadCustomGrains } from '../kernel/loader/index.js';
 import { grainsFilePath } from '../modules/_grains-file.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
+import { minionStatesOptions } from '../plugins/states/options.js';
 import { coreGrains, mergeGrains } from './grains.js';
 import { GrainsView } from './grains-view.js';
 import { primaryMaster } from './master-address.js';
@@ -62,8 +63,17 @@ export function runEnvWith(
     virtualContext: { opts, grains: view.current() },
     log,
   });
+  const stateLoader = createModuleLoader({
+    kind: 'states',
+    dirs: [join(config.extension_modules, 'states'), ...minionStatesOptions.read(config).states_dirs],
+    builtinDirs: [BUILTIN_DIRS.states],
+    packages: [...config.extensions],
+    virtualContext: { opts, grains: view.current() },
+    log,
+  });
   const env: RunEnv = {
     loader,
+    stateLoader,
     opts,
     get grains() {
       return view.current();

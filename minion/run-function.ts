@@ -10,6 +10,7 @@ import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../kernel/lo
 import type { ModuleLoader } from '../kernel/loader/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { findMasterLink } from './master-link.js';
+import { stateFunctions } from './state-functions.js';
 
 export interface FunctionResult {
   return: unknown;
@@ -20,6 +21,8 @@ export interface FunctionResult {
 
 export interface RunEnv {
   loader: ModuleLoader;
+  /** The state modules (Salt's `__states__`); absent where states cannot run. */
+  stateLoader?: ModuleLoader;
   opts: Readonly<Record<string, unknown>>;
   grains: Grains;
   id: string;
@@ -112,6 +115,13 @@ function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): 
     functions: functionTable(env.loader),
     get master() {
       return findMasterLink(env.id);
+    },
+    get states() {
+      const loader = env.stateLoader;
+      if (!loader) return undefined;
+      const value = stateFunctions(loader, ctx);
+      Object.defineProperty(ctx, 'states', { value, enumerable: true });
+      return value;
     },
     async call(fun, args = [], kwargs = {}) {
       const spec = await env.loader.get(fun);

@@ -21,6 +21,8 @@ const folder = (relative: string): string => fileURLToPath(new URL(relative, imp
 export const BUILTIN_DIRS = Object.freeze({
   /** Execution modules (after `<extension_modules>/modules`, `module_dirs`, packages). */
   modules: folder('../modules/'),
+  /** State modules (after `<extension_modules>/states`, `states_dirs`, packages). */
+  states: folder('../states/'),
   /** Runners (after `<extension_modules>/runners`, `runner_dirs`, packages). */
   runners: folder('./runners/functions/'),
   /** Wheel modules (after `<extension_modules>/wheel`, `wheel_dirs`). */

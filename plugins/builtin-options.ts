@@ -9,6 +9,7 @@ import { netapiMasterOptions } from './netapi/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
 import { renderersOptions } from './renderers/options.js';
+import { minionStatesOptions, statesOptions } from './states/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   reactorOptions,
@@ -17,4 +18,6 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   fileServerOptionSet,
   minionFileRootsOption,
   pillarOptionSet,
+  statesOptions,
+  minionStatesOptions,
 ];

@@ -35,7 +35,6 @@ export interface FunctionIndex {
   provider(moduleName: string): Promise<string | undefined>;
 }
 
-/** What every execution-module function receives first, in place of Salt's injected globals. */
 /** How a running function reaches the master and the minion's job pool (`ExecContext.master`). */
 export interface MasterLink {
   /** Sends an aes load to the master and resolves with the decrypted reply. */
@@ -50,6 +49,7 @@ export interface MasterLink {
   refreshPillar?(): Promise<void>;
 }
 
+/** What every execution-module function receives first, in place of Salt's injected globals. */
 export interface ExecContext {
   /** The minion's resolved configuration (read-only). */
   readonly opts: Readonly<Record<string, unknown>>;

@@ -29,8 +29,10 @@ import { readVirtualResult, type VirtualDecision, validateModuleDef } from './va
 export interface ModuleLoaderOptions {
   /** Directories in priority order, first match wins: `<extension_modules>/modules`, then `module_dirs`. */
   dirs: readonly string[];
-  /** npm package names from config `extensions`; each one's `tsalt.modules` dir is searched after `dirs`. */
+  /** npm package names from config `extensions`; each one's `tsalt.<kind>` dir is searched after `dirs`. */
   packages?: readonly string[];
+  /** Which folder of a package to search: `modules` (default) or `states`. */
+  kind?: 'modules' | 'states';
   /** Built-in module directories, searched last (after `dirs` and `packages`). */
   builtinDirs?: readonly string[];
   /** Directory to resolve `packages` from. Default `process.cwd()`. */
@@ -215,8 +217,8 @@ class LazyModuleLoader implements ModuleLoader {
   }
 
   async #scan(): Promise<LoaderState> {
-    const { packages = [], builtinDirs = [], resolveFrom = process.cwd() } = this.#options;
-    const packageDirs = resolvePackageDirs(packages, { resolveFrom, kind: 'modules', log: this.#log });
+    const { packages = [], builtinDirs = [], resolveFrom = process.cwd(), kind = 'modules' } = this.#options;
+    const packageDirs = resolvePackageDirs(packages, { resolveFrom, kind, log: this.#log });
     const dirs = [...this.#options.dirs, ...packageDirs, ...builtinDirs];
     const st: LoaderState = {
       dirs,

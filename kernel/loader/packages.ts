@@ -12,6 +12,7 @@ import type { UnitLogger } from './define.js';
 /** The unit kinds a package can declare under its `tsalt` field. */
 export type ExtensionKind =
   | 'modules'
+  | 'states'
   | 'returners'
   | 'runners'
   | 'processes'

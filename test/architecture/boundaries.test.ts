@@ -1,6 +1,6 @@
 /**
  * Who may import whom (docs/architecture.md): the kernel imports nothing outside kernel/, so it
- * holds no feature; the public client only the kernel; built-ins (plugins, modules, returners, outputters) do not reach into the
+ * holds no feature; the public client only the kernel; built-ins (plugins, modules, states, returners, outputters) do not reach into the
  * master's and the minion's application code. Reads every non-test source file's relative
  * imports (static, dynamic and re-exports) and resolves them.
  */
@@ -93,6 +93,7 @@ const SOURCE_FOLDERS = [
   'client',
   'plugins',
   'modules',
+  'states',
   'returners',
   'outputters',
   'cli',
@@ -142,7 +143,7 @@ describe('import boundaries', () => {
       'plugins/runners/runner-command.ts → master/runner-protocol.js',
       'plugins/runners/runner-command.ts → master/runner-spawn.js',
     ];
-    const found = ['plugins', 'modules', 'returners', 'outputters'].flatMap((dir) =>
+    const found = ['plugins', 'modules', 'states', 'returners', 'outputters'].flatMap((dir) =>
       crossings(dir, ['master', 'minion']),
     );
     expect([...new Set(found)].sort()).toEqual(debts);
@@ -157,7 +158,7 @@ describe('import boundaries', () => {
       e.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'),
     );
     expect(doors).toContain('kernel/index.ts');
-    const inside = ['plugins', 'modules', 'returners', 'outputters'].flatMap((dir) =>
+    const inside = ['plugins', 'modules', 'states', 'returners', 'outputters'].flatMap((dir) =>
       crossings(dir, ['kernel']).filter(
         (edge) => !doors.includes(edge.split(' → ')[1]!.replace(/\.js$/, '.ts')),
       ),
