@@ -31,15 +31,29 @@ export interface RunEnv {
   readonly pillar?: Readonly<Record<string, unknown>>;
 }
 
+/** `opts` flattened: plugin options (kept in `extra`) at the top level too, as Salt's `__opts__` has them. */
+const flatOpts = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+function flat(opts: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const extra = opts.extra;
+  if (!extra || typeof extra !== 'object') return opts;
+  let made = flatOpts.get(opts);
+  if (!made) {
+    made = Object.freeze({ ...(extra as Record<string, unknown>), ...opts });
+    flatOpts.set(opts, made);
+  }
+  return made;
+}
+
 /** `opts` with the pillar in it, made once per (opts, pillar) pair. */
 const optsWithPillar = new WeakMap<object, { opts: object; with: Readonly<Record<string, unknown>> }>();
 
 function jobOpts(env: RunEnv): Readonly<Record<string, unknown>> {
   const pillar = env.pillar;
-  if (!pillar) return env.opts;
+  if (!pillar) return flat(env.opts);
   const hit = optsWithPillar.get(pillar);
   if (hit && hit.opts === env.opts) return hit.with;
-  const made = Object.freeze({ ...env.opts, pillar });
+  const made = Object.freeze({ ...flat(env.opts), pillar });
   optsWithPillar.set(pillar, { opts: env.opts, with: made });
   return made;
 }
