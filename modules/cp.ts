@@ -10,20 +10,14 @@ import { dirname, join } from 'node:path';
 import type { z as Zod } from 'zod';
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
-import { fileChannel, masterChannel } from './_file-channel.js';
-import { FileClient } from './_file-client.js';
+import { masterChannel } from './_file-channel.js';
+import type { FileClient } from './_file-client.js';
+import { fileClientOf } from './_file-client-of.js';
 import { pushDir, pushFile } from './_file-push.js';
 import { renderText } from './_file-template.js';
 import { fnmatch } from './_fnmatch.js';
 
-function client(ctx: ExecContext): FileClient {
-  return new FileClient({
-    cachedir: String(ctx.opts.cachedir),
-    hashType: typeof ctx.opts.hash_type === 'string' ? ctx.opts.hash_type : 'sha256',
-    request: fileChannel(ctx),
-    log: ctx.log,
-  });
-}
+const client = fileClientOf;
 
 /** `saltenv` or the minion's `saltenv` option or `base`. */
 function envOf(ctx: ExecContext, saltenv: string | null | undefined): string {

@@ -1,0 +1,17 @@
+/**
+ * The file client of a job (Salt's `salt.fileclient.get_file_client(__opts__)`): the minion's
+ * cache folder and hash type, files from the master's file server, or from the minion's own
+ * `file_roots` with `file_client: local` (the channel decides).
+ */
+import type { ExecContext } from '../kernel/index.js';
+import { fileChannel } from './_file-channel.js';
+import { FileClient } from './_file-client.js';
+
+export function fileClientOf(ctx: ExecContext): FileClient {
+  return new FileClient({
+    cachedir: String(ctx.opts.cachedir),
+    hashType: typeof ctx.opts.hash_type === 'string' ? ctx.opts.hash_type : 'sha256',
+    request: fileChannel(ctx),
+    log: ctx.log,
+  });
+}
