@@ -88,6 +88,7 @@ export {
   type VirtualContext,
   type VirtualResult,
 } from './loader/define.js';
+export { createModuleLoader, type ModuleLoader, type ModuleLoaderOptions } from './loader/module-loader.js';
 export {
   type DaemonKind,
   definePlugin,

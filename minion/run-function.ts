@@ -9,8 +9,8 @@ import { RetcodeResult } from '../kernel/jobs/retcode.js';
 import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../kernel/loader/define.js';
 import type { ModuleLoader } from '../kernel/loader/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
+import { stateFunctions } from '../plugins/states/state-functions.js';
 import { findMasterLink } from './master-link.js';
-import { stateFunctions } from './state-functions.js';
 
 export interface FunctionResult {
   return: unknown;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createModuleLoader } from '../kernel/loader/index.js';
-import { fakeCtx, memoryLogger } from '../modules/_fake-ctx.js';
-import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
+import { createModuleLoader } from '../../kernel/index.js';
+import { fakeCtx, memoryLogger } from '../../modules/_fake-ctx.js';
+import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import { stateFunctions } from './state-functions.js';
 
 function states() {

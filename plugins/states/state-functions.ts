@@ -4,16 +4,9 @@
  * the job's execution context. Keywords a function does not accept are dropped, as Salt's
  * `format_call` drops them, so the low chunk's requisites and global arguments never reach it.
  */
-import { SaltError } from '../kernel/errors.js';
-import { bindArgs } from '../kernel/jobs/args.js';
-import type { ExecContext } from '../kernel/loader/define.js';
-import type { ModuleLoader } from '../kernel/loader/index.js';
-import type {
-  StateCallOptions,
-  StateContext,
-  StateFunctions,
-  StateReturn,
-} from '../plugins/states/define.js';
+import { type ExecContext, type ModuleLoader, SaltError } from '../../kernel/index.js';
+import { bindArgs } from '../../kernel/util.js';
+import type { StateCallOptions, StateContext, StateFunctions, StateReturn } from './define.js';
 
 function keysOf(spec: { args?: unknown; varkw?: boolean }): readonly string[] | 'any' {
   if (spec.varkw) return 'any';
