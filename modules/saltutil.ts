@@ -114,7 +114,7 @@ export function refreshModules(ctx: ExecContext): true | string {
 async function syncExtForm(
   ctx: ExecContext,
   args: z.output<typeof syncArgs>,
-  form: 'modules' | 'grains' | 'returners',
+  form: 'modules' | 'states' | 'grains' | 'returners',
 ): Promise<{ changed: string[]; touched: boolean; link: MasterLink }> {
   const link = ctx.master;
   if (!link) throw new SALT_ERR_EXEC_SYNC(`minion ${ctx.id} has no connection to a master here`);
@@ -137,7 +137,7 @@ function withNote(changed: string[], touched: boolean, link: MasterLink): string
   return link.inProcess && touched ? [...changed, RESTART_NOTE] : changed;
 }
 
-/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules`, `grains` and `returners`. */
+/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules`, `states`, `grains` and `returners`. */
 const SYNC_ALL_FORMS = [
   'clouds',
   'beacons',
@@ -207,6 +207,15 @@ export default defineModule({
         return withNote(changed, touched, link);
       },
     }),
+    sync_states: defineFunction({
+      args: syncArgs,
+      doc: "Sync state modules from salt://_states on the master into the minion's extension_modules/states.\n\nReturns the state modules added or changed, as `states.<name>`; those the master no longer has are removed. New job processes load them.\n\nCLI Example: salt '*' saltutil.sync_states",
+      run: async (ctx, args) => {
+        const { changed, touched, link } = await syncExtForm(ctx, args, 'states');
+        if (args.refresh) link.recycle();
+        return withNote(changed, touched, link);
+      },
+    }),
     sync_grains: defineFunction({
       args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
       doc: "Sync custom grain modules from salt://_grains on the master into the minion's extension_modules/grains.\n\nReturns the grain modules added or changed, as `grains.<name>`; those the master no longer has are removed. Custom grains are computed once per process: new job processes (and salt-call) see them, the minion's own grains (reported to the master for targeting) at its next start.\n\nCLI Example: salt '*' saltutil.sync_grains",
@@ -227,9 +236,10 @@ export default defineModule({
     }),
     sync_all: defineFunction({
       args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
-      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), grain modules (salt://_grains) and returners (salt://_returners), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
+      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), state modules (salt://_states), grain modules (salt://_grains) and returners (salt://_returners), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
       run: async (ctx, args) => {
         const modules = await syncExtForm(ctx, args, 'modules');
+        const states = await syncExtForm(ctx, args, 'states');
         const grains = await syncExtForm(ctx, args, 'grains');
         const returners = await syncExtForm(ctx, args, 'returners');
         const { link } = modules;
@@ -237,6 +247,7 @@ export default defineModule({
         const ret: Record<string, string[]> = {};
         for (const form of SYNC_ALL_FORMS) ret[form] = [];
         ret.modules = withNote(modules.changed, modules.touched, link);
+        ret.states = withNote(states.changed, states.touched, link);
         ret.grains = withNote(grains.changed, grains.touched, link);
         ret.returners = withNote(returners.changed, returners.touched, link);
         return ret;

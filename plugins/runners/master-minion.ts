@@ -1,0 +1,117 @@
+/**
+ * The master's own minion for orchestration (Salt's `salt.minion.MasterMinion`): an execution
+ * context on the master, named `<id>_master`, that reads SLS files from the master's file
+ * server (`file_client: local` over its `file_roots` and gitfs), runs the built-in execution
+ * modules in the runner's process, and reaches minions and the master through the runner's
+ * context: `saltutil.cmd` publishes through the master, `saltutil.runner` calls runners.
+ */
+import {
+  createModuleLoader,
+  type ExecContext,
+  type RunnerContext,
+  SaltError,
+  type UnitLogger,
+} from '../../kernel/index.js';
+import { bindArgs, RetcodeResult } from '../../kernel/util.js';
+import { BUILTIN_DIRS } from '../builtin-dirs.js';
+import { stateFunctions } from '../states/state-functions.js';
+
+type Call = (args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>) => Promise<unknown>;
+
+function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/** Salt's `saltutil.cmd` on the master: `{minion: {ret, retcode, jid, out}}` for the minions that returned. */
+function saltutilCmd(rctx: RunnerContext): Call {
+  return async ([tgt, fun], kw) => {
+    const arg = Array.isArray(kw.arg) ? kw.arg : [];
+    const kwarg = record(kw.kwarg);
+    const timeout = typeof kw.timeout === 'number' ? kw.timeout : undefined;
+    const full = await rctx.client.cmdFull(tgt as string | string[], String(fun), arg, {
+      tgtType: typeof kw.tgt_type === 'string' ? kw.tgt_type : 'glob',
+      timeout,
+      kwargs: kwarg,
+    });
+    const out: Record<string, unknown> = {};
+    for (const [minion, r] of Object.entries(full.returns))
+      out[minion] = { ret: r.return, retcode: r.retcode, jid: full.jid, out: 'highstate' };
+    return out;
+  };
+}
+
+/** Salt's `saltutil.runner` with `full_return`: `{return, success}`. */
+function saltutilRunner(rctx: RunnerContext): Call {
+  return async ([name], kw) => {
+    const kwargs = Object.fromEntries(
+      Object.entries(kw).filter(([k]) => k !== 'full_return' && !k.startsWith('__')),
+    );
+    try {
+      return { return: await rctx.call(String(name), [], kwargs), success: true };
+    } catch (err) {
+      return { return: err instanceof Error ? err.message : String(err), success: false };
+    }
+  };
+}
+
+/** The master's id as `MasterMinion` names it. */
+export function masterMinionId(opts: Readonly<Record<string, unknown>>): string {
+  const id = typeof opts.id === 'string' && opts.id ? opts.id : 'master';
+  return `${id}_master`;
+}
+
+/** An execution context on the master for a state run of runner context `rctx`. */
+export function masterMinion(rctx: RunnerContext, log: UnitLogger): ExecContext {
+  const extra = record(rctx.opts.extra);
+  const opts = Object.freeze({ ...extra, ...rctx.opts, file_client: 'local', __role: 'master' });
+  const id = masterMinionId(rctx.opts);
+  const builtins: Record<string, Call> = {
+    'saltutil.cmd': saltutilCmd(rctx),
+    'saltutil.runner': saltutilRunner(rctx),
+  };
+  const loader = createModuleLoader({
+    dirs: [],
+    builtinDirs: [BUILTIN_DIRS.modules],
+    virtualContext: { opts, grains: {} },
+    tsLoader: import.meta.url.endsWith('.ts'),
+    log,
+  });
+  const states = createModuleLoader({
+    kind: 'states',
+    dirs: [],
+    builtinDirs: [BUILTIN_DIRS.states],
+    virtualContext: { opts, grains: {} },
+    tsLoader: import.meta.url.endsWith('.ts'),
+    log,
+  });
+  const ctx: ExecContext = {
+    opts,
+    grains: {},
+    id,
+    jid: rctx.jid,
+    log,
+    signal: rctx.signal,
+    cache: loader.cache,
+    functions: {
+      list: (m) => loader.listFunctions(m),
+      modules: () => loader.listModules(),
+      get: (fun) => loader.get(fun),
+      moduleDoc: (name) => loader.moduleDoc(name),
+      explain: (fun) => loader.explain(fun),
+      provider: (name) => loader.providerOf(name),
+    },
+    async call(fun, args = [], kwargs = {}) {
+      const own = builtins[fun];
+      if (own) return own(args, kwargs);
+      const spec = await loader.get(fun);
+      if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await loader.explain(fun));
+      const { bound, extra: more } = bindArgs(spec, fun, [...args], { ...kwargs });
+      const value = await spec.run(ctx, bound, more);
+      return value instanceof RetcodeResult ? value.value : value;
+    },
+  };
+  Object.defineProperty(ctx, 'states', { value: stateFunctions(states, ctx), enumerable: true });
+  return ctx;
+}

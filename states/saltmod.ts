@@ -1,0 +1,256 @@
+/**
+ * Salt's `salt` state module (`salt/states/saltmod.py`), the states of orchestration: run a
+ * state run (`salt.state`) or an execution function (`salt.function`) on targeted minions, a
+ * runner (`salt.runner`) or a wheel function (`salt.wheel`) on the master. They reach the
+ * minions and the master through `saltutil.cmd`, `saltutil.runner` and `saltutil.wheel`, which
+ * the orchestration runner's master-side context provides.
+ */
+import type { z as Zod } from 'zod';
+import {
+  defineState,
+  defineStateModule,
+  type StateContext,
+  type StateReturn,
+} from '../plugins/states/index.js';
+
+type Returns = Record<string, Record<string, unknown>>;
+
+const common = (z: typeof Zod) => ({
+  tgt: z.union([z.string(), z.array(z.string())]),
+  tgt_type: z.string().default('glob'),
+  ret: z.string().default(''),
+  timeout: z.number().nullish(),
+  batch: z.union([z.string(), z.number()]).nullish(),
+  subset: z.number().nullish(),
+  expect_minions: z.boolean().default(true),
+  fail_minions: z.unknown().optional(),
+  failhard: z.boolean().nullish(),
+  ssh: z.boolean().default(false),
+});
+
+/** `fail_minions` as a list, or a warning when it is neither a list nor a string. */
+function failMinions(value: unknown, ret: StateReturn): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') return value.split(',').map((m) => m.trim());
+  if (Array.isArray(value)) return value.map(String);
+  ret.warnings = [
+    ...(ret.warnings ?? []),
+    "'fail_minions' needs to be a list or a comma separated string. Ignored.",
+  ];
+  return [];
+}
+
+/** Salt's `check_result(ret, recurse=True)` for one minion's state return. */
+function stateSucceeded(ret: unknown): boolean {
+  if (!ret || typeof ret !== 'object' || Array.isArray(ret) || Object.keys(ret).length === 0) return false;
+  return Object.values(ret).every((r) => {
+    if (!r || typeof r !== 'object') return false;
+    const result = (r as { result?: unknown }).result;
+    return result === undefined ? stateSucceeded(r) : result !== false;
+  });
+}
+
+function jidOf(cmdRet: Returns): string | undefined {
+  const first = Object.values(cmdRet)[0];
+  return first && typeof first.jid === 'string' ? first.jid : undefined;
+}
+
+function cmdOptions(a: Record<string, unknown>, ctx: StateContext): Record<string, unknown> {
+  const kw: Record<string, unknown> = { tgt_type: a.tgt_type, ret: a.ret, timeout: a.timeout };
+  if (a.batch !== undefined && a.batch !== null) kw.batch = String(a.batch);
+  if (a.subset !== undefined && a.subset !== null) kw.subset = a.subset;
+  if (a.failhard === true || ctx.opts.failhard === true) kw.failhard = true;
+  kw.expect_minions = a.expect_minions;
+  return kw;
+}
+
+async function stateRun(ctx: StateContext, a: Record<string, unknown>): Promise<StateReturn> {
+  const ret: StateReturn = { name: String(a.name), changes: {}, comment: '', result: true };
+  const allowFail = Number.parseInt(String(a.allow_fail ?? 0), 10);
+  if (Number.isNaN(allowFail)) {
+    return { ...ret, result: false, comment: "Passed invalid value for 'allow_fail', must be an int" };
+  }
+  let fun: string;
+  const arg: unknown[] = [];
+  if (a.highstate) fun = 'state.highstate';
+  else if (a.top) {
+    fun = 'state.top';
+    arg.push(a.top);
+  } else if (a.sls) {
+    fun = 'state.sls';
+    arg.push(Array.isArray(a.sls) ? a.sls.join(',') : a.sls);
+  } else return { ...ret, result: false, comment: 'No highstate or sls specified, no execution made' };
+  const kwarg: Record<string, unknown> = {};
+  if ((a.test !== undefined && a.test !== null) || ctx.test) kwarg.test = a.test ?? ctx.test;
+  if (a.pillar) kwarg.pillar = a.pillar;
+  for (const k of ['pillarenv', 'saltenv', 'exclude'])
+    if (a[k] !== undefined && a[k] !== null) kwarg[k] = a[k];
+  kwarg.queue = a.queue ?? false;
+  kwarg.concurrent = a.concurrent ?? false;
+  const cmdRet = (await ctx.call('saltutil.cmd', [a.tgt, fun], {
+    ...cmdOptions(a, ctx),
+    arg,
+    kwarg,
+  })) as Returns;
+  const jid = jidOf(cmdRet);
+  if (jid) ret.__jid__ = jid;
+  const allowed = failMinions(a.fail_minions, ret);
+  if (Object.keys(cmdRet).length === 0 && a.expect_minions !== false) {
+    return { ...ret, result: false, comment: 'No minions returned' };
+  }
+  const changes: Record<string, unknown> = {};
+  const fail: string[] = [];
+  const noChange: string[] = [];
+  for (const [minion, mdata] of Object.entries(cmdRet)) {
+    const mRet = 'ret' in mdata ? mdata.ret : mdata.return;
+    const ok = !mdata.failed && ('ret' in mdata || 'return' in mdata) && stateSucceeded(mRet);
+    if (!ok) {
+      if (!allowed.includes(minion)) fail.push(minion);
+      changes[minion] = mRet ?? false;
+      continue;
+    }
+    const changed = Object.values(mRet as Record<string, unknown>).some(
+      (s) => s && typeof s === 'object' && Object.keys((s as { changes?: object }).changes ?? {}).length > 0,
+    );
+    if (changed) changes[minion] = mRet;
+    else noChange.push(minion);
+  }
+  if (Object.keys(changes).length > 0) ret.changes = { out: 'highstate', ret: changes };
+  if (fail.length > allowFail) {
+    ret.result = false;
+    ret.comment = `Run failed on minions: ${fail.join(', ')}`;
+  } else {
+    ret.comment = 'States ran successfully.';
+    if (Object.keys(changes).length > 0) ret.comment += ` Updating ${Object.keys(changes).join(', ')}.`;
+    if (noChange.length > 0) ret.comment += ` No changes made to ${noChange.join(', ')}.`;
+  }
+  if ((a.test || ctx.test) && Object.keys(ret.changes).length > 0 && ret.result === true) ret.result = null;
+  return ret;
+}
+
+async function functionRun(ctx: StateContext, a: Record<string, unknown>): Promise<StateReturn> {
+  const ret: StateReturn = { name: String(a.name), changes: {}, comment: '', result: true };
+  let arg = a.arg ?? [];
+  if (typeof arg === 'string') {
+    ret.warnings = ["Please specify 'arg' as a list of arguments."];
+    arg = arg.split(/\s+/).filter((w) => w !== '');
+  }
+  if (ctx.test) {
+    return {
+      ...ret,
+      result: null,
+      comment: `Function ${String(a.name)} would be executed on target ${String(a.tgt)}`,
+    };
+  }
+  let cmdRet: Returns;
+  try {
+    cmdRet = (await ctx.call('saltutil.cmd', [a.tgt, a.name], {
+      ...cmdOptions(a, ctx),
+      arg,
+      kwarg: a.kwarg ?? {},
+    })) as Returns;
+  } catch (err) {
+    return { ...ret, result: false, comment: err instanceof Error ? err.message : String(err) };
+  }
+  const jid = jidOf(cmdRet);
+  if (jid) ret.__jid__ = jid;
+  const allowed = failMinions(a.fail_minions, ret);
+  const changes: Record<string, unknown> = {};
+  const fail = new Set<string>();
+  for (const [minion, mdata] of Object.entries(cmdRet)) {
+    if (mdata.retcode) {
+      ret.result = false;
+      fail.add(minion);
+    }
+    const mRet = mdata.failed ? false : 'ret' in mdata ? mdata.ret : mdata.return;
+    if ((mdata.failed || mRet === false) && !allowed.includes(minion)) fail.add(minion);
+    changes[minion] = mRet;
+  }
+  if (Object.keys(cmdRet).length === 0) return { ...ret, result: false, comment: 'No minions responded' };
+  if (Object.keys(changes).length > 0) ret.changes = { ret: changes };
+  if (fail.size > 0) {
+    ret.result = false;
+    ret.comment = `Running function ${String(a.name)} failed on minions: ${[...fail].join(', ')}`;
+  } else ret.comment = 'Function ran successfully.';
+  if (Object.keys(changes).length > 0)
+    ret.comment += ` Function ${String(a.name)} ran on ${Object.keys(changes).join(', ')}.`;
+  return ret;
+}
+
+async function masterRun(
+  ctx: StateContext,
+  kind: 'runner' | 'wheel',
+  name: string,
+  kwargs: Record<string, unknown>,
+): Promise<StateReturn> {
+  const label = kind === 'runner' ? 'Runner' : 'Wheel';
+  if (ctx.test)
+    return { name, result: null, changes: {}, comment: `${label} function '${name}' would be executed.` };
+  const out = (await ctx.call(`saltutil.${kind}`, [name], { ...kwargs, full_return: true })) as Record<
+    string,
+    unknown
+  >;
+  const value = out && typeof out === 'object' && 'return' in out ? out.return : out;
+  let success = out && typeof out === 'object' && 'success' in out ? out.success !== false : true;
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'Error' in value) success = false;
+  const ret: StateReturn = {
+    name,
+    changes: { return: value },
+    result: success,
+    comment: `${label} function '${name}' ${success ? 'executed' : 'failed'}.`,
+  };
+  if (out && typeof out === 'object' && typeof out.jid === 'string') ret.__jid__ = out.jid;
+  return ret;
+}
+
+export default defineStateModule({
+  name: 'salt',
+  doc: 'Control the Salt command interface from orchestration: state runs, functions, runners and wheel calls.',
+  functions: {
+    state: defineState({
+      args: (z) =>
+        z.object({
+          name: z.string(),
+          ...common(z),
+          highstate: z.boolean().nullish(),
+          sls: z.union([z.string(), z.array(z.string())]).nullish(),
+          top: z.string().nullish(),
+          saltenv: z.string().nullish(),
+          test: z.boolean().nullish(),
+          pillar: z.record(z.string(), z.unknown()).nullish(),
+          pillarenv: z.string().nullish(),
+          exclude: z.unknown().optional(),
+          allow_fail: z.union([z.number(), z.string()]).default(0),
+          concurrent: z.boolean().default(false),
+          queue: z.boolean().default(false),
+        }),
+      varkw: true,
+      doc: 'Invoke a state run on a given target.',
+      run: (ctx, a) => stateRun(ctx, a),
+    }),
+    function: defineState({
+      args: (z) =>
+        z.object({
+          name: z.string(),
+          ...common(z),
+          arg: z.union([z.string(), z.array(z.unknown())]).nullish(),
+          kwarg: z.record(z.string(), z.unknown()).nullish(),
+        }),
+      varkw: true,
+      doc: 'Execute a single module function on a remote minion via salt or salt-ssh.',
+      run: (ctx, a) => functionRun(ctx, a),
+    }),
+    runner: defineState({
+      args: (z) => z.object({ name: z.string() }),
+      varkw: true,
+      doc: 'Execute a runner module on the master.',
+      run: (ctx, a, extra) => masterRun(ctx, 'runner', a.name, extra.kwargs),
+    }),
+    wheel: defineState({
+      args: (z) => z.object({ name: z.string() }),
+      varkw: true,
+      doc: 'Execute a wheel module on the master.',
+      run: (ctx, a, extra) => masterRun(ctx, 'wheel', a.name, extra.kwargs),
+    }),
+  },
+});
