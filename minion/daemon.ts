@@ -33,6 +33,7 @@ import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
 import { createMinionKernel } from './minion-kernel.js';
 import { buildReturnLoad } from './return-load.js';
+import { startupJob } from './startup-states.js';
 
 export interface MinionHandle {
   readonly id: string;
@@ -290,6 +291,19 @@ async function reportStart(m: MinionContext, data: MinionData): Promise<void> {
   }
 }
 
+/** `startup_states`: the state job it names, run once the pillar is in, its return sent to the master. */
+async function runStartupStates(m: MinionContext, executor: JobExecutor): Promise<void> {
+  const job = startupJob(m.config as unknown as Readonly<Record<string, unknown>>);
+  if (!job) return;
+  m.log.info({ fun: job.fun }, 'running startup_states');
+  try {
+    const outcome = await executor.run(job);
+    await m.master.send(buildReturnLoad(m.id, job, outcome));
+  } catch (err) {
+    m.log.error({ err: (err as Error).message }, 'startup_states failed');
+  }
+}
+
 /** Minion beacons, when configured: they fire `salt/beacon/...` to the master. */
 async function beaconsOf(m: MinionContext, data: MinionData): Promise<{ stop(): void } | undefined> {
   const { config, id, log } = m;
@@ -339,7 +353,7 @@ export async function startMinion(
   };
   setMasterLink(id, link);
   const sub = subscribe(m, masterHost, publishIntake(m, data, executor));
-  void reportStart(m, data);
+  void reportStart(m, data).then(() => runStartupStates(m, executor));
   const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
   const engines = startEngines({
