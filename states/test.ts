@@ -139,7 +139,8 @@ function checkPillar(
     }
   }
   let comment = '';
-  for (const [key, type] of failed) comment += `Pillar key "${key}" ${type === null ? 'is missing' : `is not ${type}`}.\n`;
+  for (const [key, type] of failed)
+    comment += `Pillar key "${key}" ${type === null ? 'is missing' : `is not ${type}`}.\n`;
   if (args.verbose && fine.size > 0) {
     comment += 'Those keys passed the check:\n';
     for (const [key, type] of fine) comment += `- ${key} (${type})\n`;

@@ -23,13 +23,16 @@ import { verifyData } from './verify.js';
 /** Salt's `content_check`: what a state function must return. */
 function contentCheck(ret: unknown): asserts ret is StateReturn {
   let problem = '';
-  if (!ret || typeof ret !== 'object' || Array.isArray(ret)) problem = 'Malformed state return. Data must be a dictionary type.';
+  if (!ret || typeof ret !== 'object' || Array.isArray(ret))
+    problem = 'Malformed state return. Data must be a dictionary type.';
   else {
     const r = ret as Record<string, unknown>;
-    if (!r.changes || typeof r.changes !== 'object' || Array.isArray(r.changes)) problem = "'Changes' should be a dictionary.";
+    if (!r.changes || typeof r.changes !== 'object' || Array.isArray(r.changes))
+      problem = "'Changes' should be a dictionary.";
     else {
       const missing = ['name', 'result', 'changes', 'comment'].filter((k) => !(k in r));
-      if (missing.length) problem = `The following keys were not present in the state return: ${missing.join(', ')}.`;
+      if (missing.length)
+        problem = `The following keys were not present in the state return: ${missing.join(', ')}.`;
     }
   }
   if (problem) throw new Error(problem);
@@ -37,7 +40,8 @@ function contentCheck(ret: unknown): asserts ret is StateReturn {
 
 /** Salt's `unify`: a comment list joined with newlines, a result made a boolean unless None. */
 export function unify(ret: Entry): Entry {
-  if (Array.isArray(ret.comment)) ret.comment = ret.comment.map((c) => (typeof c === 'string' ? c : pyStr(c))).join('\n');
+  if (Array.isArray(ret.comment))
+    ret.comment = ret.comment.map((c) => (typeof c === 'string' ? c : pyStr(c))).join('\n');
   if (ret.result !== null && ret.result !== undefined) ret.result = Boolean(ret.result);
   return ret;
 }
@@ -58,8 +62,7 @@ async function invoke(run: Run, low: Low, running: Running, test: boolean): Prom
     pillar: run.pillar,
     running: running as Record<string, StateReturn>,
   });
-  contentCheck(ret);
-  return { ...ret } as Entry;
+  return { ...(ret as Entry) };
 }
 
 /** The keyword `name` of a chunk, or its id (what an exception result is named). */
@@ -69,39 +72,45 @@ function nameOf(low: Low): unknown {
 
 /** A parallel state: runs in the background, its result timed on its own (Salt's `_call_parallel_target`). */
 function callParallel(run: Run, low: Low, running: Running, test: boolean): Entry {
-  const placeholder: Entry = { name: nameOf(low), result: null, changes: {}, comment: 'Started in a separate process' };
-  const once = async (): Promise<Entry> => {
-    const start = nowMicros();
-    let ret: Entry;
+  const placeholder: Entry = {
+    name: nameOf(low),
+    result: null,
+    changes: {},
+    comment: 'Started in a separate process',
+  };
+  const attempt = async (): Promise<Entry> => {
     try {
-      ret = unify(await invoke(run, low, running, test));
+      return unify(await invoke(run, low, running, test));
     } catch (err) {
-      ret = { result: false, name: nameOf(low), changes: {}, comment: exceptionComment(err) };
+      return { result: false, name: nameOf(low), changes: {}, comment: exceptionComment(err) };
     }
+  };
+  const body = async (): Promise<Entry> => {
+    const start = nowMicros();
+    let ret = await attempt();
     ret.start_time = startTimeOf(start);
     ret.duration = durationMs(start, nowMicros());
     ret.__parallel__ = true;
-    return ret;
-  };
-  const body = async (): Promise<Entry> => {
-    let ret = await once();
     if (!('retry' in low)) return ret;
     const retry = verifyRetryData(low.retry, run.rc.exec.log);
     if (test) {
       ret.comment = [ret.comment ? String(ret.comment) : '', wouldRetry(retry)].join('  ');
       return ret;
     }
-    for (let attempt = 1; retry.attempts >= attempt && retry.until !== ret.result; attempt += 1) {
+    // as Salt: a retry's result is the function's own, its duration about nothing
+    for (let n = 1; retry.attempts >= n && retry.until !== ret.result; n += 1) {
       const interval = retryInterval(retry);
       await sleep(interval * 1000, undefined, { signal: run.rc.exec.signal });
       const orig = ret;
-      ret = await once();
+      ret = await attempt();
+      const mark = nowMicros();
+      ret.duration = durationMs(mark, nowMicros());
       const said = ret.comment
-        ? `Attempt ${attempt}: Returned a result of "${pyStr(ret.result)}", with the following comment: "${String(ret.comment)}"`
+        ? `Attempt ${n}: Returned a result of "${pyStr(ret.result)}", with the following comment: "${String(ret.comment)}"`
         : '';
       ret.comment = [String(orig.comment), said].join('\n');
       ret.duration = (ret.duration as number) + (orig.duration as number) + interval * 1000;
-      if (attempt === 1) ret.start_time = orig.start_time;
+      if (n === 1) ret.start_time = orig.start_time;
     }
     return ret;
   };
@@ -113,8 +122,24 @@ function wouldRetry(r: { interval: number; splay: number; attempts: number; unti
   return `The state would be retried every ${r.interval} seconds (with a splay of up to ${r.splay} seconds) a maximum of ${r.attempts} times or until a result of ${pyStr(r.until)} is returned`;
 }
 
-/** Runs `low`'s state function and returns its result entry (Salt's `State.call`). */
+/** Runs `low`'s state function and returns its result entry (Salt's `State.call` under its `OutputUnifier`). */
 export async function callState(run: Run, low: Low, running: Running, retries = 1): Promise<Entry> {
+  const ret = await call(run, low, running, retries);
+  try {
+    contentCheck(ret);
+  } catch (err) {
+    // Salt's OutputUnifier replaces the whole entry
+    return {
+      result: false,
+      name: 'later',
+      changes: {},
+      comment: `An exception occurred in this state: ${(err as Error).message}`,
+    };
+  }
+  return unify(ret);
+}
+
+async function call(run: Run, low: Low, running: Running, retries: number): Promise<Entry> {
   const start = nowMicros();
   const errors = await verifyData(run, low);
   if (errors.length > 0) {
@@ -133,22 +158,28 @@ export async function callState(run: Run, low: Low, running: Running, retries = 
   const full = `${low.state}.${low.fun}`;
   let ret: Entry = { result: false, name: low.name, changes: {} };
   try {
-    if (['unless', 'onlyif', 'creates'].some((k) => k in low) && !(await run.rc.states.has(`${low.state}.mod_run_check`))) {
+    if (
+      ['unless', 'onlyif', 'creates'].some((k) => k in low) &&
+      !(await run.rc.states.has(`${low.state}.mod_run_check`))
+    ) {
       Object.assign(ret, await runCheck(run, low));
     }
     if (ret.result === false) {
-      ret = !prereq && low.parallel ? callParallel(run, low, running, test) : await invoke(run, low, running, test);
+      ret =
+        !prereq && low.parallel
+          ? callParallel(run, low, running, test)
+          : await invoke(run, low, running, test);
     }
     if ('check_cmd' in low) {
       const own = await run.rc.states.has(`${low.state}.mod_run_check_cmd`);
       const accepts = await run.rc.states.accepts(full);
-      if (!own || !(accepts === 'any' || accepts?.includes('check_cmd'))) Object.assign(ret, await runCheckCmd(run, low));
+      if (!own || !(accepts === 'any' || accepts?.includes('check_cmd')))
+        Object.assign(ret, await runCheckCmd(run, low));
     }
   } catch (err) {
     if (run.rc.exec.signal.aborted) throw err;
     ret = { result: false, name: nameOf(low), changes: {}, comment: exceptionComment(err) };
   }
-  unify(ret);
   if (prereq) {
     low.__prereq__ = false;
     return ret;
@@ -159,7 +190,7 @@ export async function callState(run: Run, low: Low, running: Running, retries = 
   ret.start_time = startTimeOf(start);
   ret.duration = durationMs(start, nowMicros());
   ret.__id__ = low.__id__;
-  if ('retry' in low && !('parallel' in low)) ret = await retryState(run, low, running, ret, retries);
+  if ('retry' in low && !('parallel' in low)) ret = await retryState(run, low, running, unify(ret), retries);
   return ret;
 }
 
@@ -173,7 +204,9 @@ async function retryState(run: Run, low: Low, running: Running, ret: Entry, retr
   }
   if (retry.until === ret.result || retry.attempts <= retries) return ret;
   const interval = retryInterval(retry);
-  run.rc.exec.log.info(`State result does not match retry until value, state will be re-run in ${interval} seconds`);
+  run.rc.exec.log.info(
+    `State result does not match retry until value, state will be re-run in ${interval} seconds`,
+  );
   await sleep(interval * 1000, undefined, { signal: run.rc.exec.signal });
   const next = await callState(run, low, running, retries + 1);
   next.comment = [

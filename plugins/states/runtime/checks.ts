@@ -31,9 +31,18 @@ function cmdOpts(run: Run, low: Low): Record<string, unknown> {
 }
 
 /** The exit code of a shell command; `failed` when cmd.retcode itself failed (Salt's CommandExecutionError). */
-async function retcode(run: Run, cmd: string, opts: Record<string, unknown>, failed: number): Promise<number> {
+async function retcode(
+  run: Run,
+  cmd: string,
+  opts: Record<string, unknown>,
+  failed: number,
+): Promise<number> {
   try {
-    const code = await run.rc.exec.call('cmd.retcode', [cmd], { ignore_retcode: true, python_shell: true, ...opts });
+    const code = await run.rc.exec.call('cmd.retcode', [cmd], {
+      ignore_retcode: true,
+      python_shell: true,
+      ...opts,
+    });
     return typeof code === 'number' ? code : Number(code);
   } catch (err) {
     if (run.rc.exec.signal.aborted) throw err;

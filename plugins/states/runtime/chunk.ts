@@ -35,15 +35,30 @@ export function checkFailhard(run: Run, low: Low, running: Running): boolean {
 }
 
 /** A result for a chunk that did not run, with Salt's key order. */
-function notRun(run: Run, low: Low, comment: string, extra: Record<string, unknown> = {}, result = false): Entry {
+function notRun(
+  run: Run,
+  low: Low,
+  comment: string,
+  extra: Record<string, unknown> = {},
+  result = false,
+): Entry {
   const { start_time, duration } = fakeDuration();
-  const entry: Entry = { changes: {}, result, duration, start_time, comment, ...extra, __run_num__: run.nextRunNum() };
+  const entry: Entry = {
+    changes: {},
+    result,
+    duration,
+    start_time,
+    comment,
+    ...extra,
+    __run_num__: run.nextRunNum(),
+  };
   for (const key of ['__sls__', '__id__', 'name']) entry[key] = low[key] ?? null;
   return entry;
 }
 
 function fire(run: Run, tag: string, entry: Entry | undefined): void {
-  if (entry && run.rc.progress) run.rc.progress(tag, entry as Parameters<NonNullable<typeof run.rc.progress>>[1]);
+  if (entry && run.rc.progress)
+    run.rc.progress(tag, entry as Parameters<NonNullable<typeof run.rc.progress>>[1]);
 }
 
 /** The requisites that name no chunk, and the chunks the others name (marking prereq targets). */
@@ -94,7 +109,13 @@ function failedRequisites(run: Run, reqs: Reqs, running: Running): string {
 }
 
 /** Runs the chunks an unmet chunk waits for, then the chunk itself (Salt's `unmet` branch). */
-async function resolveUnmet(run: Run, low: Low, running: Running, chunks: Low[], depth: number): Promise<Running> {
+async function resolveUnmet(
+  run: Run,
+  low: Low,
+  running: Running,
+  chunks: Low[],
+  depth: number,
+): Promise<Running> {
   const tag = genTag(low);
   const kinds = low.__prereq__ ? REQUISITES : [...REQUISITES, 'prerequired'];
   const { lost, found } = lostAndFound(low, kinds, chunks);
@@ -150,7 +171,12 @@ async function resolveUnmet(run: Run, low: Low, running: Running, chunks: Low[],
 }
 
 function recursive(run: Run, low: Low): Entry {
-  const entry: Entry = { changes: {}, result: false, comment: 'Recursive requisite found', __run_num__: run.nextRunNum() };
+  const entry: Entry = {
+    changes: {},
+    result: false,
+    comment: 'Recursive requisite found',
+    __run_num__: run.nextRunNum(),
+  };
   for (const key of ['__sls__', '__id__', 'name']) entry[key] = low[key] ?? null;
   return entry;
 }
@@ -196,7 +222,13 @@ async function answer(run: Run, low: Low, running: Running, status: Status, reqs
       return;
     }
     case 'onfail':
-      running[tag] = notRun(run, low, 'State was not run because onfail req did not change', { __state_ran__: false }, true);
+      running[tag] = notRun(
+        run,
+        low,
+        'State was not run because onfail req did not change',
+        { __state_ran__: false },
+        true,
+      );
       return;
     case 'onchanges':
       running[tag] = notRun(
@@ -213,7 +245,13 @@ async function answer(run: Run, low: Low, running: Running, status: Status, reqs
 }
 
 /** Salt's `call_chunk`: runs `low` (and what it waits for) into `running`. */
-export async function callChunk(run: Run, low: Low, running: Running, chunks: Low[], depth = 0): Promise<Running> {
+export async function callChunk(
+  run: Run,
+  low: Low,
+  running: Running,
+  chunks: Low[],
+  depth = 0,
+): Promise<Running> {
   const tag = genTag(low);
   if (!low.prerequired) run.active.add(tag);
   const { status, reqs } = await checkRequisite(run, low, running, chunks, !low.__prereq__);

@@ -4,12 +4,12 @@
  * modules, so `onlyif: 'false'` runs a real shell through `cmd.retcode`.
  */
 import type { ExecContext } from '../../../kernel/index.js';
-import { createModuleLoader } from '../../../kernel/loader/index.js';
 import { RetcodeResult } from '../../../kernel/index.js';
+import { createModuleLoader } from '../../../kernel/loader/index.js';
 import { bindArgs } from '../../../kernel/util.js';
+import { stateFunctions } from '../../../minion/state-functions.js';
 import { fakeCtx, memoryLogger } from '../../../modules/_fake-ctx.js';
 import { BUILTIN_DIRS } from '../../builtin-dirs.js';
-import { stateFunctions } from '../../../minion/state-functions.js';
 import type { RunContext, StateResult } from '../types.js';
 
 export interface HarnessOptions {

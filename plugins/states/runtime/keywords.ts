@@ -22,7 +22,14 @@ export const REQUISITE_KEYWORDS: ReadonlySet<string> = new Set([
   'listen',
 ]);
 
-const REQUISITE_IN_KEYWORDS = ['onchanges_in', 'onfail_in', 'prereq_in', 'watch_in', 'require_in', 'listen_in'];
+const REQUISITE_IN_KEYWORDS = [
+  'onchanges_in',
+  'onfail_in',
+  'prereq_in',
+  'watch_in',
+  'require_in',
+  'listen_in',
+];
 
 const RUNTIME_KEYWORDS = [
   'fun',

@@ -69,7 +69,12 @@ function watchers(chunks: readonly Low[], running: Running): { lows: Low[]; erro
             continue;
           }
           for (const [, chunk] of own) {
-            const low: Low = { ...chunk, sfun: chunk.fun, fun: 'mod_watch', __id__: `listener_${chunk.__id__}` };
+            const low: Low = {
+              ...chunk,
+              sfun: chunk.fun,
+              fun: 'mod_watch',
+              __id__: `listener_${chunk.__id__}`,
+            };
             for (const req of REQUISITE_KEYWORDS) delete low[req];
             lows.push(low);
           }

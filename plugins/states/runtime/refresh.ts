@@ -32,7 +32,8 @@ export async function checkRefresh(run: Run, low: Low, ret: Entry): Promise<void
   if (low.reload_pillar) {
     await callIfThere(run, 'saltutil.refresh_pillar');
     const pillar = await callIfThere(run, 'pillar.items');
-    if (pillar && typeof pillar === 'object' && !Array.isArray(pillar)) run.pillar = pillar as Record<string, unknown>;
+    if (pillar && typeof pillar === 'object' && !Array.isArray(pillar))
+      run.pillar = pillar as Record<string, unknown>;
     reload = true;
   }
   if (!ret.changes || Object.keys(ret.changes).length === 0) {

@@ -36,7 +36,10 @@ const KINDS = [
 /** Whether `chunk` is what requisite `{key: value}` names. */
 export function matches(chunk: Low, key: string, value: string): boolean {
   if (key === 'sls') return fnmatch(String(chunk.__sls__ ?? ''), value);
-  return (fnmatch(String(chunk.name), value) || fnmatch(chunk.__id__, value)) && (key === 'id' || chunk.state === key);
+  return (
+    (fnmatch(String(chunk.name), value) || fnmatch(chunk.__id__, value)) &&
+    (key === 'id' || chunk.state === key)
+  );
 }
 
 function disabledRequisites(run: Run): string[] {
@@ -109,7 +112,11 @@ export async function checkRequisite(
 ): Promise<{ status: Status; reqs: Reqs }> {
   let present = false;
   if ('watch' in low || 'watch_any' in low) present = await watchToRequire(run, low);
-  if (['require', 'require_any', 'prerequired', ...KINDS.filter((k) => !k.startsWith('watch'))].some((k) => k in low)) {
+  if (
+    ['require', 'require_any', 'prerequired', ...KINDS.filter((k) => !k.startsWith('watch'))].some(
+      (k) => k in low,
+    )
+  ) {
     present = true;
   }
   if (!present) return { status: 'met', reqs: {} };

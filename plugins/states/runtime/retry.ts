@@ -29,12 +29,15 @@ export function verifyRetryData(data: unknown, log: UnitLogger): RetryData {
       const value = given[key];
       const ok = key === 'until' ? typeof value === 'boolean' : isInt(value);
       if (ok) (out as Record<string, unknown>)[key] = key === 'until' ? value : Number(value);
-      else log.warn(`An invalid value was passed for the retry ${key}, using default value '${DEFAULTS[key]}'`);
+      else
+        log.warn(`An invalid value was passed for the retry ${key}, using default value '${DEFAULTS[key]}'`);
     }
     return out;
   }
   if (typeof data === 'boolean') return data ? { ...DEFAULTS } : { ...DEFAULTS, attempts: 0 };
-  log.warn('State is set to retry, but retry: True or a valid dict for retry configuration was not found.  Using retry defaults');
+  log.warn(
+    'State is set to retry, but retry: True or a valid dict for retry configuration was not found.  Using retry defaults',
+  );
   return { ...DEFAULTS };
 }
 

@@ -89,4 +89,3 @@ export async function runChunks(chunks: readonly LowChunk[], rc: RunContext): Pr
   ret = await callListen(run, lows, ret, callChunks);
   return ret as unknown as StateRunResult;
 }
-

@@ -63,7 +63,8 @@ export function pyStr(value: unknown): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (value === null || value === undefined) return 'None';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint')
+    return String(value);
   return pyRepr(value);
 }
 

@@ -20,7 +20,12 @@ export function genTag(low: TagParts): string {
 
 /** The tag of a `listen` that names a missing state (Salt's `_l_tag`). */
 export function listenErrorTag(name: string, id: string): string {
-  return genTag({ state: 'Listen_Error', __id__: `listen_${id}`, name: `listen_${name}`, fun: 'Listen_Error' });
+  return genTag({
+    state: 'Listen_Error',
+    __id__: `listen_${id}`,
+    name: `listen_${name}`,
+    fun: 'Listen_Error',
+  });
 }
 
 /** A requisite as `{key: value}`: a bare string is an id, `pkg.installed: x` becomes `pkg: x` (Salt's `trim_req`). */

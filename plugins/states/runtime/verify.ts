@@ -29,7 +29,9 @@ export async function verifyData(run: Run, low: Low): Promise<string[]> {
   for (const key of ['state', 'fun', 'name']) if (!(key in low)) errors.push(`Missing "${key}" data`);
   if (low.name && typeof low.name !== 'string') {
     const inSls = '__sls__' in low ? `in SLS '${low.__sls__}' ` : '';
-    errors.push(`ID '${String(low.name)}' ${inSls}is not formed as a string, but is a ${pyTypeName(low.name)}`);
+    errors.push(
+      `ID '${String(low.name)}' ${inSls}is not formed as a string, but is a ${pyTypeName(low.name)}`,
+    );
   }
   if ('umask' in low) {
     const umask = low.umask;
@@ -55,7 +57,9 @@ export async function verifyData(run: Run, low: Low): Promise<string[]> {
     const [first, target] = Object.entries(req as Record<string, unknown>)[0] ?? [];
     if (first !== low.state || typeof target !== 'string') continue;
     if (fnmatch(String(low.name), target) || fnmatch(low.__id__, target)) {
-      errors.push(`Recursive require detected in SLS ${low.__sls__} for require ${pyRepr(req)} in ID ${low.__id__}`);
+      errors.push(
+        `Recursive require detected in SLS ${low.__sls__} for require ${pyRepr(req)} in ID ${low.__id__}`,
+      );
     }
   }
   return errors;
