@@ -1,0 +1,34 @@
+/**
+ * A state function that throws, as Salt reports it (`salt/state.py` `State.call`): result
+ * false and the comment `An exception occurred in this state: ` followed by a Python-style
+ * traceback whose last line is the exception's class and message. tsalt's coded errors get
+ * the Salt class they stand for (`SALT_ERR_INVOCATION` is `salt.exceptions.SaltInvocationError`).
+ */
+import { SaltError } from '../../../kernel/index.js';
+
+const SALT_CLASSES: Readonly<Record<string, string>> = {
+  SALT_ERR_INVOCATION: 'salt.exceptions.SaltInvocationError',
+  SALT_ERR_EXEC_COMMAND: 'salt.exceptions.CommandExecutionError',
+  SALT_ERR_EXEC_TIMEOUT: 'salt.exceptions.CommandExecutionError',
+  SALT_ERR_LOADER_NOT_AVAILABLE: 'KeyError',
+};
+
+/** The Python class name an error stands for. */
+function className(err: Error): string {
+  if (err instanceof SaltError) return SALT_CLASSES[err.code] ?? `salt.exceptions.SaltException`;
+  if (err.name === 'Error') return 'Exception';
+  return err.name;
+}
+
+/** Python's traceback text of an error: the frame that threw, then `Class: message`. */
+export function pyTraceback(err: unknown): string {
+  if (!(err instanceof Error)) return `Traceback (most recent call last):\nException: ${String(err)}\n`;
+  const frame = /^\s+at (?:(.+?) \()?(?:file:\/\/)?(.+?):(\d+):\d+\)?$/m.exec(err.stack ?? '');
+  const where = frame ? `  File "${frame[2]}", line ${frame[3]}, in ${frame[1] ?? '<module>'}\n` : '';
+  return `Traceback (most recent call last):\n${where}${className(err)}: ${err.message}\n`;
+}
+
+/** The comment of a state that threw `err`. */
+export function exceptionComment(err: unknown): string {
+  return `An exception occurred in this state: ${pyTraceback(err)}`;
+}

@@ -1,0 +1,91 @@
+/**
+ * Runs a run's low chunks in order (Salt's `State.call_chunks`, then `call_listen`, as
+ * `State.call_high` does in `salt/state.py`): states disabled by the `state_runs_disabled`
+ * grain are answered first, each chunk runs once after its requisites, a failhard failure
+ * ends the run, parallel states are waited for, and listeners run last.
+ *
+ * The chunks are those the compiler gives `call_chunks` (after `requisite_in`). When none
+ * carries `prerequired` but some carry `prereq` (chunks as `state.show_lowstate` prints them),
+ * the `prerequired` back-references are added here as Salt's `requisite_in` adds them.
+ */
+import { fnmatch } from '../../../modules/_fnmatch.js';
+import type { LowChunk, RunContext, StateRunResult } from '../types.js';
+import { callChunk, checkFailhard } from './chunk.js';
+import { callListen } from './listen.js';
+import { matches } from './requisites.js';
+import { type Low, Run, type Running } from './run-state.js';
+import { genTag, trimReq } from './tag.js';
+
+/** Adds `prerequired: [{state: id}]` to the targets of each `prereq` (Salt's `requisite_in`). */
+function addPrerequired(chunks: Low[]): void {
+  if (chunks.some((c) => 'prerequired' in c) || !chunks.some((c) => 'prereq' in c)) return;
+  for (const low of chunks) {
+    for (const req of 'prereq' in low ? [low.prereq].flat() : []) {
+      const [key, value] = trimReq(req);
+      if (typeof value !== 'string') continue;
+      for (const chunk of chunks) {
+        if (key === 'sls' || !matches(chunk, key, value)) continue;
+        const list = Array.isArray(chunk.prerequired) ? (chunk.prerequired as unknown[]) : [];
+        if (!list.some((r) => JSON.stringify(r) === JSON.stringify({ [low.state]: low.__id__ }))) {
+          list.push({ [low.state]: low.__id__ });
+        }
+        chunk.prerequired = list;
+      }
+    }
+  }
+}
+
+/** The chunks the `state_runs_disabled` grain turns off, answered as Salt answers them. */
+function takeDisabled(run: Run, chunks: Low[]): Running {
+  const disabled: Running = {};
+  const patterns = run.rc.exec.grains.state_runs_disabled;
+  if (!Array.isArray(patterns)) return disabled;
+  for (const low of [...chunks]) {
+    const fun = `${low.state}.${low.fun}`;
+    const pat = patterns.find((p) => fnmatch(fun, String(p)));
+    if (pat === undefined) continue;
+    disabled[genTag(low)] = {
+      changes: {},
+      result: false,
+      comment: `The state function "${fun}" is currently disabled by "${pat}", to re-enable, run state.enable ${pat}.`,
+      __run_num__: run.nextRunNum(),
+      __sls__: low.__sls__ ?? null,
+    };
+    chunks.splice(chunks.indexOf(low), 1);
+  }
+  return disabled;
+}
+
+/** Salt's `call_chunks`. */
+export async function callChunks(run: Run, chunks: Low[]): Promise<Running> {
+  const disabled = takeDisabled(run, chunks);
+  let running: Running = {};
+  for (const low of chunks) {
+    if (run.failhardHit) {
+      run.failhardHit = false;
+      break;
+    }
+    if (run.rc.exec.signal.aborted) break;
+    if (!(genTag(low) in running)) {
+      running = await callChunk(run, low, running, chunks);
+      if (checkFailhard(run, low, running)) break;
+    }
+    run.active = new Set();
+  }
+  await run.reconcile(Object.values(running));
+  return { ...disabled, ...running };
+}
+
+/**
+ * Runs low chunks, compiled and ordered, as Salt's state system does, and returns the
+ * results by tag (`state_|-id_|-name_|-fun`). Fires `rc.progress(tag, entry)` after each
+ * state. The chunks given are not changed.
+ */
+export async function runChunks(chunks: readonly LowChunk[], rc: RunContext): Promise<StateRunResult> {
+  const run = new Run(rc);
+  const lows = structuredClone(chunks) as unknown as Low[];
+  addPrerequired(lows);
+  let ret = await callChunks(run, lows);
+  ret = await callListen(run, lows, ret, callChunks);
+  return ret as unknown as StateRunResult;
+}
