@@ -55,7 +55,12 @@ export function mergeIncludedStates(high: Dict, state: Dict, errors: string[]): 
 }
 
 /** The SLS a relative include names, or an error text. */
-function relativeInclude(inc: string, sls: string, saltenv: string, isInit: boolean): string | { error: string } {
+function relativeInclude(
+  inc: string,
+  sls: string,
+  saltenv: string,
+  isInit: boolean,
+): string | { error: string } {
   const m = /^(\.+)(.*)$/s.exec(inc);
   if (!m) return { error: `Badly formatted include ${inc} found in include in SLS '${saltenv}:${sls}'` };
   const levels = m[1]!.length;
@@ -94,7 +99,9 @@ async function renderIncludes(
     }
     const incText = String(inc);
     if (!(await run.avail.has(envKey)) && !(await run.avail.has('__env__'))) {
-      errors.push(`Nonexistent saltenv '${envKey}' found in include of '${incText}' within SLS '${saltenv}:${sls}'`);
+      errors.push(
+        `Nonexistent saltenv '${envKey}' found in include of '${incText}' within SLS '${saltenv}:${sls}'`,
+      );
       continue;
     }
     let target = incText;

@@ -7,9 +7,9 @@ import type { ExecContext } from '../../../kernel/index.js';
 import { RetcodeResult } from '../../../kernel/index.js';
 import { createModuleLoader } from '../../../kernel/loader/index.js';
 import { bindArgs } from '../../../kernel/util.js';
-import { stateFunctions } from '../../../minion/state-functions.js';
 import { fakeCtx, memoryLogger } from '../../../modules/_fake-ctx.js';
 import { BUILTIN_DIRS } from '../../builtin-dirs.js';
+import { stateFunctions } from '../state-functions.js';
 import type { RunContext, StateResult } from '../types.js';
 
 export interface HarnessOptions {

@@ -1,0 +1,204 @@
+/**
+ * The state system end to end: a real master serving SLS files and a top file, a real minion
+ * compiling and applying them (`state.apply`, `state.sls`, `state.highstate`, `test=True`, the
+ * `show_*` functions), Salt's retcodes (2 for a failed state, 1 for an SLS that does not
+ * compile, with the file and line), the lock against a second run, a state module synced from
+ * `salt://_states`, and orchestration from `salt-run state.orchestrate`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from '../../tools/local-cluster.js';
+
+function write(path: string, text: string): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+}
+
+type Entry = Record<string, unknown> & { result: boolean | null; __run_num__: number; comment: string };
+
+describe('states', () => {
+  const master: Record<string, unknown> = {};
+  const c = new Cluster({ master });
+  const srv = join(c.root, 'srv', 'salt');
+
+  const apply = async (...args: string[]) => {
+    const r = await c.saltJson(['m1', ...args]);
+    return { code: r.code, ret: r.data.m1 as Record<string, Entry> | string[] };
+  };
+
+  beforeAll(async () => {
+    write(join(srv, 'top.sls'), "base:\n  '*':\n    - web\n  'nomatch*':\n    - never\n");
+    write(
+      join(srv, 'web', 'init.sls'),
+      [
+        'include:',
+        '  - .conf',
+        'first:',
+        '  test.succeed_without_changes:',
+        '    - comment: one',
+        'second:',
+        '  test.succeed_with_changes:',
+        '    - require:',
+        '      - test: conf_ok',
+        '',
+      ].join('\n'),
+    );
+    write(join(srv, 'web', 'conf.sls'), "conf_ok:\n  test.nop:\n    - name: {{ grains['id'] }}-conf\n");
+    write(
+      join(srv, 'fails.sls'),
+      'bad:\n  test.fail_without_changes: []\nafter:\n  test.succeed_without_changes:\n    - require:\n      - test: bad\n',
+    );
+    write(join(srv, 'broken.sls'), 'ok:\n  test.nop: []\n{{ nosuch.attr }}\n');
+    write(join(srv, 'slow.sls'), 'wait:\n  cmd.run:\n    - name: sleep 3\n');
+    write(
+      join(srv, '_states', 'hello.mjs'),
+      [
+        '// a plain object: defineStateModule only types it',
+        'export default {',
+        "  name: 'hello',",
+        '  functions: {',
+        '    world: {',
+        '      varkw: true,',
+        "      run: (ctx, _a, extra) => ({ name: String(extra.kwargs.name), result: ctx.test ? null : true, changes: ctx.test ? {} : { greeted: extra.kwargs.name }, comment: 'hello ' + extra.kwargs.name }),",
+        '    },',
+        '  },',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    write(join(srv, 'greet.sls'), 'greet:\n  hello.world:\n    - name: you\n');
+    write(
+      join(srv, 'orch', 'deploy.sls'),
+      [
+        'ping:',
+        '  salt.function:',
+        '    - name: test.ping',
+        '    - tgt: m1',
+        'apply_web:',
+        '  salt.state:',
+        '    - tgt: m1',
+        '    - sls: web',
+        '    - require:',
+        '      - salt: ping',
+        '',
+      ].join('\n'),
+    );
+    Object.assign(master, { file_roots: { base: [srv] } });
+    await c.startMaster();
+    await c.startMinion('m1');
+  }, 90_000);
+  afterAll(() => c.stop());
+
+  it('applies an SLS with its include and requisites, in Salt order, and sets retcode 0', async () => {
+    const { code, ret } = await apply('state.apply', 'web');
+    expect(code).toBe(0);
+    const r = ret as Record<string, Entry>;
+    expect(Object.keys(r).sort()).toEqual([
+      'test_|-conf_ok_|-m1-conf_|-nop',
+      'test_|-first_|-first_|-succeed_without_changes',
+      'test_|-second_|-second_|-succeed_with_changes',
+    ]);
+    expect(r['test_|-first_|-first_|-succeed_without_changes']).toMatchObject({
+      result: true,
+      comment: 'one',
+      changes: {},
+      __id__: 'first',
+      __sls__: 'web',
+    });
+    const second = r['test_|-second_|-second_|-succeed_with_changes']!;
+    expect(second.changes).toEqual({ testing: { old: 'Unchanged', new: 'Something pretended to change' } });
+    expect(typeof second.duration).toBe('number');
+    expect(second.start_time).toMatch(/^\d\d:\d\d:\d\d\.\d{6}$/);
+    // the include comes first: Salt orders an included SLS before the file that includes it
+    expect(r['test_|-conf_ok_|-m1-conf_|-nop']!.__run_num__).toBe(0);
+  });
+
+  it('predicts under test=True with result None and changes nothing', async () => {
+    const { code, ret } = await apply('state.apply', 'web', 'test=True');
+    expect(code).toBe(0);
+    const second = (ret as Record<string, Entry>)['test_|-second_|-second_|-succeed_with_changes']!;
+    expect(second.result).toBeNull();
+    expect(second.comment).toBe("If we weren't testing, this would be successful with changes");
+  });
+
+  it('runs the highstate from the top file', async () => {
+    const { code, ret } = await apply('state.highstate');
+    expect(code).toBe(0);
+    expect(Object.keys(ret)).toHaveLength(3);
+    expect((await apply('state.show_top')).ret).toEqual({ base: ['web'] });
+  });
+
+  it('shows high data and low chunks without running them', async () => {
+    const high = (await apply('state.show_sls', 'web')).ret as unknown as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(high.first).toEqual({
+      test: [{ comment: 'one' }, 'succeed_without_changes'],
+      __sls__: 'web',
+      __env__: 'base',
+    });
+    const low = (await apply('state.show_low_sls', 'web')).ret as unknown as Record<string, unknown>[];
+    expect(low.map((l) => l.__id__)).toEqual(['conf_ok', 'first', 'second']);
+    expect((await apply('state.sls_exists', 'web')).ret).toBe(true);
+    expect((await apply('state.sls_exists', 'nosuch')).ret).toBe(false);
+  });
+
+  it('sets retcode 2 when a state fails and reports the requisite that failed', async () => {
+    const { code, ret } = await apply('state.apply', 'fails');
+    expect(code).toBe(2);
+    const r = ret as Record<string, Entry>;
+    expect(r['test_|-bad_|-bad_|-fail_without_changes']!.result).toBe(false);
+    const after = r['test_|-after_|-after_|-succeed_without_changes']!;
+    expect(after.result).toBe(false);
+    expect(after.comment).toContain('One or more requisite failed');
+  });
+
+  it('answers a template error with retcode 1 and the file and line', async () => {
+    const { code, ret } = await apply('state.apply', 'broken');
+    expect(code).toBe(1);
+    expect(Array.isArray(ret)).toBe(true);
+    expect((ret as string[]).join('\n')).toMatch(/broken\.sls.*3|line 3/);
+    const missing = await apply('state.apply', 'nosuch');
+    expect(missing.code).toBe(1);
+    expect((missing.ret as string[])[0]).toContain("No matching sls found for 'nosuch' in env 'base'");
+  });
+
+  it('refuses a second state run while one runs, as Salt does', async () => {
+    const slow = c.saltJson(['m1', 'state.apply', 'slow']);
+    await new Promise((r) => setTimeout(r, 1200));
+    const second = await apply('state.apply', 'web');
+    expect(second.code).toBe(1);
+    expect((second.ret as string[])[0]).toMatch(/^The function "state.apply" is running as PID \d+/);
+    const first = await slow;
+    expect(first.code).toBe(0);
+  });
+
+  it('runs a state module synced from salt://_states', async () => {
+    const synced = await c.saltJson(['m1', 'saltutil.sync_states']);
+    expect(synced.data.m1).toEqual(['states.hello']);
+    const { code, ret } = await apply('state.apply', 'greet');
+    expect(code).toBe(0);
+    expect((ret as Record<string, Entry>)['hello_|-greet_|-you_|-world']).toMatchObject({
+      result: true,
+      comment: 'hello you',
+      changes: { greeted: 'you' },
+    });
+  });
+
+  it('orchestrates from the master: a function, then a state run on the minion', async () => {
+    const r = await c.saltRun(['state.orchestrate', 'orch.deploy', '--out', 'json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, Record<string, Entry>>;
+    const run = Object.values(out)[0]!;
+    expect(run['salt_|-ping_|-test.ping_|-function']).toMatchObject({
+      result: true,
+      comment: 'Function ran successfully. Function test.ping ran on m1.',
+      changes: { ret: { m1: true } },
+    });
+    const state = run['salt_|-apply_web_|-apply_web_|-state']!;
+    expect(state.result).toBe(true);
+    expect(state.comment).toBe('States ran successfully. Updating m1.');
+  });
+});
