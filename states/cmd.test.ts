@@ -11,7 +11,7 @@ import cmd from './cmd.js';
 let dir: string;
 let ctx: ReturnType<typeof moduleCtx>;
 const run = (fn: string, kw: Record<string, unknown>, test = false) => runState(cmd, fn, kw, { ctx, test });
-const noPid = (r: { changes: Record<string, unknown> }) => {
+const noPid = <T extends { changes: Record<string, unknown> }>(r: T): T => {
   if ('pid' in r.changes) r.changes.pid = 'PID';
   return r;
 };
