@@ -340,11 +340,17 @@ describe('cmd.script', () => {
     });
   });
 
-  it('refuses salt:// sources for now', async () => {
-    await expect(invoke(cmd, 'script', ['salt://scripts/x.sh'])).rejects.toMatchObject({
-      code: 'SALT_ERR_EXEC_COMMAND',
-      message: expect.stringContaining('salt:// sources are not supported yet'),
+  it('fetches salt:// sources through cp.cache_file; one it cannot have is a cache_error', async () => {
+    const calls: unknown[] = [];
+    const ctx = fakeCtx({
+      call: async (fun, args, kwargs) => {
+        calls.push([fun, args, kwargs]);
+        return false;
+      },
     });
+    const got = await invoke(cmd, 'script', ['salt://scripts/x.sh'], ctx);
+    expect(got.value).toEqual({ pid: 0, retcode: 1, stdout: '', stderr: '', cache_error: true });
+    expect(calls).toEqual([['cp.cache_file', ['salt://scripts/x.sh'], { saltenv: 'base' }]]);
   });
 });
 

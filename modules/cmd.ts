@@ -5,7 +5,8 @@
  * `__context__["retcode"]`) by returning a `RetcodeResult`, unless `ignore_retcode`. Called
  * remotely (with `__pub_jid`) the commands go through the minion's shell by default
  * (`python_shell=True`); cross-module calls split the command into argv instead.
- * Not supported yet: `runas` (other users), `group`, `template`, `use_vt`, salt:// sources.
+ * `cmd.script` takes local paths, salt:// and other URLs (through `cp`), and a `template`.
+ * Not supported yet: `runas` (other users), `group`, `use_vt`.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, rm, stat } from 'node:fs/promises';
@@ -89,21 +90,43 @@ async function runStdoutOf(ctx: ExecContext, a: AnyArgs, extra: ExtraArgs, pytho
   return withRetcode(a.hide_output ? '' : ret.stdout, jobRetcode(outcome));
 }
 
-/** Where `cmd.script` reads its source from; only local files for now. */
-async function localSource(source: string): Promise<string | null> {
+/**
+ * Where `cmd.script` reads its source from: a local path or file:// URL as is; salt:// and
+ * other URLs through `cp.cache_file` (Salt's `cp.cache_file`), or with `template` rendered by
+ * `cp.get_template` into `dest`. Null when it cannot be had (Salt's `cache_error`).
+ */
+async function scriptSource(
+  ctx: ExecContext,
+  source: string,
+  template: unknown,
+  dest: string,
+  saltenv: string,
+  context: unknown,
+): Promise<string | null> {
+  if (template) {
+    const ctxVars = context && typeof context === 'object' && !Array.isArray(context) ? context : {};
+    const got = await ctx.call('cp.get_template', [source, dest], {
+      template: pyStr(template),
+      saltenv,
+      ...(ctxVars as Record<string, unknown>),
+    });
+    return typeof got === 'string' && got !== '' ? dest : null;
+  }
   const bare = source.replace(/\?saltenv=[^?]*$/, '');
   let file: string;
   if (/^file:\/\//.test(bare)) file = fileURLToPath(bare);
   else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(bare)) {
-    throw new SALT_ERR_EXEC_COMMAND(
-      `cmd.script: ${bare.split('://')[0]}:// sources are not supported yet (${source})`,
-    );
+    const got = await ctx.call('cp.cache_file', [source], { saltenv });
+    if (typeof got !== 'string' || got === '') return null;
+    file = got;
   } else file = path.resolve(bare);
   try {
-    return (await stat(file)).isFile() ? file : null;
+    if (!(await stat(file)).isFile()) return null;
   } catch {
     return null;
   }
+  await copyFile(file, dest);
+  return dest;
 }
 
 async function runScript(
@@ -111,15 +134,13 @@ async function runScript(
   a: AnyArgs & { source: string },
   extra: ExtraArgs,
 ): Promise<{ ret: Partial<CmdResult> & { cache_error?: true }; retcode: number }> {
-  if (a.template)
-    throw new SALT_ERR_EXEC_COMMAND(`template rendering (${pyStr(a.template)}) is not supported yet`);
-  const file = await localSource(a.source);
-  if (file === null)
-    return { ret: { pid: 0, retcode: 1, stdout: '', stderr: '', cache_error: true }, retcode: 0 };
   const dir = a.cwd === undefined || a.cwd === null || a.cwd === '' ? os.tmpdir() : pyStr(a.cwd);
   const ext = path.extname(a.source.replace(/\?saltenv=[^?]*$/, ''));
   const tmp = path.join(dir, `tmp${randomBytes(6).toString('hex')}${ext}`);
-  await copyFile(file, tmp);
+  const saltenv = typeof a.saltenv === 'string' && a.saltenv ? a.saltenv : 'base';
+  const got = await scriptSource(ctx, a.source, a.template, tmp, saltenv, extra.kwargs.context);
+  if (got === null)
+    return { ret: { pid: 0, retcode: 1, stdout: '', stderr: '', cache_error: true }, retcode: 0 };
   let ret: Partial<CmdResult> = {};
   let retcode = 0;
   try {
@@ -132,7 +153,12 @@ async function runScript(
           ? args.map(pyStr)
           : shlexSplit(pyStr(args));
     const pythonShell = argList.length > 0 ? false : pythonShellDefault(ctx, a.python_shell, extra.kwargs);
-    const outcome = await run(ctx, a, extra, { cmd: [tmp, ...argList], pythonShell, rstrip: true });
+    // the template rendered the script itself, not the command line
+    const outcome = await run(ctx, { ...a, template: undefined }, extra, {
+      cmd: [tmp, ...argList],
+      pythonShell,
+      rstrip: true,
+    });
     ret = outcome.ret;
     retcode = jobRetcode(outcome);
   } catch (err) {
@@ -212,7 +238,7 @@ export default defineModule({
     script: defineFunction({
       args: scriptArgs,
       varkw: true,
-      doc: 'Run a local script file (a path or file:// URL; salt:// is not supported yet) with optional args, and return {pid, retcode, stdout, stderr}.',
+      doc: 'Run a script (a local path, a file:// or salt:// URL; rendered first with template=) with optional args, and return {pid, retcode, stdout, stderr}.',
       run: async (ctx, a, extra) => {
         const { ret, retcode } = await runScript(ctx, a, extra);
         return withRetcode(ret, retcode);
