@@ -37,7 +37,19 @@ export function fnmatchRegExp(pattern: string): RegExp {
   return new RegExp(`^(?:${re})$`, 's');
 }
 
+/** Compiled patterns, so a loop matching many names against a few patterns compiles each once. */
+const compiled = new Map<string, RegExp>();
+const MAX_COMPILED = 1000;
+
 /** Whether `name` matches the shell-style `pattern` (case-sensitive, as on POSIX). */
 export function fnmatch(name: string, pattern: string): boolean {
-  return fnmatchRegExp(pattern).test(name);
+  // a pattern without wildcards matches only itself (the state runtime matches every requisite so)
+  if (!/[*?[]/.test(pattern)) return name === pattern;
+  let re = compiled.get(pattern);
+  if (!re) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    re = fnmatchRegExp(pattern);
+    compiled.set(pattern, re);
+  }
+  return re.test(name);
 }
