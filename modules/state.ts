@@ -290,6 +290,30 @@ export default defineModule({
         return shown(top.matches, top.errors);
       },
     }),
+    show_state_usage: defineFunction({
+      args: (z) => z.object(common(z)),
+      varkw: true,
+      doc: `Retrieve the highstate data from the salt master to analyse used and unused states.${cli('state.show_state_usage')}`,
+      run: async (ctx, a, extra) => {
+        const call = stateCall(ctx, { ...extra.kwargs, ...a });
+        const top = await compileTop(call.source, call.render, call.minion, call.top);
+        const usage: Record<string, Record<string, unknown>> = {};
+        for (const env of await call.source.envs()) {
+          const matched = top.matches[env] ?? [];
+          const states = await call.source.listStates(env);
+          const used = states.filter((s) => matched.includes(s));
+          const unused = states.filter((s) => !matched.includes(s));
+          usage[env] = {
+            used,
+            unused,
+            count_all: states.length,
+            count_used: used.length,
+            count_unused: unused.length,
+          };
+        }
+        return usage;
+      },
+    }),
     sls_exists: defineFunction({
       args: (z) => z.object({ mods: modsArg(z), ...common(z) }),
       varkw: true,
