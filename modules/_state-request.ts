@@ -5,8 +5,9 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ExecContext } from '../kernel/index.js';
+import { defineFunction, type ExecContext, type FunctionSpec, RetcodeResult } from '../kernel/index.js';
 import { packIpc, unpackIpc } from '../kernel/util.js';
+import { cli, common, highstate, modsArg, modsOf, sls } from './_state-calls.js';
 
 /** One stored request: the test run's result, the SLS names and the call's keywords. */
 export interface StateRequest {
@@ -45,3 +46,53 @@ export async function clearRequest(ctx: ExecContext, name?: string | null): Prom
   await writeRequests(ctx, reqs);
   return true;
 }
+
+/** The `state.*request` functions. */
+export const requestFunctions: Record<string, FunctionSpec> = {
+  request: defineFunction({
+    args: (z) => z.object({ mods: modsArg(z).nullish(), name: z.string().default('default'), ...common(z) }),
+    varkw: true,
+    outputter: 'highstate',
+    doc: `Request that the local admin execute a state run via salt-call state.run_request: the run is tested now and kept.${cli('state.request nginx')}`,
+    run: async (ctx, a, extra) => {
+      const { name, mods, ...rest } = a;
+      const kw = { ...extra.kwargs, ...rest, test: true };
+      const value = modsOf(mods).length > 0 ? await sls(ctx, mods, kw) : await highstate(ctx, kw);
+      const ret = value instanceof RetcodeResult ? value.value : value;
+      const reqs = await readRequests(ctx);
+      const kwargs = Object.fromEntries(
+        Object.entries(kw).filter(([k, v]) => v !== undefined && !k.startsWith('__')),
+      );
+      reqs[name] = { test_run: ret, mods: mods ?? null, kwargs };
+      await writeRequests(ctx, reqs);
+      return value;
+    },
+  }),
+  check_request: defineFunction({
+    args: (z) => z.object({ name: z.string().nullish() }),
+    doc: `Return the state request information, if any.${cli('state.check_request')}`,
+    run: async (ctx, a) => {
+      const reqs = await readRequests(ctx);
+      return a.name ? (reqs[a.name] ?? {}) : reqs;
+    },
+  }),
+  clear_request: defineFunction({
+    args: (z) => z.object({ name: z.string().nullish() }),
+    doc: `Clear out the state execution request without executing it.${cli('state.clear_request')}`,
+    run: (ctx, a) => clearRequest(ctx, a.name),
+  }),
+  run_request: defineFunction({
+    args: (z) => z.object({ name: z.string().default('default') }),
+    varkw: true,
+    outputter: 'highstate',
+    doc: `Execute the pending state request.${cli('state.run_request')}`,
+    run: async (ctx, a, extra) => {
+      const req = (await readRequests(ctx))[a.name];
+      if (!req || !('mods' in req) || !('kwargs' in req)) return {};
+      const { test: _test, ...kw } = { ...req.kwargs, ...extra.kwargs };
+      const value = modsOf(req.mods).length > 0 ? await sls(ctx, req.mods, kw) : await highstate(ctx, kw);
+      await clearRequest(ctx);
+      return value;
+    },
+  }),
+};

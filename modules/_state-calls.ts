@@ -1,0 +1,111 @@
+/**
+ * What the `state` module's functions share (`modules/state.ts`, `_state-show.ts`,
+ * `_state-request.ts`): the SLS names of a call, the compile of `state.sls` and of the highstate,
+ * the lock every run takes, and a run of each.
+ */
+import type { z as Zod } from 'zod';
+import { type ExecContext, RetcodeResult } from '../kernel/index.js';
+import { compileHighstate, compileSls, compileTop, highToLow } from '../plugins/states/compile/index.js';
+import type { HighData, LowChunk } from '../plugins/states/types.js';
+import {
+  callHigh,
+  checkQueue,
+  EX_STATE_COMPILER_ERROR,
+  type StateCall,
+  type StateKwargs,
+  stateCall,
+} from './_state-run.js';
+
+export const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' ${example}`;
+
+/** `mods` as Salt's `split_input`: a comma-separated string or a list. */
+export function modsOf(mods: unknown): string[] {
+  if (mods === undefined || mods === null || mods === '') return [];
+  const list = Array.isArray(mods) ? mods : String(mods).split(',');
+  return list.map((m) => String(m).trim()).filter((m) => m !== '');
+}
+
+export const modsArg = (z: typeof Zod) =>
+  z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]);
+
+/** The SLS files named by `mods` of the call's saltenv, compiled to high data (with `exclude`). */
+export function slsHigh(call: StateCall, mods: unknown, kw: StateKwargs) {
+  return compileSls(call.source, call.render, modsOf(mods), call.saltenv, { exclude: kw.exclude });
+}
+
+export function highstateHigh(call: StateCall, kw: StateKwargs) {
+  return compileHighstate(call.source, call.render, call.minion, { ...call.top, exclude: kw.exclude });
+}
+
+/** `state.top`'s call: the highstate of another top file (and only its saltenv, when one is given). */
+export function withTop(call: StateCall, topfn: string, saltenv: string | null): StateCall {
+  const state_top = topfn.replace(/^salt:\/\//, '');
+  return {
+    ...call,
+    top: { ...call.top, state_top, state_top_saltenv: saltenv ?? call.top.state_top_saltenv },
+  };
+}
+
+/** Runs `fn` unless another state run holds the minion (`queue=True` waits for it). */
+export async function locked(
+  ctx: ExecContext,
+  kw: StateKwargs,
+  fn: () => Promise<unknown>,
+): Promise<unknown> {
+  const conflict = await checkQueue(ctx, kw);
+  return conflict ?? fn();
+}
+
+/** A compile's value for the `show_*` functions: the data, or its errors with retcode 1. */
+export function shown<T>(data: T, errors: readonly string[]): T | RetcodeResult<string[]> {
+  return errors.length > 0 ? new RetcodeResult([...errors], EX_STATE_COMPILER_ERROR) : data;
+}
+
+export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Promise<unknown> {
+  return locked(ctx, kw, async () => {
+    const call = stateCall(ctx, kw);
+    const { high, errors } = await slsHigh(call, mods, kw);
+    return callHigh(call, high, errors);
+  });
+}
+
+export async function highstate(ctx: ExecContext, kw: StateKwargs, topfn?: string): Promise<unknown> {
+  return locked(ctx, kw, async () => {
+    const base = stateCall(ctx, kw);
+    const call = topfn ? withTop(base, topfn, base.highstateEnv) : base;
+    const { high, errors } = await highstateHigh(call, kw);
+    if (errors.length === 0 && Object.keys(high).length === 0) {
+      const top = await compileTop(call.source, call.render, call.minion, call.top);
+      const comment =
+        Object.keys(top.matches).length === 0
+          ? 'No Top file or master_tops data matches found. Please see master log for details.'
+          : 'No states found for this minion';
+      const ret = {
+        'no_|-states_|-states_|-None': {
+          result: false,
+          comment,
+          name: 'No States',
+          changes: {},
+          __run_num__: 0,
+        },
+      };
+      return new RetcodeResult(ret, 2);
+    }
+    return callHigh(call, high, errors);
+  });
+}
+
+/** The low chunks of high data, or the compile errors. */
+export function lowOf(high: HighData, errors: readonly string[], ctx: ExecContext) {
+  if (errors.length > 0) return { chunks: [] as LowChunk[], errors: [...errors] };
+  return highToLow(high, { stateAutoOrder: ctx.opts.state_auto_order !== false });
+}
+
+export const common = (z: typeof Zod) => ({
+  test: z.unknown().optional(),
+  queue: z.unknown().optional(),
+  saltenv: z.string().nullish(),
+  pillarenv: z.string().nullish(),
+  pillar: z.unknown().optional(),
+  exclude: z.unknown().optional(),
+});

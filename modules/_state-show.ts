@@ -1,0 +1,109 @@
+/**
+ * The `state` module's functions that show what a run would compile without running it
+ * (Salt's `state.show_sls`, `show_low_sls`, `show_highstate`, `show_lowstate`, `show_top`,
+ * `show_state_usage`, `sls_exists`, `id_exists`).
+ */
+import { defineFunction, type FunctionSpec } from '../kernel/index.js';
+import { compileTop } from '../plugins/states/compile/index.js';
+import { cli, common, highstateHigh, lowOf, modsArg, modsOf, shown, slsHigh } from './_state-calls.js';
+import { stateCall } from './_state-run.js';
+
+export const showFunctions: Record<string, FunctionSpec> = {
+  show_sls: defineFunction({
+    args: (z) => z.object({ mods: modsArg(z), ...common(z) }),
+    varkw: true,
+    doc: `Display the state data from a specific SLS file or files on the master.${cli('state.show_sls core,edit.vim')}`,
+    run: async (ctx, a, extra) => {
+      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const { high, errors } = await slsHigh(call, a.mods, a);
+      return shown(high, errors);
+    },
+  }),
+  show_low_sls: defineFunction({
+    args: (z) => z.object({ mods: modsArg(z), ...common(z) }),
+    varkw: true,
+    doc: `Display the low data from a specific SLS file.${cli('state.show_low_sls foo')}`,
+    run: async (ctx, a, extra) => {
+      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const { high, errors } = await slsHigh(call, a.mods, a);
+      const low = lowOf(high, errors, ctx);
+      return shown(low.chunks, low.errors);
+    },
+  }),
+  show_highstate: defineFunction({
+    args: (z) => z.object(common(z)),
+    varkw: true,
+    doc: `Retrieve the highstate data from the salt master and display it.${cli('state.show_highstate')}`,
+    run: async (ctx, a, extra) => {
+      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const { high, errors } = await highstateHigh(call, a);
+      return shown(high, errors);
+    },
+  }),
+  show_lowstate: defineFunction({
+    args: (z) => z.object(common(z)),
+    varkw: true,
+    doc: `List out the low data that will be applied to this minion.${cli('state.show_lowstate')}`,
+    run: async (ctx, a, extra) => {
+      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const { high, errors } = await highstateHigh(call, a);
+      const low = lowOf(high, errors, ctx);
+      return shown(low.chunks, low.errors);
+    },
+  }),
+  show_top: defineFunction({
+    args: (z) => z.object(common(z)),
+    varkw: true,
+    doc: `Return the top data that the minion will use for a highstate.${cli('state.show_top')}`,
+    run: async (ctx, a, extra) => {
+      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const top = await compileTop(call.source, call.render, call.minion, call.top);
+      return shown(top.matches, top.errors);
+    },
+  }),
+  show_state_usage: defineFunction({
+    args: (z) => z.object(common(z)),
+    varkw: true,
+    doc: `Retrieve the highstate data from the salt master to analyse used and unused states.${cli('state.show_state_usage')}`,
+    run: async (ctx, a, extra) => {
+      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const top = await compileTop(call.source, call.render, call.minion, call.top);
+      const usage: Record<string, Record<string, unknown>> = {};
+      for (const env of await call.source.envs()) {
+        const matched = top.matches[env] ?? [];
+        const states = await call.source.listStates(env);
+        const used = states.filter((s) => matched.includes(s));
+        const unused = states.filter((s) => !matched.includes(s));
+        usage[env] = {
+          used,
+          unused,
+          count_all: states.length,
+          count_used: used.length,
+          count_unused: unused.length,
+        };
+      }
+      return usage;
+    },
+  }),
+  sls_exists: defineFunction({
+    args: (z) => z.object({ mods: modsArg(z), ...common(z) }),
+    varkw: true,
+    doc: `Tests for the existence of a specific SLS or list of SLS files on the master.${cli('state.sls_exists core,edit.vim')}`,
+    run: async (ctx, a, extra) => {
+      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const { errors } = await slsHigh(call, a.mods, a);
+      return errors.length === 0;
+    },
+  }),
+  id_exists: defineFunction({
+    args: (z) => z.object({ ids: modsArg(z), mods: modsArg(z), ...common(z) }),
+    varkw: true,
+    doc: `Tests for the existence of a specific ID or list of IDs within the specified SLS file(s).${cli('state.id_exists create_myfile,update_template filestate')}`,
+    run: async (ctx, a, extra) => {
+      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const { high, errors } = await slsHigh(call, a.mods, a);
+      if (errors.length > 0) return false;
+      return modsOf(a.ids).every((id) => Object.hasOwn(high, id));
+    },
+  }),
+};
