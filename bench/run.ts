@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,render,event-bus,swarm,file-server,pillar]`: the issues' figures,
+ * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,render,event-bus,swarm,file-server,pillar,states]`: the issues' figures,
  * measured on this machine with real processes on loopback, printed with their method and
  * written to bench-results[-quick].json. Never fails on a figure; leaves no process behind.
  */
@@ -15,6 +15,7 @@ import { netapiSection } from './sections/netapi.js';
 import { pillarSection } from './sections/pillar.js';
 import { reactorSection } from './sections/reactor.js';
 import { renderSection } from './sections/render.js';
+import { statesSection } from './sections/states.js';
 import { storesSection } from './sections/stores.js';
 import { swarmSection } from './sections/swarm.js';
 
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, (quick: boolean) => Promise<void>> = {
   swarm: swarmSection,
   'file-server': fileServerSection,
   pillar: pillarSection,
+  states: statesSection,
 };
 
 const quick = process.argv.includes('--quick');
