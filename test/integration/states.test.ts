@@ -190,6 +190,20 @@ describe('states', () => {
     });
   });
 
+  it('runs startup_states once a minion is connected, and returns the job to the master', async () => {
+    await c.startMinion('m2', { startup_states: 'sls', sls_list: ['web'] });
+    const { def, ctx } = await c.jobCache();
+    let jid: string | undefined;
+    for (let i = 0; i < 100 && !jid; i++) {
+      jid = (await def.getFun!('state.sls', ctx)).m2;
+      if (!jid) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(jid).toBeDefined();
+    const stored = await c.jobReturns(jid!, (s) => 'm2' in s, 15_000);
+    const ret = stored.m2?.return as Record<string, Entry>;
+    expect(ret['test_|-conf_ok_|-m2-conf_|-nop']?.result).toBe(true);
+  });
+
   it('orchestrates from the master: a function, then a state run on the minion', async () => {
     const r = await c.saltRun(['state.orchestrate', 'orch.deploy', '--out', 'json']);
     expect(r.code).toBe(0);
