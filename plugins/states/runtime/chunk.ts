@@ -7,6 +7,7 @@
  * comments), or runs `mod_watch` when a watched chunk changed.
  */
 import { callState } from './call.js';
+import { modAggregate, modInit } from './module-hooks.js';
 import type { Reqs, Status } from './requisites.js';
 import { checkRequisite, matches } from './requisites.js';
 import type { Entry, Low, Run, Running } from './run-state.js';
@@ -247,11 +248,13 @@ async function answer(run: Run, low: Low, running: Running, status: Status, reqs
 /** Salt's `call_chunk`: runs `low` (and what it waits for) into `running`. */
 export async function callChunk(
   run: Run,
-  low: Low,
+  given: Low,
   running: Running,
   chunks: Low[],
   depth = 0,
 ): Promise<Running> {
+  const low = await modAggregate(run, given, running, chunks);
+  await modInit(run, low);
   const tag = genTag(low);
   if (!low.prerequired) run.active.add(tag);
   const { status, reqs } = await checkRequisite(run, low, running, chunks, !low.__prereq__);

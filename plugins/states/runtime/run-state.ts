@@ -31,6 +31,10 @@ export class Run {
   runNum = 0;
   /** Set when a failhard state failed inside a requisite chain (Salt's `__FAILHARD__`). */
   failhardHit = false;
+  /** The state modules whose `mod_init` ran (Salt's `self.mod_init`). */
+  readonly modInit = new Set<string>();
+  /** Whether each `mod_aggregate` exists (Salt's `loader_cache`). */
+  readonly aggregators = new Map<string, boolean>();
   /** Parallel states in flight: the placeholder entry and what it becomes. */
   readonly procs = new Map<Entry, Promise<Entry>>();
 
