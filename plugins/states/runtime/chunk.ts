@@ -9,9 +9,12 @@
 import { callState } from './call.js';
 import { modAggregate, modInit } from './module-hooks.js';
 import type { Reqs, Status } from './requisites.js';
-import { checkRequisite, matches } from './requisites.js';
+import { checkRequisite, matches, SALT_ERR_STATE_REQUISITE } from './requisites.js';
 import type { Entry, Low, Run, Running } from './run-state.js';
 import { fakeDuration, genTag, trimReq } from './tag.js';
+
+/** How deep requisites may nest before the run gives up (Python's recursion limit stops Salt). */
+const MAX_NESTING = 500;
 
 const REQUISITES = [
   'require',
@@ -252,6 +255,27 @@ export async function callChunk(
   running: Running,
   chunks: Low[],
   depth = 0,
+): Promise<Running> {
+  // Salt has no guard but Python's recursion limit: a prereq loop ends the run with RecursionError
+  if (run.nesting >= MAX_NESTING) {
+    throw new SALT_ERR_STATE_REQUISITE(
+      `maximum recursion depth exceeded resolving the requisites of ${genTag(given)}`,
+    );
+  }
+  run.nesting += 1;
+  try {
+    return await chunkBody(run, given, running, chunks, depth);
+  } finally {
+    run.nesting -= 1;
+  }
+}
+
+async function chunkBody(
+  run: Run,
+  given: Low,
+  running: Running,
+  chunks: Low[],
+  depth: number,
 ): Promise<Running> {
   const low = await modAggregate(run, given, running, chunks);
   await modInit(run, low);

@@ -29,6 +29,8 @@ export class Run {
   active = new Set<string>();
   /** The next `__run_num__`. */
   runNum = 0;
+  /** How many `callChunk` calls are under way, one inside the other. */
+  nesting = 0;
   /** Set when a failhard state failed inside a requisite chain (Salt's `__FAILHARD__`). */
   failhardHit = false;
   /** The state modules whose `mod_init` ran (Salt's `self.mod_init`). */

@@ -165,6 +165,28 @@ describe('runChunks', () => {
     expect(g.tsaltInits).toBe(1);
   });
 
+  it('gives up on a prereq loop as Salt does (it dies with RecursionError) instead of running forever', async () => {
+    const loop = [
+      chunk('pa', 'test.succeed_with_changes', { prereq: ['pb'] }),
+      chunk('pb', 'test.succeed_with_changes', { prereq: ['pa'] }),
+    ];
+    await expect(runChunks(loop, harness())).rejects.toThrow(/maximum recursion depth exceeded/);
+  });
+
+  it('answers the states the state_runs_disabled grain turns off first, and runs the rest', async () => {
+    const rc = harness({ grains: { state_runs_disabled: ['test.succeed_*'] } });
+    const ret = await runChunks([chunk('on', 'test.nop'), chunk('off', 'test.succeed_with_changes')], rc);
+    expect(Object.keys(ret)).toEqual(['test_|-off_|-off_|-succeed_with_changes', 'test_|-on_|-on_|-nop']);
+    expect(ret['test_|-off_|-off_|-succeed_with_changes']).toEqual({
+      changes: {},
+      result: false,
+      comment:
+        'The state function "test.succeed_with_changes" is currently disabled by "test.succeed_*", to re-enable, run state.enable test.succeed_*.',
+      __run_num__: 0,
+      __sls__: 'unit',
+    });
+  });
+
   it('a chunk without __sls__ is named as state.single names it', async () => {
     const ret = await runChunks([{ state: 'test', fun: 'nope', name: 'x', __id__: 'x' }], harness());
     expect(ret['test_|-x_|-x_|-nope']).toEqual({
