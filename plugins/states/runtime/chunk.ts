@@ -60,9 +60,26 @@ function notRun(
   return entry;
 }
 
-function fire(run: Run, tag: string, entry: Entry | undefined): void {
-  if (entry && run.rc.progress)
-    run.rc.progress(tag, entry as Parameters<NonNullable<typeof run.rc.progress>>[1]);
+/**
+ * Salt's `State.event` after a state: the progress event (`state_events`), or, when the chunk
+ * has `fire_event`, `salt/state_result/<jid>/<minion>/<name or fire_event>` to the master in
+ * its place (not under `salt-call --local`).
+ */
+async function fire(run: Run, low: Low, tag: string, entry: Entry | undefined): Promise<void> {
+  if (!entry) return;
+  const fireEvent = low.fire_event;
+  if (!fireEvent) {
+    run.rc.progress?.(tag, entry as Parameters<NonNullable<typeof run.rc.progress>>[1]);
+    return;
+  }
+  if (run.rc.exec.opts.local || !(await run.rc.exec.functions.get('event.fire_master'))) return;
+  const last = fireEvent === true ? String(entry.name) : String(fireEvent);
+  const eventTag = `salt/state_result/${run.rc.exec.jid}/${run.rc.exec.id}/${last}`;
+  try {
+    await run.rc.exec.call('event.fire_master', [{ ret: entry }, eventTag]);
+  } catch (err) {
+    run.rc.exec.log.warn({ err, tag: eventTag }, 'firing the state result event failed');
+  }
 }
 
 /** The requisites that name no chunk, and the chunks the others name (marking prereq targets). */
@@ -127,7 +144,7 @@ async function resolveUnmet(
     const runDict = low.__prereq__ ? run.pre : running;
     const entry = notRun(run, low, notFoundComment(lost));
     runDict[tag] = entry;
-    fire(run, tag, entry);
+    await fire(run, low, tag, entry);
     return running;
   }
   let last: Low | undefined;
@@ -146,7 +163,7 @@ async function resolveUnmet(
       }
       run.rc.exec.log.error('Recursive requisite found');
       running[tag] = recursive(run, low);
-      fire(run, tag, running[tag]);
+      await fire(run, low, tag, running[tag]);
       return running;
     }
     running = await callChunk(run, chunk, running, chunks);
@@ -286,7 +303,7 @@ async function chunkBody(
   await answer(run, low, running, status, reqs);
   const entry = running[tag];
   if (entry) {
-    fire(run, tag, entry);
+    await fire(run, low, tag, entry);
     subStateRuns(run, low, running, entry);
   }
   return running;

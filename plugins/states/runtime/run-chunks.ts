@@ -1,8 +1,9 @@
 /**
  * Runs a run's low chunks in order (Salt's `State.call_chunks`, then `call_listen`, as
  * `State.call_high` does in `salt/state.py`): states disabled by the `state_runs_disabled`
- * grain are answered first, each chunk runs once after its requisites, a failhard failure
- * ends the run, parallel states are waited for, and listeners run last.
+ * grain are answered first, each chunk runs once after its requisites (unless `state.pause`
+ * holds it or `state.soft_kill` ends the run), a failhard failure ends the run, parallel
+ * states are waited for, and listeners run last.
  *
  * The chunks are those the compiler gives `call_chunks` (after `requisite_in`). When none
  * carries `prerequired` but some carry `prereq` (chunks as `state.show_lowstate` prints them),
@@ -12,6 +13,7 @@ import { fnmatch } from '../../../modules/_fnmatch.js';
 import type { LowChunk, RunContext, StateRunResult } from '../types.js';
 import { callChunk, checkFailhard } from './chunk.js';
 import { callListen } from './listen.js';
+import { checkPause, clearPause } from './pause.js';
 import { matches } from './requisites.js';
 import { type Low, Run, type Running } from './run-state.js';
 import { genTag, trimReq } from './tag.js';
@@ -67,6 +69,7 @@ export async function callChunks(run: Run, chunks: Low[]): Promise<Running> {
     }
     if (run.rc.exec.signal.aborted) break;
     if (!(genTag(low) in running)) {
+      if ((await checkPause(run, low)) === 'kill') break;
       running = await callChunk(run, low, running, chunks);
       if (checkFailhard(run, low, running)) break;
     }
@@ -87,5 +90,6 @@ export async function runChunks(chunks: readonly LowChunk[], rc: RunContext): Pr
   addPrerequired(lows);
   let ret = await callChunks(run, lows);
   ret = await callListen(run, lows, ret, callChunks);
+  await clearPause(run);
   return ret as unknown as StateRunResult;
 }

@@ -64,28 +64,6 @@ export class Run {
   }
 }
 
-/** Python's `str()` of a result or flag, as Salt's comments print it. */
-export function pyStr(value: unknown): string {
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (value === null || value === undefined) return 'None';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint')
-    return String(value);
-  return pyRepr(value);
-}
-
-/** Python's `repr()` of plain data (strings quoted, dicts and lists), for Salt's messages. */
-export function pyRepr(value: unknown): string {
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`)
-      .join(', ')}}`;
-  }
-  return pyStr(value);
-}
-
 /** Python's type name of a value (`int`, `list`, `dict`, ...). */
 export function pyTypeName(value: unknown): string {
   if (typeof value === 'boolean') return 'bool';

@@ -4,10 +4,11 @@
  * failhard, abort, global arguments over real files and commands, retry timing, reload_pillar
  * and mod_init.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packIpc } from '../../../kernel/util.js';
 import type { LowChunk } from '../types.js';
 import { TSALTT_MODULE } from './custom-module.test-d.js';
 import { harness } from './harness.test-d.js';
@@ -15,7 +16,6 @@ import { runChunks } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tsalt-t-runtime-'));
 const statesDir = join(dir, 'states');
-const { mkdirSync } = await import('node:fs');
 mkdirSync(statesDir);
 writeFileSync(join(statesDir, 'tsaltt.js'), TSALTT_MODULE);
 writeFileSync(
@@ -185,6 +185,46 @@ describe('runChunks', () => {
       __run_num__: 0,
       __sls__: 'unit',
     });
+  });
+
+  it('stops before a state state.soft_kill names, waits out a pause, and clears the pause file', async () => {
+    const cachedir = mkdtempSync(join(dir, 'cache-'));
+    const jid = '20261127000000000001';
+    const path = join(cachedir, 'state_pause', jid);
+    mkdirSync(join(cachedir, 'state_pause'));
+    const rc = harness({ opts: { cachedir } });
+    Object.defineProperty(rc.exec, 'jid', { value: jid });
+    writeFileSync(path, packIpc({ a: { duration: 1 }, c: { kill: true } }));
+    const started = performance.now();
+    const ret = await runChunks([chunk('a', 'test.nop'), chunk('b', 'test.nop'), chunk('c', 'test.nop')], rc);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    expect(Object.keys(ret)).toEqual(['test_|-a_|-a_|-nop', 'test_|-b_|-b_|-nop']);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('fires fire_event results to the master in place of the progress event', async () => {
+    const rc = harness();
+    const fired: unknown[][] = [];
+    const call = rc.exec.call;
+    Object.defineProperty(rc.exec, 'call', {
+      value: async (fun: string, args: unknown[] = [], kwargs = {}) => {
+        if (fun === 'event.fire_master') {
+          fired.push(args);
+          return true;
+        }
+        return call(fun, args, kwargs);
+      },
+    });
+    await runChunks(
+      [chunk('a', 'test.nop', { fire_event: true }), chunk('b', 'test.nop', { fire_event: 'my/tag' })],
+      rc,
+    );
+    expect(fired.map(([, tag]) => tag)).toEqual([
+      'salt/state_result/20240101000000000000/minion-1/a',
+      'salt/state_result/20240101000000000000/minion-1/my/tag',
+    ]);
+    expect(fired[0]?.[0]).toMatchObject({ ret: { name: 'a', result: true, __id__: 'a' } });
+    expect(rc.events).toEqual([]);
   });
 
   it('a chunk without __sls__ is named as state.single names it', async () => {
