@@ -114,7 +114,7 @@ function callParallel(run: Run, low: Low, running: Running, test: boolean): Entr
     }
     return ret;
   };
-  run.procs.set(placeholder, body());
+  run.startParallel(placeholder, body());
   return placeholder;
 }
 

@@ -125,7 +125,7 @@ export async function checkRequisite(
     present = true;
   }
   if (!present) return { status: 'met', reqs: {} };
-  await run.reconcile(Object.values(running));
+  run.reconcileFinished(Object.values(running));
   const reqs: Reqs = Object.fromEntries(KINDS.map((k) => [k, []]));
   if (pre) reqs.prerequired = [];
   const disabled = disabledRequisites(run);

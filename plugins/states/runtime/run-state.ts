@@ -39,6 +39,8 @@ export class Run {
   readonly aggregators = new Map<string, boolean>();
   /** Parallel states in flight: the placeholder entry and what it becomes. */
   readonly procs = new Map<Entry, Promise<Entry>>();
+  /** The parallel states that have finished, not yet merged. */
+  readonly finished = new Map<Entry, Entry>();
 
   constructor(rc: RunContext) {
     this.rc = rc;
@@ -52,12 +54,33 @@ export class Run {
     return n;
   }
 
-  /** Waits for the parallel states among `entries` and merges their results (Salt's `reconcile_procs`). */
+  /** Starts a parallel state: `placeholder` stands in the results until {@link reconcile}. */
+  startParallel(placeholder: Entry, body: Promise<Entry>): void {
+    this.procs.set(placeholder, body);
+    body.then(
+      (done) => this.finished.set(placeholder, done),
+      () => undefined,
+    );
+  }
+
+  /** Merges the parallel states among `entries` that have finished, without waiting (Salt's `reconcile_procs` polled once). */
+  reconcileFinished(entries: Iterable<Entry>): void {
+    for (const entry of entries) {
+      const done = this.finished.get(entry);
+      if (!done) continue;
+      this.finished.delete(entry);
+      this.procs.delete(entry);
+      Object.assign(entry, done);
+    }
+  }
+
+  /** Waits for the parallel states among `entries` and merges their results (Salt's `reconcile_procs` until true). */
   async reconcile(entries: Iterable<Entry>): Promise<void> {
     for (const entry of entries) {
       const proc = this.procs.get(entry);
       if (!proc) continue;
       const done = await proc;
+      this.finished.delete(entry);
       this.procs.delete(entry);
       Object.assign(entry, done);
     }

@@ -83,6 +83,23 @@ describe('runChunks', () => {
     });
   });
 
+  it('a state with requisites waits only for the parallel states it names', async () => {
+    const rc = harness({ stateDirs: [statesDir] });
+    const started = performance.now();
+    const seen: [string, number][] = [];
+    rc.progress = (tag) => seen.push([tag, performance.now() - started]);
+    await runChunks(
+      [
+        chunk('slow', 'tsaltt.sleepy', { ms: 600, parallel: true }),
+        chunk('quick', 'tsaltt.sleepy', { ms: 10, parallel: true }),
+        chunk('needs_quick', 'test.nop', { require: ['quick'] }),
+      ],
+      rc,
+    );
+    const at = Object.fromEntries(seen);
+    expect(at['test_|-needs_quick_|-needs_quick_|-nop']).toBeLessThan(400);
+  });
+
   it("stops at a failure under the run's failhard, but not under test", async () => {
     const chunks = [
       chunk('one', 'test.fail_without_changes'),
