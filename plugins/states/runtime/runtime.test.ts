@@ -244,6 +244,14 @@ describe('runChunks', () => {
     expect(rc.events).toEqual([]);
   });
 
+  it('an onfail_all naming nothing ends as a recursive requisite (Salt 3006.18 dies there with UnboundLocalError)', async () => {
+    const ret = await runChunks([chunk('lonely', 'test.nop', { onfail_all: ['nothing'] })], harness());
+    expect(ret['test_|-lonely_|-lonely_|-nop']).toMatchObject({
+      result: false,
+      comment: 'Recursive requisite found',
+    });
+  });
+
   it('a chunk without __sls__ is named as state.single names it', async () => {
     const ret = await runChunks([{ state: 'test', fun: 'nope', name: 'x', __id__: 'x' }], harness());
     expect(ret['test_|-x_|-x_|-nope']).toEqual({
