@@ -9,6 +9,7 @@
  * the state concurrently in the same process.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pyStr } from '../../../kernel/util.js';
 import type { StateReturn } from '../define.js';
 import { runCheck, runCheckCmd } from './checks.js';
 import { exceptionComment } from './exception.js';
@@ -16,7 +17,6 @@ import { functionKwargs } from './keywords.js';
 import { checkRefresh } from './refresh.js';
 import { retryInterval, verifyRetryData } from './retry.js';
 import type { Entry, Low, Run, Running } from './run-state.js';
-import { pyStr } from './run-state.js';
 import { durationMs, nowMicros, startTimeOf } from './tag.js';
 import { verifyData } from './verify.js';
 
@@ -114,7 +114,7 @@ function callParallel(run: Run, low: Low, running: Running, test: boolean): Entr
     }
     return ret;
   };
-  run.procs.set(placeholder, body());
+  run.startParallel(placeholder, body());
   return placeholder;
 }
 

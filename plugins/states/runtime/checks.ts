@@ -6,8 +6,8 @@
  * `check_cmd` decides success after the state ran.
  */
 import { access } from 'node:fs/promises';
+import { pyRepr, pyTruthy } from '../../../kernel/util.js';
 import type { Low, Run } from './run-state.js';
-import { pyRepr } from './run-state.js';
 
 /** What a check says: `result: true` means the state is not run. */
 export interface CheckResult extends Record<string, unknown> {
@@ -68,13 +68,6 @@ async function callFunction(run: Run, entry: Record<string, unknown>): Promise<u
   return getReturn ? traverse(result, getReturn) : result;
 }
 
-/** Python truthiness. */
-function truthy(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (value && typeof value === 'object') return Object.keys(value).length > 0;
-  return Boolean(value);
-}
-
 async function checkOnlyif(run: Run, low: Low, opts: Record<string, unknown>): Promise<CheckResult> {
   const ret: CheckResult = { result: false };
   const skip = (): CheckResult =>
@@ -90,7 +83,7 @@ async function checkOnlyif(run: Run, low: Low, opts: Record<string, unknown>): P
         run.rc.exec.log.warn(String(ret.comment));
         return ret;
       }
-      if (!truthy(await callFunction(run, { ...entry }))) return skip();
+      if (!pyTruthy(await callFunction(run, { ...entry }))) return skip();
       Object.assign(ret, { comment: 'onlyif condition is true', result: false });
     } else {
       return Object.assign(ret, { comment: 'onlyif execution failed, bad type passed', result: false });
@@ -118,7 +111,7 @@ async function checkUnless(run: Run, low: Low, opts: Record<string, unknown>): P
         run.rc.exec.log.warn(String(ret.comment));
         return ret;
       }
-      if (!truthy(await callFunction(run, { ...entry }))) return runIt();
+      if (!pyTruthy(await callFunction(run, { ...entry }))) return runIt();
       skip();
     } else {
       Object.assign(ret, { comment: 'unless condition is false, bad type passed', result: false });

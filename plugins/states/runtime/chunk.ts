@@ -7,10 +7,14 @@
  * comments), or runs `mod_watch` when a watched chunk changed.
  */
 import { callState } from './call.js';
+import { modAggregate, modInit } from './module-hooks.js';
 import type { Reqs, Status } from './requisites.js';
-import { checkRequisite, matches } from './requisites.js';
+import { checkRequisite, matches, SALT_ERR_STATE_REQUISITE } from './requisites.js';
 import type { Entry, Low, Run, Running } from './run-state.js';
 import { fakeDuration, genTag, trimReq } from './tag.js';
+
+/** How deep requisites may nest before the run gives up (Python's recursion limit stops Salt). */
+const MAX_NESTING = 500;
 
 const REQUISITES = [
   'require',
@@ -56,9 +60,26 @@ function notRun(
   return entry;
 }
 
-function fire(run: Run, tag: string, entry: Entry | undefined): void {
-  if (entry && run.rc.progress)
-    run.rc.progress(tag, entry as Parameters<NonNullable<typeof run.rc.progress>>[1]);
+/**
+ * Salt's `State.event` after a state: the progress event (`state_events`), or, when the chunk
+ * has `fire_event`, `salt/state_result/<jid>/<minion>/<name or fire_event>` to the master in
+ * its place (not under `salt-call --local`).
+ */
+async function fire(run: Run, low: Low, tag: string, entry: Entry | undefined): Promise<void> {
+  if (!entry) return;
+  const fireEvent = low.fire_event;
+  if (!fireEvent) {
+    run.rc.progress?.(tag, entry as Parameters<NonNullable<typeof run.rc.progress>>[1]);
+    return;
+  }
+  if (run.rc.exec.opts.local || !(await run.rc.exec.functions.get('event.fire_master'))) return;
+  const last = fireEvent === true ? String(entry.name) : String(fireEvent);
+  const eventTag = `salt/state_result/${run.rc.exec.jid}/${run.rc.exec.id}/${last}`;
+  try {
+    await run.rc.exec.call('event.fire_master', [{ ret: entry }, eventTag]);
+  } catch (err) {
+    run.rc.exec.log.warn({ err, tag: eventTag }, 'firing the state result event failed');
+  }
 }
 
 /** The requisites that name no chunk, and the chunks the others name (marking prereq targets). */
@@ -123,7 +144,7 @@ async function resolveUnmet(
     const runDict = low.__prereq__ ? run.pre : running;
     const entry = notRun(run, low, notFoundComment(lost));
     runDict[tag] = entry;
-    fire(run, tag, entry);
+    await fire(run, low, tag, entry);
     return running;
   }
   let last: Low | undefined;
@@ -142,7 +163,7 @@ async function resolveUnmet(
       }
       run.rc.exec.log.error('Recursive requisite found');
       running[tag] = recursive(run, low);
-      fire(run, tag, running[tag]);
+      await fire(run, low, tag, running[tag]);
       return running;
     }
     running = await callChunk(run, chunk, running, chunks);
@@ -247,11 +268,34 @@ async function answer(run: Run, low: Low, running: Running, status: Status, reqs
 /** Salt's `call_chunk`: runs `low` (and what it waits for) into `running`. */
 export async function callChunk(
   run: Run,
-  low: Low,
+  given: Low,
   running: Running,
   chunks: Low[],
   depth = 0,
 ): Promise<Running> {
+  // Salt has no guard but Python's recursion limit: a prereq loop ends the run with RecursionError
+  if (run.nesting >= MAX_NESTING) {
+    throw new SALT_ERR_STATE_REQUISITE(
+      `maximum recursion depth exceeded resolving the requisites of ${genTag(given)}`,
+    );
+  }
+  run.nesting += 1;
+  try {
+    return await chunkBody(run, given, running, chunks, depth);
+  } finally {
+    run.nesting -= 1;
+  }
+}
+
+async function chunkBody(
+  run: Run,
+  given: Low,
+  running: Running,
+  chunks: Low[],
+  depth: number,
+): Promise<Running> {
+  const low = await modAggregate(run, given, running, chunks);
+  await modInit(run, low);
   const tag = genTag(low);
   if (!low.prerequired) run.active.add(tag);
   const { status, reqs } = await checkRequisite(run, low, running, chunks, !low.__prereq__);
@@ -259,7 +303,7 @@ export async function callChunk(
   await answer(run, low, running, status, reqs);
   const entry = running[tag];
   if (entry) {
-    fire(run, tag, entry);
+    await fire(run, low, tag, entry);
     subStateRuns(run, low, running, entry);
   }
   return running;

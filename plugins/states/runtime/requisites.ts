@@ -33,13 +33,18 @@ const KINDS = [
   'onchanges_any',
 ];
 
+const GLOB = /[*?[]/;
+
+/** Python's `fnmatch` of one name, without building a pattern when there is no wildcard. */
+export function globMatch(name: string, pattern: string): boolean {
+  return GLOB.test(pattern) ? fnmatch(name, pattern) : name === pattern;
+}
+
 /** Whether `chunk` is what requisite `{key: value}` names. */
 export function matches(chunk: Low, key: string, value: string): boolean {
-  if (key === 'sls') return fnmatch(String(chunk.__sls__ ?? ''), value);
-  return (
-    (fnmatch(String(chunk.name), value) || fnmatch(chunk.__id__, value)) &&
-    (key === 'id' || chunk.state === key)
-  );
+  if (key === 'sls') return globMatch(String(chunk.__sls__ ?? ''), value);
+  if (key !== 'id' && chunk.state !== key) return false;
+  return globMatch(String(chunk.name), value) || globMatch(chunk.__id__, value);
 }
 
 function disabledRequisites(run: Run): string[] {
@@ -120,7 +125,7 @@ export async function checkRequisite(
     present = true;
   }
   if (!present) return { status: 'met', reqs: {} };
-  await run.reconcile(Object.values(running));
+  run.reconcileFinished(Object.values(running));
   const reqs: Reqs = Object.fromEntries(KINDS.map((k) => [k, []]));
   if (pre) reqs.prerequired = [];
   const disabled = disabledRequisites(run);

@@ -1,39 +1,21 @@
 /**
  * Runs a run's low chunks in order (Salt's `State.call_chunks`, then `call_listen`, as
  * `State.call_high` does in `salt/state.py`): states disabled by the `state_runs_disabled`
- * grain are answered first, each chunk runs once after its requisites, a failhard failure
- * ends the run, parallel states are waited for, and listeners run last.
+ * grain are answered first, each chunk runs once after its requisites (unless `state.pause`
+ * holds it or `state.soft_kill` ends the run), a failhard failure ends the run, parallel
+ * states are waited for, and listeners run last.
  *
- * The chunks are those the compiler gives `call_chunks` (after `requisite_in`). When none
- * carries `prerequired` but some carry `prereq` (chunks as `state.show_lowstate` prints them),
- * the `prerequired` back-references are added here as Salt's `requisite_in` adds them.
+ * The chunks may be those the compiler gives `call_chunks` (after `requisite_in`) or those
+ * `state.show_lowstate` prints (the `_in` forms still on their sources): see requisite-in.ts.
  */
 import { fnmatch } from '../../../modules/_fnmatch.js';
 import type { LowChunk, RunContext, StateRunResult } from '../types.js';
 import { callChunk, checkFailhard } from './chunk.js';
 import { callListen } from './listen.js';
-import { matches } from './requisites.js';
+import { checkPause, clearPause } from './pause.js';
+import { applyRequisiteIn } from './requisite-in.js';
 import { type Low, Run, type Running } from './run-state.js';
-import { genTag, trimReq } from './tag.js';
-
-/** Adds `prerequired: [{state: id}]` to the targets of each `prereq` (Salt's `requisite_in`). */
-function addPrerequired(chunks: Low[]): void {
-  if (chunks.some((c) => 'prerequired' in c) || !chunks.some((c) => 'prereq' in c)) return;
-  for (const low of chunks) {
-    for (const req of 'prereq' in low ? [low.prereq].flat() : []) {
-      const [key, value] = trimReq(req);
-      if (typeof value !== 'string') continue;
-      for (const chunk of chunks) {
-        if (key === 'sls' || !matches(chunk, key, value)) continue;
-        const list = Array.isArray(chunk.prerequired) ? (chunk.prerequired as unknown[]) : [];
-        if (!list.some((r) => JSON.stringify(r) === JSON.stringify({ [low.state]: low.__id__ }))) {
-          list.push({ [low.state]: low.__id__ });
-        }
-        chunk.prerequired = list;
-      }
-    }
-  }
-}
+import { genTag } from './tag.js';
 
 /** The chunks the `state_runs_disabled` grain turns off, answered as Salt answers them. */
 function takeDisabled(run: Run, chunks: Low[]): Running {
@@ -67,6 +49,7 @@ export async function callChunks(run: Run, chunks: Low[]): Promise<Running> {
     }
     if (run.rc.exec.signal.aborted) break;
     if (!(genTag(low) in running)) {
+      if ((await checkPause(run, low)) === 'kill') break;
       running = await callChunk(run, low, running, chunks);
       if (checkFailhard(run, low, running)) break;
     }
@@ -84,8 +67,9 @@ export async function callChunks(run: Run, chunks: Low[]): Promise<Running> {
 export async function runChunks(chunks: readonly LowChunk[], rc: RunContext): Promise<StateRunResult> {
   const run = new Run(rc);
   const lows = structuredClone(chunks) as unknown as Low[];
-  addPrerequired(lows);
+  applyRequisiteIn(lows);
   let ret = await callChunks(run, lows);
   ret = await callListen(run, lows, ret, callChunks);
+  await clearPause(run);
   return ret as unknown as StateRunResult;
 }

@@ -29,10 +29,18 @@ export class Run {
   active = new Set<string>();
   /** The next `__run_num__`. */
   runNum = 0;
+  /** How many `callChunk` calls are under way, one inside the other. */
+  nesting = 0;
   /** Set when a failhard state failed inside a requisite chain (Salt's `__FAILHARD__`). */
   failhardHit = false;
+  /** The state modules whose `mod_init` ran (Salt's `self.mod_init`). */
+  readonly modInit = new Set<string>();
+  /** Whether each `mod_aggregate` exists (Salt's `loader_cache`). */
+  readonly aggregators = new Map<string, boolean>();
   /** Parallel states in flight: the placeholder entry and what it becomes. */
   readonly procs = new Map<Entry, Promise<Entry>>();
+  /** The parallel states that have finished, not yet merged. */
+  readonly finished = new Map<Entry, Entry>();
 
   constructor(rc: RunContext) {
     this.rc = rc;
@@ -46,38 +54,37 @@ export class Run {
     return n;
   }
 
-  /** Waits for the parallel states among `entries` and merges their results (Salt's `reconcile_procs`). */
+  /** Starts a parallel state: `placeholder` stands in the results until {@link reconcile}. */
+  startParallel(placeholder: Entry, body: Promise<Entry>): void {
+    this.procs.set(placeholder, body);
+    body.then(
+      (done) => this.finished.set(placeholder, done),
+      () => undefined,
+    );
+  }
+
+  /** Merges the parallel states among `entries` that have finished, without waiting (Salt's `reconcile_procs` polled once). */
+  reconcileFinished(entries: Iterable<Entry>): void {
+    for (const entry of entries) {
+      const done = this.finished.get(entry);
+      if (!done) continue;
+      this.finished.delete(entry);
+      this.procs.delete(entry);
+      Object.assign(entry, done);
+    }
+  }
+
+  /** Waits for the parallel states among `entries` and merges their results (Salt's `reconcile_procs` until true). */
   async reconcile(entries: Iterable<Entry>): Promise<void> {
     for (const entry of entries) {
       const proc = this.procs.get(entry);
       if (!proc) continue;
       const done = await proc;
+      this.finished.delete(entry);
       this.procs.delete(entry);
       Object.assign(entry, done);
     }
   }
-}
-
-/** Python's `str()` of a result or flag, as Salt's comments print it. */
-export function pyStr(value: unknown): string {
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (value === null || value === undefined) return 'None';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint')
-    return String(value);
-  return pyRepr(value);
-}
-
-/** Python's `repr()` of plain data (strings quoted, dicts and lists), for Salt's messages. */
-export function pyRepr(value: unknown): string {
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`)
-      .join(', ')}}`;
-  }
-  return pyStr(value);
 }
 
 /** Python's type name of a value (`int`, `list`, `dict`, ...). */

@@ -4,9 +4,11 @@
  * (`State 'x.y' was not found in SLS 'z'` with the loader's reason), a `watch` on a module
  * without `mod_watch` becomes a `require`, and a chunk that requires itself is refused.
  */
+
+import { pyRepr } from '../../../kernel/util.js';
 import { fnmatch } from '../../../modules/_fnmatch.js';
 import type { Low, Run } from './run-state.js';
-import { pyRepr, pyTypeName } from './run-state.js';
+import { pyTypeName } from './run-state.js';
 
 /** Turns `watch`/`watch_any` into `require`/`require_any` when the module has no `mod_watch`. */
 export async function watchToRequire(run: Run, low: Low): Promise<boolean> {
