@@ -8,7 +8,7 @@ import type { HighData, SlsRenderer, SlsSource } from '../types.js';
 import { type Dict, fnmatchFilter, pyEqual } from './py.js';
 import { mergeIncludedStates, type RenderRun, renderState } from './render-state.js';
 import { AvailStates } from './sls-files.js';
-import { type TopMinion, type TopOptions, compileTop } from './top.js';
+import { compileTop, type TopMinion, type TopOptions } from './top.js';
 import { verifyHigh } from './verify.js';
 
 export interface RenderOptions {
@@ -44,6 +44,7 @@ export async function renderHighstate(
     auto: { enabled: o.stateAutoOrder ?? true, next: 10000 },
     mods: new Set(),
     matches,
+    depth: 0,
   };
   const high: Dict = {};
   const all: string[] = [];
@@ -52,7 +53,8 @@ export async function renderHighstate(
   for (const [saltenv, states] of Object.entries(matches)) {
     for (const match of states) {
       if (await run.avail.has(saltenv)) statefiles = fnmatchFilter(await run.avail.list(saltenv), match);
-      else if (await run.avail.has('__env__')) statefiles = fnmatchFilter(await run.avail.list('__env__'), match);
+      else if (await run.avail.has('__env__'))
+        statefiles = fnmatchFilter(await run.avail.list('__env__'), match);
       else all.push(`No matching salt environment for environment '${saltenv}' found`);
       if (statefiles.length === 0) statefiles = [match];
       for (const sls of statefiles) {

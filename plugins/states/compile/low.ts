@@ -48,7 +48,8 @@ export function compileHighData(high: HighData): LowChunk[] {
             const lowName = Object.keys(entry)[0]!;
             live.name = lowName;
             const extra = entry[lowName];
-            for (const item of Array.isArray(extra) ? extra : []) if (isDict(item)) Object.assign(live, deepCopy(item));
+            for (const item of Array.isArray(extra) ? extra : [])
+              if (isDict(item)) Object.assign(live, deepCopy(item));
           } else live.name = entry;
           live.name_order = nameOrder++;
           for (const fun of funcs) chunks.push({ ...live, fun });
@@ -119,7 +120,10 @@ export interface HighToLowOptions {
  * `State.call_high` up to the run: extend, verify, requisite_in, exclude, then the ordered low
  * chunks; with errors (Salt's strings) the chunks are empty. `high` is not modified.
  */
-export function highToLow(high: HighData, o: HighToLowOptions = {}): { chunks: LowChunk[]; errors: string[] } {
+export function highToLow(
+  high: HighData,
+  o: HighToLowOptions = {},
+): { chunks: LowChunk[]; errors: string[] } {
   const data = deepCopy(high);
   if (o.raw) return { chunks: compileHighData(data), errors: [] };
   const errors = reconcileExtend(data);

@@ -5,11 +5,14 @@
  * per compile; conflicting ids across files are an error. Errors are Salt's strings.
  */
 import type { SlsRenderer, SlsSource } from '../types.js';
-import { type Dict, deepCopy, fnmatchFilter, isDict, pyEqual } from './py.js';
+import { type Dict, deepCopy, fnmatchFilter, isDict, pyEqual, pyOrderedStr } from './py.js';
 import { type AutoOrder, handleExclude, handleExtend, handleIorder, handleStateDecls } from './sls-decls.js';
 import { type AvailStates, getState } from './sls-files.js';
 
 /** One compile's shared state (Salt keeps it on the `HighState` object). */
+/** How deep includes may nest (Salt recurses until Python's recursion limit). */
+const MAX_DEPTH = 200;
+
 export interface RenderRun {
   source: SlsSource;
   render: SlsRenderer;
@@ -19,6 +22,8 @@ export interface RenderRun {
   mods: Set<string>;
   /** The matches being rendered (`{env: [sls]}`): an include of an env named here resolves there. */
   matches: Readonly<Record<string, readonly string[]>>;
+  /** The include nesting of the SLS being rendered. */
+  depth: number;
 }
 
 function errorText(err: unknown): string {
@@ -55,7 +60,12 @@ export function mergeIncludedStates(high: Dict, state: Dict, errors: string[]): 
 }
 
 /** The SLS a relative include names, or an error text. */
-function relativeInclude(inc: string, sls: string, saltenv: string, isInit: boolean): string | { error: string } {
+function relativeInclude(
+  inc: string,
+  sls: string,
+  saltenv: string,
+  isInit: boolean,
+): string | { error: string } {
   const m = /^(\.+)(.*)$/s.exec(inc);
   if (!m) return { error: `Badly formatted include ${inc} found in include in SLS '${saltenv}:${sls}'` };
   const levels = m[1]!.length;
@@ -92,9 +102,11 @@ async function renderIncludes(
       if (!last) continue;
       [envKey, inc] = last;
     }
-    const incText = String(inc);
+    const incText = pyOrderedStr(inc);
     if (!(await run.avail.has(envKey)) && !(await run.avail.has('__env__'))) {
-      errors.push(`Nonexistent saltenv '${envKey}' found in include of '${incText}' within SLS '${saltenv}:${sls}'`);
+      errors.push(
+        `Nonexistent saltenv '${envKey}' found in include of '${incText}' within SLS '${saltenv}:${sls}'`,
+      );
       continue;
     }
     let target = incText;
@@ -122,7 +134,14 @@ async function renderIncludes(
       for (const t of targets) {
         const rEnv = resolved.length === 1 ? resolved[0]! : saltenv;
         if (run.mods.has(`${rEnv}:${t}`)) continue;
-        const [nstate, errs] = await renderState(run, t, rEnv);
+        if (run.depth >= MAX_DEPTH) {
+          errors.push(`Rendering SLS '${rEnv}:${t}' failed: includes nest deeper than ${MAX_DEPTH} levels`);
+          continue;
+        }
+        run.depth++;
+        const [nstate, errs] = await renderState(run, t, rEnv).finally(() => {
+          run.depth--;
+        });
         if (truthy(nstate)) {
           mergeIncludedStates(state, nstate, errors);
           Object.assign(state, nstate);

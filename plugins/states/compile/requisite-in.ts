@@ -49,7 +49,14 @@ function stateArgs(id: string, state: string, high: Dict): Set<string> {
 }
 
 /** Adds `{rkey: [{state: id}]}` to the extension of `name`'s `_state` (appending to an existing `rkey`). */
-function addReq(extend: Extend, name: string, reqState: string, rkey: string, from: [string, string], body: Dict): void {
+function addReq(
+  extend: Extend,
+  name: string,
+  reqState: string,
+  rkey: string,
+  from: [string, string],
+  body: Dict,
+): void {
   const e = entry(extend, name);
   const run = runOf(e, reqState);
   e.__env__ = body.__env__;
@@ -81,7 +88,8 @@ function resolveBare(ind: unknown, high: Dict): Dict | undefined {
     if (!isDict(item)) continue;
     for (const st of Object.keys(item)) {
       if (st.startsWith('__') || !Array.isArray(item[st])) continue;
-      for (const j of item[st] as unknown[]) if (isDict(j) && 'name' in j && j.name === ind) found = { [st]: id };
+      for (const j of item[st] as unknown[])
+        if (isDict(j) && 'name' in j && j.name === ind) found = { [st]: id };
     }
   }
   return found;

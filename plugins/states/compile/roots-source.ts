@@ -6,7 +6,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { NO_SALT_FUNCTIONS, type RendererDef, renderPipeline, type SaltFunctions } from '../../renderers/index.js';
+import {
+  NO_SALT_FUNCTIONS,
+  type RendererDef,
+  renderPipeline,
+  type SaltFunctions,
+} from '../../renderers/index.js';
 import type { SlsFile, SlsRenderer, SlsSource } from '../types.js';
 
 /** `file_roots`: saltenv → its folders, searched in order. */
@@ -21,7 +26,8 @@ function walk(dir: string, base: string, out: Set<string>): void {
   }
   for (const e of entries) {
     const path = join(dir, e.name);
-    const isDir = e.isDirectory() || (e.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isDirectory());
+    const isDir =
+      e.isDirectory() || (e.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isDirectory());
     if (isDir) walk(path, base, out);
     else out.add(relative(base, path).split(sep).join('/'));
   }

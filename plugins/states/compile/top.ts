@@ -46,7 +46,9 @@ async function getTops(src: SlsSource, render: SlsRenderer, o: TopOptions): Prom
   const tops = new Map<string, Dict[]>();
   const url = topUrl(o.state_top);
   if (o.top_file_merging_strategy === 'same' && !o.saltenv && !o.default_top) {
-    throw new TopError("top_file_merging_strategy set to 'same', but no default_top configuration option was set");
+    throw new TopError(
+      "top_file_merging_strategy set to 'same', but no default_top configuration option was set",
+    );
   }
   const rel = url.slice('salt://'.length);
   if (o.saltenv) {
@@ -193,7 +195,10 @@ export function verifyTops(top: Dict): string[] {
       for (const mod of mods) {
         if (isDict(mod)) {
           for (const v of Object.values(mod)) {
-            if (!v) errors.push(`Improperly formatted top file matcher in saltenv ${pyDictText(mod)}: ${String(v)} file`);
+            if (!v)
+              errors.push(
+                `Improperly formatted top file matcher in saltenv ${pyDictText(mod)}: ${String(v)} file`,
+              );
           }
         } else if (mod === '') errors.push(`Environment ${env} contains an empty sls index`);
       }

@@ -4,9 +4,9 @@
  * a function name with a space, `names` not a list, requisites not a list of one-key dicts,
  * a dotted requisite type, an unhashable requisite, a direct recursive requisite).
  */
-import { pyStr } from '../../../kernel/util.js';
+
 import type { HighData } from '../types.js';
-import { type Dict, firstKey, isDict } from './py.js';
+import { type Dict, firstKey, isDict, pyOrderedStr as pyStr } from './py.js';
 
 /** Python's `hash()` succeeds: not a dict or a list. */
 function hashable(v: unknown): boolean {
@@ -29,7 +29,9 @@ function checkRequisites(
   errors: string[],
 ): void {
   if (!Array.isArray(list)) {
-    errors.push(`The ${kind} statement in state '${name}' in SLS '${pyStr(sls)}' needs to be formed as a list`);
+    errors.push(
+      `The ${kind} statement in state '${name}' in SLS '${pyStr(sls)}' needs to be formed as a list`,
+    );
     return;
   }
   const mine = new Map<string, string>([['state', state]]);
@@ -37,7 +39,9 @@ function checkRequisites(
   for (const raw of list) {
     const req = typeof raw === 'string' ? { id: raw } : raw;
     if (!isDict(req)) {
-      errors.push(`Requisite declaration ${pyStr(req)} in SLS ${pyStr(sls)} is not formed as a single key dictionary`);
+      errors.push(
+        `Requisite declaration ${pyStr(req)} in SLS ${pyStr(sls)} is not formed as a single key dictionary`,
+      );
       continue;
     }
     const reqKey = firstKey(req);
@@ -92,7 +96,9 @@ function verifyDeclaration(
     } else if (isDict(arg)) {
       const first = firstKey(arg);
       if (first === 'names' && !Array.isArray(arg.names)) {
-        errors.push(`The 'names' argument in state '${name}' in SLS '${pyStr(sls)}' needs to be formed as a list`);
+        errors.push(
+          `The 'names' argument in state '${name}' in SLS '${pyStr(sls)}' needs to be formed as a list`,
+        );
       }
       if (first === 'require' || first === 'watch' || first === 'prereq' || first === 'onchanges') {
         checkRequisites(name, state, sls, first, arg[first], reqs, errors);
