@@ -5,7 +5,7 @@
  * per compile; conflicting ids across files are an error. Errors are Salt's strings.
  */
 import type { SlsRenderer, SlsSource } from '../types.js';
-import { type Dict, deepCopy, fnmatchFilter, isDict, pyEqual, pyOrderedStr } from './py.js';
+import { type Dict, deepCopy, fnmatchFilter, isDict, pyEqual, pyOrderedRepr, pyOrderedStr } from './py.js';
 import { type AutoOrder, handleExclude, handleExtend, handleIorder, handleStateDecls } from './sls-decls.js';
 import { type AvailStates, getState } from './sls-files.js';
 
@@ -183,6 +183,8 @@ export async function renderState(run: RenderRun, sls: string, saltenv: string):
   if (!truthy(state)) return [{}, errors];
   if (!isDict(state)) {
     errors.push(`SLS ${sls} does not render to a dictionary`);
+    // Salt then fails to merge it into the high data
+    errors.push(`Error when rendering state with contents: ${pyOrderedRepr(state)}`);
     return [{}, errors];
   }
   // the renderer's data may be cached by the caller: work on a copy

@@ -102,9 +102,10 @@ function verifyDeclaration(
       }
       if (first === 'require' || first === 'watch' || first === 'prereq' || first === 'onchanges') {
         checkRequisites(name, state, sls, first, arg[first], reqs, errors);
-      }
-      if (Object.keys(arg).length !== 1) {
-        errors.push(`Multiple dictionaries defined in argument of state '${name}' in SLS '${pyStr(sls)}'`);
+        // Salt checks for one key only in requisite arguments
+        if (Object.keys(arg).length !== 1) {
+          errors.push(`Multiple dictionaries defined in argument of state '${name}' in SLS '${pyStr(sls)}'`);
+        }
       }
     }
   }
