@@ -44,6 +44,7 @@ export async function renderHighstate(
     auto: { enabled: o.stateAutoOrder ?? true, next: 10000 },
     mods: new Set(),
     matches,
+    depth: 0,
   };
   const high: Dict = {};
   const all: string[] = [];

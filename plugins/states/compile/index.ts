@@ -2,7 +2,6 @@
  * The state compiler (Salt's `salt/state.py` `HighState` and `State` compile steps): the top
  * file, SLS files to high data, high data to ordered low chunks.
  */
-export { compileHighstate, compileSls, type RenderOptions, renderHighstate } from './highstate.js';
-export { compileHighData, type HighToLowOptions, highToLow, orderChunks } from './low.js';
+export { compileHighstate, compileSls, type RenderOptions } from './highstate.js';
+export { type HighToLowOptions, highToLow } from './low.js';
 export { compileTop, type MergedTop, type TopMinion, type TopOptions } from './top.js';
-export { verifyHigh } from './verify.js';

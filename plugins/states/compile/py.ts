@@ -3,7 +3,7 @@
  * checks, the first key of a one-key dict, deep equality that ignores key order (Python's
  * `==` on dicts), deep copies, `fnmatch.filter`, and `pop`-then-set that moves a key last.
  */
-import { globMatch } from '../../../kernel/util.js';
+import { globMatch, pyRepr, pyStr } from '../../../kernel/util.js';
 
 /** A mapping (a Python dict): a plain object, not an array or null. */
 export type Dict = Record<string, unknown>;
@@ -59,4 +59,19 @@ export function renameKey(d: Dict, old: string, key: string): unknown {
   delete d[old];
   d[key] = v;
   return v;
+}
+
+/** Python's `repr()` of rendered SLS data, whose dicts are `OrderedDict`s (Python 3.11's form). */
+export function pyOrderedRepr(v: unknown): string {
+  if (isDict(v)) {
+    const items = Object.entries(v).map(([k, x]) => `(${pyRepr(k)}, ${pyOrderedRepr(x)})`);
+    return items.length === 0 ? 'OrderedDict()' : `OrderedDict([${items.join(', ')}])`;
+  }
+  if (Array.isArray(v)) return `[${v.map((x) => pyOrderedRepr(x)).join(', ')}]`;
+  return pyRepr(v);
+}
+
+/** Python's `str()` of rendered SLS data (`OrderedDict` reprs inside). */
+export function pyOrderedStr(v: unknown): string {
+  return typeof v === 'string' ? v : isDict(v) || Array.isArray(v) ? pyOrderedRepr(v) : pyStr(v);
 }

@@ -5,11 +5,14 @@
  * per compile; conflicting ids across files are an error. Errors are Salt's strings.
  */
 import type { SlsRenderer, SlsSource } from '../types.js';
-import { type Dict, deepCopy, fnmatchFilter, isDict, pyEqual } from './py.js';
+import { type Dict, deepCopy, fnmatchFilter, isDict, pyEqual, pyOrderedRepr, pyOrderedStr } from './py.js';
 import { type AutoOrder, handleExclude, handleExtend, handleIorder, handleStateDecls } from './sls-decls.js';
 import { type AvailStates, getState } from './sls-files.js';
 
 /** One compile's shared state (Salt keeps it on the `HighState` object). */
+/** How deep includes may nest (Salt recurses until Python's recursion limit). */
+const MAX_DEPTH = 200;
+
 export interface RenderRun {
   source: SlsSource;
   render: SlsRenderer;
@@ -19,6 +22,8 @@ export interface RenderRun {
   mods: Set<string>;
   /** The matches being rendered (`{env: [sls]}`): an include of an env named here resolves there. */
   matches: Readonly<Record<string, readonly string[]>>;
+  /** The include nesting of the SLS being rendered. */
+  depth: number;
 }
 
 function errorText(err: unknown): string {
@@ -97,7 +102,7 @@ async function renderIncludes(
       if (!last) continue;
       [envKey, inc] = last;
     }
-    const incText = String(inc);
+    const incText = pyOrderedStr(inc);
     if (!(await run.avail.has(envKey)) && !(await run.avail.has('__env__'))) {
       errors.push(
         `Nonexistent saltenv '${envKey}' found in include of '${incText}' within SLS '${saltenv}:${sls}'`,
@@ -129,7 +134,14 @@ async function renderIncludes(
       for (const t of targets) {
         const rEnv = resolved.length === 1 ? resolved[0]! : saltenv;
         if (run.mods.has(`${rEnv}:${t}`)) continue;
-        const [nstate, errs] = await renderState(run, t, rEnv);
+        if (run.depth >= MAX_DEPTH) {
+          errors.push(`Rendering SLS '${rEnv}:${t}' failed: includes nest deeper than ${MAX_DEPTH} levels`);
+          continue;
+        }
+        run.depth++;
+        const [nstate, errs] = await renderState(run, t, rEnv).finally(() => {
+          run.depth--;
+        });
         if (truthy(nstate)) {
           mergeIncludedStates(state, nstate, errors);
           Object.assign(state, nstate);
@@ -171,6 +183,8 @@ export async function renderState(run: RenderRun, sls: string, saltenv: string):
   if (!truthy(state)) return [{}, errors];
   if (!isDict(state)) {
     errors.push(`SLS ${sls} does not render to a dictionary`);
+    // Salt then fails to merge it into the high data
+    errors.push(`Error when rendering state with contents: ${pyOrderedRepr(state)}`);
     return [{}, errors];
   }
   // the renderer's data may be cached by the caller: work on a copy

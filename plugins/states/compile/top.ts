@@ -85,6 +85,12 @@ async function getTops(src: SlsSource, render: SlsRenderer, o: TopOptions): Prom
   return tops;
 }
 
+/** `top[env]`, created empty when missing (Salt's `DefaultOrderedDict`). */
+function envOf(top: MergedTop, env: string): Record<string, unknown[]> {
+  if (!top[env]) top[env] = {};
+  return top[env];
+}
+
 function copyTargets(into: Record<string, unknown[]>, targets: unknown): void {
   if (!isDict(targets)) throw new TopError('Unable to render top file. No targets found.');
   for (const [tgt, v] of Object.entries(targets)) into[tgt] = v as unknown[];
@@ -95,7 +101,7 @@ function mergeMerge(tops: Map<string, Dict[]>): MergedTop {
   for (const ctop of tops.get('base') ?? []) {
     for (const [env, targets] of Object.entries(ctop)) {
       if (env === 'include') continue;
-      copyTargets((top[env] ??= {}), targets);
+      copyTargets(envOf(top, env), targets);
     }
   }
   for (const [cenv, ctops] of tops) {
@@ -103,7 +109,7 @@ function mergeMerge(tops: Map<string, Dict[]>): MergedTop {
     for (const ctop of ctops) {
       for (const [env, targets] of Object.entries(ctop)) {
         if (env === 'include' || env !== cenv || env in top) continue;
-        copyTargets((top[env] ??= {}), targets);
+        copyTargets(envOf(top, env), targets);
       }
     }
   }
@@ -118,14 +124,14 @@ function mergeSame(tops: Map<string, Dict[]>, defaultTop: string): MergedTop {
       const fallback = tops.get(defaultTop) ?? [];
       if (empty(fallback)) continue;
       for (const ctop of fallback) {
-        if (cenv in ctop) copyTargets((top[cenv] ??= {}), ctop[cenv]);
+        if (cenv in ctop) copyTargets(envOf(top, cenv), ctop[cenv]);
       }
       continue;
     }
     for (const ctop of ctops) {
       for (const [env, targets] of Object.entries(ctop)) {
         if (env === 'include' || env !== cenv) continue;
-        copyTargets((top[env] ??= {}), targets);
+        copyTargets(envOf(top, env), targets);
       }
     }
   }
@@ -149,7 +155,7 @@ function mergeAll(tops: Map<string, Dict[]>): MergedTop {
       for (const [env, targets] of Object.entries(ctop)) {
         if (env === 'include') continue;
         if (!isDict(targets)) throw new TopError('Unable to render top file. No targets found.');
-        const into = (top[env] ??= {});
+        const into = envOf(top, env);
         for (const [tgt, v] of Object.entries(targets)) {
           if (!(tgt in into)) {
             into[tgt] = v as unknown[];
@@ -255,7 +261,8 @@ async function topMatches(
         const v = item[k];
         delete item[k];
         if (!(await avail.has(k))) continue;
-        (matches[k] ??= []).push(String(v));
+        if (!matches[k]) matches[k] = [];
+        matches[k].push(String(v));
       }
     }
   };

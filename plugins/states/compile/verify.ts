@@ -4,9 +4,9 @@
  * a function name with a space, `names` not a list, requisites not a list of one-key dicts,
  * a dotted requisite type, an unhashable requisite, a direct recursive requisite).
  */
-import { pyStr } from '../../../kernel/util.js';
+
 import type { HighData } from '../types.js';
-import { type Dict, firstKey, isDict } from './py.js';
+import { type Dict, firstKey, isDict, pyOrderedStr as pyStr } from './py.js';
 
 /** Python's `hash()` succeeds: not a dict or a list. */
 function hashable(v: unknown): boolean {
@@ -102,9 +102,10 @@ function verifyDeclaration(
       }
       if (first === 'require' || first === 'watch' || first === 'prereq' || first === 'onchanges') {
         checkRequisites(name, state, sls, first, arg[first], reqs, errors);
-      }
-      if (Object.keys(arg).length !== 1) {
-        errors.push(`Multiple dictionaries defined in argument of state '${name}' in SLS '${pyStr(sls)}'`);
+        // Salt checks for one key only in requisite arguments
+        if (Object.keys(arg).length !== 1) {
+          errors.push(`Multiple dictionaries defined in argument of state '${name}' in SLS '${pyStr(sls)}'`);
+        }
       }
     }
   }
