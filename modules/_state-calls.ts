@@ -30,11 +30,23 @@ export const modsArg = (z: typeof Zod) =>
 
 /** The SLS files named by `mods` of the call's saltenv, compiled to high data (with `exclude`). */
 export function slsHigh(call: StateCall, mods: unknown, kw: StateKwargs) {
-  return compileSls(call.source, call.render, modsOf(mods), call.saltenv, { exclude: kw.exclude });
+  return compileSls(call.source, call.render, modsOf(mods), call.saltenv, {
+    ...renderOptions(call),
+    exclude: kw.exclude,
+  });
 }
 
 export function highstateHigh(call: StateCall, kw: StateKwargs) {
-  return compileHighstate(call.source, call.render, call.minion, { ...call.top, exclude: kw.exclude });
+  return compileHighstate(call.source, call.render, call.minion, {
+    ...call.top,
+    ...renderOptions(call),
+    exclude: kw.exclude,
+  });
+}
+
+/** Salt's `state_auto_order` (numbered while rendering) and `env_order`. */
+function renderOptions(call: StateCall) {
+  return { stateAutoOrder: call.ctx.opts.state_auto_order !== false, envOrder: call.top.env_order };
 }
 
 /** `state.top`'s call: the highstate of another top file (and only its saltenv, when one is given). */
@@ -95,10 +107,13 @@ export async function highstate(ctx: ExecContext, kw: StateKwargs, topfn?: strin
   });
 }
 
-/** The low chunks of high data, or the compile errors. */
-export function lowOf(high: HighData, errors: readonly string[], ctx: ExecContext) {
+/**
+ * The low chunks of high data, or the compile errors; `raw` compiles only (Salt's
+ * `state.show_low_sls` skips extend, the `_in` requisites and exclude).
+ */
+export function lowOf(high: HighData, errors: readonly string[], raw = false) {
   if (errors.length > 0) return { chunks: [] as LowChunk[], errors: [...errors] };
-  return highToLow(high, { stateAutoOrder: ctx.opts.state_auto_order !== false });
+  return highToLow(high, { raw });
 }
 
 export const common = (z: typeof Zod) => ({

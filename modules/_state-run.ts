@@ -217,7 +217,7 @@ export function runLow(call: StateCall, chunks: readonly LowChunk[]): Promise<St
 /** Salt's `call_high`: compiles high data (errors → list, retcode 1) and runs it. */
 export async function callHigh(call: StateCall, high: HighData, errors: readonly string[]): Promise<unknown> {
   if (errors.length > 0) return finish([...errors]);
-  const low = highToLow(high, { stateAutoOrder: call.ctx.opts.state_auto_order !== false });
+  const low = highToLow(high);
   if (low.errors.length > 0) return finish(low.errors);
   return finish(await runLow(call, low.chunks), low.chunks);
 }

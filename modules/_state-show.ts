@@ -26,7 +26,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     run: async (ctx, a, extra) => {
       const call = stateCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await slsHigh(call, a.mods, a);
-      const low = lowOf(high, errors, ctx);
+      const low = lowOf(high, errors, true);
       return shown(low.chunks, low.errors);
     },
   }),
@@ -47,7 +47,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     run: async (ctx, a, extra) => {
       const call = stateCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await highstateHigh(call, a);
-      const low = lowOf(high, errors, ctx);
+      const low = lowOf(high, errors);
       return shown(low.chunks, low.errors);
     },
   }),

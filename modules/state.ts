@@ -68,7 +68,7 @@ export default defineModule({
           const kw = { ...extra.kwargs, ...a };
           const call = stateCall(ctx, kw);
           const { high, errors } = await slsHigh(call, a.mods, kw);
-          const low = lowOf(high, errors, ctx);
+          const low = lowOf(high, errors);
           if (low.errors.length > 0) return finish(low.errors);
           const chunks = low.chunks.filter((c) => c.__id__ === a.id_);
           if (chunks.length === 0)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createModuleLoader } from '../kernel/loader/index.js';
-import { stateFunctions } from '../minion/state-functions.js';
 import { fakeCtx, memoryLogger } from '../modules/_fake-ctx.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
+import { stateFunctions } from '../plugins/states/state-functions.js';
 
 function states() {
   const loader = createModuleLoader({

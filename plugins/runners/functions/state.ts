@@ -51,6 +51,7 @@ const orchestrate = defineRunnerFunction({
     const mm = masterMinion(rctx, rctx.log);
     const call = stateCall(mm, { test: a.test, saltenv: a.saltenv, pillar: a.pillar });
     const { high, errors } = await compileSls(call.source, call.render, modsOf(a.mods), call.saltenv, {
+      stateAutoOrder: mm.opts.state_auto_order !== false,
       exclude: a.exclude,
     });
     return orchestration(rctx, mm.id, await callHigh(call, high, errors));
