@@ -9,6 +9,7 @@
 import { defineFunction, defineModule, RetcodeResult } from '../kernel/index.js';
 import type { HighData, LowChunk } from '../plugins/states/types.js';
 import { cli, common, highstate, locked, lowOf, modsArg, modsOf, sls, slsHigh } from './_state-calls.js';
+import { pauseFunctions } from './_state-pause.js';
 import { requestFunctions } from './_state-request.js';
 import { callHigh, EX_STATE_COMPILER_ERROR, finish, runLow, runningStates, stateCall } from './_state-run.js';
 import { showFunctions } from './_state-show.js';
@@ -140,6 +141,7 @@ export default defineModule({
     }),
     ...showFunctions,
     ...requestFunctions,
+    ...pauseFunctions,
     running: defineFunction({
       args: (z) => z.object({ concurrent: z.unknown().optional() }),
       doc: `Return a list of strings that contain state return data if a state function is already running.${cli('state.running')}`,

@@ -52,6 +52,10 @@ describe('states', () => {
     write(join(srv, 'broken.sls'), 'ok:\n  test.nop: []\n{{ nosuch.attr }}\n');
     write(join(srv, 'slow.sls'), 'wait:\n  cmd.run:\n    - name: sleep 3\n');
     write(
+      join(srv, 'killme.sls'),
+      'wait:\n  cmd.run:\n    - name: sleep 2\nnext:\n  test.nop: []\nlast:\n  test.nop: []\n',
+    );
+    write(
       join(srv, '_states', 'hello.mjs'),
       [
         '// a plain object: defineStateModule only types it',
@@ -176,6 +180,17 @@ describe('states', () => {
     expect((second.ret as string[])[0]).toMatch(/^The function "state.apply" is running as PID \d+/);
     const first = await slow;
     expect(first.code).toBe(0);
+  });
+
+  it('state.soft_kill stops a running state job before its next state', async () => {
+    const started = await c.salt(['--async', 'm1', 'state.apply', 'killme']);
+    const jid = /job ID: (\d+)/.exec(started.stdout)?.[1];
+    expect(jid).toBeDefined();
+    await new Promise((r) => setTimeout(r, 700));
+    expect((await c.saltJson(['m1', 'state.soft_kill', jid!])).data.m1).toBeNull();
+    const stored = await c.jobReturns(jid!, (s) => 'm1' in s, 20_000);
+    const ret = stored.m1?.return as Record<string, Entry>;
+    expect(Object.keys(ret)).toEqual(['cmd_|-wait_|-sleep 2_|-run']);
   });
 
   it('runs a state module synced from salt://_states', async () => {
