@@ -33,4 +33,3 @@ export function dumpStore(ctx: ExecContext, store: Store): boolean {
     return false;
   }
 }
-

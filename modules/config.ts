@@ -6,8 +6,8 @@
  */
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
-import { CONFIG_DEFAULTS, VALID_PROTOS } from './_config-defaults.js';
 import { pyFlag } from './_coerce.js';
+import { CONFIG_DEFAULTS, VALID_PROTOS } from './_config-defaults.js';
 import { fnmatch } from './_fnmatch.js';
 import { dictMerge } from './_slsutil-dictupdate.js';
 import { deepCopy, isMapping, traverse } from './_traverse.js';

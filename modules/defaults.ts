@@ -44,11 +44,14 @@ function merge(dest: unknown, src: unknown, mergeLists: boolean, inPlace: boolea
 
 export default defineModule({
   name: 'defaults',
-  doc: "Module to work with salt formula defaults files.",
+  doc: 'Module to work with salt formula defaults files.',
   functions: {
     get: defineFunction({
       args: (z) =>
-        z.object({ key: z.union([z.string(), z.number()]).transform(String), default: z.unknown().optional() }),
+        z.object({
+          key: z.union([z.string(), z.number()]).transform(String),
+          default: z.unknown().optional(),
+        }),
       doc: `defaults.get is used much like pillar.get except that it will read a default value for
 a pillar from defaults.json or defaults.yaml files that are stored in the root of a salt formula.
 

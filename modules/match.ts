@@ -7,12 +7,23 @@ import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } f
 import { matchType } from '../kernel/services.js';
 import { pyTruthy } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
+import { loadStore } from './_data-store.js';
 import { fnmatch } from './_fnmatch.js';
 import { dictUpdate } from './_slsutil-dictupdate.js';
-import { loadStore } from './_data-store.js';
 import { deepCopy, isMapping } from './_traverse.js';
 
-const TYPES = ['compound', 'glob', 'pcre', 'list', 'grain', 'grain_pcre', 'pillar', 'pillar_pcre', 'ipcidr', 'data'];
+const TYPES = [
+  'compound',
+  'glob',
+  'pcre',
+  'list',
+  'grain',
+  'grain_pcre',
+  'pillar',
+  'pillar_pcre',
+  'ipcidr',
+  'data',
+];
 
 function pillarOf(ctx: ExecContext): Record<string, unknown> {
   return isMapping(ctx.opts.pillar) ? ctx.opts.pillar : {};
@@ -82,7 +93,7 @@ CLI Example:
 
 export default defineModule({
   name: 'match',
-  doc: "The match module allows for match routines to be run and determine target specs.",
+  doc: 'The match module allows for match routines to be run and determine target specs.',
   functions: {
     compound: withId('compound', 'compound', "'L@cheese,foo and *'"),
     glob: withId('glob', 'glob', "'*'"),
@@ -137,7 +148,8 @@ CLI Example:
         for (const key of Object.keys(a.lookup)) {
           if (!matchAs(ctx, tgtType, key, pyTruthy(a.minion_id) ? a.minion_id : undefined)) continue;
           if (pyTruthy(a.merge)) {
-            if (!isMapping(a.merge)) throw new SALT_ERR_EXEC_VALUE('filter_by merge argument must be a dictionary.');
+            if (!isMapping(a.merge))
+              throw new SALT_ERR_EXEC_VALUE('filter_by merge argument must be a dictionary.');
             if (a.lookup[key] === null || a.lookup[key] === undefined) return a.merge;
             dictUpdate(a.lookup[key], deepCopy(a.merge), true, a.merge_lists);
           }
@@ -173,22 +185,24 @@ CLI Example:
       },
     }),
     ifelse: defineFunction({
+      // tgt_type, minion_id, merge and merge_lists are keyword-only (after *args), so they come as keywords
       varargs: true,
-      args: (z) =>
-        z.object({
-          tgt_type: z.string().optional(),
-          minion_id: z.unknown().optional(),
-          merge: z.unknown().optional(),
-          merge_lists: pyFlag(z, false),
-        }),
+      varkw: true,
       doc: `Evaluate each pair of arguments up to the last one as a (matcher, value) tuple,
 returning value if matched. If none match, returns the last argument.
 
 CLI Example:
 
     salt '*' match.ifelse 'foo*' 'Foo!' 'bar*' 'Bar!' minion_id=bar03`,
-      run: (ctx, a, extra) => {
+      run: (ctx, _a, extra) => {
         const args = extra.args;
+        const kw = extra.kwargs;
+        const a = {
+          tgt_type: typeof kw.tgt_type === 'string' ? kw.tgt_type : undefined,
+          minion_id: kw.minion_id,
+          merge: kw.merge,
+          merge_lists: pyTruthy(kw.merge_lists),
+        };
         if (args.length % 2 === 0) {
           throw new SALT_ERR_EXEC_VALUE('The ifelse function must have an odd number of arguments!');
         }

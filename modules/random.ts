@@ -33,7 +33,11 @@ export function hexHash(value: unknown, algorithm: string): string {
 const OPENSSL_SWITCH: Readonly<Record<string, string>> = { sha512: '-6', sha256: '-5', md5: '-1' };
 
 /** Salt's `gen_hash`: a crypt(3) hash of `password` (random when absent) with `salt`. */
-export function shadowHash(salt: string | null | undefined, password: string | null | undefined, algorithm: string) {
+export function shadowHash(
+  salt: string | null | undefined,
+  password: string | null | undefined,
+  algorithm: string,
+) {
   const sw = OPENSSL_SWITCH[algorithm];
   if (!sw) {
     throw new SALT_ERR_INVOCATION(
@@ -128,7 +132,8 @@ CLI Example:
       run: (_ctx, a) => shadowHash(a.crypt_salt, a.password, a.algorithm ?? 'sha512'),
     }),
     rand_int: defineFunction({
-      args: (z) => z.object({ start: pyInt(z).optional(), end: pyInt(z).optional(), seed: z.unknown().optional() }),
+      args: (z) =>
+        z.object({ start: pyInt(z).optional(), end: pyInt(z).optional(), seed: z.unknown().optional() }),
       doc: `Returns a random integer number between the start and end number.
 
 start: any valid integer number (1).
@@ -142,7 +147,10 @@ CLI Example:
       run: (_ctx, a) => {
         const start = a.start ?? 1;
         const end = a.end ?? 10;
-        if (end < start) throw new SALT_ERR_EXEC_VALUE(`empty range for randrange() (${start}, ${end + 1}, ${end + 1 - start})`);
+        if (end < start)
+          throw new SALT_ERR_EXEC_VALUE(
+            `empty range for randrange() (${start}, ${end + 1}, ${end + 1 - start})`,
+          );
         return randomInt(start, end + 1);
       },
     }),
@@ -173,7 +181,8 @@ CLI Example:
       inline: true,
       run: (_ctx, a) => {
         const pool = Array.isArray(a.value) ? [...a.value] : [...String(a.value)];
-        if (a.size < 0 || a.size > pool.length) throw new SALT_ERR_EXEC_VALUE('Sample larger than population or is negative');
+        if (a.size < 0 || a.size > pool.length)
+          throw new SALT_ERR_EXEC_VALUE('Sample larger than population or is negative');
         const out: unknown[] = [];
         for (let i = 0; i < a.size; i++) out.push(pool.splice(randomInt(pool.length), 1)[0]);
         return out;

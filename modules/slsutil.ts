@@ -51,7 +51,8 @@ CLI Example:
 
     salt '*' slsutil.merge '{foo: Foo}' '{bar: Bar}'`,
       inline: true,
-      run: (_ctx, a) => dictMerge(a.obj_a, a.obj_b, a.strategy ?? 'smart', a.renderer ?? 'yaml', a.merge_lists),
+      run: (_ctx, a) =>
+        dictMerge(a.obj_a, a.obj_b, a.strategy ?? 'smart', a.renderer ?? 'yaml', a.merge_lists),
     }),
     merge_all: defineFunction({
       args: (z) =>
@@ -69,7 +70,8 @@ CLI Example:
       inline: true,
       run: (_ctx, a) => {
         let ret: Record<string, unknown> = {};
-        for (const obj of a.lst) ret = dictMerge(ret, obj, a.strategy ?? 'smart', a.renderer ?? 'yaml', a.merge_lists);
+        for (const obj of a.lst)
+          ret = dictMerge(ret, obj, a.strategy ?? 'smart', a.renderer ?? 'yaml', a.merge_lists);
         return ret;
       },
     }),

@@ -12,8 +12,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO } from './local-cluster.js';
 import { COMPARE_CASES, type CompareCase, sameShape, sameValue } from './compare-modules-cases.js';
+import { REPO } from './local-cluster.js';
 
 const SALT_HOME = process.env.TSALT_SALT_SRC ?? '/tmp/wtcli-salt';
 
@@ -81,7 +81,12 @@ async function main(): Promise<void> {
   writeRoots(tmp);
   const py: Side = {
     cmd: '/usr/bin/python3',
-    argv: [join(SALT_HOME, 'src', 'scripts', 'salt-call'), '--local', '-c', confDir(join(tmp, 'py'), 'cmp1', tmp)],
+    argv: [
+      join(SALT_HOME, 'src', 'scripts', 'salt-call'),
+      '--local',
+      '-c',
+      confDir(join(tmp, 'py'), 'cmp1', tmp),
+    ],
     env: { ...process.env, PYTHONPATH: `${join(SALT_HOME, 'src')}:${join(SALT_HOME, 'shim')}` },
   };
   const ts: Side = {
@@ -94,12 +99,14 @@ async function main(): Promise<void> {
   const differ: string[] = [];
   for (const c of cases) {
     const [a, b] = await Promise.all([run(py, c), run(ts, c)]);
-    const ok = a.ok && b.ok && (c.mode === 'value' ? sameValue(a.value, b.value) : sameShape(a.value, b.value));
+    const ok =
+      a.ok && b.ok && (c.mode === 'value' ? sameValue(a.value, b.value) : sameShape(a.value, b.value));
     const label = `${c.fun} ${c.args.join(' ')}`.trim();
     if (ok) same += 1;
     else differ.push(label);
     process.stdout.write(`${ok ? 'same  ' : 'DIFFER'} [${c.mode}] ${label}\n`);
-    if (!ok && process.env.VERBOSE) process.stdout.write(`  salt:  ${a.text.trim()}\n  tsalt: ${b.text.trim()}\n`);
+    if (!ok && process.env.VERBOSE)
+      process.stdout.write(`  salt:  ${a.text.trim()}\n  tsalt: ${b.text.trim()}\n`);
   }
   rmSync(tmp, { recursive: true, force: true });
   process.stdout.write(`\n${same} of ${cases.length} identical\n`);
