@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMPARE_CASES, type CompareCase, sameShape, sameValue } from './compare-modules-cases.js';
+import { COMPARE_CASES, type CompareCase, sameShape, sameType, sameValue } from './compare-modules-cases.js';
 import { REPO } from './local-cluster.js';
 
 const SALT_HOME = process.env.TSALT_SALT_SRC ?? '/tmp/wtcli-salt';
@@ -99,13 +99,13 @@ async function main(): Promise<void> {
   const differ: string[] = [];
   for (const c of cases) {
     const [a, b] = await Promise.all([run(py, c), run(ts, c)]);
-    const ok =
-      a.ok && b.ok && (c.mode === 'value' ? sameValue(a.value, b.value) : sameShape(a.value, b.value));
+    const judge = c.mode === 'value' ? sameValue : c.mode === 'shape' ? sameShape : sameType;
+    const ok = a.ok && b.ok && judge(a.value, b.value);
     const label = `${c.fun} ${c.args.join(' ')}`.trim();
     if (ok) same += 1;
     else differ.push(label);
     process.stdout.write(`${ok ? 'same  ' : 'DIFFER'} [${c.mode}] ${label}\n`);
-    if (!ok && process.env.VERBOSE)
+    if (!ok && process.env.VERBOSE && c.mode !== 'type')
       process.stdout.write(`  salt:  ${a.text.trim()}\n  tsalt: ${b.text.trim()}\n`);
   }
   rmSync(tmp, { recursive: true, force: true });
