@@ -146,7 +146,9 @@ CLI Example:
         for (const k of keys) {
           if (!(AS_DICT_KEYS as readonly string[]).includes(k))
             throw new SALT_ERR_EXEC_COMMAND(`invalid attr name '${k}'`);
-          out[k] = p[k as keyof ProcInfo];
+          const v = p[k as keyof ProcInfo];
+          // psutil's named tuples (cpu_times, memory_info, uids, gids) reach JSON as lists
+          out[k] = v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.values(v) : v;
         }
         return out;
       },

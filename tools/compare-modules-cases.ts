@@ -7,11 +7,13 @@
 export interface CompareCase {
   fun: string;
   args: string[];
-  mode: 'value' | 'shape' | 'type';
+  mode: 'value' | 'shape' | 'type' | 'entries';
 }
 
 const v = (fun: string, ...args: string[]): CompareCase => ({ fun, args, mode: 'value' });
 const s = (fun: string, ...args: string[]): CompareCase => ({ fun, args, mode: 'shape' });
+/** A mapping whose keys move (process ids): the shapes of its values, keys ignored. */
+const e = (fun: string, ...args: string[]): CompareCase => ({ fun, args, mode: 'entries' });
 /** Only the JSON type of the return (values that differ between the two processes, such as the environment). */
 const t = (fun: string, ...args: string[]): CompareCase => ({ fun, args, mode: 'type' });
 
@@ -109,12 +111,12 @@ export const COMPARE_CASES: readonly CompareCase[] = [
   s('status.cpuinfo'),
   s('status.cpustats'),
   s('status.diskstats'),
-  v('status.diskusage', '/'),
+  s('status.diskusage', '/'),
   s('status.diskusage'),
   s('status.vmstats'),
   s('status.netdev'),
   s('status.netstats'),
-  s('status.procs'),
+  e('status.procs'),
   t('status.pid', 'init'),
   s('status.w'),
   v('status.version'),
@@ -125,7 +127,7 @@ export const COMPARE_CASES: readonly CompareCase[] = [
   v('disk.percent'),
   v('disk.percent', '/'),
   v('disk.blkid'),
-  v('disk.fstype', '/'),
+  t('disk.fstype', '/'),
   v('disk.usage', 'z'),
   v('mount.active'),
   s('mount.active', 'extended=True'),
@@ -154,6 +156,46 @@ export const COMPARE_CASES: readonly CompareCase[] = [
   v('ps.get_users'),
   s('ps.status', 'sleeping'),
   v('ps.status', 'parked'),
+  v('network.interfaces'),
+  v('network.ip_addrs'),
+  v('network.ip_addrs', 'include_loopback=True'),
+  v('network.ip_addrs', 'type=private'),
+  v('network.ip_addrs', 'cidr=192.0.2.0/24'),
+  v('network.ip_addrs', 'interface=lo', 'include_loopback=True'),
+  v('network.ip_addrs6'),
+  v('network.ip_addrs6', 'include_loopback=True'),
+  v('network.interface', 'lo'),
+  v('network.interface', 'nope0'),
+  v('network.interface_ip', 'lo'),
+  v('network.hw_addr', 'lo'),
+  v('network.hwaddr', 'eth0'),
+  v('network.subnets'),
+  v('network.subnets6'),
+  v('network.in_subnet', '127.0.0.0/8'),
+  v('network.in_subnet', '192.0.2.0/24'),
+  v('network.in_subnet', '192.0.2.1/24'),
+  v('network.ip_in_subnet', '172.17.0.4', '172.16.0.0/12'),
+  v('network.ip_in_subnet', '10.1.1.1', '172.16.0.0/12'),
+  v('network.calc_net', '172.17.0.5', '255.255.255.240'),
+  v('network.calc_net', '2a02:f6e:a000:80:84d8:8332:7866:4e07/64'),
+  v('network.convert_cidr', '172.31.0.0/16'),
+  v('network.convert_cidr', '10.1.2.3/8'),
+  v('network.is_private', '10.0.0.3'),
+  v('network.is_private', '8.8.8.8'),
+  v('network.is_loopback', '127.0.0.1'),
+  v('network.get_hostname'),
+  v('network.get_fqdn'),
+  v('network.routes'),
+  v('network.routes', 'inet6'),
+  v('network.default_route'),
+  v('network.default_route', 'inet'),
+  v('network.get_route', '192.0.2.1'),
+  s('network.netstat'),
+  s('network.active_tcp'),
+  v('network.arp'),
+  v('network.connect', '127.0.0.1', '1'),
+  v('network.connect', 'host=127.0.0.1'),
+  v('network.ping', '127.0.0.1', 'return_boolean=True'),
 ];
 
 function kind(x: unknown): string {
@@ -195,6 +237,15 @@ export function shapeOf(x: unknown): unknown {
 /** The same JSON type (null, array, object, string, number, boolean). */
 export function sameType(a: unknown, b: unknown): boolean {
   return kind(a) === kind(b);
+}
+
+/** The shapes of a mapping's values as a set, its keys ignored. */
+export function sameEntries(a: unknown, b: unknown): boolean {
+  const vals = (x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? [...new Set(Object.values(x).map((y) => JSON.stringify(shapeOf(y))))].sort()
+      : kind(x);
+  return JSON.stringify(vals(a)) === JSON.stringify(vals(b));
 }
 
 export function sameShape(a: unknown, b: unknown): boolean {

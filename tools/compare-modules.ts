@@ -12,7 +12,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMPARE_CASES, type CompareCase, sameShape, sameType, sameValue } from './compare-modules-cases.js';
+import {
+  COMPARE_CASES,
+  type CompareCase,
+  sameEntries,
+  sameShape,
+  sameType,
+  sameValue,
+} from './compare-modules-cases.js';
 import { REPO } from './local-cluster.js';
 
 const SALT_HOME = process.env.TSALT_SALT_SRC ?? '/tmp/wtcli-salt';
@@ -99,7 +106,8 @@ async function main(): Promise<void> {
   const differ: string[] = [];
   for (const c of cases) {
     const [a, b] = await Promise.all([run(py, c), run(ts, c)]);
-    const judge = c.mode === 'value' ? sameValue : c.mode === 'shape' ? sameShape : sameType;
+    const judges = { value: sameValue, shape: sameShape, type: sameType, entries: sameEntries };
+    const judge = judges[c.mode];
     const ok = a.ok && b.ok && judge(a.value, b.value);
     const label = `${c.fun} ${c.args.join(' ')}`.trim();
     if (ok) same += 1;
