@@ -1,0 +1,134 @@
+/**
+ * Salt's `slsutil` execution module (`salt/modules/slsutil.py`), the parts formulas use most:
+ * `update`, `merge`, `merge_all` (Salt's dictupdate) and `renderer` (a file or string through
+ * a renderer pipeline, with the minion's grains, pillar and functions).
+ */
+import { readFile } from 'node:fs/promises';
+import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { renderPipeline } from '../plugins/renderers/index.js';
+import { pyFlag } from './_coerce.js';
+import { fileClientOf } from './_file-client-of.js';
+import { dictMerge, dictUpdate } from './_slsutil-dictupdate.js';
+import { isMapping } from './_traverse.js';
+
+export default defineModule({
+  name: 'slsutil',
+  doc: 'Utility functions for use with or in SLS files.',
+  functions: {
+    update: defineFunction({
+      args: (z) =>
+        z.object({
+          dest: z.unknown(),
+          upd: z.unknown(),
+          recursive_update: pyFlag(z, true),
+          merge_lists: pyFlag(z, false),
+        }),
+      doc: `Merge upd recursively into dest.
+
+If merge_lists=True, will aggregate list object types instead of replacing. This behavior is
+only activated when recursive_update=True.
+
+CLI Example:
+
+    salt '*' slsutil.update '{foo: Foo}' '{bar: Bar}'`,
+      inline: true,
+      run: (_ctx, a) => dictUpdate(a.dest, a.upd, a.recursive_update, a.merge_lists),
+    }),
+    merge: defineFunction({
+      args: (z) =>
+        z.object({
+          obj_a: z.unknown(),
+          obj_b: z.unknown(),
+          strategy: z.string().optional(),
+          renderer: z.string().optional(),
+          merge_lists: pyFlag(z, false),
+        }),
+      doc: `Merge a data structure into another by choosing a merge strategy.
+
+Strategies: aggregate, list, overwrite, recurse, smart.
+
+CLI Example:
+
+    salt '*' slsutil.merge '{foo: Foo}' '{bar: Bar}'`,
+      inline: true,
+      run: (_ctx, a) =>
+        dictMerge(a.obj_a, a.obj_b, a.strategy ?? 'smart', a.renderer ?? 'yaml', a.merge_lists),
+    }),
+    merge_all: defineFunction({
+      args: (z) =>
+        z.object({
+          lst: z.array(z.unknown()),
+          strategy: z.string().optional(),
+          renderer: z.string().optional(),
+          merge_lists: pyFlag(z, false),
+        }),
+      doc: `Merge a list of objects into each other in order.
+
+CLI Example:
+
+    salt '*' slsutil.merge_all '[{foo: Foo}, {foo: Bar}]'`,
+      inline: true,
+      run: (_ctx, a) => {
+        let ret: Record<string, unknown> = {};
+        for (const obj of a.lst)
+          ret = dictMerge(ret, obj, a.strategy ?? 'smart', a.renderer ?? 'yaml', a.merge_lists);
+        return ret;
+      },
+    }),
+    renderer: defineFunction({
+      varkw: true,
+      args: (z) =>
+        z.object({
+          path: z.string().nullable().optional(),
+          string: z.string().nullable().optional(),
+          default_renderer: z.string().optional(),
+        }),
+      doc: `Parse a string or file through Salt's renderer system.
+
+path: the path to a file on Salt's fileserver (any URIs supported by cp.get_url) or on the
+local file system.
+string: an inline string to be used as the file to send through the renderer system.
+default_renderer: the renderer pipeline to use when the file has no shebang ('jinja|yaml').
+saltenv: the file server environment of path (base).
+
+CLI Example:
+
+    salt '*' slsutil.renderer salt://path/to/file
+    salt '*' slsutil.renderer /path/to/file
+    salt '*' slsutil.renderer default_renderer='jinja|json' string='{"foo": "{{ grains.id }}"}'`,
+      run: async (ctx, a, extra) => {
+        if (!a.path && !a.string) throw new SALT_ERR_INVOCATION('Must pass either path or string');
+        if (a.path && a.string) throw new SALT_ERR_INVOCATION('Must not pass both path and string');
+        const saltenv = typeof extra.kwargs.saltenv === 'string' ? extra.kwargs.saltenv : 'base';
+        let source = a.string ?? '';
+        let where = ':string:';
+        if (a.path) {
+          const local = await ctx.call('cp.get_url', [a.path], { saltenv });
+          if (typeof local !== 'string' || !local) return '';
+          source = await readFile(local, 'utf8');
+          where = a.path;
+        }
+        const fc = fileClientOf(ctx);
+        const pillar = isMapping(ctx.opts.pillar) ? ctx.opts.pillar : {};
+        const out = await renderPipeline(source, {
+          path: where,
+          defaultPipeline: a.default_renderer ?? 'jinja|yaml',
+          context: {
+            grains: ctx.grains,
+            pillar,
+            opts: ctx.opts,
+            salt: { call: (fun, args, kwargs) => ctx.call(fun, args, kwargs), has: () => true },
+            saltenv,
+            extra: extra.kwargs,
+            loadFile: async (name, env) => {
+              const url = name.startsWith('salt://') ? name : `salt://${name}`;
+              const got = await fc.cacheFile(url, env);
+              return got ? { source: await readFile(got, 'utf8'), path: url } : undefined;
+            },
+          },
+        });
+        return out;
+      },
+    }),
+  },
+});
