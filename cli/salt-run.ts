@@ -16,6 +16,7 @@ const { resolveColor } = await import('../outputters/colors.js');
 const { resolveOutputterAsync } = await import('../outputters/extension-outputters.js');
 const { fail } = await import('./usage-error.js');
 const { parseSaltRunCommandLine } = await import('./salt-run/options.js');
+const { stateOutputOptions } = await import('./state-output.js');
 type ResolvedMasterConfig = import('../kernel/config/index.js').ResolvedMasterConfig;
 
 /** After the master's own bound (`-t`), how long salt-run still waits for the error return. */
@@ -36,6 +37,7 @@ const render = {
     isTTY: Boolean(process.stdout.isTTY),
   }),
   indent: opts.outIndent ?? opts.outputIndent,
+  ...stateOutputOptions(config, opts),
 };
 
 async function display(data: unknown, declared?: string): Promise<void> {

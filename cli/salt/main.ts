@@ -8,6 +8,7 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';
 import type { Outputter } from '../../outputters/types.js';
 import { loadConfigCached } from '../config-cache.js';
+import { stateOutputOptions } from '../state-output.js';
 import { exitWhenWritten } from '../stdio.js';
 import { fail } from '../usage-error.js';
 import { parseSaltCommandLine } from './options.js';
@@ -45,7 +46,12 @@ const printer = import('./printer.js').then(
     new Printer({
       outputter,
       search: config,
-      render: { color, indent: opts.outIndent ?? opts.outputIndent, static: Boolean(opts.static) },
+      render: {
+        color,
+        indent: opts.outIndent ?? opts.outputIndent,
+        static: Boolean(opts.static),
+        ...stateOutputOptions(config, opts),
+      },
       static: Boolean(opts.static),
       hideTimeout: Boolean(opts.hideTimeout),
       summary: Boolean(opts.summary),
