@@ -12,8 +12,24 @@ import { HighstateDataError } from './highstate/py-format.js';
 import { renderNested } from './nested.js';
 import { defineOutputter, type OutputOptions, type Outputter } from './types.js';
 
+/** `v` with its plain objects and arrays copied (other values shared). */
+function copyContainers(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(copyContainers);
+  if (v !== null && typeof v === 'object') {
+    const proto: unknown = Object.getPrototypeOf(v);
+    if (proto === Object.prototype || proto === null) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = copyContainers(x);
+      return out;
+    }
+  }
+  return v;
+}
+
 /** The highstate text for `data` (rstripped, as Salt prints it). */
-export function renderHighstate(data: unknown, opts: OutputOptions): string {
+export function renderHighstate(input: unknown, opts: OutputOptions): string {
+  // Salt's outputter writes into the return as it goes; this works on a copy of it
+  const data = copyContainers(input);
   try {
     const out = renderHosts(highstateContext(opts), data, 1);
     if ('text' in out) return pyRstrip(out.text);

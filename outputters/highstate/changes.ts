@@ -3,7 +3,7 @@
  * changes, the minions' highstates for a `salt.state`-style return (`out: highstate` with a
  * `ret` per minion), else the changes through the nested outputter, 14 columns in.
  */
-import { pyRstrip, pySplitlines, pyStr, pyTruthy } from '../../kernel/python/index.js';
+import { pySplitlines, pyStr, pyTruthy } from '../../kernel/python/index.js';
 import { renderNested } from '../nested.js';
 import { type HighstateContext, isDict } from './context.js';
 import { HighstateDataError } from './py-format.js';
@@ -15,12 +15,7 @@ export type HostFormatter = (host: string, data: unknown) => [string, boolean];
 
 /** The nested outputter's text for `changes`, as `nested_indent=14` prints it (rstripped). */
 export function nestedAt14(ctx: HighstateContext, changes: unknown): string {
-  const body = renderNested(changes, { ...ctx.opts, retcode: 0 });
-  const lines = body === '' ? [] : body.split('\n').map((l) => INDENT + l);
-  if (isDict(changes) || changes instanceof Map) {
-    lines.unshift(`${INDENT}${ctx.colors.CYAN}----------${ctx.colors.ENDC}`);
-  }
-  return pyRstrip(lines.join('\n'));
+  return renderNested(changes, { ...ctx.opts, retcode: 0 }, 14);
 }
 
 /** `[changed, text]` for a state's changes; the text starts with a newline when not empty. */

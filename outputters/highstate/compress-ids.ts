@@ -26,20 +26,22 @@ function num(v: unknown): number {
 }
 
 function merge(into: StateRet, info: StateRet): void {
-  into.__run_num__ = Math.min(num(info.__run_num__), num(into.__run_num__));
-  into.duration = Math.round((num(info.duration) + num(into.duration)) * 1000) / 1000;
-  const a = pyStr(info.start_time);
-  const b = pyStr(into.start_time);
-  into.start_time = a < b ? info.start_time : into.start_time;
+  into.__run_num__ = Math.min(num(field(info, '__run_num__')), num(field(into, '__run_num__')));
+  const sum = num(field(info, 'duration')) + num(field(into, 'duration'));
+  into.duration = Math.round(sum * 1000) / 1000;
+  const a = field(info, 'start_time');
+  const b = field(into, 'start_time');
+  if (typeof a !== 'string' || typeof b !== 'string') throw new HighstateDataError('unorderable start times');
+  into.start_time = a < b ? a : b;
   const named = (v: unknown): StateRet => (isDict(v) ? v : {});
   if (pyTruthy(into.changes) && pyTruthy(info.changes)) {
     const ch = named(into.changes);
     if (!pyTruthy(ch['compressed changes'])) {
-      into.changes = { 'compressed changes': { [pyStr(into.name)]: into.changes } };
+      into.changes = { 'compressed changes': { [pyStr(field(into, 'name'))]: into.changes } };
     }
-    named(named(into.changes)['compressed changes'])[pyStr(info.name)] = info.changes;
+    named(named(into.changes)['compressed changes'])[pyStr(field(info, 'name'))] = info.changes;
   } else if (pyTruthy(info.changes)) {
-    into.changes = { 'compressed changes': { [pyStr(info.name)]: info.changes } };
+    into.changes = { 'compressed changes': { [pyStr(field(info, 'name'))]: info.changes } };
   }
 }
 

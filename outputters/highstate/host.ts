@@ -46,8 +46,7 @@ export function renderHosts(ctx: HighstateContext, input: unknown, indentLevel: 
   if (!isDict(data)) throw new HighstateDataError('not a dict');
   const masters = Object.keys(data).filter((k) => k.endsWith('_master'));
   if (Object.hasOwn(data, 'retcode') && masters.length === 1) {
-    const { retcode: _dropped, ...rest } = data;
-    data = rest;
+    delete data.retcode;
   }
   if (ctx.compressIds) data = compressIds(data);
   const hosts = Object.entries(data as StateRet).map(([h, d]) => formatHost(ctx, h, d, indentLevel)[0]);

@@ -36,18 +36,30 @@ export function pyFloat(v: unknown): number | undefined {
   return Number(lower);
 }
 
-/** `format(x, '.<digits>f')`: exact ties round to even, as Python does. */
+/** Whether `x * 10^digits` lies exactly halfway between two integers (exact binary arithmetic). */
+function exactTie(x: number, digits: number): boolean {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const expBits = Number((bits >> 52n) & 0x7ffn);
+  let mant = bits & ((1n << 52n) - 1n);
+  let exp = expBits - 1075;
+  if (expBits === 0) exp = -1074;
+  else mant |= 1n << 52n;
+  if (exp >= 0 || mant === 0n) return false;
+  const scaled = mant * 10n ** BigInt(digits);
+  const denom = 1n << BigInt(-exp);
+  return scaled % denom === denom >> 1n;
+}
+
+/** `format(x, '.<digits>f')`: exact ties round to even, as Python does (toFixed rounds them up). */
 export function pyFixed(x: number, digits: number): string {
   if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
   const text = x.toFixed(digits);
-  // toFixed rounds an exact tie up; Python to even. A tie is exact when x has one more digit ending in 5.
-  const longer = x.toFixed(digits + 1);
-  if (longer.endsWith('5') && Number(longer) === x) {
-    const down = (Math.trunc(x * 10 ** digits) / 10 ** digits).toFixed(digits);
-    const lastDown = Number(down.at(-1));
-    return lastDown % 2 === 0 ? down : text;
-  }
-  return text;
+  if (!exactTie(x, digits)) return text;
+  const scale = 10 ** digits;
+  const down = Math.trunc(x * scale);
+  return (Math.abs(down) % 2 === 0 ? down / scale : x).toFixed(digits);
 }
 
 function pad(text: string, fill: string, align: string, width: number): string {

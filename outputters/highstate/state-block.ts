@@ -4,12 +4,20 @@
  * `Warnings`) or the one terse line (`_format_terse`, plain, `state_tabular: True` aligned,
  * or a custom `state_tabular` format string).
  */
-import { pyStr, pyTruthy, pyValue } from '../../kernel/python/index.js';
+import { float64, pyStr, pyTruthy, pyValue } from '../../kernel/python/index.js';
 import type { HighstateContext, StateRet } from './context.js';
 import { pyFormat, pyStrip } from './py-format.js';
 import { wrapFill } from './textwrap.js';
 
 const INDENT = ' '.repeat(14);
+
+/**
+ * The state with its duration as the float Salt always records (`round(ms, 3)`): a JS number
+ * cannot tell 5.0 from 5, and Salt prints `5.0`.
+ */
+function withFloatDuration(ret: StateRet): StateRet {
+  return typeof ret.duration === 'number' ? { ...ret, duration: float64(ret.duration) } : ret;
+}
 
 function warningsText(ret: StateRet): string {
   const p = pyValue(ret.warnings);
@@ -43,7 +51,7 @@ export function terseLine(
     if (profiled) fmt += ' - Started: {6[start_time]!s} - Duration: {6[duration]!s} ms';
     fmt += '{5}';
   }
-  return pyFormat(fmt, [tcolor, comps[2], comps[0], comps.at(-1), result, c.ENDC, ret]);
+  return pyFormat(fmt, [tcolor, comps[2], comps[0], comps.at(-1), result, c.ENDC, withFloatDuration(ret)]);
 }
 
 /** The comment as the full block shows it: stripped, continuation lines indented. */
@@ -69,6 +77,13 @@ export function fullLines(
 ): string[] {
   const end = ctx.colors.ENDC;
   const row = (label: string, value: string): string => `    ${tcolor}${label}: ${value}${end}`;
+  const profiled = ctx.profile && Object.hasOwn(ret, 'start_time');
+  // Salt writes these into the return as it prints (seen when a later state falls back to nested)
+  if (typeof ret.comment !== 'string') ret.comment = pyStr(ret.comment);
+  if (!Object.hasOwn(ret, 'start_time')) ret.start_time = '';
+  if (!Object.hasOwn(ret, 'duration')) ret.duration = '';
+  const d = withFloatDuration(ret).duration;
+  if (d !== '') ret.duration = `${pyStr(d)} ms`;
   const lines = [
     `${tcolor}----------${end}`,
     row('      ID', comps[1] ?? ''),
@@ -76,10 +91,7 @@ export function fullLines(
     row('  Result', pyStr(ret.result)),
     row(' Comment', commentText(ret)),
   ];
-  if (ctx.profile && Object.hasOwn(ret, 'start_time')) {
-    const duration = Object.hasOwn(ret, 'duration') && ret.duration !== '' ? `${pyStr(ret.duration)} ms` : '';
-    lines.push(row(' Started', pyStr(ret.start_time)), row('Duration', duration));
-  }
+  if (profiled) lines.push(row(' Started', pyStr(ret.start_time)), row('Duration', pyStr(ret.duration)));
   if (comps[1] !== comps[2]) lines.splice(3, 0, row('    Name', comps[2] ?? ''));
   lines.push(`${tcolor}     Changes:   ${ctext}${end}`);
   if (Object.hasOwn(ret, 'warnings')) {
