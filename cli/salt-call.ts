@@ -82,7 +82,10 @@ if (!funArg) {
 const fun: string = funArg;
 // as Salt: a timeout of 0 or less is none
 if (opts.timeout !== undefined && opts.timeout <= 0) opts.timeout = undefined;
-const outName = opts.out ?? opts.output;
+// Salt's get_printout: `--out highstate` keeps the function's own outputter (highstate for
+// state functions), so that it never chokes on other returns.
+const outFlag = opts.out ?? opts.output;
+const outName = outFlag === 'highstate' ? undefined : outFlag;
 
 const overrides: Record<string, unknown> = {};
 if (opts.id) overrides.id = opts.id;

@@ -28,7 +28,10 @@ const config: ResolvedMasterConfig = await loadConfigCached('master', resolve(op
   (l) => l.config,
   (err: unknown) => fail('salt-run', err, 2),
 );
-const outName = opts.out ?? opts.output;
+// Salt's get_printout: `--out highstate` keeps the function's own outputter (highstate for
+// state functions), so that it never chokes on other returns.
+const outFlag = opts.out ?? opts.output;
+const outName = outFlag === 'highstate' ? undefined : outFlag;
 const render = {
   color: resolveColor({
     noColor: opts.color === false,

@@ -25,7 +25,10 @@ const client = new LocalClient(config);
 const listening = opts.async ? Promise.resolve() : client.listen();
 listening.catch(() => undefined);
 
-const outName = opts.out ?? opts.output;
+// Salt's get_printout: `--out highstate` keeps the function's own outputter (highstate for
+// state functions), so that it never chokes on other returns.
+const outFlag = opts.out ?? opts.output;
+const outName = outFlag === 'highstate' ? undefined : outFlag;
 let outputter: Outputter | undefined;
 if (outName !== undefined) {
   // Salt's get_printout: an empty name means nested, an unknown one falls back to it
