@@ -19,6 +19,7 @@ const { resolveMinionId } = await import('../kernel/config/minion-id.js');
 const { parseCliArgs } = await import('../kernel/jobs/args.js');
 const { resolveColor } = await import('../outputters/colors.js');
 const { resolveOutputter } = await import('../outputters/registry.js');
+const { STATE_OUTPUT_FLAGS, stateOutputOptions } = await import('./state-output.js');
 type UnitLogger = import('../kernel/loader/define.js').UnitLogger;
 
 const USAGE = 'salt-call [options] <function> [arguments]';
@@ -37,6 +38,11 @@ interface CallCliOptions {
   retcodePassthrough?: boolean;
   return?: string;
   timeout?: number;
+  stateOutput?: string;
+  state_output?: string;
+  stateVerbose?: string;
+  state_verbose?: string;
+  outputDiff?: boolean;
 }
 
 const program = new Command('salt-call')
@@ -61,7 +67,9 @@ const program = new Command('salt-call')
     'seconds to wait for the master to take the return',
     intOption('-t, --timeout'),
   )
+  .option('--output-diff', 'report only those states that have changed')
   .option('-V, --version', 'print the version and exit');
+for (const f of STATE_OUTPUT_FLAGS) program.addOption(new Option(f.flags, f.description).hideHelp(f.hidden));
 
 parseLikeOptparse(program, { prog: 'salt-call', usage: USAGE }, process.argv);
 const opts = program.opts<CallCliOptions>();
@@ -74,7 +82,10 @@ if (!funArg) {
 const fun: string = funArg;
 // as Salt: a timeout of 0 or less is none
 if (opts.timeout !== undefined && opts.timeout <= 0) opts.timeout = undefined;
-const outName = opts.out ?? opts.output;
+// Salt's get_printout: `--out highstate` keeps the function's own outputter (highstate for
+// state functions), so that it never chokes on other returns.
+const outFlag = opts.out ?? opts.output;
+const outName = outFlag === 'highstate' ? undefined : outFlag;
 
 const overrides: Record<string, unknown> = {};
 if (opts.id) overrides.id = opts.id;
@@ -148,7 +159,12 @@ if (result.missing) {
 const outputter = resolveOutputter(outName ?? result.out);
 const text = outputter.render(
   { local: result.return },
-  { color, indent: opts.outIndent ?? opts.outputIndent, retcode: result.retcode },
+  {
+    color,
+    indent: opts.outIndent ?? opts.outputIndent,
+    retcode: result.retcode,
+    ...stateOutputOptions(config, opts),
+  },
 );
 if (text) process.stdout.write(`${text}\n`);
 await exitWhenWritten(opts.retcodePassthrough ? result.retcode : result.retcode === 0 ? 0 : 1);

@@ -16,6 +16,7 @@ const { resolveColor } = await import('../outputters/colors.js');
 const { resolveOutputterAsync } = await import('../outputters/extension-outputters.js');
 const { fail } = await import('./usage-error.js');
 const { parseSaltRunCommandLine } = await import('./salt-run/options.js');
+const { stateOutputOptions } = await import('./state-output.js');
 type ResolvedMasterConfig = import('../kernel/config/index.js').ResolvedMasterConfig;
 
 /** After the master's own bound (`-t`), how long salt-run still waits for the error return. */
@@ -27,7 +28,10 @@ const config: ResolvedMasterConfig = await loadConfigCached('master', resolve(op
   (l) => l.config,
   (err: unknown) => fail('salt-run', err, 2),
 );
-const outName = opts.out ?? opts.output;
+// Salt's get_printout: `--out highstate` keeps the function's own outputter (highstate for
+// state functions), so that it never chokes on other returns.
+const outFlag = opts.out ?? opts.output;
+const outName = outFlag === 'highstate' ? undefined : outFlag;
 const render = {
   color: resolveColor({
     noColor: opts.color === false,
@@ -36,6 +40,7 @@ const render = {
     isTTY: Boolean(process.stdout.isTTY),
   }),
   indent: opts.outIndent ?? opts.outputIndent,
+  ...stateOutputOptions(config, opts),
 };
 
 async function display(data: unknown, declared?: string): Promise<void> {

@@ -16,6 +16,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Outputter>>> = {
   pprint: async () => (await import('./pprint.js')).pprintOutputter,
   quiet: async () => (await import('./quiet.js')).quietOutputter,
   key: async () => (await import('./key-list.js')).keyOutputter,
+  highstate: async () => (await import('./highstate.js')).highstateOutputter,
 };
 
 /** The built-in outputter names, sorted. */

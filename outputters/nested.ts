@@ -112,15 +112,18 @@ function display(st: NestState, ret: unknown, indent: number, prefix: string): v
   }
 }
 
-/** The nested text for `data`, as `salt` prints it (no trailing newline). */
-export function renderNested(data: unknown, opts: OutputOptions): string {
+/**
+ * The nested text for `data`, as `salt` prints it (no trailing newline); `baseIndent` is
+ * Salt's `nested_indent` (the highstate outputter prints changes 14 columns in).
+ */
+export function renderNested(data: unknown, opts: OutputOptions, baseIndent = 0): string {
   const st: NestState = {
     colors: getColors(opts.color),
     failed: (opts.retcode ?? 0) !== 0,
     stripColors: opts.stripColors ?? true,
     lines: [],
   };
-  display(st, data, 0, '');
+  display(st, data, baseIndent, '');
   return pyRstrip(st.lines.join('\n'));
 }
 

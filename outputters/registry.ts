@@ -5,6 +5,7 @@
  */
 import { createRegistry } from '../kernel/registry.js';
 import { nestedFallback } from './fallback.js';
+import { highstateOutputter } from './highstate.js';
 import { jsonOutputter } from './json.js';
 import { keyOutputter } from './key-list.js';
 import { nestedOutputter } from './nested.js';
@@ -27,6 +28,7 @@ for (const o of [
   pprintOutputter,
   quietOutputter,
   keyOutputter,
+  highstateOutputter,
 ]) {
   outputters.register(o);
 }

@@ -19,6 +19,24 @@ export interface OutputOptions {
   retcode?: number;
   /** Salt's `strip_colors` (default true): ESC in returned text prints as `?`. */
   stripColors?: boolean;
+  /** `state_output` / `--state-output` (highstate outputter): `full` (default), `terse`, `mixed`, `changes`, their `_id` forms, `filter`. */
+  stateOutput?: string;
+  /** `state_verbose` / `--state-verbose` (default true): false hides succeeded states without changes. */
+  stateVerbose?: boolean;
+  /** `state_output_diff` (default false): hide succeeded states without changes. */
+  stateOutputDiff?: boolean;
+  /** `state_output_profile` (default true): each state's start time and duration, and the total run time. */
+  stateOutputProfile?: boolean;
+  /** `state_output_pct` (default false): success and failure percentages in the summary. */
+  stateOutputPct?: boolean;
+  /** `state_tabular` (default false): aligned terse lines, or a custom `str.format` string. */
+  stateTabular?: boolean | string;
+  /** `state_compress_ids` (default false): fold the names of one state ID into one line. */
+  stateCompressIds?: boolean;
+  /** `state_output_exclude` (`state_output: filter`): results (`True`, `False`, `None`) not shown. */
+  stateOutputExclude?: string | readonly string[] | null;
+  /** `state_output_terse` (`state_output: filter`): results shown in one line. */
+  stateOutputTerse?: string | readonly string[] | null;
 }
 
 /** One outputter, as `--out=<name>` selects it. */

@@ -20,6 +20,10 @@ export interface SaltRunOptions {
   outputIndent?: number;
   color?: boolean;
   forceColor?: boolean;
+  stateOutput?: string;
+  state_output?: string;
+  stateVerbose?: string;
+  state_verbose?: string;
   logLevel?: string;
   doc?: boolean;
 }
@@ -54,6 +58,10 @@ function program(): Command {
     .addOption(new Option('--output-indent <n>').argParser(intOption('--output-indent')).hideHelp())
     .option('--no-color', 'disable colours')
     .option('--force-color', 'force colours')
+    .option('--state-output <mode>', "override state_output: 'full', 'terse', 'mixed', 'changes' or 'filter'")
+    .addOption(new Option('--state_output <mode>').hideHelp())
+    .option('--state-verbose <bool>', 'override state_verbose: True or False')
+    .addOption(new Option('--state_verbose <bool>').hideHelp())
     .option('-l, --log-level <level>', `console log level: ${LOG_LEVELS.join(', ')}`)
     .option('-V, --version', 'print the version and exit');
 }

@@ -8,6 +8,7 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';
 import type { Outputter } from '../../outputters/types.js';
 import { loadConfigCached } from '../config-cache.js';
+import { stateOutputOptions } from '../state-output.js';
 import { exitWhenWritten } from '../stdio.js';
 import { fail } from '../usage-error.js';
 import { parseSaltCommandLine } from './options.js';
@@ -24,7 +25,10 @@ const client = new LocalClient(config);
 const listening = opts.async ? Promise.resolve() : client.listen();
 listening.catch(() => undefined);
 
-const outName = opts.out ?? opts.output;
+// Salt's get_printout: `--out highstate` keeps the function's own outputter (highstate for
+// state functions), so that it never chokes on other returns.
+const outFlag = opts.out ?? opts.output;
+const outName = outFlag === 'highstate' ? undefined : outFlag;
 let outputter: Outputter | undefined;
 if (outName !== undefined) {
   // Salt's get_printout: an empty name means nested, an unknown one falls back to it
@@ -45,7 +49,12 @@ const printer = import('./printer.js').then(
     new Printer({
       outputter,
       search: config,
-      render: { color, indent: opts.outIndent ?? opts.outputIndent, static: Boolean(opts.static) },
+      render: {
+        color,
+        indent: opts.outIndent ?? opts.outputIndent,
+        static: Boolean(opts.static),
+        ...stateOutputOptions(config, opts),
+      },
       static: Boolean(opts.static),
       hideTimeout: Boolean(opts.hideTimeout),
       summary: Boolean(opts.summary),

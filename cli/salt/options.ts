@@ -36,6 +36,11 @@ export interface SaltCliOptions {
   outFile?: string;
   outFileAppend?: boolean;
   static?: boolean;
+  stateOutput?: string;
+  state_output?: string;
+  stateVerbose?: string;
+  state_verbose?: string;
+  outputDiff?: boolean;
   color?: boolean;
   forceColor?: boolean;
   verbose?: boolean;
@@ -114,6 +119,14 @@ export function saltFlags(): FlagSpec[] {
     { flags: '--out-file <path>', help: 'write the output to a file instead of stdout' },
     { flags: '--out-file-append', help: 'append to --out-file instead of replacing it' },
     { flags: '--static', help: 'print all returns at once when the job ends' },
+    {
+      flags: '--state-output <mode>',
+      help: "override state_output: 'full', 'terse', 'mixed', 'changes' or 'filter' (and _id forms)",
+    },
+    { flags: '--state_output <mode>' },
+    { flags: '--state-verbose <bool>', help: 'override state_verbose: True or False' },
+    { flags: '--state_verbose <bool>' },
+    { flags: '--output-diff', help: 'report only those states that have changed' },
     { flags: '--no-color', help: 'disable colours' },
     { flags: '--force-color', help: 'force colours' },
     { flags: '-v, --verbose', help: 'print the jid and which minions did not return' },
