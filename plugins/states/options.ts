@@ -3,13 +3,16 @@
  * declared by the states plugin: the minion reads them when it compiles and runs states, the
  * master's CLI when it prints a highstate (`state_output`, `state_verbose`).
  */
+import { z } from 'zod';
 import {
   boolOption,
+  collectionOption,
   defineOptions,
   enumOption,
   type OptionsInput,
   stringListOption,
   stringOption,
+  stringOrListOption,
 } from '../../kernel/index.js';
 
 /** Options the minion and the master both read. */
@@ -26,7 +29,24 @@ export const statesOptions = defineOptions(['master', 'minion'], {
   ),
   state_output_diff: boolOption(false, 'Leave out the changes of succeeded states in the highstate output.'),
   state_output_profile: boolOption(true, "Show each state's duration in the highstate output."),
-  state_tabular: boolOption(false, 'Print the highstate summary as a table.'),
+  state_tabular: collectionOption(
+    z.union([z.boolean(), z.string()], { error: 'expected a boolean or a line format' }),
+    false,
+    'Print each state of the highstate output on one line of a table; a string is the line format.',
+    'boolean | string',
+  ),
+  state_output_pct: boolOption(
+    false,
+    'Show the share of succeeded and failed states in the highstate summary.',
+  ),
+  state_compress_ids: boolOption(
+    false,
+    'Print the states of one id, function and result in the highstate output as one line with a count.',
+  ),
+  state_output_exclude: stringOrListOption(
+    'Results `state_output: filter` leaves out (`True`, `False`, `None`, `changed`).',
+  ),
+  state_output_terse: stringOrListOption('Results `state_output: filter` prints tersely.'),
   state_aggregate: boolOption(
     false,
     'Aggregate states of modules that support it (`pkg.installed`) into one call.',
