@@ -16,8 +16,9 @@ function addPair(set: [string, string][], addr: string, value: string): void {
 }
 
 function push(changes: Record<string, unknown>, key: string, addr: string, value: string): void {
-  const group = (changes[key] ??= {}) as Record<string, string[]>;
-  (group[addr] ??= []).push(value);
+  const group = (changes[key] ?? {}) as Record<string, string[]>;
+  changes[key] = group;
+  group[addr] = [...(group[addr] ?? []), value];
 }
 
 const present = defineState({
