@@ -7,7 +7,10 @@ import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { execCommand } from './_pkg-exec.js';
 
 /** Salt's `pkg.owner`: the package that installed each path ('' when none); one path gives a string. */
-export async function owner(ctx: ExecContext, paths: readonly string[]): Promise<string | Record<string, string>> {
+export async function owner(
+  ctx: ExecContext,
+  paths: readonly string[],
+): Promise<string | Record<string, string>> {
   if (!paths.length) return '';
   const ret: Record<string, string> = {};
   for (const p of paths) {
@@ -25,9 +28,12 @@ export async function fileList(
   packages: readonly string[],
 ): Promise<{ errors: string[]; files: string[] } | string> {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's format, not a template
-  const out = await execCommand(['dpkg-query', '-f=${db:Status-Status}\t${binary:Package}\n', '-W', ...packages], {
-    signal: ctx.signal,
-  });
+  const out = await execCommand(
+    ['dpkg-query', '-f=${db:Status-Status}\t${binary:Package}\n', '-W', ...packages],
+    {
+      signal: ctx.signal,
+    },
+  );
   if (out.retcode !== 0) return `Error:  ${out.stderr}`;
   const files = new Set<string>();
   for (const line of out.stdout.split('\n')) {
@@ -57,7 +63,8 @@ const FIELDS: readonly [string, string][] = [
   ['homepage', '${Homepage}'],
   ['status', '${db:Status-Abbrev}'],
 ];
-const END = '\n*/~^\\*\n';
+/** The record separator; dpkg-query reads `\\` as one backslash, as in Salt's format. */
+const END = '\n*/~^\\\\*\n';
 
 function installDate(pkg: string | undefined): string | undefined {
   if (!pkg) return undefined;

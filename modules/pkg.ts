@@ -33,7 +33,9 @@ function virtual(ctx: VirtualContext) {
   };
 }
 
-const testMode = (ctx: ExecContext): boolean => pyTruthy(ctx.opts.test);
+/** `test=True` from the keywords (a state passes its own), else the minion's `test` option. */
+const testMode = (ctx: ExecContext, kwargs: Record<string, unknown> = {}): boolean =>
+  pyTruthy(kwargs.test === undefined ? ctx.opts.test : kwargs.test);
 const names = (args: readonly unknown[]): string[] => args.map((a) => pyStr(a));
 const optString = (v: unknown): string | null =>
   v === undefined || v === null || v === '' ? null : pyStr(v);
@@ -189,15 +191,19 @@ export default defineModule({
       args: targetArgs,
       varkw: true,
       doc: 'Set packages on hold (dpkg selection "hold").',
-      run: (ctx, a) =>
-        hold(ctx, { name: optString(a.name), pkgs: a.pkgs, sources: a.sources }, testMode(ctx)),
+      run: (ctx, a, extra) =>
+        hold(ctx, { name: optString(a.name), pkgs: a.pkgs, sources: a.sources }, testMode(ctx, extra.kwargs)),
     }),
     unhold: defineFunction({
       args: targetArgs,
       varkw: true,
       doc: 'Take packages off hold.',
-      run: (ctx, a) =>
-        unhold(ctx, { name: optString(a.name), pkgs: a.pkgs, sources: a.sources }, testMode(ctx)),
+      run: (ctx, a, extra) =>
+        unhold(
+          ctx,
+          { name: optString(a.name), pkgs: a.pkgs, sources: a.sources },
+          testMode(ctx, extra.kwargs),
+        ),
     }),
     get_selections: defineFunction({
       args: (z) => z.object({ pattern: z.unknown().optional(), state: z.unknown().optional() }),
