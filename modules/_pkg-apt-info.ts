@@ -94,7 +94,7 @@ async function lowpkgInfo(
   packages: readonly string[],
   failhard: boolean,
 ): Promise<Record<string, Record<string, string>>> {
-  const format = `${FIELDS.map(([k, v]) => `${k}:${v}`).join('\n')}\ndescription:\${Description}${END}`;
+  const format = `${FIELDS.map(([k, v]) => `${k}:${v}`).join('\n')}\ndescription:\${Description}\n${END}`;
   const out = await execCommand(['dpkg-query', '-W', `-f=${format}`, ...packages], {
     signal: ctx.signal,
     rstrip: false,
