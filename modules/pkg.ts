@@ -5,7 +5,13 @@
  * dpkg is); tsalt has no yum/dnf or apk backend yet, so other systems refuse it.
  */
 import type { z as Zod } from 'zod';
-import { defineFunction, defineModule, type ExecContext, type VirtualContext } from '../kernel/index.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  SALT_ERR_INVOCATION,
+  type VirtualContext,
+} from '../kernel/index.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import { pyFlag, pyInt } from './_coerce.js';
 import {
@@ -41,23 +47,21 @@ const optString = (v: unknown): string | null =>
   v === undefined || v === null || v === '' ? null : pyStr(v);
 
 const latest = defineFunction({
-  args: (z) =>
-    z.object({
-      refresh: pyFlag(z, true),
-      show_installed: pyFlag(z, false),
-      fromrepo: z.unknown().optional(),
-      cache_valid_time: pyInt(z).default(0),
-    }),
+  // Salt's `latest_version(*names, **kwargs)`: every positional is a name, the options are keywords
+  args: (z) => z.object({}),
   varargs: true,
   varkw: true,
   doc: "Return the latest version of the named packages available for install or upgrade ('' when the newest is installed).",
-  run: (ctx, a, extra) =>
-    latestVersion(ctx, names(extra.args), {
-      refresh: a.refresh,
-      showInstalled: a.show_installed,
-      fromrepo: optString(a.fromrepo),
-      cacheValidTime: a.cache_valid_time,
-    }),
+  run: (ctx, _a, extra) => {
+    const kw = extra.kwargs;
+    if ('repo' in kw) throw new SALT_ERR_INVOCATION("The 'repo' argument is invalid, use 'fromrepo' instead");
+    return latestVersion(ctx, names(extra.args), {
+      refresh: kw.refresh === undefined ? true : pyTruthy(kw.refresh),
+      showInstalled: pyTruthy(kw.show_installed),
+      fromrepo: optString(kw.fromrepo),
+      cacheValidTime: Number(kw.cache_valid_time ?? 0) || 0,
+    });
+  },
 });
 
 const targetArgs = (z: typeof Zod) =>
