@@ -53,8 +53,16 @@ function parse(line: string): Parsed {
   return p;
 }
 
-/** Salt's `_expand_repo_def` without PPAs: the repo's fields and the line Salt would write. */
-export function expandRepoDef(repo: string, kwargs: Readonly<Record<string, unknown>>): RepoView {
+/**
+ * Salt's `_expand_repo_def` without PPAs: the repo's fields and the line Salt would write. With
+ * python-apt (as Debian's Salt has it), an enabled entry of the same type, uri, dist and
+ * architectures is reused: its own line, its components plus the missing wanted ones.
+ */
+export function expandRepoDef(
+  repo: string,
+  kwargs: Readonly<Record<string, unknown>>,
+  existing: readonly RepoView[] = [],
+): RepoView {
   const e = parse(repo);
   const list = (v: unknown): string[] =>
     String(v)
@@ -65,6 +73,29 @@ export function expandRepoDef(repo: string, kwargs: Readonly<Record<string, unkn
   for (const k of ['uri', 'dist', 'signedby'] as const)
     if (typeof kwargs[k] === 'string') e[k] = kwargs[k] as string;
   if (kwargs.disabled !== undefined) e.disabled = Boolean(kwargs.disabled);
+  const same = existing.find(
+    (x) =>
+      !x.disabled &&
+      x.type === e.type &&
+      x.uri === e.uri &&
+      x.dist === e.dist &&
+      JSON.stringify([...new Set((x.architectures as string[]) ?? [])].sort()) ===
+        JSON.stringify([...new Set(e.architectures)].sort()),
+  );
+  if (same) {
+    const had = (same.comps as string[]) ?? [];
+    const missing = e.comps.filter((c) => !had.includes(c));
+    return {
+      comps: missing.length ? [...new Set([...had, ...missing])].sort() : had,
+      disabled: false,
+      dist: e.dist,
+      type: e.type,
+      uri: e.uri,
+      line: String(same.line ?? '').trim(),
+      architectures: e.architectures,
+      signedby: e.signedby,
+    };
+  }
   const opts: string[] = [];
   if (e.architectures.length) opts.push(`arch=${e.architectures.join(',')}`);
   if (e.signedby) opts.push(`signed-by=${e.signedby}`);

@@ -63,8 +63,6 @@ const INTERNAL = new Set([
 
 async function managed(ctx: StateContext, name: string, raw: Record<string, unknown>): Promise<StateReturn> {
   const ret: StateReturn = { name, changes: {}, result: null, comment: '' };
-  if (!(await ctx.functions.get('pkg.get_repo')))
-    return { ...ret, result: false, comment: 'Repo management not implemented on this platform' };
   const kwargs: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) if (!INTERNAL.has(k)) kwargs[k] = v;
   if ('repo' in kwargs)
@@ -85,9 +83,12 @@ async function managed(ctx: StateContext, name: string, raw: Record<string, unkn
   try {
     pre = (await ctx.call('pkg.get_repo', [name])) as RepoView;
   } catch (err) {
+    if ((err as { code?: string }).code === 'SALT_ERR_LOADER_NOT_AVAILABLE')
+      return { ...ret, result: false, comment: 'Repo management not implemented on this platform' };
     return { ...ret, result: false, comment: `Failed to examine repo '${name}': ${(err as Error).message}` };
   }
-  const sanitized = expandRepoDef(name, kwargs);
+  const all = (await ctx.call('pkg.list_repos', [])) as Record<string, RepoView[]>;
+  const sanitized = expandRepoDef(name, kwargs, Object.values(all).flat());
   if (Object.keys(pre).length && sameRepo(sanitized, pre, kwargs))
     return { ...ret, result: true, comment: `Package repo '${name}' already configured` };
   const keys = Object.keys(sanitized).filter((k) => k !== 'file');
