@@ -4,7 +4,8 @@
  * upgrades with `apt-get`, version order from Debian's rules. The installed list is kept in
  * the job's `ctx.cache` (Salt's `__context__["pkg.list_pkgs"]`) until something changes it.
  */
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { fnmatch } from './_fnmatch.js';
@@ -175,7 +176,9 @@ export async function refreshDb(
   cacheValidTime = 0,
   failhard = false,
 ): Promise<Record<string, boolean | null>> {
-  ctx.cache.delete('pkg._refresh_done');
+  // Salt's clear_rtag: a state run that refreshed once does not refresh again
+  if (typeof ctx.opts.cachedir === 'string' && ctx.opts.cachedir)
+    rmSync(path.join(ctx.opts.cachedir, 'pkg_refresh'), { force: true });
   const ret: Record<string, boolean | null> = {};
   if (cacheValidTime) {
     try {

@@ -5,7 +5,8 @@ import pkg from './pkg.js';
 
 const P = 'tsalt-t-pkgstate';
 const NOSUCH = 'tsalt-t-nosuchpkg';
-const run = (fun: string, kw: Record<string, unknown>, test = false) => runState(pkg, fun, { name: P, ...kw }, test);
+const run = (fun: string, kw: Record<string, unknown>, test = false) =>
+  runState(pkg, fun, { name: P, ...kw }, test);
 const ret = (changes: Record<string, unknown>, result: boolean | null, comment: string, name = P) => ({
   name,
   changes,
@@ -32,7 +33,11 @@ describe.skipIf(!canInstallPackages())('pkg states with apt', () => {
   afterAll(() => purgeDeb(P));
 
   it('installed: sources, versions, pkgs, predicted under test=True', async () => {
-    const would = ret({ [P]: { new: 'installed', old: '' } }, null, `The following packages would be installed/updated: ${P}`);
+    const would = ret(
+      { [P]: { new: 'installed', old: '' } },
+      null,
+      `The following packages would be installed/updated: ${P}`,
+    );
     await expect(run('installed', { sources: [{ [P]: v1 }] }, true)).resolves.toEqual(would);
     await expect(run('installed', { sources: [{ [P]: v1 }] })).resolves.toEqual(
       ret({ [P]: { old: '', new: '1.0' } }, true, `The following packages were installed/updated: ${P}`),
@@ -40,7 +45,9 @@ describe.skipIf(!canInstallPackages())('pkg states with apt', () => {
     await expect(run('installed', { sources: [{ [P]: v1 }] })).resolves.toEqual(
       ret({}, true, 'All specified packages are already installed'),
     );
-    await expect(run('installed', {})).resolves.toEqual(ret({}, true, 'All specified packages are already installed'));
+    await expect(run('installed', {})).resolves.toEqual(
+      ret({}, true, 'All specified packages are already installed'),
+    );
     const atVersion = 'All specified packages are already installed and are at the desired version';
     await expect(run('installed', { version: '1.0' })).resolves.toEqual(ret({}, true, atVersion));
     await expect(run('installed', { version: '2.0' }, true)).resolves.toEqual(would);
@@ -57,9 +64,15 @@ describe.skipIf(!canInstallPackages())('pkg states with apt', () => {
   });
 
   it('held and unheld, and hold: on installed', async () => {
-    await expect(run('held', {}, true)).resolves.toEqual(ret({}, true, `The following package would be held: ${P}`));
+    await expect(run('held', {}, true)).resolves.toEqual(
+      ret({}, true, `The following package would be held: ${P}`),
+    );
     await expect(run('held', {})).resolves.toEqual(
-      ret({ [P]: holdRet('install', 'hold', `Package ${P} is now being held.`) }, true, `Package ${P} is now being held`),
+      ret(
+        { [P]: holdRet('install', 'hold', `Package ${P} is now being held.`) },
+        true,
+        `Package ${P} is now being held`,
+      ),
     );
     await expect(run('held', {})).resolves.toEqual(ret({}, true, 'No changes made'));
     await expect(run('unheld', {}, true)).resolves.toEqual(
@@ -96,12 +109,18 @@ describe.skipIf(!canInstallPackages())('pkg states with apt', () => {
     await expect(run('removed', {})).resolves.toEqual(
       ret({ [P]: { new: '', old: '2.0' } }, true, 'All targeted packages were removed.'),
     );
-    await expect(run('removed', {})).resolves.toEqual(ret({}, true, 'All specified packages are already absent'));
+    await expect(run('removed', {})).resolves.toEqual(
+      ret({}, true, 'All specified packages are already absent'),
+    );
     await expect(run('purged', {}, true)).resolves.toEqual(
       ret({ [P]: { new: 'purged', old: '' } }, null, `The following packages will be purged: ${P}.`),
     );
     await expect(run('purged', {})).resolves.toEqual(
-      ret({ removed: { [P]: { new: '', old: '2.0' } }, installed: {} }, true, 'All targeted packages were purged.'),
+      ret(
+        { removed: { [P]: { new: '', old: '2.0' } }, installed: {} },
+        true,
+        'All targeted packages were purged.',
+      ),
     );
     await expect(run('purged', {})).resolves.toEqual(
       ret({}, true, 'None of the targeted packages are installed or partially installed'),

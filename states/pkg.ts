@@ -15,6 +15,7 @@ import { held, unheld } from './_pkg-hold.js';
 import { installed } from './_pkg-install.js';
 import { latest, uptodate } from './_pkg-latest.js';
 import { uninstall } from './_pkg-remove.js';
+import { checkRefresh } from './_pkg-rtag.js';
 
 const optStr = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : pyStr(v));
 const optBool = (v: unknown): boolean | null => (v === undefined || v === null ? null : pyTruthy(v));
@@ -28,7 +29,7 @@ function runInstalled(
   return installed(ctx, {
     name,
     version: optStr(a.version),
-    refresh: pyTruthy(a.refresh),
+    refresh: checkRefresh(ctx.opts, a.refresh),
     fromrepo: optStr(a.fromrepo),
     skip_verify: pyTruthy(a.skip_verify),
     skip_suggestions: pyTruthy(a.skip_suggestions),
@@ -72,7 +73,7 @@ function runLatest(
 ) {
   return latest(ctx, {
     name,
-    refresh: pyTruthy(a.refresh),
+    refresh: checkRefresh(ctx.opts, a.refresh),
     fromrepo: optStr(a.fromrepo),
     skip_verify: pyTruthy(a.skip_verify),
     pkgs: a.pkgs ?? undefined,

@@ -26,18 +26,28 @@ describe.skipIf(!canRunInitScripts())('service states on a sysvinit script', () 
   it('running and dead start and stop the service, predicting under test=True', async () => {
     await expect(run('running', {}, true)).resolves.toEqual(ret({}, null, `Service ${NAME} is set to start`));
     await expect(run('running', {})).resolves.toEqual(ret({ [NAME]: true }, true, `Started service ${NAME}`));
-    await expect(run('running', {})).resolves.toEqual(ret({}, true, `The service ${NAME} is already running`));
+    await expect(run('running', {})).resolves.toEqual(
+      ret({}, true, `The service ${NAME} is already running`),
+    );
     await expect(run('running', { enable: true }, true)).resolves.toEqual(
       ret({}, null, `Service ${NAME} set to be enabled`),
     );
-    await expect(run('dead', {}, true)).resolves.toEqual(ret({}, null, `Service ${NAME} is set to be killed`));
-    await expect(run('dead', {})).resolves.toEqual(ret({ [NAME]: false }, true, `Service ${NAME} was killed`));
+    await expect(run('dead', {}, true)).resolves.toEqual(
+      ret({}, null, `Service ${NAME} is set to be killed`),
+    );
+    await expect(run('dead', {})).resolves.toEqual(
+      ret({ [NAME]: false }, true, `Service ${NAME} was killed`),
+    );
     await expect(run('dead', {})).resolves.toEqual(ret({}, true, `The service ${NAME} is already dead`));
     await expect(run('dead', { enable: false })).resolves.toEqual(
       ret({}, true, `The service ${NAME} is already dead`),
     );
     await expect(run('running', { enabled: true })).resolves.toEqual(
-      ret({}, false, `Service ${NAME} uses non-existent option "enabled".  Perhaps "enable" option was intended?`),
+      ret(
+        {},
+        false,
+        `Service ${NAME} uses non-existent option "enabled".  Perhaps "enable" option was intended?`,
+      ),
     );
   });
 
@@ -45,7 +55,9 @@ describe.skipIf(!canRunInitScripts())('service states on a sysvinit script', () 
     await expect(run('mod_watch', { sfun: 'running' }, true)).resolves.toEqual(
       ret({}, null, 'Service is set to be started'),
     );
-    await expect(run('mod_watch', { sfun: 'running' })).resolves.toEqual(ret({ [NAME]: true }, true, 'Service started'));
+    await expect(run('mod_watch', { sfun: 'running' })).resolves.toEqual(
+      ret({ [NAME]: true }, true, 'Service started'),
+    );
     await expect(run('mod_watch', { sfun: 'running' })).resolves.toEqual(
       ret({ [NAME]: true }, true, 'Service restarted'),
     );
@@ -55,8 +67,12 @@ describe.skipIf(!canRunInitScripts())('service states on a sysvinit script', () 
     await expect(run('mod_watch', { sfun: 'running', reload: true, force: true })).resolves.toEqual(
       ret({ [NAME]: true }, true, 'Service forcefully reloaded'),
     );
-    await expect(run('mod_watch', { sfun: 'dead' })).resolves.toEqual(ret({ [NAME]: true }, true, 'Service stopped'));
-    await expect(run('mod_watch', { sfun: 'dead' })).resolves.toEqual(ret({}, true, 'Service is already stopped'));
+    await expect(run('mod_watch', { sfun: 'dead' })).resolves.toEqual(
+      ret({ [NAME]: true }, true, 'Service stopped'),
+    );
+    await expect(run('mod_watch', { sfun: 'dead' })).resolves.toEqual(
+      ret({}, true, 'Service is already stopped'),
+    );
     await expect(run('mod_watch', { sfun: 'enabled' })).resolves.toEqual(
       ret({}, false, 'Unable to trigger watch for service.enabled'),
     );
@@ -66,12 +82,16 @@ describe.skipIf(!canRunInitScripts())('service states on a sysvinit script', () 
     await expect(run('disabled', {})).resolves.toEqual(
       ret({}, true, `Service ${NAME} is already disabled, and is in the desired state`),
     );
-    await expect(run('enabled', {}, true)).resolves.toEqual(ret({}, null, `Service ${NAME} set to be enabled`));
+    await expect(run('enabled', {}, true)).resolves.toEqual(
+      ret({}, null, `Service ${NAME} set to be enabled`),
+    );
     execFileSync('update-rc.d', [NAME, 'defaults'], { stdio: 'ignore' });
     await expect(run('enabled', {})).resolves.toEqual(
       ret({}, true, `Service ${NAME} is already enabled, and is in the desired state`),
     );
-    await expect(run('disabled', {}, true)).resolves.toEqual(ret({}, null, `Service ${NAME} set to be disabled`));
+    await expect(run('disabled', {}, true)).resolves.toEqual(
+      ret({}, null, `Service ${NAME} set to be disabled`),
+    );
     await expect(run('disabled', {})).resolves.toEqual(
       ret({ [NAME]: true }, true, `Service ${NAME} has been disabled, and is in the desired state`),
     );
@@ -92,6 +112,8 @@ describe.skipIf(!canRunInitScripts())('service states on a sysvinit script', () 
   });
 
   it('masked says masking is not available without systemd', async () => {
-    await expect(run('masked', {})).resolves.toEqual(ret({}, false, 'Service masking not available on this minion'));
+    await expect(run('masked', {})).resolves.toEqual(
+      ret({}, false, 'Service masking not available on this minion'),
+    );
   });
 });
