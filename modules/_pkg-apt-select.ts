@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
+import { callApt } from './_pkg-apt-call.js';
 import { execCommand } from './_pkg-exec.js';
 
 /** dpkg selection state → packages. */
@@ -72,7 +73,7 @@ export async function setSelections(
   const bad = Object.keys(sel).filter((s) => !VALID_STATES.includes(s));
   if (bad.length) throw new SALT_ERR_INVOCATION(`Invalid state(s): ${bad.join(', ')}`);
   if (a.clear && !test) {
-    const res = await execCommand(['dpkg', '--clear-selections']);
+    const res = await callApt(ctx, ['dpkg', '--clear-selections']);
     if (res.retcode !== 0)
       throw new SALT_ERR_EXEC_COMMAND(`Running dpkg --clear-selections failed: ${res.stderr}`);
   }
@@ -83,7 +84,7 @@ export async function setSelections(
     for (const p of Array.isArray(pkgs) ? pkgs : [pkgs]) {
       const pkg = pyStr(p);
       if (current[pkg] === state || test) continue;
-      const res = await execCommand(['dpkg', '--set-selections'], { stdin: `${pkg} ${state}` });
+      const res = await callApt(ctx, ['dpkg', '--set-selections'], { stdin: `${pkg} ${state}` });
       if (res.retcode !== 0) ctx.log.error(`failed to set state ${state} for package ${pkg}`);
       else ret[pkg] = { old: current[pkg] ?? null, new: state };
     }

@@ -9,18 +9,11 @@ import path from 'node:path';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { fnmatch } from './_fnmatch.js';
+import { callApt } from './_pkg-apt-call.js';
 import { getSelections, hold, unhold } from './_pkg-apt-select.js';
 import { debVersionCompare } from './_pkg-debver.js';
-import { type ExecResult, execCommand } from './_pkg-exec.js';
+import { execCommand } from './_pkg-exec.js';
 import { compareDicts, type PkgList, type PkgVersions, parseTargets, stringify } from './_pkg-targets.js';
-
-/** What dpkg and apt get in their environment (Salt's `DPKG_ENV_VARS`). */
-export const DPKG_ENV: Readonly<Record<string, string>> = {
-  APT_LISTBUGS_FRONTEND: 'none',
-  APT_LISTCHANGES_FRONTEND: 'none',
-  DEBIAN_FRONTEND: 'noninteractive',
-  UCF_FORCE_CONFFOLD: '1',
-};
 
 const APT_LISTS_PATH = '/var/lib/apt/lists';
 const CACHE_KEY = 'pkg.list_pkgs';
@@ -29,21 +22,6 @@ interface PkgDb {
   installed: PkgList;
   removed: PkgList;
   purge_desired: PkgList;
-}
-
-/** Runs an apt or dpkg command, retrying while another process holds the dpkg lock (Salt's `_call_apt`). */
-export async function callApt(
-  ctx: ExecContext,
-  argv: readonly string[],
-  opts: { stdin?: string } = {},
-): Promise<ExecResult> {
-  let ret = await execCommand(argv, { env: DPKG_ENV, signal: ctx.signal, ...opts });
-  for (let n = 1; ret.stderr.includes('Could not get lock') && n <= 5; n++) {
-    ctx.log.warn(`Waiting for dpkg lock release: retrying... ${n}/5`);
-    await new Promise((r) => setTimeout(r, 1000 * 2 ** n));
-    ret = await execCommand(argv, { env: DPKG_ENV, signal: ctx.signal, ...opts });
-  }
-  return ret;
 }
 
 /** Salt's `version_cmp`: -1, 0 or 1; `ignore_epoch` drops the `N:` prefixes first. */

@@ -54,9 +54,15 @@ export function purgeDeb(name: string): void {
   } catch {
     // unknown to dpkg
   }
-  try {
-    execFileSync('dpkg', ['--purge', name], { stdio: 'ignore' });
-  } catch {
-    // not there
+  // another test file may hold the dpkg lock for a moment: try again, a few times
+  for (let n = 0; n < 10; n++) {
+    try {
+      execFileSync('dpkg', ['--purge', name], { stdio: ['ignore', 'ignore', 'pipe'] });
+      return;
+    } catch (err) {
+      const stderr = String((err as { stderr?: unknown }).stderr ?? '');
+      if (!/lock/.test(stderr)) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+    }
   }
 }
