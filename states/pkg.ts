@@ -15,7 +15,7 @@ import { held, unheld } from './_pkg-hold.js';
 import { installed } from './_pkg-install.js';
 import { latest, uptodate } from './_pkg-latest.js';
 import { uninstall } from './_pkg-remove.js';
-import { checkRefresh } from './_pkg-rtag.js';
+import { checkRefresh, pkgModInit } from './_pkg-rtag.js';
 
 const optStr = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : pyStr(v));
 const optBool = (v: unknown): boolean | null => (v === undefined || v === null ? null : pyTruthy(v));
@@ -85,6 +85,13 @@ export default defineStateModule({
   name: 'pkg',
   doc: 'Packages installed, at their latest version, removed, purged or held.',
   functions: {
+    // Salt's `pkg.mod_init`: the runtime calls it once a run with the first pkg chunk; it answers a
+    // boolean (whether it applies), not a state return
+    mod_init: defineState({
+      args: (z) => z.object({ low: z.record(z.string(), z.unknown()) }),
+      doc: 'Set the refresh flag so that the first pkg.installed or pkg.latest of a run refreshes the package database.',
+      run: (ctx, { low }) => pkgModInit(ctx.opts, low) as unknown as StateReturn,
+    }),
     installed: defineState({
       args: (z) =>
         z.object({
