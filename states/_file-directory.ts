@@ -88,10 +88,11 @@ async function cleanList(
   keep: Set<string>,
   excludePat: string | null | undefined,
   walked: Array<[string, string[], string[]]>,
+  order: 'files-first' | 'dirs-first',
 ): Promise<string[]> {
   const out: string[] = [];
   for (const [r, dirs, files] of walked) {
-    for (const n of [...dirs, ...files]) {
+    for (const n of order === 'files-first' ? [...files, ...dirs] : [...dirs, ...files]) {
       const p = join(r, n);
       if (keep.has(p)) continue;
       const rel = relative(root, p);
@@ -163,10 +164,7 @@ export const directory = defineState({
     try {
       rset = recurseSet(a.recurse);
     } catch (err) {
-      if (ctx.test) return fail(ret, (err as Error).message);
-      rset = new Set();
-      ret.result = false;
-      ret.comment = (err as Error).message;
+      return fail(ret, (err as Error).message);
     }
     const exists = await isDir(name);
     const walked = exists && (rset.size || a.clean) ? await walk(name, a.max_depth) : [];
@@ -201,7 +199,7 @@ export const directory = defineState({
     }
     const keep = keepFromRequire(a.require, name);
     if (a.clean)
-      for (const p of await cleanList(name, keep, a.exclude_pat, walked))
+      for (const p of await cleanList(name, keep, a.exclude_pat, walked, 'files-first'))
         tchanges[p] = { removed: 'Removed due to clean' };
     if (!exists) tchanges[name] = { directory: 'new' };
     let tresult: boolean | null = true;
@@ -257,8 +255,13 @@ export const directory = defineState({
       }
     }
     if (a.clean) {
-      const removed = await cleanList(name, keep, a.exclude_pat, await walk(name));
-      for (const p of removed) await rm(p, { recursive: true, force: true });
+      // Salt's walk is top-down and does not enter a folder it has just removed
+      const removed: string[] = [];
+      for (const p of await cleanList(name, keep, a.exclude_pat, await walk(name), 'dirs-first')) {
+        if (removed.some((r) => p.startsWith(`${r}/`))) continue;
+        await rm(p, { recursive: true, force: true });
+        removed.push(p);
+      }
       if (removed.length) {
         out.changes.removed = removed;
         out.comment = `Files cleaned from directory ${name}`;

@@ -6,15 +6,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
+import { pyFloatRepr, SaltFloat } from '../kernel/util.js';
 import { checkFileMeta, manageFile } from '../modules/_file-manage.js';
 import { isFile, normalizeMode } from '../modules/_file-stat.js';
+import { saltYamlSerialize } from '../modules/_file-yaml.js';
 import { traverse } from '../modules/_traverse.js';
-import { pyYamlDump } from '../modules/_yaml-dump.js';
 import { defineState } from '../plugins/states/index.js';
 import { expandUser, fail, newRet } from './_file-common.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Obj =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof SaltFloat);
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
@@ -27,12 +29,37 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
-/** Python's `json.dumps(indent=2, separators=(',', ': '), sort_keys=True)` (ASCII only). */
-export function pyJson(data: unknown): string {
-  return JSON.stringify(sortKeys(data), null, 2).replace(
+function jsonString(s: string): string {
+  return JSON.stringify(s).replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+}
+
+/** Python's `json.dumps(indent=2, separators=(',', ': '), sort_keys=True)` (ASCII only, floats as Python writes them). */
+export function pyJson(data: unknown, indent = 0): string {
+  const pad = ' '.repeat(indent + 2);
+  const end = ' '.repeat(indent);
+  if (data instanceof SaltFloat)
+    return Number.isFinite(data.value)
+      ? pyFloatRepr(data.value)
+      : data.value > 0
+        ? 'Infinity'
+        : Number.isNaN(data.value)
+          ? 'NaN'
+          : '-Infinity';
+  if (Array.isArray(data)) {
+    if (!data.length) return '[]';
+    return `[\n${data.map((v) => pad + pyJson(v, indent + 2)).join(',\n')}\n${end}]`;
+  }
+  if (isObj(data)) {
+    const keys = Object.keys(data).sort();
+    if (!keys.length) return '{}';
+    return `{\n${keys.map((k) => `${pad}${jsonString(k)}: ${pyJson(data[k], indent + 2)}`).join(',\n')}\n${end}}`;
+  }
+  if (typeof data === 'string') return jsonString(data);
+  if (data === undefined || data === null) return 'null';
+  return JSON.stringify(data);
 }
 
 /** Salt's `merge_recurse`: `upd` deep-merged over `base`, lists replaced. */
@@ -129,7 +156,7 @@ export const serialize = defineState({
     } else if (a.deserializer_opts) {
       ret.warnings = ["The 'deserializer_opts' option is ignored unless merge_if_exists is set to True."];
     }
-    const contents = `${serializer === 'json' ? pyJson(dataset) : pyYamlDump(dataset).replace(/\n$/, '')}\n`;
+    const contents = `${serializer === 'json' ? pyJson(dataset) : saltYamlSerialize(dataset)}\n`;
     const mode = normalizeMode(a.mode);
     if (ctx.test) {
       ret.changes = await checkFileMeta(
