@@ -173,45 +173,59 @@ export interface BlockOptions {
 
 /** Salt's `file.blockreplace`: the diff (or true) when the block changed, else false. */
 export async function blockReplace(path: string, o: BlockOptions): Promise<string | boolean> {
-  if (!(await isFile(path))) throw new FileError(`Filesystem path ${path} does not exist.`);
+  if (!(await isFile(path))) throw new FileError(`File not found: ${path}`);
   const old = await readFile(path);
-  const lines = readLines(old.toString('utf8'));
-  const start = o.markerStart.trim();
-  const end = o.markerEnd.trim();
-  let content = o.content;
-  if (content && !content.endsWith('\n')) content += '\n';
-  const block = content ? readLines(content) : [];
-  const out: string[] = [];
+  const orig = readLines(old.toString('utf8'));
+  const content = o.content;
+  let appendNewline = o.appendNewline;
+  if ((appendNewline === null || appendNewline === undefined) && !content.endsWith('\n'))
+    appendNewline = true;
+  const split = content.split('\r\n').flatMap((l) => l.split('\n'));
+  const eolOf = (line: string | undefined) => (line?.endsWith('\r\n') ? '\r\n' : '\n');
+  const linesep = eolOf(orig[0]);
+  const addContent = (lines: string[], withStart: boolean, endLine: string = o.markerEnd) => {
+    const end = endLine.replace(/[\r\n]+$/, '') + linesep;
+    if (withStart) lines.push(o.markerStart + linesep);
+    split.forEach((line, i) => {
+      if (i !== split.length - 1) lines.push(line + linesep);
+      else if (appendNewline) lines.push(line + linesep, end);
+      else lines.push(line + end);
+    });
+    return lines;
+  };
+  let out: string[] = [];
   let inBlock = false;
-  let done = false;
-  for (const line of lines) {
-    if (!inBlock && !done && line.includes(start)) {
-      inBlock = true;
-      out.push(line.endsWith('\n') ? line : `${line}\n`);
-      out.push(...block);
-      continue;
+  let found = false;
+  for (const line of orig) {
+    let keep = true;
+    if (line.includes(o.markerStart)) inBlock = true;
+    else if (inBlock) {
+      keep = false;
+      const at = line.indexOf(o.markerEnd);
+      if (at !== -1) {
+        inBlock = false;
+        found = true;
+        addContent(out, false, line.slice(at));
+      }
     }
-    if (inBlock && line.includes(end)) {
-      inBlock = false;
-      done = true;
-      out.push(line);
-      continue;
-    }
-    if (!inBlock) out.push(line);
+    if (keep) out.push(line);
   }
   if (inBlock) throw new FileError('Unterminated marked block. End of file reached before marker_end.');
-  if (!done) {
-    const whole = [`${o.markerStart}\n`, ...block, `${o.markerEnd}\n`];
-    if (o.prependIfNotFound) out.unshift(...whole);
+  if (!found) {
+    if (o.prependIfNotFound) out = [...addContent([], true), ...out];
     else if (o.appendIfNotFound) {
-      const last = out[out.length - 1];
-      if (last !== undefined && !last.endsWith('\n')) out[out.length - 1] = `${last}\n`;
-      out.push(...whole);
+      const last = out.length - 1;
+      if (last >= 0 && !out[last]!.endsWith(linesep)) out[last] += linesep;
+      addContent(out, true);
+    } else if (o.insertBeforeMatch || o.insertAfterMatch) {
+      const re = pyRegex((o.insertBeforeMatch || o.insertAfterMatch)!);
+      const idx = orig.findIndex((l) => re.test(l));
+      if (idx < 0) throw new FileError('Cannot edit marked block. Markers were not found in file.');
+      out.splice(o.insertAfterMatch ? idx + 1 : idx, 0, ...addContent([], true));
     } else throw new FileError('Cannot edit marked block. Markers were not found in file.');
   }
-  const next = out.join('');
-  if (next === old.toString('utf8')) return false;
-  if (!o.dryRun) await rewrite(path, next, o.backup ?? '.bak');
-  if (o.showChanges === false) return true;
-  return diffBuffers(old, Buffer.from(next));
+  const diff = unifiedDiff(orig, out);
+  if (!diff) return false;
+  if (!o.dryRun) await rewrite(path, out.join(''), o.backup ?? '.bak');
+  return o.showChanges === false ? true : diff;
 }

@@ -6,15 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type { ExecContext } from '../kernel/index.js';
+import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { fileChannel } from './_file-channel.js';
 import { FileClient, splitEnv } from './_file-client.js';
 import { lexists } from './_file-stat.js';
 
-/** A Salt `CommandExecutionError` raised by a file function: its message is what states quote. */
-export class FileError extends Error {
-  override name = 'FileError';
-}
+/** Salt's `CommandExecutionError` as file functions raise it: its message is what states quote. */
+export const FileError = SALT_ERR_EXEC_COMMAND;
 
 /** The minion's file client (as `cp` builds it). */
 export function fileClient(ctx: ExecContext): FileClient {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 
 function accounts(file: string): Array<{ name: string; id: number }> {
   try {
@@ -108,7 +108,8 @@ export async function fileStats(
   hashType?: string | null,
   followSymlinks = true,
 ): Promise<FileStats | undefined> {
-  const s = await (followSymlinks ? stat(path) : lstat(path)).catch(() => undefined);
+  // a dangling symlink is stat'ed as itself, as Salt's os.lstat fallback
+  const s = await (followSymlinks ? stat(path) : lstat(path)).catch(() => lstat(path)).catch(() => undefined);
   if (!s) return undefined;
   const out: FileStats = {
     inode: s.ino,
@@ -122,7 +123,7 @@ export async function fileStats(
     size: s.size,
     mode: modeString(s.mode),
     type: typeOf(s),
-    target: path,
+    target: await realpath(path).catch(() => path),
   };
   if (hashType && s.isFile()) out.sum = await hashFile(path, hashType);
   return out;

@@ -267,6 +267,9 @@ export const blockreplace = defineState({
         appendIfNotFound: a.append_if_not_found,
         prependIfNotFound: a.prepend_if_not_found,
         backup: a.backup,
+        insertBeforeMatch: a.insert_before_match,
+        insertAfterMatch: a.insert_after_match,
+        appendNewline: a.append_newline ?? null,
         dryRun: ctx.test,
         showChanges: a.show_changes,
       });
