@@ -8,8 +8,8 @@ import { isAbsolute } from 'node:path';
 import type { z as Zod } from 'zod';
 import { checkManagedChanges, getManaged, type ManagedSpec, manageFile } from '../modules/_file-manage.js';
 import { checkPerms, checkUser } from '../modules/_file-perms.js';
-import { fileClient, type SourceSpec, sourceList } from '../modules/_file-source.js';
-import { isDir, lexists, normalizeMode } from '../modules/_file-stat.js';
+import { fileClient, getSourceSum, type SourceSpec, schemeOf, sourceList } from '../modules/_file-source.js';
+import { hashFile, isDir, lexists, normalizeMode } from '../modules/_file-stat.js';
 import { renderText } from '../modules/_file-template.js';
 import { traverse } from '../modules/_traverse.js';
 import { defineState, type StateContext } from '../plugins/states/index.js';
@@ -174,6 +174,18 @@ export const managed = defineState({
       return fail(ret, 'Context must be formed as a dict');
     if (a.defaults && (typeof a.defaults !== 'object' || Array.isArray(a.defaults)))
       return fail(ret, 'Defaults must be formed as a dict');
+    // an existing file whose hash already matches a remote source's source_hash is left alone
+    if (contents === null && !a.template && source && !a.skip_verify && replace && (await lexists(name))) {
+      try {
+        const [src, hash] = await sourceList(ctx, source, a.source_hash ?? '', ctx.saltenv);
+        if (src && hash && !['salt', 'file'].includes(schemeOf(src)) && !isAbsolute(src)) {
+          const sum = await getSourceSum(ctx, src, hash, a.source_hash_name, ctx.saltenv);
+          if (sum.hsum === (await hashFile(name, sum.hash_type))) replace = false;
+        }
+      } catch {
+        // Salt logs the failure and goes on to manage the file
+      }
+    }
     if (!replace && (await lexists(name))) {
       const [out, perms] = await checkPerms(name, ret, a.user, a.group, mode, a.follow_symlinks, ctx.test);
       if (ctx.test) {
