@@ -6,7 +6,18 @@
  * owner and mode. Returns and comments are Salt's, word for word.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  copyFile,
+  mkdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ExecContext } from '../kernel/index.js';
 import { diffBuffers } from './_file-diff.js';
@@ -448,7 +459,6 @@ export async function manageFile(
 }
 
 async function realpathOf(path: string): Promise<string> {
-  const { realpath } = await import('node:fs/promises');
   return realpath(path);
 }
 

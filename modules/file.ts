@@ -12,6 +12,7 @@ import {
   copyFile,
   cp,
   lchown,
+  lstat,
   mkdir,
   readdir,
   readFile,
@@ -32,7 +33,7 @@ import { blockReplace, commentLine, replaceInFile, searchFile } from './_file-ed
 import { findFiles } from './_file-find.js';
 import { checkManagedChanges, getManaged, manageFile } from './_file-manage.js';
 import type { Ret } from './_file-perms.js';
-import { type SourceSpec, sourceList } from './_file-source.js';
+import { fileClient, type SourceSpec, sourceList } from './_file-source.js';
 import {
   fileStats,
   gidToGroup,
@@ -141,7 +142,6 @@ export default defineModule({
       run: async (_ctx, a) => {
         const path = expand(a.path);
         if (!isAbsolute(path)) throw new SALT_ERR_INVOCATION('Path to file must be absolute.');
-        const { lstat } = await import('node:fs/promises');
         const s = await lstat(path).catch(() => undefined);
         if (!s) return {};
         return {
@@ -667,7 +667,6 @@ export default defineModule({
         }),
       doc: `Return the unified diff of two files (local paths or salt:// URLs).${cli("salt '*' file.get_diff /home/fred/.vimrc salt://users/fred/.vimrc")}`,
       run: async (ctx, a) => {
-        const { fileClient } = await import('./_file-source.js');
         const fc = fileClient(ctx);
         const paths: string[] = [];
         const errors: string[] = [];

@@ -3,9 +3,12 @@
  * `missing`, `touch`, `symlink`, `copy`, `rename`): each with Salt's comments and changes, and
  * a `test=True` prediction that leaves the disk alone.
  */
+
+import { readFileSync } from 'node:fs';
 import {
   copyFile,
   cp,
+  lchown,
   lstat,
   symlink as mklink,
   rename as mv,
@@ -28,6 +31,7 @@ import {
   isFile,
   isLink,
   lexists,
+  uidToUser,
   userToUid,
 } from '../modules/_file-stat.js';
 import { defineState } from '../plugins/states/index.js';
@@ -154,7 +158,6 @@ export const touch = defineState({
 
 async function linkOwner(path: string): Promise<[string | number, string | number]> {
   const s = await lstat(path);
-  const { uidToUser } = await import('../modules/_file-stat.js');
   return [uidToUser(s.uid), gidToGroup(s.gid)];
 }
 
@@ -181,7 +184,6 @@ export const symlink = defineState({
     let group = a.group;
     if (group === null || group === undefined) {
       const uid = userToUid(user);
-      const { readFileSync } = await import('node:fs');
       const line = readFileSync('/etc/passwd', 'utf8')
         .split('\n')
         .find((l) => l.split(':')[2] === String(uid));
@@ -248,7 +250,6 @@ export const symlink = defineState({
       else {
         if (await ownedRight()) ret.comment = `Symlink ${name} is present and owned by ${user}:${group}`;
         else {
-          const { lchown } = await import('node:fs/promises');
           await lchown(name, userToUid(user) as number, groupToGid(group) as number);
           ret.comment = `Set ownership of symlink ${name} to ${user}:${group}`;
           ret.changes.ownership = `${user}:${group}`;
@@ -284,7 +285,6 @@ export const symlink = defineState({
     ret.changes.new = name;
     if (!(await ownedRight())) {
       try {
-        const { lchown } = await import('node:fs/promises');
         await lchown(name, userToUid(user) as number, groupToGid(group) as number);
       } catch {
         ret.result = false;
