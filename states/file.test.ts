@@ -1,4 +1,6 @@
 import { chmod, lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -424,5 +426,49 @@ describe('copy, rename, serialize', () => {
       dataset: { z: 'a b', y: true, x: null, w: 1.5, v: 'yes', u: [{ q: 1 }] },
     });
     expect(await readFile(y, 'utf8')).toBe("u:\n- q: 1\nv: 'yes'\nw: 1.5\nx: null\ny: true\nz: a b\n");
+  });
+});
+
+describe('file.managed from http(s) with source_hash', () => {
+  it("checks the download against source_hash with Salt's comments, and leaves a matching file alone", async () => {
+    const server = createServer((req, res) => {
+      if (req.url === '/a.txt') res.end('hello\nworld\n');
+      else {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a.txt`;
+    const good = '4a1e67f2fe1d1cc7b31d0ca2ec441da4778203a036a77da10344c85e24ff0f92';
+    const bad = '0'.repeat(64);
+    try {
+      const h1 = join(dir, 'h1');
+      expect(await run('managed', { name: h1, source: url })).toEqual({
+        result: false,
+        comment: `Unable to verify upstream hash of source file ${url}, please set source_hash or set skip_verify to True`,
+        changes: {},
+      });
+      expect(await run('managed', { name: h1, source: url, source_hash: `sha256=${bad}` })).toEqual({
+        result: false,
+        comment: `Specified sha256 checksum for DIR/h1 (${bad}) does not match actual checksum (${good})`,
+        changes: {},
+      });
+      expect(await run('managed', { name: h1, source: url, source_hash: good })).toEqual({
+        result: true,
+        comment: 'File DIR/h1 updated',
+        changes: { diff: 'New file', mode: '0644' },
+      });
+      expect(await run('managed', { name: h1, source: url, source_hash: good })).toEqual({
+        result: true,
+        comment: 'File DIR/h1 exists with proper permissions. No changes made.',
+        changes: {},
+      });
+      expect((await run('managed', { name: join(dir, 'h3'), source: url, skip_verify: true })).comment).toBe(
+        'File DIR/h3 updated',
+      );
+    } finally {
+      server.close();
+    }
   });
 });
