@@ -1,0 +1,47 @@
+/**
+ * Shared pieces of the `file` state module (Salt's `salt/states/file.py` helpers `_error`,
+ * `_check_file`, `_makedirs`, `_validate_str_list`): the return under construction, path
+ * checks, and the text arguments states take as a string or a list of strings.
+ */
+import { dirname, isAbsolute } from 'node:path';
+import type { Ret } from '../modules/_file-perms.js';
+import { isFile } from '../modules/_file-stat.js';
+
+export type { Ret };
+
+/** A fresh state return. */
+export function newRet(name: string, result: boolean | null = true, comment = ''): Ret {
+  return { name, changes: {}, result, comment };
+}
+
+/** Salt's `_error`: result false with a comment. */
+export function fail(ret: Ret, msg: string): Ret {
+  ret.result = false;
+  ret.comment = msg;
+  return ret;
+}
+
+/** `os.path.expanduser` for `~` and `~/...` (root's home for the minion's user). */
+export function expandUser(name: string): string {
+  if (name === '~' || name.startsWith('~/')) return (process.env.HOME ?? '/root') + name.slice(1);
+  return name;
+}
+
+/** Salt's `_check_file`: `[true, '']` or why `name` cannot be edited. */
+export async function checkFile(name: string): Promise<[boolean, string]> {
+  if (!isAbsolute(name)) return [false, `Specified file ${name} is not an absolute path`];
+  if (!(await isFile(name))) return [false, `${name}: file not found`];
+  return [true, ''];
+}
+
+/** Salt's `_validate_str_list`: a string → its lines kept whole as one item; a list → strings. */
+export function strList(arg: unknown): string[] {
+  if (arg === null || arg === undefined) return [];
+  if (Array.isArray(arg)) return arg.map((x) => (typeof x === 'string' ? x : String(x)));
+  return [String(arg)];
+}
+
+/** The parent folder of a path. */
+export function parentOf(name: string): string {
+  return dirname(name);
+}
