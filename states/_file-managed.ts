@@ -13,7 +13,7 @@ import { hashFile, isDir, lexists, normalizeMode } from '../modules/_file-stat.j
 import { renderText } from '../modules/_file-template.js';
 import { traverse } from '../modules/_traverse.js';
 import { defineState, type StateContext } from '../plugins/states/index.js';
-import { expandUser, fail, newRet, type Ret } from './_file-common.js';
+import { expandUser, fail, type Ret } from './_file-common.js';
 
 const owner = (z: typeof Zod) => z.union([z.string(), z.number()]).nullish();
 const flag = (z: typeof Zod, d: boolean) =>
@@ -122,7 +122,8 @@ export const managed = defineState({
   doc: 'Manage a given file: its content from a source, contents or pillar/grains, optionally templated, plus owner and mode.',
   run: async (ctx, a, extra) => {
     const name = expandUser(a.name);
-    const ret = newRet(name);
+    // Salt's managed builds its return in this key order (changes, comment, name, result)
+    const ret: Ret = { changes: {}, comment: '', name, result: true };
     if (!name) return fail(ret, 'Destination file name is required');
     const keepMode = typeof a.mode === 'string' && a.mode.toLowerCase() === 'keep';
     const mode = keepMode ? null : normalizeMode(a.mode);
