@@ -81,7 +81,7 @@ export function parseNet(text: string, netmask?: string | null): IpNet {
     if (/^\d+$/.test(maskText)) prefix = Number(maskText);
     else {
       const m = addr.version === 4 ? parseAddr(maskText) : undefined;
-      if (!m || m.version !== 4) throw new Error(`'${spec}' does not appear to be an IPv4 or IPv6 network`);
+      if (m?.version !== 4) throw new Error(`'${spec}' does not appear to be an IPv4 or IPv6 network`);
       const inv = m.value ^ 0xffffffffn;
       let p = -1;
       for (let i = 0; i <= 32; i++) {

@@ -173,16 +173,24 @@ async function routes(family?: string | null): Promise<Array<Record<string, stri
   return family ? out.filter((r) => r.addr_family === family) : out;
 }
 
-/** Python's `socket.getfqdn()`: the first dotted name /etc/hosts gives this host, else its name. */
+/**
+ * Python's `socket.getfqdn()` as /etc/hosts answers it: the host name's address, that address's
+ * first entry (`gethostbyaddr`), then its first dotted name or else its canonical name.
+ */
 function getFqdn(): string {
   const name = hostname();
+  let entries: string[][] = [];
   try {
-    for (const raw of readFileSync('/etc/hosts', 'utf8').split('\n')) {
-      const names = pySplit(raw.split('#')[0] ?? '').slice(1);
-      if (names.includes(name)) return names.find((n) => n.includes('.')) ?? name;
-    }
+    entries = readFileSync('/etc/hosts', 'utf8')
+      .split('\n')
+      .map((raw) => pySplit(raw.split('#')[0] ?? ''))
+      .filter((f) => f.length > 1);
   } catch {}
-  return name;
+  const own = entries.find((f) => f.slice(1).includes(name));
+  if (!own) return name;
+  const byAddr = entries.find((f) => f[0] === own[0]) ?? own;
+  const names = byAddr.slice(1);
+  return names.find((n) => n.includes('.')) ?? names[0] ?? name;
 }
 
 async function connectTo(host: string, port: number, proto: string, timeoutS: number, family: number) {
@@ -309,6 +317,9 @@ CLI Example:
         const argv = ['ping'];
         if (a.timeout) argv.push('-W', String(a.timeout));
         argv.push('-c', '4', sanitizeHost(a.host));
+        if (!which('ping')) {
+          throw new SALT_ERR_EXEC_COMMAND(`Unable to run command '${argv.join(' ')}': command not found`);
+        }
         if (a.return_boolean) return (await runProgram(argv, 120_000)).retcode === 0;
         return runMerged(argv);
       },
