@@ -231,6 +231,7 @@ export async function callFunction(
   if (link) setMasterLink(id, link);
   try {
     if (channel && session) await fetchPillar(env, config, id, channel, session, opts.log);
+    else if (local) await compileLocalPillar(env, config, id, opts.log);
     return await callAndReturn(env, config, id, opts, channel, session?.masterUri);
   } finally {
     if (link) clearMasterLink(id, link);
@@ -272,6 +273,25 @@ async function fetchPillar(
       env.pillar = pillar as Record<string, unknown>;
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'pillar not received');
+  }
+}
+
+/** `--local`: the minion compiles its own pillar from its `pillar_roots` and `ext_pillar`. */
+async function compileLocalPillar(
+  env: Awaited<ReturnType<typeof createRunEnv>> & { pillar?: Readonly<Record<string, unknown>> },
+  config: ResolvedMinionConfig,
+  id: string,
+  log: CallOptions['log'],
+): Promise<void> {
+  try {
+    const { localPillar } = await import('./local-pillar.js');
+    env.pillar = await localPillar(config as unknown as Readonly<Record<string, unknown>>, id, env.grains, {
+      error: (o, m) => log.error(o, m),
+      warn: (o, m) => log.warn(o, m),
+      debug: (o, m) => log.debug(o, m),
+    });
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'local pillar not compiled');
   }
 }
 
