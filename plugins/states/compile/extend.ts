@@ -4,25 +4,9 @@
  * id (requisite lists are appended to), may name the id by its `name:`; an id or SLS (glob)
  * excluded is removed. "Cannot extend ID ..." names the env and SLS of the extension.
  */
+import { REQUISITE_KEYWORDS } from '../keywords.js';
 import type { HighData } from '../types.js';
 import { type Dict, firstKey, fnmatch, isDict } from './py.js';
-
-/** Salt's `STATE_REQUISITE_KEYWORDS`: their lists are merged, not replaced, by `extend`. */
-export const REQUISITE_KEYWORDS: ReadonlySet<string> = new Set([
-  'onchanges',
-  'onchanges_any',
-  'onfail',
-  'onfail_any',
-  'onfail_all',
-  'onfail_stop',
-  'prereq',
-  'prerequired',
-  'watch',
-  'watch_any',
-  'require',
-  'require_any',
-  'listen',
-]);
 
 /**
  * `find_name`: the `(id, state)` pairs `name` refers to: the id itself, every id of an SLS

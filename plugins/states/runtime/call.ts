@@ -11,9 +11,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pyStr } from '../../../kernel/util.js';
 import type { StateReturn } from '../define.js';
+import { functionKwargs } from '../keywords.js';
 import { runCheck, runCheckCmd } from './checks.js';
 import { exceptionComment } from './exception.js';
-import { functionKwargs } from './keywords.js';
 import { checkRefresh } from './refresh.js';
 import { retryInterval, verifyRetryData } from './retry.js';
 import type { Entry, Low, Run, Running } from './run-state.js';

@@ -3,7 +3,7 @@
  * ran, each chunk that listens to one that changed runs its module's `mod_watch` as
  * `listener_<id>`; a `listen` naming a missing state gives a `Listen_Error` result.
  */
-import { REQUISITE_KEYWORDS } from './keywords.js';
+import { REQUISITE_KEYWORDS } from '../keywords.js';
 import type { Entry, Low, Run, Running } from './run-state.js';
 import { genTag, listenErrorTag } from './tag.js';
 

@@ -7,7 +7,7 @@
  * requisites of the chunks it absorbed.
  */
 import type { StateReturn } from '../define.js';
-import { INTERNAL_KEYWORDS, REQUISITE_KEYWORDS } from './keywords.js';
+import { INTERNAL_KEYWORDS, REQUISITE_KEYWORDS } from '../keywords.js';
 import type { Low, Run, Running } from './run-state.js';
 
 const REQ_AND_IN = [...REQUISITE_KEYWORDS].concat(

@@ -1,5 +1,6 @@
 /**
- * The low-chunk keys that belong to the state system, not to the state function (Salt's
+ * The state system's own keywords, for the compiler (extend merges requisite lists) and the
+ * runtime. The low-chunk keys that belong to the state system, not to the state function (Salt's
  * `STATE_REQUISITE_KEYWORDS`, `STATE_REQUISITE_IN_KEYWORDS`, `STATE_RUNTIME_KEYWORDS`,
  * `STATE_INTERNAL_KEYWORDS` in `salt/state.py`): a function that takes `**kwargs` never sees
  * them, as Salt's `format_call` leaves them out.
