@@ -5,7 +5,7 @@
  * compile, with the file and line), the lock against a second run, a state module synced from
  * `salt://_states`, and orchestration from `salt-run state.orchestrate`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
@@ -88,7 +88,18 @@ describe('states', () => {
         '',
       ].join('\n'),
     );
-    Object.assign(master, { file_roots: { base: [srv] } });
+    write(
+      join(c.root, 'reactor', 'deploy.sls'),
+      'deploy:\n  runner.state.orchestrate:\n    - args:\n      - mods: orch.touch\n',
+    );
+    write(
+      join(srv, 'orch', 'touch.sls'),
+      `touch_it:\n  salt.function:\n    - name: cmd.run\n    - tgt: m1\n    - arg:\n      - touch ${join(c.root, 'reacted')}\n`,
+    );
+    Object.assign(master, {
+      file_roots: { base: [srv] },
+      reactor: [{ 'tsalt/test/deploy': [join(c.root, 'reactor', 'deploy.sls')] }],
+    });
     await c.startMaster();
     await c.startMinion('m1');
   }, 90_000);
@@ -203,6 +214,14 @@ describe('states', () => {
       comment: 'hello you',
       changes: { greeted: 'you' },
     });
+  });
+
+  it('the reactor starts an orchestration, as Salt users wire deployments', async () => {
+    const fired = await c.saltJson(['m1', 'event.send', 'tsalt/test/deploy']);
+    expect(fired.data.m1).toBe(true);
+    const done = join(c.root, 'reacted');
+    for (let i = 0; i < 150 && !existsSync(done); i++) await new Promise((r) => setTimeout(r, 200));
+    expect(existsSync(done)).toBe(true);
   });
 
   it('runs startup_states once a minion is connected, and returns the job to the master', async () => {
