@@ -73,7 +73,10 @@ export function testValue(ctx: ExecContext, test: unknown): boolean {
   return ctx.opts.test === true;
 }
 
-/** The call's state-run settings; `pillar=` must be a mapping (Salt's error otherwise). */
+/**
+ * The call's state-run settings (Salt's `get_sls_opts`): `pillar=` must be a mapping, and with
+ * `lock_saltenv` a `saltenv=` other than the configured one is refused (Salt's errors).
+ */
 export function stateCall(ctx: ExecContext, kw: StateKwargs): StateCall {
   if (
     kw.pillar !== undefined &&
@@ -81,6 +84,9 @@ export function stateCall(ctx: ExecContext, kw: StateKwargs): StateCall {
     (typeof kw.pillar !== 'object' || Array.isArray(kw.pillar))
   )
     throw new Error('Pillar data must be formatted as a dictionary, unless pillar_enc is specified.');
+  const given = kw.saltenv === undefined || kw.saltenv === null ? null : String(kw.saltenv);
+  if (given !== null && ctx.opts.lock_saltenv === true && given !== ctx.opts.saltenv)
+    throw new Error('lock_saltenv is enabled, saltenv cannot be changed');
   const base = record(ctx.opts.pillar);
   const pillar = kw.pillar ? mergePillar({ ...base }, record(kw.pillar)) : base;
   const highstateEnv = str(kw.saltenv) ?? str(ctx.opts.saltenv);
