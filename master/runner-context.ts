@@ -62,6 +62,12 @@ export function createRunnerContext(parts: RunnerContextParts): { ctx: RunnerCon
       const bound = bindArgs(spec as unknown as Parameters<typeof bindArgs>[0], fun, args, kwargs);
       return spec.run(ctx, bound.bound as never, bound.extra);
     },
+    async wheel(fun, args = [], kwargs = {}) {
+      const spec = await parts.wheel?.get(fun);
+      if (!spec || !parts.wheel) throw new SALT_ERR_RUNNER(`'${fun}' is not available.`);
+      const bound = bindArgs(spec as unknown as Parameters<typeof bindArgs>[0], fun, args, kwargs);
+      return spec.run(ctx, bound.bound as never, bound.extra);
+    },
     functions: {
       async docs(kind, match) {
         if (kind === 'runner') return loaderDocs(parts.runners, match);

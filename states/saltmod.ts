@@ -186,10 +186,8 @@ async function masterRun(
   const label = kind === 'runner' ? 'Runner' : 'Wheel';
   if (ctx.test)
     return { name, result: null, changes: {}, comment: `${label} function '${name}' would be executed.` };
-  const out = (await ctx.call(`saltutil.${kind}`, [name], { ...kwargs, full_return: true })) as Record<
-    string,
-    unknown
-  >;
+  const full = kind === 'runner' ? { full_return: true } : {};
+  const out = (await ctx.call(`saltutil.${kind}`, [name], { ...kwargs, ...full })) as Record<string, unknown>;
   const value = out && typeof out === 'object' && 'return' in out ? out.return : out;
   let success = out && typeof out === 'object' && 'success' in out ? out.success !== false : true;
   if (value && typeof value === 'object' && !Array.isArray(value) && 'Error' in value) success = false;

@@ -88,6 +88,8 @@ export interface RunnerContext extends WheelContext {
   readonly jobs: JobCacheView;
   /** Calls another runner function (Salt's `__salt__['mod.fun']` in a runner). */
   call(fun: string, args?: readonly unknown[], kwargs?: Readonly<Record<string, unknown>>): Promise<unknown>;
+  /** Calls a wheel function (`key.list_all`), as orchestration's `salt.wheel` does. */
+  wheel(fun: string, args?: readonly unknown[], kwargs?: Readonly<Record<string, unknown>>): Promise<unknown>;
   /** The functions this master can run: `runner`, `wheel`, `execution` (minion modules). */
   readonly functions: RunnerFunctionIndex;
   /** Sets the exit code `salt-run` reports (Salt's `__context__['retcode']`); nonzero means failure. */

@@ -3,7 +3,8 @@
  * context on the master, named `<id>_master`, that reads SLS files from the master's file
  * server (`file_client: local` over its `file_roots` and gitfs), runs the built-in execution
  * modules in the runner's process, and reaches minions and the master through the runner's
- * context: `saltutil.cmd` publishes through the master, `saltutil.runner` calls runners.
+ * context: `saltutil.cmd` publishes through the master, `saltutil.runner` and `saltutil.wheel` call
+ * runner and wheel functions.
  */
 import {
   createModuleLoader,
@@ -56,6 +57,18 @@ function saltutilRunner(rctx: RunnerContext): Call {
   };
 }
 
+/** Salt's `saltutil.wheel` on the master: `{return, success}`. */
+function saltutilWheel(rctx: RunnerContext): Call {
+  return async ([name], kw) => {
+    const kwargs = Object.fromEntries(Object.entries(kw).filter(([k]) => !k.startsWith('__')));
+    try {
+      return { return: await rctx.wheel(String(name), [], kwargs), success: true };
+    } catch (err) {
+      return { return: err instanceof Error ? err.message : String(err), success: false };
+    }
+  };
+}
+
 /** The master's id as `MasterMinion` names it. */
 export function masterMinionId(opts: Readonly<Record<string, unknown>>): string {
   const id = typeof opts.id === 'string' && opts.id ? opts.id : 'master';
@@ -70,6 +83,7 @@ export function masterMinion(rctx: RunnerContext, log: UnitLogger): ExecContext 
   const builtins: Record<string, Call> = {
     'saltutil.cmd': saltutilCmd(rctx),
     'saltutil.runner': saltutilRunner(rctx),
+    'saltutil.wheel': saltutilWheel(rctx),
   };
   const loader = createModuleLoader({
     dirs: [],

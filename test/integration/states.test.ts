@@ -85,6 +85,9 @@ describe('states', () => {
         '    - sls: web',
         '    - require:',
         '      - salt: ping',
+        'keys:',
+        '  salt.wheel:',
+        '    - name: key.list_all',
         '',
       ].join('\n'),
     );
@@ -253,5 +256,8 @@ describe('states', () => {
     const state = run['salt_|-apply_web_|-apply_web_|-state']!;
     expect(state.result).toBe(true);
     expect(state.comment).toBe('States ran successfully. Updating m1.');
+    const keys = run['salt_|-keys_|-key.list_all_|-wheel']!;
+    expect(keys).toMatchObject({ result: true, comment: "Wheel function 'key.list_all' executed." });
+    expect((keys.changes as { return: { minions: string[] } }).return.minions).toContain('m1');
   });
 });
