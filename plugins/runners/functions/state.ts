@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/index.js';
 import { RetcodeResult } from '../../../kernel/util.js';
+import { slsHigh } from '../../../modules/_state-calls.js';
 import { callHigh, checkResult, runLow, stateCall } from '../../../modules/_state-run.js';
-import { compileSls } from '../../states/compile/index.js';
 import type { LowChunk, StateRunResult } from '../../states/types.js';
 import { masterMinion } from '../master-minion.js';
 
@@ -23,10 +23,6 @@ const orchArgs = z.object({
   pillar_enc: z.string().nullish(),
   orchestration_jid: z.string().nullish(),
 });
-
-function modsOf(mods: string | readonly string[]): string[] {
-  return (typeof mods === 'string' ? mods.split(',') : [...mods]).map((m) => m.trim()).filter(Boolean);
-}
 
 /** Salt's orchestration return, with its retcode set on the runner. */
 function orchestration(rctx: RunnerContext, id: string, value: unknown) {
@@ -50,10 +46,7 @@ const orchestrate = defineRunnerFunction({
       throw new Error('Pillar data must be formatted as a dictionary');
     const mm = masterMinion(rctx, rctx.log);
     const call = stateCall(mm, { test: a.test, saltenv: a.saltenv, pillar: a.pillar });
-    const { high, errors } = await compileSls(call.source, call.render, modsOf(a.mods), call.saltenv, {
-      stateAutoOrder: mm.opts.state_auto_order !== false,
-      exclude: a.exclude,
-    });
+    const { high, errors } = await slsHigh(call, a.mods, { exclude: a.exclude });
     return orchestration(rctx, mm.id, await callHigh(call, high, errors));
   },
 });
