@@ -31,6 +31,7 @@ describe('bus sequence numbers', () => {
     expect(g.observe(undefined)).toBe(0);
     expect(g.observe({ 'my/': 1 })).toBe(0); // publisher restarted
     expect(g.observe({ 'my/': 2 })).toBe(0);
-    expect({ received: g.received, missed: g.missed }).toEqual({ received: 7, missed: 4 });
+    expect(g.observe({ 'my/': 4 }, false)).toBe(1); // numbered but left out: a gap, not received
+    expect({ received: g.received, missed: g.missed }).toEqual({ received: 7, missed: 5 });
   });
 });

@@ -101,9 +101,13 @@ export class GapTracker {
     this.#effective = all.filter((p) => !all.some((q) => q !== p && p.startsWith(q)));
   }
 
-  /** Records one received frame's numbers; returns how many events it shows were missed. */
-  observe(seqs: Record<string, number> | undefined): number {
-    this.#received++;
+  /**
+   * Records one received frame's numbers; returns how many events it shows were missed.
+   * `delivered` false: a frame the listener leaves out (a late probe echo), numbered but
+   * not counted as received.
+   */
+  observe(seqs: Record<string, number> | undefined, delivered = true): number {
+    if (delivered) this.#received++;
     if (!seqs) return 0;
     let missed = 0;
     for (const p of this.#effective) {

@@ -194,9 +194,11 @@ export class EventListener implements AsyncIterable<SaltEvent> {
       } catch {
         continue;
       }
-      // probes are numbered too: count them before leaving them out
-      if (this.#gaps.observe(readSequence(seq)) > 0) this.#lagged();
-      if (ev.tag.startsWith('tsalt/probe/')) continue;
+      // probes are numbered too: count their numbers before leaving them out (a late echo
+      // of ready()'s probe lands here), but not as received events
+      const probe = ev.tag.startsWith('tsalt/probe/');
+      if (this.#gaps.observe(readSequence(seq), !probe) > 0) this.#lagged();
+      if (probe) continue;
       yield { tag: ev.tag, data: (ev.data ?? {}) as Record<string, unknown> };
     }
   }
