@@ -4,6 +4,7 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
+import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
 import { pillarOptionSet } from './pillar/options.js';
@@ -13,6 +14,7 @@ import { minionStatesOptions, statesOptions } from './states/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   reactorOptions,
+  eventReturnOptions,
   renderersOptions,
   netapiMasterOptions,
   fileServerOptionSet,
