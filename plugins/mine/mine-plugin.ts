@@ -34,7 +34,14 @@ async function handleMineGet(load: Record<string, unknown>, ctx: CommandContext)
     return {};
   }
   const env = mineGetEnv(ctx.config, (message, code) => ctx.log.warn({ code }, message));
-  return gatherMine(env, { ...load, id: ctx.id });
+  try {
+    return await gatherMine(env, { ...load, id: ctx.id });
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'SALT_ERR_TARGET_INVALID') throw err;
+    // Salt's answer when a master function raises: an empty string
+    ctx.log.warn({ id: ctx.id, code: 'SALT_ERR_TARGET_INVALID' }, (err as Error).message);
+    return '';
+  }
 }
 
 export function minePlugin(): KernelPlugin {
