@@ -77,6 +77,13 @@ describe('mine: minions share data through the master', () => {
         },
       }),
       c.startMinion('bravo', { grains: { role: 'db' } }),
+      // its start-up update returns to the master as a scheduled job
+      c.startMinion('charlie', {
+        mine_return_job: true,
+        mine_functions: { charlie_fun: [{ mine_function: 'test.echo' }, 'from-charlie'] },
+      }),
+      // no update at all
+      c.startMinion('delta', { mine_enabled: false }),
     ]);
   }, 60_000);
   afterAll(async () => {
@@ -102,6 +109,21 @@ describe('mine: minions share data through the master', () => {
       'grains.item': { role: 'db' },
       role_alias: 'db',
       pillar_fun: 'from-pillar',
+    });
+    expect(cached.delta).toEqual({});
+  });
+
+  it("with mine_return_job the update's return reaches the master's job cache", async () => {
+    const jobs = (await until(
+      'jobs.list_jobs',
+      () => runJson(['jobs.list_jobs', 'search_function=mine.update', 'search_target=charlie']),
+      (v) => Object.keys(v as object).length > 0,
+    )) as Record<string, { Function: string; Target: string }>;
+    const [jid] = Object.keys(jobs);
+    expect(jobs[jid!]).toMatchObject({ Function: 'mine.update', Target: 'charlie' });
+    expect(await runJson(['jobs.lookup_jid', jid!])).toEqual({ charlie: true });
+    expect(await saltOf('alpha', ['mine.get', 'charlie', 'charlie_fun'])).toEqual({
+      charlie: 'from-charlie',
     });
   });
 
