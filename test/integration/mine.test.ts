@@ -16,7 +16,7 @@ import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import { generateRsaKeyPair, x931Sign } from '../../kernel/crypt/rsa.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
 import { newAuthToken, signIn } from '../../minion/auth.js';
-import { Cluster } from '../../tools/local-cluster.js';
+import { Cluster, runCli } from '../../tools/local-cluster.js';
 
 const srv = mkdtempSync(join(tmpdir(), 'tsalt-mine-it-'));
 const pillarRoot = join(srv, 'pillar');
@@ -145,6 +145,19 @@ describe('mine: minions share data through the master', () => {
       bravo: 'db',
     });
     expect(await runJson(['mine.get', '*', 'pillar_fun'])).toEqual({ bravo: 'from-pillar' });
+  });
+
+  it('salt-call on a minion reads the mine through its master too', async () => {
+    const r = await runCli('salt-call', [
+      '-c',
+      c.minionConfDir('bravo'),
+      '--out',
+      'json',
+      'mine.get',
+      '*',
+      'role_alias',
+    ]);
+    expect(JSON.parse(r.stdout)).toEqual({ local: { alpha: 'web', bravo: 'db' } });
   });
 
   it("salt['mine.get'](...) works from a Jinja template", async () => {
