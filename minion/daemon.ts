@@ -366,6 +366,7 @@ export async function startMinion(
         log,
         run: (job) => executor.run(job),
         send: (load) => master.send(load),
+        pillar: () => data.pillar,
       });
     return runStartupStates(m, executor);
   });

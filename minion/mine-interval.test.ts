@@ -2,11 +2,13 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import type { MinionJob, MinionJobOutcome } from '../kernel/jobs/types.js';
-import { mineReturnLoad, startMineInterval } from './mine-interval.js';
+import { mineHasWork, mineReturnLoad, startMineInterval } from './mine-interval.js';
 
 const log = pino({ level: 'silent' });
 const config = (extra: Record<string, unknown>) => ({ extra }) as unknown as ResolvedMinionConfig;
 const ok: MinionJobOutcome = { return: true, retcode: 0, success: true };
+const pillar = () => ({});
+const work = { mine_functions: { 'test.ping': [] } };
 
 describe('the periodic mine update', () => {
   it('runs mine.update at once; with mine_return_job its return goes to the master as a scheduled job', async () => {
@@ -18,6 +20,7 @@ describe('the periodic mine update', () => {
     });
     const mine = startMineInterval({
       config: config({ mine_interval: 0, mine_return_job: true }),
+      pillar,
       id: 'm1',
       log,
       run: async (job) => {
@@ -56,7 +59,8 @@ describe('the periodic mine update', () => {
     const sent: unknown[] = [];
     const gates: Array<() => void> = [];
     const mine = startMineInterval({
-      config: config({ mine_interval: 0 }),
+      config: config({ mine_interval: 0, ...work }),
+      pillar,
       id: 'm1',
       log,
       run: async () => {
@@ -91,6 +95,7 @@ describe('the periodic mine update', () => {
         log,
         run: async () => ok,
         send: async () => {},
+        pillar,
       }),
     ).toBeUndefined();
     expect(() =>
@@ -100,7 +105,30 @@ describe('the periodic mine update', () => {
         log,
         run: async () => ok,
         send: async () => {},
+        pillar,
       }),
     ).toThrow(expect.objectContaining({ code: 'SALT_ERR_CONFIG_INVALID' }));
+  });
+
+  it('skips the job when no mine_functions are configured anywhere (unless its return is wanted)', async () => {
+    let runs = 0;
+    const mine = startMineInterval({
+      config: config({ mine_interval: 0 }),
+      id: 'm1',
+      log,
+      run: async () => {
+        runs++;
+        return ok;
+      },
+      send: async () => {},
+      pillar,
+    });
+    await mine?.tick();
+    expect(runs).toBe(0);
+    mine?.stop();
+    expect(mineHasWork({}, { mine_functions: { a: [] } })).toBe(true);
+    expect(mineHasWork({}, { master: { mine_functions: { a: [] } } })).toBe(true);
+    expect(mineHasWork({ a: [] }, {})).toBe(true);
+    expect(mineHasWork({}, { mine_functions: {} })).toBe(false);
   });
 });

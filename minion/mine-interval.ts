@@ -23,6 +23,21 @@ export interface MineIntervalEnv {
   run(job: MinionJob): Promise<MinionJobOutcome>;
   /** Sends an aes load to the master. */
   send(load: Record<string, unknown>): Promise<unknown>;
+  /** The minion's current pillar (its `mine_functions`, and those under its `master` key). */
+  pillar(): Readonly<Record<string, unknown>>;
+}
+
+const nonEmptyMap = (v: unknown): boolean =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
+
+/**
+ * Whether `mine.update` has anything to run: `mine_functions` in the config, the pillar or the
+ * pillar's `master` key. Without any it returns None and sends nothing, so the job (and the job
+ * process it would start) is skipped, unless its return is to reach the master.
+ */
+export function mineHasWork(configured: unknown, pillar: Readonly<Record<string, unknown>>): boolean {
+  const master = pillar.master as Record<string, unknown> | undefined;
+  return nonEmptyMap(configured) || nonEmptyMap(pillar.mine_functions) || nonEmptyMap(master?.mine_functions);
 }
 
 export interface MineInterval {
@@ -60,6 +75,7 @@ export function startMineInterval(env: MineIntervalEnv): MineInterval | undefine
   let stopped = false;
   const tick = async (): Promise<void> => {
     if (stopped || running >= MAX_RUNNING) return;
+    if (!opts.mine_return_job && !mineHasWork(opts.mine_functions, env.pillar())) return;
     running++;
     try {
       const job: MinionJob = {
