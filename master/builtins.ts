@@ -10,6 +10,7 @@ import { eventReturnPlugin } from '../plugins/event-return/index.js';
 import { eventReturnOptions } from '../plugins/event-return/options.js';
 import { fileServerPlugin } from '../plugins/file-server/index.js';
 import { localCachePlugin } from '../plugins/local-cache/index.js';
+import { minePlugin } from '../plugins/mine/index.js';
 import { netapiConfigured } from '../plugins/netapi/config.js';
 import { netapiPlugin } from '../plugins/netapi/index.js';
 import { netapiMasterOptions } from '../plugins/netapi/options.js';
@@ -27,6 +28,7 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
     renderersPlugin(),
     fileServerPlugin(),
     pillarPlugin(),
+    minePlugin(),
     runnersPlugin(),
     wheelPlugin(),
   ];

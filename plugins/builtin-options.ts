@@ -6,6 +6,7 @@
 import type { OptionSet } from '../kernel/index.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
+import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
@@ -20,6 +21,8 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   fileServerOptionSet,
   minionFileRootsOption,
   pillarOptionSet,
+  mineMasterOptions,
+  mineMinionOptions,
   statesOptions,
   minionStatesOptions,
 ];
