@@ -70,7 +70,7 @@ describe('request commands, a master process and a REST route from a plugin pack
       session: first.creds.session,
       ...crypto,
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     channel?.close();
     await c.stop();
