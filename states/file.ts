@@ -2,10 +2,11 @@
  * Salt's `file` state module (`salt/states/file.py`): files, directories, symlinks and text
  * edits held in a wanted state: `managed`, `directory`, `absent`, `exists`, `missing`,
  * `touch`, `symlink`, `copy`, `rename`, `append`, `prepend`, `replace`, `blockreplace`,
- * `comment`, `uncomment`, `serialize`, `line`, `keyvalue`, `recurse`. Like Salt's, it has no `mod_watch`. Each function lives
+ * `comment`, `uncomment`, `serialize`, `line`, `keyvalue`, `recurse`, `accumulated`. Like Salt's, it has no `mod_watch`. Each function lives
  * in a `_file-*.ts` helper; the execution side is `modules/file.ts` and its `_file-*.ts`.
  */
 import { defineStateModule } from '../plugins/states/index.js';
+import { accumulated } from './_file-accumulated.js';
 import { directory } from './_file-directory.js';
 import { keyvalue } from './_file-keyvalue.js';
 import { line } from './_file-line.js';
@@ -38,5 +39,6 @@ export default defineStateModule({
     line,
     keyvalue,
     recurse,
+    accumulated,
   },
 });
