@@ -99,7 +99,7 @@ export const textFunctions = {
       z.object({
         originalfile: str(z),
         patchfile: str(z),
-        options: z.string().default(''),
+        options: z.union([z.string(), z.array(z.string())]).default(''),
         dry_run: pyFlag(z, false),
       }),
     doc: `Apply a patch to a file or directory with the patch program (patch <options> -i <patchfile> <originalfile>); the command's run_all return.${cli("salt '*' file.patch /opt/file.txt /tmp/file.txt.patch")}`,
@@ -109,7 +109,7 @@ export const textFunctions = {
         throw new SALT_ERR_EXEC_COMMAND(
           "patch executable not found. Is the distribution's patch package installed?",
         );
-      const argv = [exe, ...shlexSplit(a.options)];
+      const argv = [exe, ...(Array.isArray(a.options) ? a.options : shlexSplit(a.options))];
       if (a.dry_run)
         argv.push(['FreeBSD', 'OpenBSD'].includes(String(ctx.grains.kernel)) ? '-C' : '--dry-run');
       if (!argv.includes('-N') && !argv.includes('--forward')) argv.push('--forward');
