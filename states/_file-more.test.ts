@@ -364,6 +364,45 @@ describe('file.tidied and file.patch', () => {
   });
 });
 
+describe('file.hardlink', () => {
+  it('links, says when it already links, and refuses a plain file unless forced', async () => {
+    const run = harness();
+    const t = join(dir, 't');
+    await writeFile(t, 't\n');
+    await writeFile(join(dir, 'plain'), 'p\n');
+    const h = join(dir, 'h');
+    expect(await run('hardlink', { name: h, target: t }, { test: true })).toEqual({
+      name: 'DIR/h',
+      result: null,
+      comment: 'Hard link DIR/h to DIR/t is set for creation',
+      changes: { new: 'DIR/h' },
+    });
+    expect(await run('hardlink', { name: h, target: t })).toEqual({
+      name: 'DIR/h',
+      result: true,
+      comment: 'Created new hard link DIR/h -> DIR/t',
+      changes: { new: 'DIR/h' },
+    });
+    expect((await stat(h)).ino).toBe((await stat(t)).ino);
+    expect(await run('hardlink', { name: h, target: t })).toMatchObject({
+      result: true,
+      comment: 'Target of hard link DIR/h is already pointing to DIR/t',
+    });
+    expect(await run('hardlink', { name: join(dir, 'plain'), target: t })).toMatchObject({
+      result: false,
+      comment: 'File exists where the hard link DIR/plain should be',
+    });
+    expect(await run('hardlink', { name: join(dir, 'plain'), target: t, force: true })).toMatchObject({
+      result: true,
+      changes: { forced: 'File for hard link was forcibly replaced', new: 'DIR/plain' },
+    });
+    expect(await run('hardlink', { name: 'rel', target: 'rel2' })).toMatchObject({
+      result: false,
+      comment: 'Specified file rel is not an absolute path. Specified target rel2 is not an absolute path.',
+    });
+  });
+});
+
 describe('the run pillar reaches file.managed templates', () => {
   it('renders with the pillar the state run sees (a pillar= override), not the minion pillar', async () => {
     const run = harness({ who: 'override' });

@@ -3,12 +3,13 @@
  * edits held in a wanted state: `managed`, `directory`, `absent`, `exists`, `missing`,
  * `touch`, `symlink`, `copy`, `rename`, `append`, `prepend`, `replace`, `blockreplace`,
  * `comment`, `uncomment`, `serialize`, `line`, `keyvalue`, `recurse`, `accumulated`,
- * `tidied`, `patch`. Like Salt's, it has no `mod_watch`. Each function lives
+ * `tidied`, `patch`, `hardlink`. Like Salt's, it has no `mod_watch`. Each function lives
  * in a `_file-*.ts` helper; the execution side is `modules/file.ts` and its `_file-*.ts`.
  */
 import { defineStateModule } from '../plugins/states/index.js';
 import { accumulated } from './_file-accumulated.js';
 import { directory } from './_file-directory.js';
+import { hardlink } from './_file-hardlink.js';
 import { keyvalue } from './_file-keyvalue.js';
 import { line } from './_file-line.js';
 import { managed } from './_file-managed.js';
@@ -45,5 +46,6 @@ export default defineStateModule({
     accumulated,
     tidied,
     patch,
+    hardlink,
   },
 });
