@@ -8,6 +8,7 @@ import { loadConfig, type ResolvedMasterConfig, type ResolvedMinionConfig } from
 import { createLogger } from '../kernel/log.js';
 import { daemonize } from '../kernel/process/daemonize.js';
 import { type DaemonOptions, daemonCommand, overridesFrom } from './daemon-options.js';
+import { notifyReady } from './sd-notify.js';
 import { fail } from './usage-error.js';
 
 /** Runs `fn`; a failure is printed with its code and ends the process (exit 1). */
@@ -90,4 +91,5 @@ export async function runDaemon<K extends 'master' | 'minion'>(
     log.error({ code: (err as { code?: string }).code }, (err as Error).message);
     fail(prog, err, 1);
   }
+  await notifyReady(`${prog} started`, log);
 }

@@ -3,6 +3,8 @@
  * master running on this host with the same config (as Salt's salt-api does). The master
  * also starts it itself when `rest_cherrypy`/`rest_tornado` is configured; run one or the other.
  */
+
+import { notifyReady } from './sd-notify.js';
 import { handleVersionFlag } from './version.js';
 
 handleVersionFlag('salt-api', process.argv);
@@ -59,6 +61,7 @@ try {
   process.exit(1);
 }
 log.info({ port: handle.port }, 'salt-api started');
+await notifyReady('salt-api started', log);
 const stop = (): void => {
   // the plugins' shutdown taps run, as in the master's own processes
   void handle
