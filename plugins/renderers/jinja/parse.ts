@@ -32,7 +32,9 @@ export type Node =
   | ({ k: 'do'; expr: Expr } & At)
   | ({ k: 'loopctl'; what: 'break' | 'continue' } & At)
   | ({ k: 'filterblock'; filters: Expr[]; body: Node[] } & At)
-  | ({ k: 'with'; assigns: Array<[string, Expr]>; body: Node[] } & At);
+  | ({ k: 'with'; assigns: Array<[string, Expr]>; body: Node[] } & At)
+  | ({ k: 'block'; name: string; scoped: boolean; required: boolean; body: Node[] } & At)
+  | ({ k: 'extends'; template: Expr } & At);
 
 export function at(err: unknown, where: At | number): TemplateError {
   const line = typeof where === 'number' ? where : where.line;
@@ -65,6 +67,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class Parser {
   #i = 0;
+  /** Block names seen so far: a template may define each once. */
+  readonly #blocks = new Set<string>();
   constructor(
     readonly pieces: Piece[],
     readonly sandbox: boolean,
@@ -191,6 +195,10 @@ export class Parser {
       }
       case 'do':
         return { k: 'do', expr: this.expr(rest, w), ...w };
+      case 'extends':
+        return { k: 'extends', template: this.expr(rest, w), ...w };
+      case 'block':
+        return this.blockTag(rest, w);
       case 'break':
       case 'continue':
         return { k: 'loopctl', what: kw, ...w };
@@ -215,6 +223,28 @@ export class Parser {
         if (kw.startsWith('end')) throw this.fail(`unexpected '${kw}': no block to close here`, w);
         throw this.fail(`unknown tag '${kw || p.source}'`, w);
     }
+  }
+
+  /** `{% block name [scoped] [required] %} ... {% endblock [name] %}`. */
+  blockTag(rest: string, w: At): Node {
+    const [name = '', ...mods] = rest.split(/\s+/);
+    if (!NAME.test(name)) throw this.fail("expected '{% block name %}'", w);
+    for (const m of mods)
+      if (m !== 'scoped' && m !== 'required') throw this.fail(`unexpected '${m}' after the block name`, w);
+    if (this.#blocks.has(name)) throw this.fail(`block '${name}' defined twice`, w);
+    this.#blocks.add(name);
+    const { nodes, stop } = this.body(['endblock'], { name: 'block', ...w });
+    const closing = keyword((stop as { source: string }).source)[1];
+    if (closing && closing !== name)
+      throw this.fail(`mismatching name '${closing}' closing the block '${name}'`, stop as At);
+    return {
+      k: 'block',
+      name,
+      scoped: mods.includes('scoped'),
+      required: mods.includes('required'),
+      body: nodes,
+      ...w,
+    };
   }
 
   /** `name | f(x) | g` after `{% filter %}` / `{% set x | f %}`: the filters as call expressions. */
