@@ -18,7 +18,15 @@ export type Node =
   | { k: 'text'; value: string }
   | ({ k: 'out'; expr: Expr } & At)
   | ({ k: 'if'; branches: Array<{ test: Expr; body: Node[]; line: number }>; else?: Node[] } & At)
-  | ({ k: 'for'; targets: string[]; iter: Expr; filter?: Expr; body: Node[]; else?: Node[] } & At)
+  | ({
+      k: 'for';
+      targets: string[];
+      iter: Expr;
+      filter?: Expr;
+      recursive: boolean;
+      body: Node[];
+      else?: Node[];
+    } & At)
   | ({ k: 'set'; targets: string[]; value: Expr } & At)
   | ({ k: 'setattr'; obj: string; attr: string; value: Expr } & At)
   | ({ k: 'setblock'; name: string; body: Node[]; filters: Expr[] } & At)
@@ -369,6 +377,7 @@ export class Parser {
     if (!m) throw this.fail("expected '{% for name in expression %}'", w);
     let filter: Expr | undefined;
     let iter: Expr;
+    let recursive = false;
     try {
       const parser = new ExprParser(lexExpression(m[2] as string), this.sandbox);
       iter = parser.or();
@@ -376,7 +385,10 @@ export class Parser {
         parser.next();
         filter = parser.expression();
       }
-      if (parser.isName('recursive')) throw new TemplateError('recursive loops are not supported', w.line);
+      if (parser.isName('recursive')) {
+        parser.next();
+        recursive = true;
+      }
       parser.end();
     } catch (err) {
       const e = at(err, w);
@@ -388,6 +400,7 @@ export class Parser {
       k: 'for',
       targets: targets((m[1] as string).trim(), w.line),
       iter,
+      recursive,
       body: nodes,
       ...w,
     };

@@ -12,6 +12,7 @@ import { collectBlocks, type DocFrame, frameOf, newFrame, topFrame } from './blo
 import { callArgs, callValue, evaluate, type Runtime, Scope } from './evaluate.js';
 import type { Expr } from './expr-parser.js';
 import { FILTERS, type Fn, TESTS } from './filters.js';
+import { type LoopState, loopVariable } from './loop.js';
 import { at, type Node, parseTemplate } from './parse.js';
 import {
   type Gen,
@@ -332,6 +333,52 @@ function* renderBlock(
   return buf.join('');
 }
 
+/** A `{% for %}` over `value` at `depth` (a `recursive` loop's `loop(items)` goes one deeper). */
+function* runFor(
+  run: Run,
+  tpl: Compiled,
+  n: Extract<Node, { k: 'for' }>,
+  scope: Scope,
+  value: unknown,
+  depth: number,
+  out: string[],
+): Gen<void> {
+  let items = iterate(value);
+  if (n.filter) {
+    const kept: unknown[] = [];
+    for (const item of items) {
+      const s = new Scope(scope);
+      assign(s, n.targets, item, n.line);
+      if (truthy(yield* evaluate(n.filter, s, run))) kept.push(item);
+    }
+    items = kept;
+  }
+  if (items.length === 0 && n.else) return yield* runNodes(run, tpl, n.else, scope, out);
+  const recurse = n.recursive
+    ? new Macro('loop', function* (args) {
+        const buf: string[] = [];
+        yield* runFor(run, tpl, n, scope, args[0], depth + 1, buf);
+        return buf.join('');
+      })
+    : undefined;
+  const state: LoopState = { last: undefined };
+  for (let i = 0; i < items.length; i++) {
+    run.tick();
+    const s = new Scope(scope);
+    assign(s, n.targets, items[i], n.line);
+    s.set('loop', loopVariable(items, i, depth, state, recurse));
+    try {
+      yield* runNodes(run, tpl, n.body, s, out);
+    } catch (err) {
+      if (err instanceof Signal) {
+        if (err.what === 'break') break;
+        continue;
+      }
+      throw err;
+    }
+  }
+}
+
 /** After `{% extends %}`, a document's own top-level output is not rendered. */
 const DROPPED_AFTER_EXTENDS = new Set<Node['k']>(['text', 'out', 'block', 'include', 'call', 'filterblock']);
 
@@ -389,45 +436,8 @@ function* runNode(
       }
       if (n.else) yield* runNodes(run, tpl, n.else, scope, out);
       return;
-    case 'for': {
-      let items = iterate(yield* evaluate(n.iter, scope, run));
-      if (n.filter) {
-        const kept: unknown[] = [];
-        for (const item of items) {
-          const s = new Scope(scope);
-          assign(s, n.targets, item, n.line);
-          if (truthy(yield* evaluate(n.filter, s, run))) kept.push(item);
-        }
-        items = kept;
-      }
-      if (items.length === 0 && n.else) return yield* runNodes(run, tpl, n.else, scope, out);
-      for (let i = 0; i < items.length; i++) {
-        run.tick();
-        const s = new Scope(scope);
-        assign(s, n.targets, items[i], n.line);
-        s.set('loop', {
-          index: i + 1,
-          index0: i,
-          revindex: items.length - i,
-          revindex0: items.length - i - 1,
-          first: i === 0,
-          last: i === items.length - 1,
-          length: items.length,
-          previtem: i > 0 ? items[i - 1] : undefined,
-          nextitem: i < items.length - 1 ? items[i + 1] : undefined,
-        });
-        try {
-          yield* runNodes(run, tpl, n.body, s, out);
-        } catch (err) {
-          if (err instanceof Signal) {
-            if (err.what === 'break') break;
-            continue;
-          }
-          throw err;
-        }
-      }
-      return;
-    }
+    case 'for':
+      return yield* runFor(run, tpl, n, scope, yield* evaluate(n.iter, scope, run), 1, out);
     case 'loopctl':
       throw new Signal(n.what);
     case 'do':

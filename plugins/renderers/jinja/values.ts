@@ -7,7 +7,14 @@
 
 /** A missing value; `why` is the message of the error raised when it is used. */
 export class Undefined {
-  constructor(readonly why: string) {}
+  /**
+   * `soft`: Jinja's lenient Undefined, what `x if c` without `else` gives even under Salt's
+   * StrictUndefined: it prints as '', is false and iterates as empty.
+   */
+  constructor(
+    readonly why: string,
+    readonly soft = false,
+  ) {}
 }
 
 /** An error in a template; `line`/`column` are 1-based (0 when not known yet). */
@@ -27,6 +34,9 @@ export class TemplateError extends Error {
     super(message);
   }
 }
+
+/** A mapping that can also be called (`loop(items)`): its call target under this key. */
+export const CALLABLE = Symbol('callable');
 
 /** A function templates can call: `(args, kwargs)` → a value or a promise of one. */
 export class JinjaFunction {
@@ -62,6 +72,7 @@ export function typeName(value: unknown): string {
 }
 
 export function truthy(value: unknown): boolean {
+  if (value instanceof Undefined && value.soft) return false;
   const v = defined(value);
   if (v === null || v === undefined) return false;
   if (typeof v === 'boolean') return v;
@@ -117,6 +128,7 @@ export function repr(value: unknown): string {
 
 /** Python's `str()`, what `{{ value }}` prints. */
 export function str(value: unknown): string {
+  if (value instanceof Undefined && value.soft) return '';
   const v = defined(value);
   if (typeof v === 'string') return v;
   if (v === null || v === undefined) return 'None';
@@ -165,6 +177,7 @@ export function contains(container: unknown, item: unknown): boolean {
 
 /** What `for x in value` walks: list items, mapping keys, string characters. */
 export function iterate(value: unknown): unknown[] {
+  if (value instanceof Undefined && value.soft) return [];
   const v = defined(value);
   if (Array.isArray(v)) return v;
   if (typeof v === 'string') return [...v];
