@@ -45,6 +45,26 @@ export function pyJson(value: unknown, sortKeys = false): string {
   throw new TemplateError(`Object of type ${typeName(v)} is not JSON serializable`);
 }
 
+/** `json.dumps(value, indent=n)` (Python's layout; no indent is {@link pyJson}'s one line). */
+export function pyJsonIndent(value: unknown, indent: unknown, depth = 0): string {
+  if (indent === null || indent === undefined) return pyJson(value);
+  const pad = typeof indent === 'string' ? indent : ' '.repeat(Number(indent));
+  const v = defined(value);
+  const inner = `\n${pad.repeat(depth + 1)}`;
+  const outer = `\n${pad.repeat(depth)}`;
+  if (Array.isArray(v))
+    return v.length
+      ? `[${inner}${v.map((x) => pyJsonIndent(x, indent, depth + 1)).join(`,${inner}`)}${outer}]`
+      : '[]';
+  if (isMap(v)) {
+    const keys = Object.keys(v);
+    return keys.length
+      ? `{${inner}${keys.map((k) => `${pyJson(k)}: ${pyJsonIndent(v[k], indent, depth + 1)}`).join(`,${inner}`)}${outer}}`
+      : '{}';
+  }
+  return pyJson(v);
+}
+
 export function toInt(value: unknown, def: unknown): unknown {
   if (typeof value === 'number') return Math.trunc(value);
   if (typeof value === 'boolean') return value ? 1 : 0;

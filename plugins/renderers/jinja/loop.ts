@@ -4,7 +4,7 @@
  * `nextitem`, undefined at the ends), `cycle(...)`, `changed(...)`, and, in a `recursive` loop,
  * `loop(items)` to run the loop body over `items` one level deeper.
  */
-import { CALLABLE, equal, JinjaFunction, Macro, TemplateError, Undefined } from './values.js';
+import { CALLABLE, equal, JinjaFunction, type Macro, TemplateError, Undefined } from './values.js';
 
 /** State shared by every turn of one loop: what `changed()` saw last. */
 export interface LoopState {

@@ -10,7 +10,8 @@ import { isIP } from 'node:net';
 import { stringify } from 'yaml';
 import { loadJson } from '../json-renderer.js';
 import { loadYaml } from '../yaml/load.js';
-import { arg, FILTERS, type Fn, lengthOf, pyJson, TESTS } from './filters.js';
+import { attrOf, BUILTIN_FILTERS, BUILTIN_TESTS, htmlEscape } from './builtin-filters.js';
+import { arg, FILTERS, type Fn, lengthOf, pyJson, pyJsonIndent, TESTS } from './filters.js';
 import {
   compare,
   defined,
@@ -28,14 +29,6 @@ import {
 } from './values.js';
 
 type Test = (value: unknown, args: unknown[]) => boolean;
-
-function attrOf(x: unknown, path: unknown): unknown {
-  if (path === null || path === undefined) return x;
-  let v = x;
-  for (const part of str(path).split('.'))
-    v = getItem(v, /^\d+$/.test(part) && Array.isArray(v) ? Number(part) : part, 'attr');
-  return v;
-}
 
 function sortKey(caseSensitive: unknown) {
   return (v: unknown) => (typeof v === 'string' && !caseSensitive ? v.toLowerCase() : v);
@@ -186,6 +179,7 @@ const uniq = (items: unknown[]) => items.filter((x, i) => items.findIndex((y) =>
 
 export const SALT_FILTERS: Record<string, Fn> = {
   ...FILTERS,
+  ...BUILTIN_FILTERS,
   // Jinja2 built-ins
   title: (v) =>
     str(v)
@@ -199,15 +193,6 @@ export const SALT_FILTERS: Record<string, Fn> = {
     const f = 10 ** prec;
     const n = Number(defined(v)) * f;
     return (method === 'ceil' ? Math.ceil(n) : method === 'floor' ? Math.floor(n) : Math.round(n)) / f;
-  },
-  sort(v, args, kw) {
-    const reverse = truthy(arg(args, kw, 0, 'reverse', false));
-    const key = sortKey(arg(args, kw, 1, 'case_sensitive', false));
-    const attribute = arg(args, kw, 2, 'attribute', null);
-    const out = [...iterate(v)].sort((a, b) =>
-      compare(key(attrOf(a, attribute)), key(attrOf(b, attribute)), '<'),
-    );
-    return reverse ? out.reverse() : out;
   },
   dictsort(v, args, kw) {
     const m = defined(v);
@@ -271,51 +256,14 @@ export const SALT_FILTERS: Record<string, Fn> = {
     const pad = Math.max(0, w - s.length);
     return ' '.repeat(Math.floor(pad / 2)) + s + ' '.repeat(Math.ceil(pad / 2));
   },
-  format: (v, args, kw) =>
-    Object.keys(kw).length
-      ? str(v).replace(/%\((\w+)\)s/g, (_m, k: string) => str(kw[k]))
-      : str(v).replace(/%[sd]/g, () => str(args.shift())),
   items: (v) => Object.entries(defined(v) as Record<string, unknown>),
   attr: (v, args) => getItem(v, str(args[0]), 'attr'),
-  batch(v, args) {
-    const n = Number(args[0]);
-    const items = iterate(v);
-    const out: unknown[][] = [];
-    for (let i = 0; i < items.length; i += n) {
-      const b = items.slice(i, i + n);
-      while (args.length > 1 && b.length < n) b.push(args[1]);
-      out.push(b);
-    }
-    return out;
-  },
   wordcount: (v) => str(v).split(/\s+/).filter(Boolean).length,
-  truncate(v, args, kw) {
-    const s = str(v);
-    const n = Number(arg(args, kw, 0, 'length', 255));
-    const killwords = truthy(arg(args, kw, 1, 'killwords', false));
-    const end = str(arg(args, kw, 2, 'end', '...'));
-    const leeway = Number(arg(args, kw, 3, 'leeway', 5));
-    if (s.length <= n + leeway) return s;
-    const cut = s.slice(0, n - end.length);
-    return (killwords ? cut : cut.replace(/\s*\S*$/, '') || cut) + end;
-  },
-  urlencode: (v) =>
-    isMap(v)
-      ? Object.entries(v)
-          .map(([k, x]) => `${plusEncode(k)}=${plusEncode(str(x))}`)
-          .join('&')
-      : encodeURIComponent(str(v)).replace(/%2F/g, '/'),
   safe: (v) => v,
-  e: (v) =>
-    str(v)
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&#34;')
-      .replace(/'/g, '&#39;'),
-  escape: (v) => (SALT_FILTERS.e as Fn)(v, [], {}),
-  tojson: (v) =>
-    pyJson(v, true)
+  e: (v) => htmlEscape(v),
+  escape: (v) => htmlEscape(v),
+  tojson: (v, args, kw) =>
+    pyJsonIndent(v, arg(args, kw, 0, 'indent', null))
       .replace(/</g, '\\u003c')
       .replace(/>/g, '\\u003e')
       .replace(/&/g, '\\u0026')
@@ -392,6 +340,7 @@ export const SALT_FILTERS: Record<string, Fn> = {
 
 export const SALT_TESTS: Record<string, Test> = {
   ...TESTS,
+  ...BUILTIN_TESTS,
   divisibleby: (v, a) => Number(v) % Number(a[0]) === 0,
   equalto: (v, a) => equal(v, a[0]),
   eq: (v, a) => equal(v, a[0]),
@@ -403,7 +352,6 @@ export const SALT_TESTS: Record<string, Test> = {
   upper: (v) => typeof v === 'string' && v === v.toUpperCase(),
   integer: (v) => typeof v === 'number' && Number.isInteger(v),
   float: (v) => typeof v === 'number' && !Number.isInteger(v),
-  callable: (v) => typeof v === 'object' && v !== null && !isMap(v) && !Array.isArray(v),
   gt: (v, a) => compare(v, a[0], '>') > 0,
   ge: (v, a) => compare(v, a[0], '>=') >= 0,
   lt: (v, a) => compare(v, a[0], '<') < 0,

@@ -112,6 +112,14 @@ export function tuple<T>(items: T[]): T[] {
   return items;
 }
 
+const FIELDS = Symbol('fields');
+
+/** A tuple whose items are also attributes (Python's namedtuple: `groupby`'s `grouper`/`list`). */
+export function namedTuple<T>(items: T[], names: readonly string[]): T[] {
+  Object.defineProperty(items, FIELDS, { value: names });
+  return tuple(items);
+}
+
 /** Python's `repr()`. */
 export function repr(value: unknown): string {
   const v = defined(value);
@@ -197,6 +205,8 @@ export function getItem(obj: unknown, key: unknown, how: 'attr' | 'item'): unkno
     );
   }
   if (Array.isArray(o) || typeof o === 'string') {
+    const fields = (o as { [FIELDS]?: readonly string[] })[FIELDS];
+    if (fields && typeof key === 'string' && fields.includes(key)) return o[fields.indexOf(key)];
     if (typeof key === 'number' && Number.isInteger(key)) {
       const i = key < 0 ? o.length + key : key;
       if (i >= 0 && i < o.length) return o[i];
