@@ -25,6 +25,7 @@ import {
   str,
   TemplateError,
   truthy,
+  tuple,
   typeName,
   Undefined,
 } from './values.js';
@@ -301,7 +302,7 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
     case 'list': {
       const out: unknown[] = [];
       for (const x of e.items) out.push(defined(yield* evaluate(x, scope, rt)));
-      return out;
+      return e.tuple ? tuple(out) : out;
     }
     case 'dict': {
       const out: Record<string, unknown> = {};

@@ -192,7 +192,12 @@ export const SALT_FILTERS: Record<string, Fn> = {
     const method = str(arg(args, kw, 1, 'method', 'common'));
     const f = 10 ** prec;
     const n = Number(defined(v)) * f;
-    return (method === 'ceil' ? Math.ceil(n) : method === 'floor' ? Math.floor(n) : Math.round(n)) / f;
+    if (method === 'ceil') return Math.ceil(n) / f;
+    if (method === 'floor') return Math.floor(n) / f;
+    if (method !== 'common') throw new TemplateError('method must be common, ceil or floor');
+    // Python's round(): halves go to the even neighbour
+    const r = Math.round(n);
+    return (Math.abs(n % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r) / f;
   },
   dictsort(v, args, kw) {
     const m = defined(v);
@@ -270,7 +275,11 @@ export const SALT_FILTERS: Record<string, Fn> = {
       .replace(/'/g, '\\u0027'),
   bool: (v) => toBool(v),
   // Salt's serializers (SerializerExtension)
-  json: (v, args, kw) => pyJson(v, truthy(arg(args, kw, 0, 'sort_keys', true))),
+  json: (v, args, kw) =>
+    pyJsonIndent(v, arg(args, kw, 1, 'indent', null), {
+      sortKeys: truthy(arg(args, kw, 0, 'sort_keys', true)),
+      ascii: false,
+    }),
   yaml: (v, args, kw) => saltYaml(v, arg(args, kw, 0, 'flow_style', true)),
   python: (v) => repr(v),
   load_yaml: (v) => loadYaml(str(v), { path: '<load_yaml filter>' }) ?? {},
@@ -374,3 +383,6 @@ function runTest(name: unknown, v: unknown, args: unknown[]): boolean {
   if (!t) throw new TemplateError(`no test named '${str(name)}'`);
   return t(v, args);
 }
+
+SALT_TESTS.filter = (v) => typeof v === 'string' && Object.hasOwn(SALT_FILTERS, v);
+SALT_TESTS.test = (v) => typeof v === 'string' && Object.hasOwn(SALT_TESTS, v);
