@@ -12,6 +12,7 @@ import { loadJson } from '../json-renderer.js';
 import { loadYaml } from '../yaml/load.js';
 import { attrOf, BUILTIN_FILTERS, BUILTIN_TESTS, htmlEscape } from './builtin-filters.js';
 import { arg, FILTERS, type Fn, lengthOf, pyJson, pyJsonIndent, TESTS } from './filters.js';
+import { SALT_MORE_FILTERS } from './salt-more-filters.js';
 import {
   compare,
   defined,
@@ -341,10 +342,20 @@ export const SALT_FILTERS: Record<string, Fn> = {
   is_ipv6: (v) => isIP(str(v).split('/')[0] ?? '') === 6,
   random_uuid: () => randomUUID(),
   uuid: (v) => {
-    const h = createHash('sha1').update(str(v)).digest('hex');
+    // uuid5 in Salt's namespace (salt/utils/jinja.py GLOBAL_UUID)
+    const ns = Buffer.from('91633ebf1c865e33935a28061f4b480e', 'hex');
+    const h = createHash('sha1').update(ns).update(str(v)).digest('hex');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((Number.parseInt(h[16] as string, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
   },
   type: (v) => typeName(v),
+  dict_to_sls_yaml_params: (v, args, kw) => {
+    const m = defined(v);
+    if (!isMap(m))
+      throw new TemplateError(`dict_to_sls_yaml_params: a mapping is required, not ${typeName(m)}`);
+    const items = Object.entries(m).map(([k, x]) => ({ [k]: x }));
+    return saltYaml(items, arg(args, kw, 0, 'flow_style', false));
+  },
+  ...SALT_MORE_FILTERS,
 };
 
 export const SALT_TESTS: Record<string, Test> = {

@@ -97,6 +97,23 @@ function reprString(s: string): string {
   return `${quote}${out}${quote}`;
 }
 
+/** Python's `repr()` of bytes: printable ASCII as is, the rest as `\xNN`. */
+function reprBytes(b: Uint8Array): string {
+  const text = Buffer.from(b).toString('latin1');
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = '';
+  for (const c of b) {
+    const ch = String.fromCharCode(c);
+    if (ch === '\\' || ch === quote) out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c >= 0x20 && c < 0x7f) out += ch;
+    else out += `\\x${c.toString(16).padStart(2, '0')}`;
+  }
+  return `b${quote}${out}${quote}`;
+}
+
 export function numberStr(n: number): string {
   if (Number.isNaN(n)) return 'nan';
   if (n === Number.POSITIVE_INFINITY) return 'inf';
@@ -143,7 +160,7 @@ export function str(value: unknown): string {
   if (v === true) return 'True';
   if (v === false) return 'False';
   if (typeof v === 'number') return numberStr(v);
-  if (v instanceof Uint8Array) return `b${reprString(Buffer.from(v).toString('latin1'))}`;
+  if (v instanceof Uint8Array) return reprBytes(v);
   return repr(v);
 }
 
