@@ -262,7 +262,7 @@ export const SALT_FILTERS: Record<string, Fn> = {
     const pad = Math.max(0, w - s.length);
     return ' '.repeat(Math.floor(pad / 2)) + s + ' '.repeat(Math.ceil(pad / 2));
   },
-  items: (v) => Object.entries(defined(v) as Record<string, unknown>),
+  items: (v) => Object.entries(defined(v) as Record<string, unknown>).map((e) => tuple(e)),
   attr: (v, args) => getItem(v, str(args[0]), 'attr'),
   wordcount: (v) => str(v).split(/\s+/).filter(Boolean).length,
   safe: (v) => v,
@@ -334,6 +334,7 @@ export const SALT_FILTERS: Record<string, Fn> = {
   base64_encode: (v) => Buffer.from(str(v), 'utf8').toString('base64'),
   base64_decode: (v) => Buffer.from(str(v), 'base64').toString('utf8'),
   strftime: (v, args) => strftime(v, args[0]),
+  date_format: (v, args) => strftime(v, args[0]),
   ipaddr: ipFilter(0),
   ipv4: ipFilter(4),
   ipv6: ipFilter(6),

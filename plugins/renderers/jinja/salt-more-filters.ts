@@ -6,9 +6,10 @@
  * `compare_lists`/`compare_dicts`, `method_call`, `combinations`/`product`/`zip`/...,
  * `dict_to_sls_yaml_params`, `human_to_bytes`, the `*_dict_key_value` setters, and more.
  */
-import { createHmac, randomInt } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { posix } from 'node:path';
 import { search as jmesSearch } from 'jmespath';
+import { globMatch } from '../../../kernel/util.js';
 import { arg, type Fn } from './filters.js';
 import { type IpValue, inNetwork, ipProperty, ipText, networkHosts, networkSize, parseIp } from './ip.js';
 import { pyMethod } from './methods.js';
@@ -147,6 +148,25 @@ function dictAt(
     cur = next;
   }
   return { holder: cur, last };
+}
+
+/** A copy of `items` in random order. */
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
+
+/** Salt's `expr_match`: a glob, else a regular expression matching the whole line. */
+function exprMatch(line: string, expr: string): boolean {
+  if (globMatch(expr, line)) return true;
+  try {
+    return new RegExp(`^(?:${expr})$`).test(line);
+  } catch {
+    return false;
+  }
 }
 
 /** Python's `re.escape`. */
@@ -346,6 +366,38 @@ export const SALT_MORE_FILTERS: Record<string, Fn> = {
     createHmac('sha256', str(arg(args, kw, 0, 'shared_secret', '')))
       .update(str(v))
       .digest('hex'),
+  rand_str: (v, args, kw) => (SALT_MORE_FILTERS.random_hash as Fn)(v, args, kw),
+  random_hash(v, args, kw) {
+    const size = Number(v ?? 9999999999);
+    const algo = str(arg(args, kw, 0, 'hash_type', null) ?? 'md5');
+    return createHash(algo)
+      .update(String(randomInt(0, Math.min(size, 2 ** 48 - 1) + 1)))
+      .digest('hex');
+  },
+  random_str(v) {
+    const size = Number(v ?? 32);
+    return randomBytes(size).toString('base64').slice(0, size);
+  },
+  random_sample(v, args, kw) {
+    const items = [...iterate(v)];
+    const n = Number(arg(args, kw, 0, 'size', 1));
+    if (n > items.length) throw new TemplateError('Sample larger than population or is negative');
+    return shuffled(items).slice(0, n);
+  },
+  random_shuffle: (v) => shuffled([...iterate(v)]),
+  check_whitelist_blacklist(v, args, kw) {
+    const list = (x: unknown) =>
+      x === null || x === undefined || x === '' ? [] : typeof x === 'string' ? [x] : iterate(x);
+    const white = list(arg(args, kw, 0, 'whitelist', null));
+    const black = list(arg(args, kw, 1, 'blacklist', null));
+    const matches = (expr: unknown) => exprMatch(str(v), str(expr));
+    const inBlack = black.some(matches);
+    const inWhite = white.some(matches);
+    if (black.length && !white.length) return !inBlack;
+    if (white.length && !black.length) return inWhite;
+    if (black.length && white.length) return !inBlack && inWhite;
+    return true;
+  },
   set_dict_key_value(v, args, kw) {
     const { holder, last } = dictAt(v, args[0], arg(args, kw, 2, 'delimiter', ':'));
     holder[last] = args[1];
