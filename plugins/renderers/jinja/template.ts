@@ -24,6 +24,7 @@ import {
   str,
   TemplateError,
   truthy,
+  tuple,
   Undefined,
 } from './values.js';
 
@@ -249,32 +250,36 @@ function makeMacro(
   body: Node[],
   closure: Scope,
 ): Macro {
-  return new Macro(name, function* (args, kwargs, caller) {
-    if (++run.state.macroDepth > MAX_MACRO_DEPTH) {
-      const e = new TemplateError(`macro '${name}' recursed deeper than ${MAX_MACRO_DEPTH} calls: stopped`);
-      e.kind = 'limit';
-      throw e;
-    }
-    try {
-      const scope = new Scope(closure);
-      const extraKw: Record<string, unknown> = { ...kwargs };
-      for (const [i, [p, dflt]] of params.entries()) {
-        if (i < args.length) scope.set(p, args[i]);
-        else if (Object.hasOwn(extraKw, p)) scope.set(p, extraKw[p]);
-        else if (dflt) scope.set(p, yield* evaluate(dflt, scope, run));
-        else scope.set(p, new Undefined(`parameter '${p}' was not provided to macro '${name}'`));
-        delete extraKw[p];
+  return new Macro(
+    name,
+    function* (args, kwargs, caller) {
+      if (++run.state.macroDepth > MAX_MACRO_DEPTH) {
+        const e = new TemplateError(`macro '${name}' recursed deeper than ${MAX_MACRO_DEPTH} calls: stopped`);
+        e.kind = 'limit';
+        throw e;
       }
-      scope.set('varargs', args.slice(params.length));
-      scope.set('kwargs', extraKw);
-      if (caller) scope.set('caller', caller);
-      const out: string[] = [];
-      yield* runNodes(run, tpl, body, scope, out);
-      return out.join('');
-    } finally {
-      run.state.macroDepth--;
-    }
-  });
+      try {
+        const scope = new Scope(closure);
+        const extraKw: Record<string, unknown> = { ...kwargs };
+        for (const [i, [p, dflt]] of params.entries()) {
+          if (i < args.length) scope.set(p, args[i]);
+          else if (Object.hasOwn(extraKw, p)) scope.set(p, extraKw[p]);
+          else if (dflt) scope.set(p, yield* evaluate(dflt, scope, run));
+          else scope.set(p, new Undefined(`parameter '${p}' was not provided to macro '${name}'`));
+          delete extraKw[p];
+        }
+        scope.set('varargs', tuple(args.slice(params.length)));
+        scope.set('kwargs', extraKw);
+        if (caller) scope.set('caller', caller);
+        const out: string[] = [];
+        yield* runNodes(run, tpl, body, scope, out);
+        return out.join('');
+      } finally {
+        run.state.macroDepth--;
+      }
+    },
+    params.map(([p]) => p),
+  );
 }
 
 /** Adds `tpl`'s blocks below the ones already on the frame's stacks (a child's come first). */

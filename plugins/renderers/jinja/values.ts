@@ -231,6 +231,10 @@ export function getItem(obj: unknown, key: unknown, how: 'attr' | 'item'): unkno
     }
     return new Undefined(`'${typeName(o)} object' has no attribute ${repr(key)}`);
   }
+  if (o instanceof Macro && how === 'attr') {
+    if (key === 'name') return o.name;
+    if (key === 'arguments') return tuple([...o.params]);
+  }
   return new Undefined(`'${typeName(o)} object' has no attribute ${repr(key)}`);
 }
 
@@ -243,6 +247,8 @@ export class Macro {
   constructor(
     readonly name: string,
     readonly invoke: (args: unknown[], kwargs: Record<string, unknown>, caller?: Macro) => Gen<string>,
+    /** The parameter names (`macro.arguments`). */
+    readonly params: readonly string[] = [],
   ) {}
 }
 
