@@ -12,6 +12,7 @@ import { loadJson } from '../json-renderer.js';
 import { loadYaml } from '../yaml/load.js';
 import { attrOf, BUILTIN_FILTERS, BUILTIN_TESTS, htmlEscape } from './builtin-filters.js';
 import { arg, FILTERS, type Fn, lengthOf, pyJson, pyJsonIndent, TESTS } from './filters.js';
+import { LOCAL_FILTERS } from './local-filters.js';
 import { SALT_MORE_FILTERS } from './salt-more-filters.js';
 import {
   compare,
@@ -357,6 +358,8 @@ export const SALT_FILTERS: Record<string, Fn> = {
     return saltYaml(items, arg(args, kw, 0, 'flow_style', false));
   },
   ...SALT_MORE_FILTERS,
+  ...LOCAL_FILTERS,
+  load_text: (v) => str(v),
 };
 
 export const SALT_TESTS: Record<string, Test> = {
