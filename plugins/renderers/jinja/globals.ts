@@ -3,6 +3,7 @@
  * `range`, `dict`, `namespace`, `lipsum`-free basics, and Salt's `raise`, `odict` and
  * `show_full_context` (`salt/utils/jinja.py` `@jinja_global`).
  */
+import { SaltProxy } from './salt-proxy.js';
 import { isMap, iterate, JinjaFunction, str, TemplateError } from './values.js';
 
 function range(args: unknown[]): number[] {
@@ -80,6 +81,13 @@ export function saltGlobals(context: () => Record<string, unknown>): Record<stri
       const n = Number(a[0] ?? kw.n ?? 5);
       const para = `${LOREM.charAt(0).toUpperCase()}${LOREM.slice(1)}.`;
       return Array.from({ length: n }, () => para).join('\n\n');
+    }),
+    // Salt's ifelse global is match.ifelse (salt/modules/match.py), matched against this minion
+    ifelse: new JinjaFunction('ifelse', (a, kw) => {
+      const salt = context().salt;
+      const fn = salt instanceof SaltProxy ? salt.get('match.ifelse') : undefined;
+      if (!(fn instanceof JinjaFunction)) throw new TemplateError("ifelse needs salt['match.ifelse']");
+      return fn.impl(a, kw);
     }),
     show_full_context: new JinjaFunction('show_full_context', () => context()),
   };
