@@ -13,6 +13,7 @@ import { loadYaml } from '../yaml/load.js';
 import { attrOf, BUILTIN_FILTERS, BUILTIN_TESTS, htmlEscape } from './builtin-filters.js';
 import { arg, FILTERS, type Fn, lengthOf, pyJson, pyJsonIndent, TESTS } from './filters.js';
 import { LOCAL_FILTERS } from './local-filters.js';
+import { hasPyMethod, pyMethod } from './methods.js';
 import { SALT_MORE_FILTERS } from './salt-more-filters.js';
 import {
   compare,
@@ -21,6 +22,7 @@ import {
   getItem,
   isMap,
   iterate,
+  JinjaFunction,
   repr,
   str,
   TemplateError,
@@ -264,7 +266,14 @@ export const SALT_FILTERS: Record<string, Fn> = {
     return ' '.repeat(Math.floor(pad / 2)) + s + ' '.repeat(Math.ceil(pad / 2));
   },
   items: (v) => Object.entries(defined(v) as Record<string, unknown>).map((e) => tuple(e)),
-  attr: (v, args) => getItem(v, str(args[0]), 'attr'),
+  attr(v, args) {
+    const name = str(args[0]);
+    const got = getItem(v, name, 'attr');
+    // a str/dict/list method, bound as Python's getattr gives it
+    if (got instanceof Undefined && hasPyMethod(v, name))
+      return new JinjaFunction(name, (a, kw) => pyMethod(v, name, a, kw));
+    return got;
+  },
   wordcount: (v) => str(v).split(/\s+/).filter(Boolean).length,
   safe: (v) => v,
   e: (v) => htmlEscape(v),
