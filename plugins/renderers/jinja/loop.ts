@@ -6,9 +6,30 @@
  */
 import { CALLABLE, equal, JinjaFunction, type Macro, TemplateError, Undefined } from './values.js';
 
-/** State shared by every turn of one loop: what `changed()` saw last. */
+/** State shared by every turn of one loop: the turn, what `changed()` saw last, the methods. */
 export interface LoopState {
+  i: number;
   last: unknown[] | undefined;
+  readonly cycle: JinjaFunction;
+  readonly changed: JinjaFunction;
+}
+
+/** A new loop's state (its `cycle` and `changed` read the current turn from it). */
+export function loopState(): LoopState {
+  const state: LoopState = {
+    i: 0,
+    last: undefined,
+    cycle: new JinjaFunction('loop.cycle', (args) => {
+      if (args.length === 0) throw new TemplateError('no items for cycling given');
+      return args[state.i % args.length];
+    }),
+    changed: new JinjaFunction('loop.changed', (args) => {
+      if (state.last !== undefined && equal(state.last, args)) return false;
+      state.last = args;
+      return true;
+    }),
+  };
+  return state;
 }
 
 /** The `loop` mapping for turn `i` of `items`. */
@@ -32,16 +53,10 @@ export function loopVariable(
     depth0: depth - 1,
     previtem: i > 0 ? items[i - 1] : new Undefined('there is no previous item'),
     nextitem: i < n - 1 ? items[i + 1] : new Undefined('there is no next item'),
-    cycle: new JinjaFunction('loop.cycle', (args) => {
-      if (args.length === 0) throw new TemplateError('no items for cycling given');
-      return args[i % args.length];
-    }),
-    changed: new JinjaFunction('loop.changed', (args) => {
-      if (state.last !== undefined && equal(state.last, args)) return false;
-      state.last = args;
-      return true;
-    }),
+    cycle: state.cycle,
+    changed: state.changed,
   };
+  state.i = i;
   Object.defineProperty(loop, CALLABLE, {
     value:
       recurse ??

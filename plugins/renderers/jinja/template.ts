@@ -12,7 +12,7 @@ import { collectBlocks, type DocFrame, frameOf, newFrame, topFrame } from './blo
 import { callArgs, callValue, evaluate, type Runtime, Scope } from './evaluate.js';
 import type { Expr } from './expr-parser.js';
 import { FILTERS, type Fn, TESTS } from './filters.js';
-import { type LoopState, loopVariable } from './loop.js';
+import { loopState, loopVariable } from './loop.js';
 import { at, type Node, parseTemplate } from './parse.js';
 import {
   type Gen,
@@ -366,7 +366,7 @@ function* runFor(
         return buf.join('');
       })
     : undefined;
-  const state: LoopState = { last: undefined };
+  const state = loopState();
   for (let i = 0; i < items.length; i++) {
     run.tick();
     const s = new Scope(scope);
