@@ -38,7 +38,7 @@ describe('expressions', () => {
     expect(
       r("{{ 'web' in data.id }} {{ 'a' in data.data.list }} {{ 'id' in data }} {{ 'z' not in data }}"),
     ).toBe('True True True True');
-    expect(r("{{ [1, 'x'] }} {{ {'a': [1]} }} {{ (1, 2) }}")).toBe("[1, 'x'] {'a': [1]} [1, 2]");
+    expect(r("{{ [1, 'x'] }} {{ {'a': [1]} }} {{ (1, 2) }}")).toBe("[1, 'x'] {'a': [1]} (1, 2)");
     expect(
       r("{{ 'yes' if data.flag else 'no' }} {{ data.missing is defined }} {{ data.id is string }}"),
     ).toBe('yes False True');

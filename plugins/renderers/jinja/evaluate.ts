@@ -10,6 +10,7 @@ import { callMethod, type Fn } from './filters.js';
 import { percentFormat, pyMethod } from './methods.js';
 import { SaltProxy } from './salt-proxy.js';
 import {
+  CALLABLE,
   compare,
   contains,
   defined,
@@ -24,6 +25,7 @@ import {
   str,
   TemplateError,
   truthy,
+  tuple,
   typeName,
   Undefined,
 } from './values.js';
@@ -174,7 +176,8 @@ export function* callValue(
   caller?: Macro,
 ): Gen<unknown> {
   rt.tick();
-  const f = defined(fn);
+  let f = defined(fn);
+  if (isMap(f) && CALLABLE in f) f = (f as { [CALLABLE]: unknown })[CALLABLE];
   if (f instanceof Macro) return yield* f.invoke(args, kwargs, caller);
   if (f instanceof JinjaFunction) {
     let r: unknown;
@@ -295,11 +298,11 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
       if (truthy(yield* evaluate(e.test, scope, rt))) return yield* evaluate(e.yes, scope, rt);
       return e.no
         ? yield* evaluate(e.no, scope, rt)
-        : new Undefined('the conditional expression has no else');
+        : new Undefined('the inline if-expression evaluated to false and no else section was defined.', true);
     case 'list': {
       const out: unknown[] = [];
       for (const x of e.items) out.push(defined(yield* evaluate(x, scope, rt)));
-      return out;
+      return e.tuple ? tuple(out) : out;
     }
     case 'dict': {
       const out: Record<string, unknown> = {};

@@ -19,7 +19,10 @@ const ESCAPES: Record<string, string> = {
   '\\': '\\',
   "'": "'",
   '"': '"',
-  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
 };
 
 function readString(src: string, start: number): { value: string; end: number } {
@@ -31,6 +34,18 @@ function readString(src: string, start: number): { value: string; end: number } 
     if (ch === quote) return { value: out, end: i + 1 };
     if (ch === '\\' && i + 1 < src.length) {
       const next = src[i + 1] as string;
+      // Python's numeric escapes: \ooo, \xhh, \uhhhh, \Uhhhhhhhh
+      const num =
+        /^[0-7]{1,3}/.exec(src.slice(i + 1, i + 4)) ??
+        /^x[0-9a-fA-F]{2}|^u[0-9a-fA-F]{4}|^U[0-9a-fA-F]{8}/.exec(src.slice(i + 1, i + 10));
+      if (num) {
+        const t = num[0];
+        out += String.fromCodePoint(
+          Number.parseInt(/^[0-7]/.test(t) ? t : t.slice(1), /^[0-7]/.test(t) ? 8 : 16),
+        );
+        i += 1 + t.length;
+        continue;
+      }
       out += ESCAPES[next] ?? `\\${next}`;
       i += 2;
       continue;

@@ -30,7 +30,7 @@ export type Expr =
   | { k: 'neg'; value: Expr }
   | { k: 'bin'; op: string; left: Expr; right: Expr }
   | { k: 'cond'; test: Expr; yes: Expr; no?: Expr }
-  | { k: 'list'; items: Expr[] }
+  | { k: 'list'; items: Expr[]; tuple?: boolean }
   | { k: 'dict'; items: Array<[Expr, Expr]> };
 
 const COMPARE = new Set(['==', '!=', '<', '>', '<=', '>=']);
@@ -67,7 +67,7 @@ export class ExprParser {
       if (this.done) break;
       items.push(this.expression());
     }
-    return { k: 'list', items };
+    return { k: 'list', items, tuple: true };
   }
 
   /** Where the parser is, for statements that parse a prefix and read the rest themselves. */
@@ -341,6 +341,10 @@ export class ExprParser {
       return { k: 'name', name: t.v };
     }
     if (t.v === '(') {
+      if (this.isOp(')')) {
+        this.next();
+        return { k: 'list', items: [], tuple: true };
+      }
       const e = this.expression();
       if (this.isOp(',')) return this.sequenceRest(e, ')');
       this.expectOp(')');
@@ -376,7 +380,7 @@ export class ExprParser {
       items.push(this.expression());
     }
     this.expectOp(close);
-    return { k: 'list', items };
+    return close === ')' ? { k: 'list', items, tuple: true } : { k: 'list', items };
   }
 }
 

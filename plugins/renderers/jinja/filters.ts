@@ -22,7 +22,7 @@ export function arg(
 }
 
 /** Python's `json.dumps`: `", "` and `": "` separators, non-ASCII escaped. */
-export function pyJson(value: unknown, sortKeys = false): string {
+export function pyJson(value: unknown, sortKeys = false, ascii = true): string {
   const v = defined(value);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
@@ -31,18 +31,46 @@ export function pyJson(value: unknown, sortKeys = false): string {
     if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
     return String(v);
   }
+  if (typeof v === 'string' && !ascii) return JSON.stringify(v);
   if (typeof v === 'string')
     return JSON.stringify(v).replace(
       /[\u007f-\uffff]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
     );
-  if (Array.isArray(v)) return `[${v.map((x) => pyJson(x, sortKeys)).join(', ')}]`;
+  if (Array.isArray(v)) return `[${v.map((x) => pyJson(x, sortKeys, ascii)).join(', ')}]`;
   if (isMap(v)) {
     const keys = Object.keys(v);
     if (sortKeys) keys.sort();
-    return `{${keys.map((k) => `${pyJson(k)}: ${pyJson(v[k], sortKeys)}`).join(', ')}}`;
+    return `{${keys.map((k) => `${pyJson(k, false, ascii)}: ${pyJson(v[k], sortKeys, ascii)}`).join(', ')}}`;
   }
   throw new TemplateError(`Object of type ${typeName(v)} is not JSON serializable`);
+}
+
+/** `json.dumps(value, indent=n)` (Python's layout; no indent is {@link pyJson}'s one line). */
+export function pyJsonIndent(
+  value: unknown,
+  indent: unknown,
+  o: { sortKeys?: boolean; ascii?: boolean } = {},
+  depth = 0,
+): string {
+  const { sortKeys = false, ascii = true } = o;
+  if (indent === null || indent === undefined) return pyJson(value, sortKeys, ascii);
+  const pad = typeof indent === 'string' ? indent : ' '.repeat(Number(indent));
+  const v = defined(value);
+  const inner = `\n${pad.repeat(depth + 1)}`;
+  const outer = `\n${pad.repeat(depth)}`;
+  if (Array.isArray(v))
+    return v.length
+      ? `[${inner}${v.map((x) => pyJsonIndent(x, indent, o, depth + 1)).join(`,${inner}`)}${outer}]`
+      : '[]';
+  if (isMap(v)) {
+    const keys = Object.keys(v);
+    if (sortKeys) keys.sort();
+    return keys.length
+      ? `{${inner}${keys.map((k) => `${pyJson(k, false, ascii)}: ${pyJsonIndent(v[k], indent, o, depth + 1)}`).join(`,${inner}`)}${outer}}`
+      : '{}';
+  }
+  return pyJson(v, sortKeys, ascii);
 }
 
 export function toInt(value: unknown, def: unknown): unknown {

@@ -3,6 +3,7 @@
  * `range`, `dict`, `namespace`, `lipsum`-free basics, and Salt's `raise`, `odict` and
  * `show_full_context` (`salt/utils/jinja.py` `@jinja_global`).
  */
+import { SaltProxy } from './salt-proxy.js';
 import { isMap, iterate, JinjaFunction, str, TemplateError } from './values.js';
 
 function range(args: unknown[]): number[] {
@@ -30,6 +31,37 @@ function dict(args: unknown[], kwargs: Record<string, unknown>): Record<string, 
   return Object.assign(out, kwargs);
 }
 
+/** Jinja's `cycler(*items)`: `next()`, `reset()` and `current`. */
+function cycler(items: unknown[]): Record<string, unknown> {
+  let pos = 0;
+  const c: Record<string, unknown> = { current: items[0] };
+  c.next = new JinjaFunction('cycler.next', () => {
+    const v = items[pos];
+    pos = (pos + 1) % items.length;
+    c.current = items[pos];
+    return v;
+  });
+  c.reset = new JinjaFunction('cycler.reset', () => {
+    pos = 0;
+    c.current = items[0];
+    return null;
+  });
+  return c;
+}
+
+/** Jinja's `joiner(sep)`: '' the first time it is called, `sep` after. */
+function joiner(sep: unknown): JinjaFunction {
+  let used = false;
+  return new JinjaFunction('joiner', () => {
+    if (used) return str(sep ?? ', ');
+    used = true;
+    return '';
+  });
+}
+
+const LOREM =
+  'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua';
+
 /** The globals, with `context` for `show_full_context`. */
 export function saltGlobals(context: () => Record<string, unknown>): Record<string, unknown> {
   return {
@@ -39,6 +71,23 @@ export function saltGlobals(context: () => Record<string, unknown>): Record<stri
     namespace: new JinjaFunction('namespace', dict),
     raise: new JinjaFunction('raise', (a) => {
       throw new TemplateError(str(a[0]));
+    }),
+    cycler: new JinjaFunction('cycler', (a) => {
+      if (a.length === 0) throw new TemplateError('at least one item has to be provided');
+      return cycler(a);
+    }),
+    joiner: new JinjaFunction('joiner', (a) => joiner(a[0])),
+    lipsum: new JinjaFunction('lipsum', (a, kw) => {
+      const n = Number(a[0] ?? kw.n ?? 5);
+      const para = `${LOREM.charAt(0).toUpperCase()}${LOREM.slice(1)}.`;
+      return Array.from({ length: n }, () => para).join('\n\n');
+    }),
+    // Salt's ifelse global is match.ifelse (salt/modules/match.py), matched against this minion
+    ifelse: new JinjaFunction('ifelse', (a, kw) => {
+      const salt = context().salt;
+      const fn = salt instanceof SaltProxy ? salt.get('match.ifelse') : undefined;
+      if (!(fn instanceof JinjaFunction)) throw new TemplateError("ifelse needs salt['match.ifelse']");
+      return fn.impl(a, kw);
     }),
     show_full_context: new JinjaFunction('show_full_context', () => context()),
   };

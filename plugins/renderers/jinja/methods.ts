@@ -300,6 +300,13 @@ export function percentFormat(fmt: string, values: unknown): string {
   );
 }
 
+/** Whether `o` (a str, dict or list) has Python method `name`. */
+export function hasPyMethod(o: unknown, name: string): boolean {
+  const table: Record<string, unknown> | undefined =
+    typeof o === 'string' ? STR : isMap(o) ? DICT : Array.isArray(o) ? LIST : undefined;
+  return table !== undefined && Object.hasOwn(table, name);
+}
+
 /** Calls Python method `name` on `o`. */
 export function pyMethod(
   o: unknown,

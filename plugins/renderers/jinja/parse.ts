@@ -18,7 +18,15 @@ export type Node =
   | { k: 'text'; value: string }
   | ({ k: 'out'; expr: Expr } & At)
   | ({ k: 'if'; branches: Array<{ test: Expr; body: Node[]; line: number }>; else?: Node[] } & At)
-  | ({ k: 'for'; targets: string[]; iter: Expr; filter?: Expr; body: Node[]; else?: Node[] } & At)
+  | ({
+      k: 'for';
+      targets: string[];
+      iter: Expr;
+      filter?: Expr;
+      recursive: boolean;
+      body: Node[];
+      else?: Node[];
+    } & At)
   | ({ k: 'set'; targets: string[]; value: Expr } & At)
   | ({ k: 'setattr'; obj: string; attr: string; value: Expr } & At)
   | ({ k: 'setblock'; name: string; body: Node[]; filters: Expr[] } & At)
@@ -32,7 +40,9 @@ export type Node =
   | ({ k: 'do'; expr: Expr } & At)
   | ({ k: 'loopctl'; what: 'break' | 'continue' } & At)
   | ({ k: 'filterblock'; filters: Expr[]; body: Node[] } & At)
-  | ({ k: 'with'; assigns: Array<[string, Expr]>; body: Node[] } & At);
+  | ({ k: 'with'; assigns: Array<[string, Expr]>; body: Node[] } & At)
+  | ({ k: 'block'; name: string; scoped: boolean; required: boolean; body: Node[] } & At)
+  | ({ k: 'extends'; template: Expr } & At);
 
 export function at(err: unknown, where: At | number): TemplateError {
   const line = typeof where === 'number' ? where : where.line;
@@ -65,6 +75,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class Parser {
   #i = 0;
+  /** Block names seen so far: a template may define each once. */
+  readonly #blocks = new Set<string>();
   constructor(
     readonly pieces: Piece[],
     readonly sandbox: boolean,
@@ -191,6 +203,10 @@ export class Parser {
       }
       case 'do':
         return { k: 'do', expr: this.expr(rest, w), ...w };
+      case 'extends':
+        return { k: 'extends', template: this.expr(rest, w), ...w };
+      case 'block':
+        return this.blockTag(rest, w);
       case 'break':
       case 'continue':
         return { k: 'loopctl', what: kw, ...w };
@@ -215,6 +231,28 @@ export class Parser {
         if (kw.startsWith('end')) throw this.fail(`unexpected '${kw}': no block to close here`, w);
         throw this.fail(`unknown tag '${kw || p.source}'`, w);
     }
+  }
+
+  /** `{% block name [scoped] [required] %} ... {% endblock [name] %}`. */
+  blockTag(rest: string, w: At): Node {
+    const [name = '', ...mods] = rest.split(/\s+/);
+    if (!NAME.test(name)) throw this.fail("expected '{% block name %}'", w);
+    for (const m of mods)
+      if (m !== 'scoped' && m !== 'required') throw this.fail(`unexpected '${m}' after the block name`, w);
+    if (this.#blocks.has(name)) throw this.fail(`block '${name}' defined twice`, w);
+    this.#blocks.add(name);
+    const { nodes, stop } = this.body(['endblock'], { name: 'block', ...w });
+    const closing = keyword((stop as { source: string }).source)[1];
+    if (closing && closing !== name)
+      throw this.fail(`mismatching name '${closing}' closing the block '${name}'`, stop as At);
+    return {
+      k: 'block',
+      name,
+      scoped: mods.includes('scoped'),
+      required: mods.includes('required'),
+      body: nodes,
+      ...w,
+    };
   }
 
   /** `name | f(x) | g` after `{% filter %}` / `{% set x | f %}`: the filters as call expressions. */
@@ -339,6 +377,7 @@ export class Parser {
     if (!m) throw this.fail("expected '{% for name in expression %}'", w);
     let filter: Expr | undefined;
     let iter: Expr;
+    let recursive = false;
     try {
       const parser = new ExprParser(lexExpression(m[2] as string), this.sandbox);
       iter = parser.or();
@@ -346,7 +385,10 @@ export class Parser {
         parser.next();
         filter = parser.expression();
       }
-      if (parser.isName('recursive')) throw new TemplateError('recursive loops are not supported', w.line);
+      if (parser.isName('recursive')) {
+        parser.next();
+        recursive = true;
+      }
       parser.end();
     } catch (err) {
       const e = at(err, w);
@@ -358,6 +400,7 @@ export class Parser {
       k: 'for',
       targets: targets((m[1] as string).trim(), w.line),
       iter,
+      recursive,
       body: nodes,
       ...w,
     };

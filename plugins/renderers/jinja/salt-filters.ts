@@ -10,7 +10,11 @@ import { isIP } from 'node:net';
 import { stringify } from 'yaml';
 import { loadJson } from '../json-renderer.js';
 import { loadYaml } from '../yaml/load.js';
-import { arg, FILTERS, type Fn, lengthOf, pyJson, TESTS } from './filters.js';
+import { attrOf, BUILTIN_FILTERS, BUILTIN_TESTS, htmlEscape } from './builtin-filters.js';
+import { arg, FILTERS, type Fn, lengthOf, pyJson, pyJsonIndent, TESTS } from './filters.js';
+import { LOCAL_FILTERS } from './local-filters.js';
+import { hasPyMethod, pyMethod } from './methods.js';
+import { SALT_MORE_FILTERS } from './salt-more-filters.js';
 import {
   compare,
   defined,
@@ -18,6 +22,7 @@ import {
   getItem,
   isMap,
   iterate,
+  JinjaFunction,
   repr,
   str,
   TemplateError,
@@ -28,14 +33,6 @@ import {
 } from './values.js';
 
 type Test = (value: unknown, args: unknown[]) => boolean;
-
-function attrOf(x: unknown, path: unknown): unknown {
-  if (path === null || path === undefined) return x;
-  let v = x;
-  for (const part of str(path).split('.'))
-    v = getItem(v, /^\d+$/.test(part) && Array.isArray(v) ? Number(part) : part, 'attr');
-  return v;
-}
 
 function sortKey(caseSensitive: unknown) {
   return (v: unknown) => (typeof v === 'string' && !caseSensitive ? v.toLowerCase() : v);
@@ -186,6 +183,7 @@ const uniq = (items: unknown[]) => items.filter((x, i) => items.findIndex((y) =>
 
 export const SALT_FILTERS: Record<string, Fn> = {
   ...FILTERS,
+  ...BUILTIN_FILTERS,
   // Jinja2 built-ins
   title: (v) =>
     str(v)
@@ -198,16 +196,12 @@ export const SALT_FILTERS: Record<string, Fn> = {
     const method = str(arg(args, kw, 1, 'method', 'common'));
     const f = 10 ** prec;
     const n = Number(defined(v)) * f;
-    return (method === 'ceil' ? Math.ceil(n) : method === 'floor' ? Math.floor(n) : Math.round(n)) / f;
-  },
-  sort(v, args, kw) {
-    const reverse = truthy(arg(args, kw, 0, 'reverse', false));
-    const key = sortKey(arg(args, kw, 1, 'case_sensitive', false));
-    const attribute = arg(args, kw, 2, 'attribute', null);
-    const out = [...iterate(v)].sort((a, b) =>
-      compare(key(attrOf(a, attribute)), key(attrOf(b, attribute)), '<'),
-    );
-    return reverse ? out.reverse() : out;
+    if (method === 'ceil') return Math.ceil(n) / f;
+    if (method === 'floor') return Math.floor(n) / f;
+    if (method !== 'common') throw new TemplateError('method must be common, ceil or floor');
+    // Python's round(): halves go to the even neighbour
+    const r = Math.round(n);
+    return (Math.abs(n % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r) / f;
   },
   dictsort(v, args, kw) {
     const m = defined(v);
@@ -271,58 +265,32 @@ export const SALT_FILTERS: Record<string, Fn> = {
     const pad = Math.max(0, w - s.length);
     return ' '.repeat(Math.floor(pad / 2)) + s + ' '.repeat(Math.ceil(pad / 2));
   },
-  format: (v, args, kw) =>
-    Object.keys(kw).length
-      ? str(v).replace(/%\((\w+)\)s/g, (_m, k: string) => str(kw[k]))
-      : str(v).replace(/%[sd]/g, () => str(args.shift())),
-  items: (v) => Object.entries(defined(v) as Record<string, unknown>),
-  attr: (v, args) => getItem(v, str(args[0]), 'attr'),
-  batch(v, args) {
-    const n = Number(args[0]);
-    const items = iterate(v);
-    const out: unknown[][] = [];
-    for (let i = 0; i < items.length; i += n) {
-      const b = items.slice(i, i + n);
-      while (args.length > 1 && b.length < n) b.push(args[1]);
-      out.push(b);
-    }
-    return out;
+  items: (v) => Object.entries(defined(v) as Record<string, unknown>).map((e) => tuple(e)),
+  attr(v, args) {
+    const name = str(args[0]);
+    const got = getItem(v, name, 'attr');
+    // a str/dict/list method, bound as Python's getattr gives it
+    if (got instanceof Undefined && hasPyMethod(v, name))
+      return new JinjaFunction(name, (a, kw) => pyMethod(v, name, a, kw));
+    return got;
   },
   wordcount: (v) => str(v).split(/\s+/).filter(Boolean).length,
-  truncate(v, args, kw) {
-    const s = str(v);
-    const n = Number(arg(args, kw, 0, 'length', 255));
-    const killwords = truthy(arg(args, kw, 1, 'killwords', false));
-    const end = str(arg(args, kw, 2, 'end', '...'));
-    const leeway = Number(arg(args, kw, 3, 'leeway', 5));
-    if (s.length <= n + leeway) return s;
-    const cut = s.slice(0, n - end.length);
-    return (killwords ? cut : cut.replace(/\s*\S*$/, '') || cut) + end;
-  },
-  urlencode: (v) =>
-    isMap(v)
-      ? Object.entries(v)
-          .map(([k, x]) => `${plusEncode(k)}=${plusEncode(str(x))}`)
-          .join('&')
-      : encodeURIComponent(str(v)).replace(/%2F/g, '/'),
   safe: (v) => v,
-  e: (v) =>
-    str(v)
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&#34;')
-      .replace(/'/g, '&#39;'),
-  escape: (v) => (SALT_FILTERS.e as Fn)(v, [], {}),
-  tojson: (v) =>
-    pyJson(v, true)
+  e: (v) => htmlEscape(v),
+  escape: (v) => htmlEscape(v),
+  tojson: (v, args, kw) =>
+    pyJsonIndent(v, arg(args, kw, 0, 'indent', null))
       .replace(/</g, '\\u003c')
       .replace(/>/g, '\\u003e')
       .replace(/&/g, '\\u0026')
       .replace(/'/g, '\\u0027'),
   bool: (v) => toBool(v),
   // Salt's serializers (SerializerExtension)
-  json: (v, args, kw) => pyJson(v, truthy(arg(args, kw, 0, 'sort_keys', true))),
+  json: (v, args, kw) =>
+    pyJsonIndent(v, arg(args, kw, 1, 'indent', null), {
+      sortKeys: truthy(arg(args, kw, 0, 'sort_keys', true)),
+      ascii: false,
+    }),
   yaml: (v, args, kw) => saltYaml(v, arg(args, kw, 0, 'flow_style', true)),
   python: (v) => repr(v),
   load_yaml: (v) => loadYaml(str(v), { path: '<load_yaml filter>' }) ?? {},
@@ -376,6 +344,7 @@ export const SALT_FILTERS: Record<string, Fn> = {
   base64_encode: (v) => Buffer.from(str(v), 'utf8').toString('base64'),
   base64_decode: (v) => Buffer.from(str(v), 'base64').toString('utf8'),
   strftime: (v, args) => strftime(v, args[0]),
+  date_format: (v, args) => strftime(v, args[0]),
   ipaddr: ipFilter(0),
   ipv4: ipFilter(4),
   ipv6: ipFilter(6),
@@ -384,14 +353,27 @@ export const SALT_FILTERS: Record<string, Fn> = {
   is_ipv6: (v) => isIP(str(v).split('/')[0] ?? '') === 6,
   random_uuid: () => randomUUID(),
   uuid: (v) => {
-    const h = createHash('sha1').update(str(v)).digest('hex');
+    // uuid5 in Salt's namespace (salt/utils/jinja.py GLOBAL_UUID)
+    const ns = Buffer.from('91633ebf1c865e33935a28061f4b480e', 'hex');
+    const h = createHash('sha1').update(ns).update(str(v)).digest('hex');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((Number.parseInt(h[16] as string, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
   },
   type: (v) => typeName(v),
+  dict_to_sls_yaml_params: (v, args, kw) => {
+    const m = defined(v);
+    if (!isMap(m))
+      throw new TemplateError(`dict_to_sls_yaml_params: a mapping is required, not ${typeName(m)}`);
+    const items = Object.entries(m).map(([k, x]) => ({ [k]: x }));
+    return saltYaml(items, arg(args, kw, 0, 'flow_style', false));
+  },
+  ...SALT_MORE_FILTERS,
+  ...LOCAL_FILTERS,
+  load_text: (v) => str(v),
 };
 
 export const SALT_TESTS: Record<string, Test> = {
   ...TESTS,
+  ...BUILTIN_TESTS,
   divisibleby: (v, a) => Number(v) % Number(a[0]) === 0,
   equalto: (v, a) => equal(v, a[0]),
   eq: (v, a) => equal(v, a[0]),
@@ -403,7 +385,6 @@ export const SALT_TESTS: Record<string, Test> = {
   upper: (v) => typeof v === 'string' && v === v.toUpperCase(),
   integer: (v) => typeof v === 'number' && Number.isInteger(v),
   float: (v) => typeof v === 'number' && !Number.isInteger(v),
-  callable: (v) => typeof v === 'object' && v !== null && !isMap(v) && !Array.isArray(v),
   gt: (v, a) => compare(v, a[0], '>') > 0,
   ge: (v, a) => compare(v, a[0], '>=') >= 0,
   lt: (v, a) => compare(v, a[0], '<') < 0,
@@ -426,3 +407,6 @@ function runTest(name: unknown, v: unknown, args: unknown[]): boolean {
   if (!t) throw new TemplateError(`no test named '${str(name)}'`);
   return t(v, args);
 }
+
+SALT_TESTS.filter = (v) => typeof v === 'string' && Object.hasOwn(SALT_FILTERS, v);
+SALT_TESTS.test = (v) => typeof v === 'string' && Object.hasOwn(SALT_TESTS, v);

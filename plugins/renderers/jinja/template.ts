@@ -8,9 +8,11 @@
  */
 import { loadJson } from '../json-renderer.js';
 import { loadYaml } from '../yaml/load.js';
+import { collectBlocks, type DocFrame, frameOf, newFrame, topFrame } from './blocks.js';
 import { callArgs, callValue, evaluate, type Runtime, Scope } from './evaluate.js';
 import type { Expr } from './expr-parser.js';
 import { FILTERS, type Fn, TESTS } from './filters.js';
+import { loopState, loopVariable } from './loop.js';
 import { at, type Node, parseTemplate } from './parse.js';
 import {
   type Gen,
@@ -22,6 +24,7 @@ import {
   str,
   TemplateError,
   truthy,
+  tuple,
   Undefined,
 } from './values.js';
 
@@ -222,9 +225,9 @@ function* renderModule(
 ): Gen<{ text: string; exports: Record<string, unknown> }> {
   const scope = new Scope(parent);
   const out: string[] = [];
-  yield* runNodes(run, child, child.nodes, scope, out);
+  const frame = yield* runDocument(run, child, scope, out);
   const exports: Record<string, unknown> = {};
-  for (const [k, v] of scope.vars) if (!k.startsWith('_')) exports[k] = v;
+  for (const [k, v] of scope.vars) if (!k.startsWith('_') && v !== frame.self) exports[k] = v;
   return { text: out.join(''), exports };
 }
 
@@ -247,36 +250,147 @@ function makeMacro(
   body: Node[],
   closure: Scope,
 ): Macro {
-  return new Macro(name, function* (args, kwargs, caller) {
-    if (++run.state.macroDepth > MAX_MACRO_DEPTH) {
-      const e = new TemplateError(`macro '${name}' recursed deeper than ${MAX_MACRO_DEPTH} calls: stopped`);
-      e.kind = 'limit';
-      throw e;
-    }
-    try {
-      const scope = new Scope(closure);
-      const extraKw: Record<string, unknown> = { ...kwargs };
-      for (const [i, [p, dflt]] of params.entries()) {
-        if (i < args.length) scope.set(p, args[i]);
-        else if (Object.hasOwn(extraKw, p)) scope.set(p, extraKw[p]);
-        else if (dflt) scope.set(p, yield* evaluate(dflt, scope, run));
-        else scope.set(p, new Undefined(`parameter '${p}' was not provided to macro '${name}'`));
-        delete extraKw[p];
+  return new Macro(
+    name,
+    function* (args, kwargs, caller) {
+      if (++run.state.macroDepth > MAX_MACRO_DEPTH) {
+        const e = new TemplateError(`macro '${name}' recursed deeper than ${MAX_MACRO_DEPTH} calls: stopped`);
+        e.kind = 'limit';
+        throw e;
       }
-      scope.set('varargs', args.slice(params.length));
-      scope.set('kwargs', extraKw);
-      if (caller) scope.set('caller', caller);
-      const out: string[] = [];
-      yield* runNodes(run, tpl, body, scope, out);
-      return out.join('');
-    } finally {
-      run.state.macroDepth--;
-    }
-  });
+      try {
+        const scope = new Scope(closure);
+        const extraKw: Record<string, unknown> = { ...kwargs };
+        for (const [i, [p, dflt]] of params.entries()) {
+          if (i < args.length) scope.set(p, args[i]);
+          else if (Object.hasOwn(extraKw, p)) scope.set(p, extraKw[p]);
+          else if (dflt) scope.set(p, yield* evaluate(dflt, scope, run));
+          else scope.set(p, new Undefined(`parameter '${p}' was not provided to macro '${name}'`));
+          delete extraKw[p];
+        }
+        scope.set('varargs', tuple(args.slice(params.length)));
+        scope.set('kwargs', extraKw);
+        if (caller) scope.set('caller', caller);
+        const out: string[] = [];
+        yield* runNodes(run, tpl, body, scope, out);
+        return out.join('');
+      } finally {
+        run.state.macroDepth--;
+      }
+    },
+    params.map(([p]) => p),
+  );
 }
 
+/** Adds `tpl`'s blocks below the ones already on the frame's stacks (a child's come first). */
+function addBlocks(run: Run, frame: DocFrame<Compiled>, tpl: Compiled): void {
+  for (const node of collectBlocks(tpl.nodes)) {
+    const stack = frame.blocks.get(node.name);
+    if (stack) stack.push({ node, tpl });
+    else {
+      frame.blocks.set(node.name, [{ node, tpl }]);
+      frame.self[node.name] = new Macro(node.name, () => renderBlock(run, frame, node.name, 0, frame.top));
+    }
+  }
+}
+
+/**
+ * Renders a whole document: `tpl`, then, while it (or its parent) `extends` another template, that
+ * one, with the blocks of every level stacked most derived first. Returns the frame.
+ */
+function* runDocument(run: Run, tpl: Compiled, scope: Scope, out: string[]): Gen<DocFrame<Compiled>> {
+  const frame = newFrame<Compiled>(scope);
+  scope.set('self', frame.self);
+  addBlocks(run, frame, tpl);
+  let current = tpl;
+  for (;;) {
+    yield* runNodes(run, current, current.nodes, scope, out);
+    const parent = frame.parent;
+    if (!parent) return frame;
+    out.length = frame.cut;
+    frame.parent = undefined;
+    addBlocks(run, frame, parent);
+    current = parent;
+  }
+}
+
+/** Block `name` as level `idx` of the stack defines it, over `base` (with `super()` for the next level). */
+function* renderBlock(
+  run: Run,
+  frame: DocFrame<Compiled>,
+  name: string,
+  idx: number,
+  base: Scope,
+): Gen<string> {
+  const stack = frame.blocks.get(name) ?? [];
+  const def = stack[idx];
+  if (!def) throw new TemplateError(`there is no parent block called '${name}'.`);
+  if (def.node.required) throw new TemplateError(`Required block '${name}' not found`);
+  const s = new Scope(base);
+  s.set(
+    'super',
+    idx + 1 < stack.length
+      ? new Macro('super', () => renderBlock(run, frame, name, idx + 1, base))
+      : new Undefined(`there is no parent block called '${name}'.`),
+  );
+  const buf: string[] = [];
+  yield* runNodes(run, def.tpl as Compiled, def.node.body, s, buf);
+  return buf.join('');
+}
+
+/** A `{% for %}` over `value` at `depth` (a `recursive` loop's `loop(items)` goes one deeper). */
+function* runFor(
+  run: Run,
+  tpl: Compiled,
+  n: Extract<Node, { k: 'for' }>,
+  scope: Scope,
+  value: unknown,
+  depth: number,
+  out: string[],
+): Gen<void> {
+  let items = iterate(value);
+  if (n.filter) {
+    const kept: unknown[] = [];
+    for (const item of items) {
+      const s = new Scope(scope);
+      assign(s, n.targets, item, n.line);
+      if (truthy(yield* evaluate(n.filter, s, run))) kept.push(item);
+    }
+    items = kept;
+  }
+  if (items.length === 0 && n.else) return yield* runNodes(run, tpl, n.else, scope, out);
+  const recurse = n.recursive
+    ? new Macro('loop', function* (args) {
+        const buf: string[] = [];
+        yield* runFor(run, tpl, n, scope, args[0], depth + 1, buf);
+        return buf.join('');
+      })
+    : undefined;
+  const state = loopState();
+  for (let i = 0; i < items.length; i++) {
+    run.tick();
+    const s = new Scope(scope);
+    assign(s, n.targets, items[i], n.line);
+    s.set('loop', loopVariable(items, i, depth, state, recurse));
+    try {
+      yield* runNodes(run, tpl, n.body, s, out);
+    } catch (err) {
+      if (err instanceof Signal) {
+        if (err.what === 'break') break;
+        continue;
+      }
+      throw err;
+    }
+  }
+}
+
+/** After `{% extends %}`, a document's own top-level output is not rendered. */
+const DROPPED_AFTER_EXTENDS = new Set<Node['k']>(['text', 'out', 'block', 'include', 'call', 'filterblock']);
+
 function* runNodes(run: Run, tpl: Compiled, nodes: Node[], scope: Scope, out: string[]): Gen<void> {
+  const frame = topFrame<Compiled>(scope);
   for (const n of nodes) {
+    if (frame?.parent && DROPPED_AFTER_EXTENDS.has(n.k)) continue;
     if (n.k === 'text') {
       run.emit(out, n.value);
       continue;
@@ -327,45 +441,8 @@ function* runNode(
       }
       if (n.else) yield* runNodes(run, tpl, n.else, scope, out);
       return;
-    case 'for': {
-      let items = iterate(yield* evaluate(n.iter, scope, run));
-      if (n.filter) {
-        const kept: unknown[] = [];
-        for (const item of items) {
-          const s = new Scope(scope);
-          assign(s, n.targets, item, n.line);
-          if (truthy(yield* evaluate(n.filter, s, run))) kept.push(item);
-        }
-        items = kept;
-      }
-      if (items.length === 0 && n.else) return yield* runNodes(run, tpl, n.else, scope, out);
-      for (let i = 0; i < items.length; i++) {
-        run.tick();
-        const s = new Scope(scope);
-        assign(s, n.targets, items[i], n.line);
-        s.set('loop', {
-          index: i + 1,
-          index0: i,
-          revindex: items.length - i,
-          revindex0: items.length - i - 1,
-          first: i === 0,
-          last: i === items.length - 1,
-          length: items.length,
-          previtem: i > 0 ? items[i - 1] : undefined,
-          nextitem: i < items.length - 1 ? items[i + 1] : undefined,
-        });
-        try {
-          yield* runNodes(run, tpl, n.body, s, out);
-        } catch (err) {
-          if (err instanceof Signal) {
-            if (err.what === 'break') break;
-            continue;
-          }
-          throw err;
-        }
-      }
-      return;
-    }
+    case 'for':
+      return yield* runFor(run, tpl, n, scope, yield* evaluate(n.iter, scope, run), 1, out);
     case 'loopctl':
       throw new Signal(n.what);
     case 'do':
@@ -435,6 +512,21 @@ function* runNode(
       run.emit(out, str(yield* applyFilters(run, n.filters, buf.join(''), scope)));
       return;
     }
+    case 'block': {
+      const frame = frameOf<Compiled>(scope);
+      if (!frame) throw new TemplateError(`block '${n.name}' outside a document`);
+      if (frame.parent) return;
+      run.emit(out, yield* renderBlock(run, frame, n.name, 0, n.scoped ? scope : frame.top));
+      return;
+    }
+    case 'extends': {
+      const frame = frameOf<Compiled>(scope);
+      if (!frame) throw new TemplateError('extends outside a document');
+      if (frame.parent) throw new TemplateError('extended multiple times');
+      frame.parent = yield* loadChild(run, tpl, yield* evaluate(n.template, scope, run), n);
+      frame.cut = out.length;
+      return;
+    }
     case 'with': {
       const s = new Scope(scope);
       for (const [name, e] of n.assigns) s.set(name, yield* evaluate(e, scope, run));
@@ -483,7 +575,7 @@ function* renderGen(run: Run, tpl: Compiled, vars: Readonly<Record<string, unkno
   const scope = new Scope(globals);
   for (const [k, v] of Object.entries(vars)) scope.set(k, v);
   const out: string[] = [];
-  yield* runNodes(run, tpl, tpl.nodes, scope, out);
+  yield* runDocument(run, tpl, scope, out);
   return out.join('');
 }
 

@@ -7,7 +7,14 @@
 
 /** A missing value; `why` is the message of the error raised when it is used. */
 export class Undefined {
-  constructor(readonly why: string) {}
+  /**
+   * `soft`: Jinja's lenient Undefined, what `x if c` without `else` gives even under Salt's
+   * StrictUndefined: it prints as '', is false and iterates as empty.
+   */
+  constructor(
+    readonly why: string,
+    readonly soft = false,
+  ) {}
 }
 
 /** An error in a template; `line`/`column` are 1-based (0 when not known yet). */
@@ -27,6 +34,9 @@ export class TemplateError extends Error {
     super(message);
   }
 }
+
+/** A mapping that can also be called (`loop(items)`): its call target under this key. */
+export const CALLABLE = Symbol('callable');
 
 /** A function templates can call: `(args, kwargs)` → a value or a promise of one. */
 export class JinjaFunction {
@@ -62,6 +72,7 @@ export function typeName(value: unknown): string {
 }
 
 export function truthy(value: unknown): boolean {
+  if (value instanceof Undefined && value.soft) return false;
   const v = defined(value);
   if (v === null || v === undefined) return false;
   if (typeof v === 'boolean') return v;
@@ -86,6 +97,23 @@ function reprString(s: string): string {
   return `${quote}${out}${quote}`;
 }
 
+/** Python's `repr()` of bytes: printable ASCII as is, the rest as `\xNN`. */
+function reprBytes(b: Uint8Array): string {
+  const text = Buffer.from(b).toString('latin1');
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = '';
+  for (const c of b) {
+    const ch = String.fromCharCode(c);
+    if (ch === '\\' || ch === quote) out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c >= 0x20 && c < 0x7f) out += ch;
+    else out += `\\x${c.toString(16).padStart(2, '0')}`;
+  }
+  return `b${quote}${out}${quote}`;
+}
+
 export function numberStr(n: number): string {
   if (Number.isNaN(n)) return 'nan';
   if (n === Number.POSITIVE_INFINITY) return 'inf';
@@ -99,6 +127,14 @@ const TUPLE = Symbol('tuple');
 export function tuple<T>(items: T[]): T[] {
   Object.defineProperty(items, TUPLE, { value: true });
   return items;
+}
+
+const FIELDS = Symbol('fields');
+
+/** A tuple whose items are also attributes (Python's namedtuple: `groupby`'s `grouper`/`list`). */
+export function namedTuple<T>(items: T[], names: readonly string[]): T[] {
+  Object.defineProperty(items, FIELDS, { value: names });
+  return tuple(items);
 }
 
 /** Python's `repr()`. */
@@ -117,13 +153,14 @@ export function repr(value: unknown): string {
 
 /** Python's `str()`, what `{{ value }}` prints. */
 export function str(value: unknown): string {
+  if (value instanceof Undefined && value.soft) return '';
   const v = defined(value);
   if (typeof v === 'string') return v;
   if (v === null || v === undefined) return 'None';
   if (v === true) return 'True';
   if (v === false) return 'False';
   if (typeof v === 'number') return numberStr(v);
-  if (v instanceof Uint8Array) return `b${reprString(Buffer.from(v).toString('latin1'))}`;
+  if (v instanceof Uint8Array) return reprBytes(v);
   return repr(v);
 }
 
@@ -165,6 +202,7 @@ export function contains(container: unknown, item: unknown): boolean {
 
 /** What `for x in value` walks: list items, mapping keys, string characters. */
 export function iterate(value: unknown): unknown[] {
+  if (value instanceof Undefined && value.soft) return [];
   const v = defined(value);
   if (Array.isArray(v)) return v;
   if (typeof v === 'string') return [...v];
@@ -184,12 +222,18 @@ export function getItem(obj: unknown, key: unknown, how: 'attr' | 'item'): unkno
     );
   }
   if (Array.isArray(o) || typeof o === 'string') {
+    const fields = (o as { [FIELDS]?: readonly string[] })[FIELDS];
+    if (fields && typeof key === 'string' && fields.includes(key)) return o[fields.indexOf(key)];
     if (typeof key === 'number' && Number.isInteger(key)) {
       const i = key < 0 ? o.length + key : key;
       if (i >= 0 && i < o.length) return o[i];
       return new Undefined(`${typeName(o)} index ${key} out of range`);
     }
     return new Undefined(`'${typeName(o)} object' has no attribute ${repr(key)}`);
+  }
+  if (o instanceof Macro && how === 'attr') {
+    if (key === 'name') return o.name;
+    if (key === 'arguments') return tuple([...o.params]);
   }
   return new Undefined(`'${typeName(o)} object' has no attribute ${repr(key)}`);
 }
@@ -203,6 +247,8 @@ export class Macro {
   constructor(
     readonly name: string,
     readonly invoke: (args: unknown[], kwargs: Record<string, unknown>, caller?: Macro) => Gen<string>,
+    /** The parameter names (`macro.arguments`). */
+    readonly params: readonly string[] = [],
   ) {}
 }
 
