@@ -616,6 +616,24 @@ export default defineModule({
         return stdout(ctx, command, runOpts(a, await expandPath(a.cwd, a.user)));
       },
     }),
+    tag: defineFunction({
+      args: (z) =>
+        z.object({
+          cwd: cwdOf(z),
+          name: z.string(),
+          ref: z.string().default('HEAD'),
+          ...withOpts(z),
+          ...common(z),
+        }),
+      doc: "Interface to git-tag(1): add (or with opts='-d' delete) a tag.\n\nCLI Example: salt myminion git.tag /path/to/repo v1.2",
+      run: async (ctx, a) => {
+        const opts = formatOpts(a.opts);
+        const command = ['git', ...formatOpts(a.git_opts), 'tag', ...opts, a.name];
+        if (!opts.includes('-d') && !opts.includes('--delete')) command.push(a.ref);
+        await gitRun(ctx, command, runOpts(a, await expandPath(a.cwd, a.user), { redirectStderr: true }));
+        return true;
+      },
+    }),
     discard_local_changes: defineFunction({
       args: (z) => z.object({ cwd: cwdOf(z), path: z.string().default('.'), ...common(z) }),
       doc: 'Runs a git checkout -- <path> from the directory specified by cwd.\n\nCLI Example: salt myminion git.discard_local_changes /path/to/repo',
