@@ -62,7 +62,7 @@ export async function tarMembers(ctx: ExecContext, name: string, cached: string)
 }
 
 // mode, version, os, size, text/binary+extra, method, date, time, name
-const ZIP_LINE = /^(\S+)\s+\S+\s+\S+\s+\d+\s+(\S+)\s+\S+\s+\S+\s+\S+\s(.*)$/;
+const ZIP_LINE = /^([-dlbcps][-rwxsStTah]{5,9})\s+\S+\s+\S+\s+\d+\s+(\S+)\s+\S+\s+\S+\s+\S+\s(.*)$/;
 
 interface ZipEntry {
   mode: string;
