@@ -66,6 +66,14 @@ async function lmode(p: string): Promise<{ mode?: 'dir' | 'link' | 'file'; code?
   }
 }
 
+/** Removes a path; false when there was nothing to remove (Salt's `rm_rf` raising ENOENT). */
+async function rmIfThere(p: string): Promise<boolean> {
+  const bare = p.replace(/\/+$/, '');
+  if ((await lmode(bare)).mode === undefined) return false;
+  await rm(bare, { recursive: true, force: true });
+  return true;
+}
+
 function explain(ret: StateReturn, hashTrigger: boolean, contentsMissing: boolean): void {
   if (hashTrigger) ret.comment += ', due to source_hash update';
   else if (contentsMissing) ret.comment += ', due to absence of one or more files/dirs';
@@ -194,14 +202,13 @@ export async function extractAndReport(p: ExtractPlan): Promise<StateReturn> {
       explain(ret, hashTrigger, contentsMissing);
       return ret;
     }
-    if (p.cleanParent) {
-      await rm(name.replace(/\/+$/, ''), { recursive: true, force: true });
+    if (p.cleanParent && (await rmIfThere(name))) {
       ret.changes.removed ??= `Directory ${name} was removed prior to the extraction`;
     }
     if (p.clean) {
       for (const rel of [...contents.top_level_dirs, ...contents.top_level_files]) {
         const full = path.join(name, rel);
-        await rm(full.replace(/\/+$/, ''), { recursive: true, force: true });
+        if (!(await rmIfThere(full))) continue;
         const removed = (ret.changes.removed as string[] | undefined) ?? [];
         removed.push(full);
         ret.changes.removed = removed;

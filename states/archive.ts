@@ -187,12 +187,15 @@ async function extracted(ctx: StateContext, a: Args, kw: Record<string, unknown>
         comment: `Archive ${redact(sourceMatch)} would be cached (if necessary) and checked to discover if extraction is needed`,
       };
     // what Salt's file.cached state answers, returned as this state's result
-    const cachedRet = (comment: string): StateReturn => ({
-      changes: {},
+    const cachedRet = (comment: string, changes: StateReturn['changes'] = {}): StateReturn => ({
+      changes,
       comment,
       name: sourceMatch,
       result: false,
     });
+    const preType = sourceSum?.hash_type ?? hashType;
+    const before = String((await ctx.call('cp.is_cached', [sourceMatch], { saltenv: ctx.saltenv })) || '');
+    const pre = before ? ((await fileChecksum(before, preType).catch(() => null))?.hsum ?? null) : null;
     const got = await ctx.call('cp.cache_file', [sourceMatch], { saltenv: ctx.saltenv });
     if (typeof got !== 'string' || !got)
       return cachedRet(`Failed to cache ${redact(sourceMatch)}, check minion log for more information`);
@@ -202,6 +205,7 @@ async function extracted(ctx: StateContext, a: Args, kw: Record<string, unknown>
       if (post !== sourceSum.hsum)
         return cachedRet(
           `File is cached to ${cached}, but the hash (${post}) does not match the specified hash (${sourceSum.hsum})`,
+          pre === post ? {} : { hash: { old: pre, new: post } },
         );
     }
   }
