@@ -10,6 +10,7 @@ import { TextDecoder } from 'node:util';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyRepr, pyStr } from '../kernel/util.js';
 import { abortError } from './_abort.js';
+import { runasSetup } from './_cmd-runas.js';
 import { fnmatch } from './_fnmatch.js';
 import { outputCap, trimmedNotice, withTrimmedMarker } from './_output-cap.js';
 import { shlexSplit } from './_shlex.js';
@@ -221,8 +222,9 @@ function decode(
 export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOutcome> {
   const kwargs = o.kwargs ?? {};
   let cwd: string;
+  const runas = await runasSetup(o.runas, o.group);
   if (o.cwd === undefined || o.cwd === null || o.cwd === '' || o.cwd === false || o.cwd === 0) {
-    cwd = os.homedir();
+    cwd = runas?.home ?? os.homedir();
     try {
       accessSync(cwd, fsConstants.R_OK);
     } catch {
@@ -242,15 +244,13 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
   ) {
     throw new SALT_ERR_EXEC_COMMAND(`The shell command "${pyStr(o.cmd)}" is not permitted`);
   }
-  const me = os.userInfo().username;
-  if (o.runas && o.runas !== me) throw new SALT_ERR_EXEC_COMMAND(`runas ('${o.runas}') is not supported yet`);
-  if (o.group) throw new SALT_ERR_EXEC_COMMAND(`group ('${o.group}') is not supported yet`);
   if (o.useVt && !bg) throw new SALT_ERR_EXEC_COMMAND('use_vt is not supported yet');
 
   const env = parseEnv(o.env);
   if (o.resetSystemLocale !== false) for (const v of LOCALE_VARS) env[v] ??= 'C';
   const runEnv: Record<string, string> = {};
   if (!o.cleanEnv) for (const [k, v] of Object.entries(process.env)) if (v !== undefined) runEnv[k] = v;
+  if (runas) Object.assign(runEnv, runas.env);
   Object.assign(runEnv, env);
   if (o.prependPath) runEnv.PATH = `${o.prependPath}:${runEnv.PATH ?? ''}`;
   if (!('NOTIFY_SOCKET' in env)) delete runEnv.NOTIFY_SOCKET;
@@ -336,6 +336,7 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
     const prefix = umask !== undefined ? `umask ${umask} || exit 1; ` : '';
     argv = ['/bin/sh', '-c', `${prefix}exec "$@"${merge ? ' 2>&1' : ''}`, 'sh', ...argv];
   }
+  if (runas) argv = [...runas.prefix, ...argv];
   const display = typeof command === 'string' ? command : pyRepr(command);
   const logName =
     typeof command === 'string' ? (command.trim().split(/\s+/)[0] ?? '') : (command[0] ?? '').trim();

@@ -6,10 +6,10 @@
  * remotely (with `__pub_jid`) the commands go through the minion's shell by default
  * (`python_shell=True`); cross-module calls split the command into argv instead.
  * `cmd.script` takes local paths, salt:// and other URLs (through `cp`), and a `template`.
- * Not supported yet: `runas` (other users), `group`, `use_vt`.
+ * `runas`/`group` run the command as another user/group (`_cmd-runas.ts`). Not supported yet: `use_vt`.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, rm, stat } from 'node:fs/promises';
+import { chmod, chown, copyFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,7 @@ import {
   stdArgs,
 } from './_cmd-args.js';
 import { type CmdOutcome, type CmdResult, cmdRun, defaultShell, pythonShellDefault } from './_cmd-run.js';
+import { passwdByName } from './_passwd-db.js';
 import { shlexSplit } from './_shlex.js';
 import { which } from './_which.js';
 
@@ -145,6 +146,11 @@ async function runScript(
   let retcode = 0;
   try {
     await chmod(tmp, 0o500);
+    if (a.runas) {
+      // the script must be the runas user's to read and run, as Salt chowns it
+      const user = await passwdByName(String(a.runas));
+      if (user) await chown(tmp, user.uid, -1);
+    }
     const args = a.args;
     const argList =
       args === undefined || args === null || args === ''

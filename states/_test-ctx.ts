@@ -32,7 +32,7 @@ export async function runState(
   stateMod: StateModuleDef,
   fn: string,
   kwargs: Record<string, unknown>,
-  opts: { test?: boolean; ctx: ExecContext; saltenv?: string },
+  opts: { test?: boolean; ctx: ExecContext; saltenv?: string; states?: readonly StateModuleDef[] },
 ): Promise<StateReturn> {
   const found = stateMod.functions[fn];
   if (!found) throw new Error(`${stateMod.name}.${fn} is not defined`);
@@ -48,8 +48,11 @@ export async function runState(
     pillar: { value: {} },
     running: { value: {} },
     state: {
-      value: () => {
-        throw new Error('ctx.state is not wired in this test');
+      value: async (fun: string, kw: Readonly<Record<string, unknown>>) => {
+        const dot = fun.indexOf('.');
+        const other = opts.states?.find((m) => m.name === fun.slice(0, dot));
+        if (!other) throw new Error(`ctx.state('${fun}') is not wired in this test`);
+        return runState(other, fun.slice(dot + 1), { ...kw }, opts);
       },
     },
   });
