@@ -9,6 +9,7 @@ import { netapiMasterOptions } from './netapi/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
 import { renderersOptions } from './renderers/options.js';
+import { scheduleOptions } from './schedule/options.js';
 import { minionStatesOptions, statesOptions } from './states/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
@@ -20,4 +21,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   pillarOptionSet,
   statesOptions,
   minionStatesOptions,
+  scheduleOptions,
 ];
