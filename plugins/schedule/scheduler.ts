@@ -176,12 +176,12 @@ export class Scheduler {
   tick(): number {
     const wall = this.#clock.wall();
     const mono = this.#clock.mono();
-    if (this.#last && Math.abs(wall - this.#last.wall - (mono - this.#last.mono)) > JUMP_MS) {
-      this.#o.log.info(
-        { jump_ms: Math.round(wall - this.#last.wall - (mono - this.#last.mono)) },
-        'the wall clock jumped: wall-clock schedule times are computed anew',
-      );
-      for (const st of this.#state.values()) if (st.cron) st.next = undefined;
+    const jump = this.#last ? wall - this.#last.wall - (mono - this.#last.mono) : 0;
+    if (Math.abs(jump) > JUMP_MS) {
+      // forward: a cron time now past runs once (as in Salt), then the next is computed from
+      // now; back: the cron times planned from the later clock are computed anew
+      this.#o.log.info({ jump_ms: Math.round(jump) }, 'the wall clock jumped');
+      if (jump < 0) for (const st of this.#state.values()) if (st.cron) st.next = undefined;
     }
     this.#last = { wall, mono };
     const now: Now = { wall, mono, grace: Math.max(1, this.#o.loopInterval) * 1000 };
