@@ -76,6 +76,12 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
   it('maxrunning holds: a 4-second job scheduled every second never overlaps itself', async () => {
     await until(() => (runs(mark('slow')).length >= 2 ? true : undefined), 40_000);
     // started at most once per 4 s window: two starts take at least ~4 s, never one per second
+    // a scheduled job is an ordinary running job: saltutil.running shows it with its schedule name
+    await until(async () => {
+      const running = await c.saltJson(['s1', 'saltutil.running']);
+      const jobs = Array.isArray(running.data.s1) ? (running.data.s1 as Array<Record<string, unknown>>) : [];
+      return jobs.some((j) => j.schedule === 'slow') ? true : undefined;
+    });
     const count = runs(mark('slow')).length;
     await new Promise((r) => setTimeout(r, 3000));
     expect(runs(mark('slow')).length - count).toBeLessThanOrEqual(1);
@@ -139,7 +145,8 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
     expect(del.data).toEqual({
       s1: { comment: 'Deleted Job added from schedule.', result: true, changes: { added: 'removed' } },
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    // a run started just before the delete may still be writing: let it end first
+    await new Promise((r) => setTimeout(r, 3000));
     const after = runs(file).length;
     await new Promise((r) => setTimeout(r, 2500));
     expect(runs(file).length).toBe(after);
