@@ -56,6 +56,7 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
         no_function: { seconds: 5 },
         bad_when: { function: 'test.ping', when: 'the day after never' },
         reporter: { function: 'test.echo', args: ['hello'], seconds: 1, metadata: { origin: 'it' } },
+        uncached: { function: 'test.echo', args: ['quiet'], seconds: 1, return_job: 'nocache' },
       },
     });
   }, 90_000);
@@ -111,6 +112,9 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
     const jid = String(ev.data.jid);
     const look = await c.saltRun(['--out', 'json', 'jobs.lookup_jid', jid]);
     expect(JSON.parse(look.stdout)).toEqual({ s1: 'hello' });
+    // return_job: nocache: the event, and nothing in the job cache
+    const quiet = await until(() => seen.find((e) => e.tag === 'salt/job/nocache/ret/s1'));
+    expect(quiet.data).toMatchObject({ schedule: 'uncached', return: 'quiet' });
     // a job with return_job: False sends nothing
     expect(seen.some((e) => e.data.schedule === 'slow')).toBe(false);
   });
