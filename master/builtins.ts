@@ -38,7 +38,7 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
   // salt-api started with the master, only when a REST API block is configured
   if (netapiConfigured(netapiMasterOptions.read(config))) plugins.push(netapiPlugin());
   // Salt's master scheduler, only when the master config has scheduled jobs
-  if (Object.keys(config.schedule).length > 0) plugins.push(schedulePlugin());
+  if (Object.keys(config.schedule ?? {}).length > 0) plugins.push(schedulePlugin());
   return plugins;
 }
 
