@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
@@ -31,12 +32,18 @@ function runs(file: string): string[] {
 }
 
 describe('the minion scheduler runs jobs, and the schedule module manages it', () => {
-  const c = new Cluster({ master: { schedule: {} } });
+  const pillarRoot = mkdtempSync(join(tmpdir(), 'sched-pillar-'));
+  const c = new Cluster({ master: { pillar_roots: { base: [pillarRoot] } } });
   let events: EventListener;
   const seen: SaltEvent[] = [];
   const mark = (name: string) => join(c.root, `${name}.runs`);
 
   beforeAll(async () => {
+    writeFileSync(join(pillarRoot, 'top.sls'), "base:\n  's1':\n    - sched\n");
+    writeFileSync(
+      join(pillarRoot, 'sched.sls'),
+      `schedule:\n  from_pillar:\n    function: cmd.run\n    args: ['echo x >> ${mark('from_pillar')}']\n    seconds: 1\n`,
+    );
     await c.startMaster();
     events = await collect(c, ['salt/job/', 'salt/minion/'], seen);
     await c.startMinion('s1', {
@@ -68,6 +75,23 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
 
   it('a configured 1-second job runs about every second', async () => {
     await until(() => (runs(mark('every_second')).length >= 3 ? true : undefined));
+  });
+
+  it('a job from the pillar runs, lists, and cannot be deleted as a configured one', async () => {
+    await until(() => (runs(mark('from_pillar')).length >= 2 ? true : undefined));
+    const list = await c.saltJson(['s1', 'schedule.list', 'return_yaml=False', 'where=pillar']);
+    expect(Object.keys(list.data.s1 as object)).toEqual(['from_pillar']);
+    const del = await c.saltJson(['s1', 'schedule.delete', 'from_pillar']);
+    expect(del.data.s1).toEqual({
+      comment: 'Failed to delete job from_pillar from schedule.',
+      result: false,
+      changes: {},
+    });
+    // the events carry the configured jobs only: the pillar's stay off the bus
+    await c.saltJson(['s1', 'schedule.enable']);
+    await until(() => seen.find((e) => e.tag === 'salt/minion/s1/schedule_enabled_complete'));
+    const scheduleEvents = seen.filter((e) => e.tag.startsWith('salt/minion/s1/schedule'));
+    expect(scheduleEvents.some((e) => JSON.stringify(e.data).includes('from_pillar'))).toBe(false);
   });
 
   it('a cron expression with a seconds field fires', async () => {
