@@ -227,10 +227,14 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
 });
 
 describe('the master scheduler runs runner functions', () => {
+  const returnerDir = mkdtempSync(join(tmpdir(), 'sched-ret-'));
+  const returned = join(returnerDir, 'returned.jsonl');
   const c = new Cluster({
     master: {
+      returner_dirs: [returnerDir],
       schedule: {
         list_jobs: { function: 'jobs.list_jobs', seconds: 1 },
+        down: { function: 'manage.down', seconds: 1, returner: 'filer' },
         broken: { function: 'jobs.list_jobs', cron: '61 * * * *' },
       },
     },
@@ -239,6 +243,12 @@ describe('the master scheduler runs runner functions', () => {
   const seen: SaltEvent[] = [];
 
   beforeAll(async () => {
+    writeFileSync(
+      join(returnerDir, 'filer.mjs'),
+      `import { appendFileSync } from 'node:fs';
+export default { name: 'filer', returner(ret) { appendFileSync(${JSON.stringify(returned)}, JSON.stringify(ret) + '\\n'); } };
+`,
+    );
     await c.startMaster();
     events = await collect(c, ['salt/run/'], seen);
   }, 60_000);
@@ -254,5 +264,17 @@ describe('the master scheduler runs runner functions', () => {
     );
     expect(ret.data.success).toBe(true);
     expect(c.master!.out).toContain('Invalid cron string. Ignoring job broken.');
+  });
+
+  it("a master job's returner gets the runner's return, with `schedule`", async () => {
+    const line = await until(() =>
+      existsSync(returned) ? readFileSync(returned, 'utf8').split('\n')[0] : undefined,
+    );
+    expect(JSON.parse(line)).toMatchObject({
+      fun: 'manage.down',
+      schedule: 'down',
+      return: [],
+      success: true,
+    });
   });
 });
