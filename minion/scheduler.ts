@@ -112,14 +112,15 @@ export function startMinionScheduler(o: MinionSchedulerOptions): MinionScheduler
       success: outcome.success,
     };
     if (isMap(job.metadata)) load.metadata = job.metadata;
-    try {
-      await o.send(load);
-    } catch (err) {
-      log.warn(
-        { schedule: name, jid, err: (err as Error).message },
-        'the scheduled job return did not reach the master',
+    // not awaited: a master slow to answer does not hold the job's maxrunning slot
+    void o
+      .send(load)
+      .catch((err) =>
+        log.warn(
+          { schedule: name, jid, err: (err as Error).message },
+          'the scheduled job return did not reach the master',
+        ),
       );
-    }
   }
 
   const scheduler = new Scheduler({
