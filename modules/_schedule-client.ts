@@ -27,9 +27,18 @@ export async function saved(ctx: ExecContext): Promise<Ret> {
   return readScheduleFile(scheduleFile(ctx.opts));
 }
 
-export async function writeOffline(ctx: ExecContext, schedule: Ret): Promise<void> {
+/**
+ * Writes the saved schedule offline. Salt's YAML dump sorts the keys of the jobs it read back
+ * from the file (plain dicts) and keeps the order of the one it just built (an OrderedDict,
+ * `keep`), which `list offline=True` then shows: the same here.
+ */
+export async function writeOffline(ctx: ExecContext, schedule: Ret, keep?: string): Promise<void> {
+  const out: Ret = {};
+  for (const [k, v] of Object.entries(schedule))
+    out[k] =
+      isMap(v) && k !== keep ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v;
   try {
-    await writeScheduleFile(scheduleFile(ctx.opts), schedule);
+    await writeScheduleFile(scheduleFile(ctx.opts), out);
   } catch (err) {
     ctx.log.error({ err: (err as Error).message }, 'Failed to persist the updated schedule');
   }

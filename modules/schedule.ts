@@ -78,7 +78,7 @@ export default defineModule({
         if (missing) return { ...ret, comment: `Failed to add job ${name} to schedule: ${missing}` };
         if (kwargs.test) return { ...ret, comment: `Job: ${name} would be added to schedule.`, result: true };
         if (offline) {
-          await writeOffline(ctx, { ...jobs, [name]: built.job });
+          await writeOffline(ctx, { ...jobs, [name]: built.job }, name);
           return { comment: `Added job: ${name} to schedule.`, result: true, changes: { [name]: 'added' } };
         }
         const answer = await manage(ctx, {
