@@ -19,6 +19,7 @@ import { reactorPlugin } from '../plugins/reactor/index.js';
 import { reactorOptions } from '../plugins/reactor/options.js';
 import { renderersPlugin } from '../plugins/renderers/index.js';
 import { runnersPlugin } from '../plugins/runners/index.js';
+import { schedulePlugin } from '../plugins/schedule/index.js';
 import { wheelPlugin } from '../plugins/wheel/index.js';
 
 /** The built-in plugins `config` asks for, in apply order. */
@@ -39,6 +40,8 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
   if (reactor.reactor.length > 0 || reactor.reactions.length > 0) plugins.push(reactorPlugin());
   // salt-api started with the master, only when a REST API block is configured
   if (netapiConfigured(netapiMasterOptions.read(config))) plugins.push(netapiPlugin());
+  // Salt's master scheduler, only when the master config has scheduled jobs
+  if (Object.keys(config.schedule ?? {}).length > 0) plugins.push(schedulePlugin());
   return plugins;
 }
 

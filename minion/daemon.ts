@@ -34,6 +34,7 @@ import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.j
 import { type MineInterval, mineIntervalOptions, startMineInterval } from './mine-interval.js';
 import { createMinionKernel } from './minion-kernel.js';
 import { buildReturnLoad } from './return-load.js';
+import { type MinionScheduler, startMinionScheduler } from './scheduler.js';
 import { startupJob } from './startup-states.js';
 
 export interface MinionHandle {
@@ -108,8 +109,10 @@ class MinionData {
   }
 }
 
+type ManageSchedule = (call: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>;
+
 /** The job executor: job processes (or this process, for `inline` functions and without multiprocessing). */
-function jobExecutor(m: MinionContext, data: MinionData): JobExecutor {
+function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageSchedule): JobExecutor {
   const { config, id, boot, log } = m;
   return new JobExecutor({
     multiprocessing: config.multiprocessing,
@@ -124,6 +127,7 @@ function jobExecutor(m: MinionContext, data: MinionData): JobExecutor {
     runEnv: () => runEnvWith(config, id, log, data.view, () => data.pillar),
     pillar: () => data.packedPillar,
     refreshPillar: () => refreshPillarNow(m, data),
+    manageSchedule,
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
     masterRequest: (load) => m.master.send(load),
@@ -305,6 +309,26 @@ async function runStartupStates(m: MinionContext, executor: JobExecutor): Promis
   }
 }
 
+/** The minion's scheduler (minion/scheduler.ts): its scheduled jobs run through the executor. */
+function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor): MinionScheduler {
+  const { config, id, log } = m;
+  const returners = minionReturnerLoader(config, log);
+  return startMinionScheduler({
+    id,
+    config,
+    async execute(job) {
+      const outcome = await executor.run(job);
+      // job processes call the job's returners themselves; in-process jobs have theirs called here
+      if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
+      return outcome;
+    },
+    send: (load) => m.master.send(load),
+    pillar: () => data.pillar,
+    grains: () => data.grains,
+    log,
+  });
+}
+
 /** Minion beacons, when configured: they fire `salt/beacon/...` to the master. */
 async function beaconsOf(m: MinionContext, data: MinionData): Promise<{ stop(): void } | undefined> {
   const { config, id, log } = m;
@@ -346,13 +370,17 @@ export async function startMinion(
   const m: MinionContext = { config, id, boot, log, kernel, master };
 
   const data = new MinionData(m, await minionGrainsView(config, id, log));
-  const executor = jobExecutor(m, data);
+  let scheduler: MinionScheduler | undefined;
+  const manageSchedule: ManageSchedule = (call) =>
+    scheduler ? scheduler.manage(call) : Promise.reject(new Error('the scheduler is not started'));
+  const executor = jobExecutor(m, data, manageSchedule);
   // functions running in this process (multiprocessing off) reach the master directly
   const link: MasterLink = {
     inProcess: !config.multiprocessing,
     request: (load) => master.send(load),
     recycle: () => executor.recycle(),
     refreshPillar: () => refreshPillarNow(m, data),
+    manageSchedule,
   };
   setMasterLink(id, link);
   const sub = subscribe(m, masterHost, publishIntake(m, data, executor));
@@ -370,6 +398,7 @@ export async function startMinion(
       });
     return runStartupStates(m, executor);
   });
+  scheduler = schedulerOf(m, data, executor);
   const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
   const engines = startEngines({
@@ -388,6 +417,7 @@ export async function startMinion(
       if (stopped) return;
       stopped = true;
       mine?.stop();
+      scheduler?.stop();
       beacons?.stop();
       await engines?.stop();
       sub.close();

@@ -30,9 +30,10 @@ import {
   type MasterRequest,
   type RefreshPillarRequest,
   type RunJob,
+  type ScheduleRequest,
   unpackOutcome,
 } from './job-protocol.js';
-import { answerMasterRequest, encodeLoad } from './master-link.js';
+import { answerMasterRequest, decodeLoad, encodeLoad } from './master-link.js';
 import type { RunEnv } from './run-function.js';
 
 const JOB_PROCESS = fileURLToPath(new URL('./job-process.js', import.meta.url));
@@ -82,6 +83,8 @@ export interface ExecutorOptions {
   pillar?: () => Uint8Array | undefined;
   /** Fetches the pillar again (saltutil.refresh_pillar from a job process). */
   refreshPillar?: () => Promise<void>;
+  /** Serves a schedule module's `manage_schedule` call from a job process. */
+  manageSchedule?: (call: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>;
 }
 
 /** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
@@ -135,6 +138,7 @@ export class JobExecutor {
       else if (msg.type === 'recycle') this.recycle();
       else if (msg.type === 'abort-job') this.#abort(msg as AbortJob);
       else if (msg.type === 'refresh-pillar') this.#refreshPillar(proc, msg as RefreshPillarRequest);
+      else if (msg.type === 'schedule-request') this.#manageSchedule(proc, msg as ScheduleRequest);
     });
     child.on('exit', (code, signal) => {
       this.#procs.delete(proc);
@@ -183,6 +187,25 @@ export class JobExecutor {
     void done
       .then(
         () => ({ type: 'master-reply' as const, rid: msg.rid, reply: encodeLoad(true) }),
+        (err: Error) => ({ type: 'master-reply' as const, rid: msg.rid, error: err.message }),
+      )
+      .then((reply) => {
+        if (proc.child.connected) proc.child.send(reply);
+      });
+  }
+
+  /** Answers a job process's {@link ScheduleRequest} with the scheduler's answer (or an error). */
+  #manageSchedule(proc: PoolProc, msg: ScheduleRequest): void {
+    const manage = this.#opts.manageSchedule;
+    const done = (async () => {
+      if (!manage) throw new Error('this minion runs no scheduler');
+      const call = decodeLoad(msg.call);
+      if (typeof call !== 'object' || call === null) throw new Error('the schedule call is not a map');
+      return manage(call as Record<string, unknown>);
+    })();
+    void done
+      .then(
+        (answer) => ({ type: 'master-reply' as const, rid: msg.rid, reply: encodeLoad(answer) }),
         (err: Error) => ({ type: 'master-reply' as const, rid: msg.rid, error: err.message }),
       )
       .then((reply) => {

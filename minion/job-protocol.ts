@@ -26,6 +26,16 @@ export interface RefreshPillarRequest {
   rid: number;
 }
 
+/**
+ * A job process asks the minion's main process to serve one of Salt's `manage_schedule` calls
+ * (the schedule module); `call` is msgpack (IPC), base64. Answered with a {@link MasterReply}.
+ */
+export interface ScheduleRequest {
+  type: 'schedule-request';
+  rid: number;
+  call: string;
+}
+
 export interface JobResult {
   type: 'result';
   /** The {@link RunJob.seq} this answers. */

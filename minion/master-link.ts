@@ -14,6 +14,7 @@ import type {
   MasterRequest,
   RecycleRequest,
   RefreshPillarRequest,
+  ScheduleRequest,
 } from './job-protocol.js';
 
 export type { MasterLink };
@@ -68,7 +69,9 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     else waiter.reject(new SALT_ERR_EXEC_SYNC(`the master request failed: ${msg.error ?? 'no reply'}`));
   });
   /** Sends `make(rid)` to the main process and waits for its `master-reply`. */
-  const ask = (make: (rid: number) => MasterRequest | RefreshPillarRequest): Promise<unknown> => {
+  const ask = (
+    make: (rid: number) => MasterRequest | RefreshPillarRequest | ScheduleRequest,
+  ): Promise<unknown> => {
     const rid = next++;
     return new Promise((resolve, reject) => {
       pending.set(rid, { resolve, reject });
@@ -82,6 +85,10 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     inProcess: false,
     async refreshPillar() {
       await ask((rid) => ({ type: 'refresh-pillar', rid }));
+    },
+    async manageSchedule(call) {
+      const reply = await ask((rid) => ({ type: 'schedule-request', rid, call: encodeLoad(call) }));
+      return (typeof reply === 'object' && reply !== null ? reply : {}) as Record<string, unknown>;
     },
     request(load) {
       const rid = next++;

@@ -10,5 +10,10 @@ let yamlLib: YamlLib | undefined;
 
 export function pyYamlDump(data: unknown): string {
   yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
-  return yamlLib.stringify(data, { sortMapEntries: true, version: '1.1', indentSeq: false });
+  return yamlLib.stringify(data, {
+    sortMapEntries: true,
+    version: '1.1',
+    indentSeq: false,
+    singleQuote: true,
+  });
 }

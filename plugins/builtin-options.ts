@@ -11,6 +11,7 @@ import { netapiMasterOptions } from './netapi/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
 import { renderersOptions } from './renderers/options.js';
+import { scheduleOptions } from './schedule/options.js';
 import { minionStatesOptions, statesOptions } from './states/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
@@ -25,4 +26,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   mineMinionOptions,
   statesOptions,
   minionStatesOptions,
+  scheduleOptions,
 ];

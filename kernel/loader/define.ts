@@ -47,6 +47,8 @@ export interface MasterLink {
   abortJob?(jid: string, sig: number): boolean;
   /** Has the minion fetch its pillar from the master again (saltutil.refresh_pillar); absent in salt-call. */
   refreshPillar?(): Promise<void>;
+  /** Serves one of Salt's `manage_schedule` calls in the minion's scheduler; absent in salt-call. */
+  manageSchedule?(call: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>>;
 }
 
 /** What every execution-module function receives first, in place of Salt's injected globals. */

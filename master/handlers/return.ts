@@ -35,6 +35,10 @@ export async function handleReturn(
       [load.id],
       ctx,
     );
+  } else if (load.jid === 'nocache') {
+    // a scheduled job's `return_job: nocache` (Salt's store_job): the event only, nothing stored
+    effects.events.push({ tag: `salt/job/nocache/ret/${load.id}`, data: load as JobReturn });
+    return null;
   } else if (!isJid(load.jid)) {
     env.kernel.log.warn({ id: load.id, jid: load.jid }, 'return with an invalid jid: dropped');
     return false;

@@ -300,7 +300,7 @@ describe('SaltGUI against tsalt netapi', () => {
     expect(yaml.return[0].m0).toMatch(/^beacons:\n {2}load:\n {2}- averages:\n/);
     const available = await local('beacons.list_available', noYaml);
     for (const id of ['m0', 'm1']) expect(available.return[0][id]).toContain('load');
-    // Schedules page: no scheduler, Salt's answer for an empty schedule
+    // Schedules page: no jobs scheduled, Salt's answer for an empty schedule
     expect((await local('schedule.list', noYaml)).return[0]).toEqual({ m0: {}, m1: {} });
     expect((await local('schedule.list')).return[0]).toEqual({ m0: 'schedule: {}\n', m1: 'schedule: {}\n' });
     // Pillars page: no pillar sources, Salt's answers for an empty pillar

@@ -1,0 +1,49 @@
+/**
+ * Where a saved schedule lives and how it is written (Salt's `Schedule.persist`):
+ * `<config_dir>/<dirname(default_include)>/_schedule.conf`, so `minion.d/_schedule.conf`, which
+ * the config loader reads back at the next start like any other include. Only the configured
+ * jobs are written (never the pillar's), as `schedule:` YAML; the file is replaced whole through a
+ * temporary file, so a crash mid-write leaves the previous one.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { parseSaltYaml } from '../../kernel/util.js';
+
+type YamlLib = typeof import('yaml');
+let yamlLib: YamlLib | undefined;
+
+/** The saved schedule's path for a config with `config_dir` and `default_include`. */
+export function scheduleFile(opts: Readonly<Record<string, unknown>>): string {
+  const configDir = typeof opts.config_dir === 'string' ? opts.config_dir : '/etc/salt';
+  const include = typeof opts.default_include === 'string' ? opts.default_include : 'minion.d/*.conf';
+  return join(configDir, dirname(include), '_schedule.conf');
+}
+
+/** Writes `{schedule}` to `path` (its folder made when missing). */
+export async function writeScheduleFile(
+  path: string,
+  schedule: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
+  const text = yamlLib.stringify({ schedule }, { version: '1.1', indentSeq: false });
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, text, { mode: 0o600 });
+  await rename(tmp, path);
+}
+
+/** The saved `schedule:` mapping, `{}` when there is no file or no schedule in it. */
+export async function readScheduleFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return {};
+  }
+  const data = await parseSaltYaml(text);
+  const schedule = data.schedule;
+  return typeof schedule === 'object' && schedule !== null && !Array.isArray(schedule)
+    ? (schedule as Record<string, unknown>)
+    : {};
+}
