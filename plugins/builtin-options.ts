@@ -6,6 +6,7 @@
 import type { OptionSet } from '../kernel/index.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
+import { gitPillarOptionSet } from './pillar/git-pillar/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
 import { renderersOptions } from './renderers/options.js';
@@ -18,6 +19,7 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   fileServerOptionSet,
   minionFileRootsOption,
   pillarOptionSet,
+  gitPillarOptionSet,
   statesOptions,
   minionStatesOptions,
 ];
