@@ -162,11 +162,16 @@ export class GitMirror {
     return dest;
   }
 
-  /** Removes the written-out trees (of any path and prefix) of trees not in `keep`. */
-  async pruneTrees(keep: ReadonlySet<string>): Promise<void> {
+  /**
+   * Removes the written-out trees (of any path and prefix) of trees not in `keep`, only those
+   * written more than `minAgeMs` ago (a compile may still be reading a tree it just resolved).
+   */
+  async pruneTrees(keep: ReadonlySet<string>, minAgeMs = 0): Promise<void> {
     for (const name of await readdir(this.treesDir).catch(() => [] as string[])) {
-      if (!keep.has(name.split('-')[0]!) && !name.includes('.tmp-'))
-        await rm(join(this.treesDir, name), { recursive: true, force: true });
+      if (keep.has(name.split('-')[0]!) || name.includes('.tmp-')) continue;
+      const path = join(this.treesDir, name);
+      const st = await stat(path).catch(() => undefined);
+      if (st && Date.now() - st.mtimeMs >= minAgeMs) await rm(path, { recursive: true, force: true });
     }
   }
 }
