@@ -98,6 +98,15 @@ class GitfsBackend implements FileServerBackend {
     });
   }
 
+  async fetchNew(): Promise<void> {
+    for (const r of this.remotes) {
+      if (await stat(join(this.top, r.id, 'envs.json')).catch(() => undefined)) continue;
+      await this.updateRemote(r).catch((err: Error) =>
+        this.log.error({ code: 'SALT_ERR_GITFS_REMOTE' }, redactUrl(err.message)),
+      );
+    }
+  }
+
   async update(): Promise<Record<string, boolean>> {
     const out: Record<string, boolean> = {};
     for (const r of this.remotes) {
