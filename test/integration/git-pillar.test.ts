@@ -119,4 +119,21 @@ describe('git_pillar: compiled on the master from git, private to each minion', 
     expect(none.stdout + none.stderr).toContain('Specified git branch/repo not found in ext_pillar config');
     expect(readFileSync(join(c.root, 'master.log'), 'utf8')).not.toContain(URL_PASSWORD);
   });
+
+  it('event.send with_pillar: the keys asked for from the minion’s own pillar (all with True)', async () => {
+    const sent = await c.saltJson(['alpha', 'event.send', 'myco/gp/subset', 'with_pillar=["who", "nope"]']);
+    expect(sent.data.alpha).toBe(true);
+    const all = await c.saltJson(['bravo', 'event.send', 'myco/gp/all', 'with_pillar=True']);
+    expect(all.data.bravo).toBe(true);
+    const wait = async (tag: string) => {
+      for (let i = 0; i < 100; i++) {
+        const ev = seen.find((e) => e.tag === tag);
+        if (ev) return (ev.data as { data: Record<string, unknown> }).data;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      throw new Error(`no event ${tag}`);
+    };
+    expect((await wait('myco/gp/subset')).pillar).toEqual({ who: 'alpha' });
+    expect((await wait('myco/gp/all')).pillar).toEqual({ version: 1, who: 'bravo', secret: SECRET_B }); // bravo's in-memory pillar: not refreshed
+  });
 });
