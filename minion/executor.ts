@@ -20,11 +20,13 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../kernel/errors.js';
+import type { PillarAsk } from '../kernel/loader/define.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
 import { createInlineRunner, type InlineRunner } from './inline-job.js';
 import {
   type AbortJob,
+  type CompilePillarRequest,
   type JobData,
   type JobResult,
   type MasterRequest,
@@ -32,7 +34,7 @@ import {
   type RunJob,
   unpackOutcome,
 } from './job-protocol.js';
-import { answerMasterRequest, encodeLoad } from './master-link.js';
+import { answerMasterRequest, decodeLoad, encodeLoad } from './master-link.js';
 import type { RunEnv } from './run-function.js';
 
 const JOB_PROCESS = fileURLToPath(new URL('./job-process.js', import.meta.url));
@@ -82,6 +84,8 @@ export interface ExecutorOptions {
   pillar?: () => Uint8Array | undefined;
   /** Fetches the pillar again (saltutil.refresh_pillar from a job process). */
   refreshPillar?: () => Promise<void>;
+  /** A fresh compile of the pillar, not kept (pillar.items from a job process). */
+  compilePillar?: (ask: PillarAsk) => Promise<unknown>;
 }
 
 /** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
@@ -135,6 +139,7 @@ export class JobExecutor {
       else if (msg.type === 'recycle') this.recycle();
       else if (msg.type === 'abort-job') this.#abort(msg as AbortJob);
       else if (msg.type === 'refresh-pillar') this.#refreshPillar(proc, msg as RefreshPillarRequest);
+      else if (msg.type === 'compile-pillar') this.#compilePillar(proc, msg as CompilePillarRequest);
     });
     child.on('exit', (code, signal) => {
       this.#procs.delete(proc);
@@ -183,6 +188,22 @@ export class JobExecutor {
     void done
       .then(
         () => ({ type: 'master-reply' as const, rid: msg.rid, reply: encodeLoad(true) }),
+        (err: Error) => ({ type: 'master-reply' as const, rid: msg.rid, error: err.message }),
+      )
+      .then((reply) => {
+        if (proc.child.connected) proc.child.send(reply);
+      });
+  }
+
+  /** Answers a job process's {@link CompilePillarRequest} with the freshly compiled pillar. */
+  #compilePillar(proc: PoolProc, msg: CompilePillarRequest): void {
+    const compile = this.#opts.compilePillar;
+    const done = compile
+      ? Promise.resolve().then(() => compile(decodeLoad(msg.ask) as PillarAsk))
+      : Promise.reject(new Error('no master channel'));
+    void done
+      .then(
+        (pillar) => ({ type: 'master-reply' as const, rid: msg.rid, reply: encodeLoad(pillar) }),
         (err: Error) => ({ type: 'master-reply' as const, rid: msg.rid, error: err.message }),
       )
       .then((reply) => {

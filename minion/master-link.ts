@@ -6,10 +6,11 @@
  * minion id, so several in-process minions do not share one.
  */
 import { SALT_ERR_EXEC_SYNC } from '../kernel/errors.js';
-import type { MasterLink } from '../kernel/loader/define.js';
+import type { MasterLink, PillarAsk } from '../kernel/loader/define.js';
 import { packIpc, unpackIpc } from '../kernel/serial/index.js';
 import type {
   AbortJob,
+  CompilePillarRequest,
   MasterReply,
   MasterRequest,
   RecycleRequest,
@@ -68,7 +69,9 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     else waiter.reject(new SALT_ERR_EXEC_SYNC(`the master request failed: ${msg.error ?? 'no reply'}`));
   });
   /** Sends `make(rid)` to the main process and waits for its `master-reply`. */
-  const ask = (make: (rid: number) => MasterRequest | RefreshPillarRequest): Promise<unknown> => {
+  const ask = (
+    make: (rid: number) => MasterRequest | RefreshPillarRequest | CompilePillarRequest,
+  ): Promise<unknown> => {
     const rid = next++;
     return new Promise((resolve, reject) => {
       pending.set(rid, { resolve, reject });
@@ -82,6 +85,12 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     inProcess: false,
     async refreshPillar() {
       await ask((rid) => ({ type: 'refresh-pillar', rid }));
+    },
+    async compilePillar(req: PillarAsk) {
+      const pillar = await ask((rid) => ({ type: 'compile-pillar', rid, ask: encodeLoad(req) }));
+      return pillar && typeof pillar === 'object' && !Array.isArray(pillar)
+        ? (pillar as Record<string, unknown>)
+        : {};
     },
     request(load) {
       const rid = next++;

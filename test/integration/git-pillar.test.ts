@@ -136,4 +136,19 @@ describe('git_pillar: compiled on the master from git, private to each minion', 
     expect((await wait('myco/gp/subset')).pillar).toEqual({ who: 'alpha' });
     expect((await wait('myco/gp/all')).pillar).toEqual({ version: 1, who: 'bravo', secret: SECRET_B }); // bravo's in-memory pillar: not refreshed
   });
+
+  it('pillar.items compiles afresh on the master (pillarenv, pillar=); pillar.raw keeps the in-memory copy', async () => {
+    commit({ 'common.sls': 'version: 3\nwho: {{ grains.id }}\n' });
+    await c.saltRun(['--out', 'json', 'git_pillar.update']);
+    const fresh = await c.saltJson(['bravo', 'pillar.items']);
+    expect(fresh.data.bravo).toEqual({ version: 3, who: 'bravo', secret: SECRET_B });
+    const raw = await c.saltJson(['bravo', 'pillar.raw']);
+    expect(raw.data.bravo).toEqual({ version: 1, who: 'bravo', secret: SECRET_B });
+    const over = await c.saltJson(['bravo', 'pillar.items', 'pillar={"version": 9, "extra": true}']);
+    expect(over.data.bravo).toEqual({ version: 9, who: 'bravo', secret: SECRET_B, extra: true });
+    // a pillarenv no remote serves: git_pillar compiles nothing for it
+    const dev = await c.saltJson(['bravo', 'pillar.items', 'pillarenv=dev']);
+    expect(dev.data.bravo).toEqual({});
+    expect((await c.saltJson(['bravo', 'pillar.item', 'version'])).data.bravo).toEqual({ version: 1 });
+  });
 });
