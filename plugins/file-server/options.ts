@@ -69,6 +69,10 @@ export const fileServerOptionSet = defineOptions(['master', 'minion'], {
     false,
     'Serve only the `base` branch and the saltenvs mapped by a `saltenv` `ref`, not every branch and tag.',
   ),
+  gitfs_provider: stringOption(
+    '',
+    'Accepted for compatibility: tsalt always runs the `git` program (Salt: pygit2 or gitpython).',
+  ),
   gitfs_fallback: stringOption('', 'The branch or tag served for a saltenv whose own ref is missing.'),
   gitfs_ssl_verify: boolOption(true, 'Verify the TLS certificates of https remotes.'),
   gitfs_user: stringOption('', 'User name for https gitfs remotes (with `gitfs_password`).'),

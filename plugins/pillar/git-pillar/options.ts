@@ -26,6 +26,10 @@ export const gitPillarOptionSet = defineOptions(['master', 'minion'], {
   ),
   git_pillar_update_interval: intOption(60, 'Seconds between fetches of the git_pillar remotes.', { min: 1 }),
   git_pillar_ssl_verify: boolOption(true, 'Verify the TLS certificates of https git_pillar remotes.'),
+  git_pillar_provider: stringOption(
+    '',
+    'Accepted for compatibility: tsalt always runs the `git` program (Salt: pygit2 or gitpython).',
+  ),
   git_pillar_global_lock: boolOption(
     true,
     'Accepted for compatibility (tsalt always takes a per-remote lock).',
