@@ -135,6 +135,7 @@ describe('PluginApi', () => {
       | 'returners'
       | 'commands'
       | 'processes'
+      | 'tasks'
       | 'kinds'
       | 'config'
       | 'log'

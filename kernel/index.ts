@@ -103,6 +103,13 @@ export {
   type DaemonProcessDef,
   defineDaemonProcess,
 } from './process/daemon-process.js';
+export {
+  defineTask,
+  type StartTaskOptions,
+  type TaskContext,
+  type TaskDef,
+  type TaskFailure,
+} from './process/task.js';
 export type { Registry } from './registry.js';
 export {
   defineRunner,
@@ -110,6 +117,7 @@ export {
   defineWheel,
   defineWheelFunction,
   type JobCacheView,
+  type MinionClient,
   type RunnerContext,
   type RunnerFunctionSpec,
   type RunnerModuleDef,

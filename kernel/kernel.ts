@@ -17,6 +17,7 @@ import type { ReturnerDef } from './jobs/returner.js';
 import { type ClosableKindRegistrar, createKindRegistrar } from './kinds.js';
 import type { DaemonKind, KernelPlugin, PluginApi, PluginOption } from './plugin.js';
 import type { DaemonProcessDef } from './process/daemon-process.js';
+import type { TaskDef } from './process/task.js';
 import { type ClosableRegistry, createRegistry } from './registry.js';
 import { VERSION } from './version.js';
 
@@ -28,6 +29,8 @@ export interface Kernel {
   readonly commands: ClosableRegistry<CommandDef>;
   /** Processes plugins add to the daemon, by name (the daemon runs each in a child). */
   readonly processes: ClosableRegistry<DaemonProcessDef>;
+  /** One-shot processes request commands start, by name (master). */
+  readonly tasks: ClosableRegistry<TaskDef>;
   /** Units of the kinds plugins declare for one another (kinds.ts). */
   readonly kinds: ClosableKindRegistrar;
   readonly config: Readonly<Record<string, unknown>>;
@@ -180,6 +183,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
     opts.daemon,
   );
   const processes = masterOnly(createRegistry<DaemonProcessDef>('process'), opts.daemon);
+  const tasks = masterOnly(createRegistry<TaskDef>('task'), opts.daemon);
   const kinds = createKindRegistrar();
   const ordered = [
     ...sortPlugins(opts.builtins ?? [], flatten(opts.plugins)),
@@ -197,6 +201,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
       returners,
       commands,
       processes,
+      tasks,
       kinds,
       config: opts.config,
       log: opts.log.child({ plugin: plugin.name }),
@@ -220,6 +225,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   returners.close();
   commands.close();
   processes.close();
+  tasks.close();
   kinds.close();
   hooks.configResolved.call(opts.config);
   let stopped: Promise<void> | undefined;
@@ -229,6 +235,7 @@ export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
     returners,
     commands,
     processes,
+    tasks,
     kinds,
     config: opts.config,
     log: opts.log,

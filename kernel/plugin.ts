@@ -8,6 +8,7 @@ import type { KernelHooks, TapOnly } from './hooks.js';
 import type { ReturnerDef } from './jobs/returner.js';
 import type { KindRegistrar } from './kinds.js';
 import type { DaemonProcessDef } from './process/daemon-process.js';
+import type { TaskDef } from './process/task.js';
 import type { Registry } from './registry.js';
 
 /** Which daemon a kernel runs in. */
@@ -22,6 +23,8 @@ export interface PluginApi {
   readonly commands: Registry<CommandDef>;
   /** Processes the daemon runs, each in a child of its own under its ProcessManager. */
   readonly processes: Registry<DaemonProcessDef>;
+  /** One-shot processes (master) a request command starts with `ctx.startTask`. */
+  readonly tasks: Registry<TaskDef>;
   /** Units of the plugin kinds plugins declare for one another: REST routes, ... (kinds.ts). */
   readonly kinds: KindRegistrar;
   readonly config: Readonly<Record<string, unknown>>;

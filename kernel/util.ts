@@ -15,4 +15,5 @@ export * from './registry.js';
 export * from './serial/index.js';
 export * from './serial/is-string-map.js';
 export * from './targeting/glob.js';
+export * from './targeting/py-regex.js';
 export * from './version.js';

@@ -7,8 +7,10 @@ import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import type { KernelPlugin } from '../kernel/plugin.js';
 import { commandFallbacksPlugin } from '../plugins/command-fallbacks/index.js';
 import { eventReturnPlugin } from '../plugins/event-return/index.js';
+import { eventReturnOptions } from '../plugins/event-return/options.js';
 import { fileServerPlugin } from '../plugins/file-server/index.js';
 import { localCachePlugin } from '../plugins/local-cache/index.js';
+import { minePlugin } from '../plugins/mine/index.js';
 import { netapiConfigured } from '../plugins/netapi/config.js';
 import { netapiPlugin } from '../plugins/netapi/index.js';
 import { netapiMasterOptions } from '../plugins/netapi/options.js';
@@ -26,11 +28,12 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
     renderersPlugin(),
     fileServerPlugin(),
     pillarPlugin(),
+    minePlugin(),
     runnersPlugin(),
     wheelPlugin(),
   ];
   // Salt's EventReturn process, only when event_return names returners
-  if (config.event_return.length > 0) plugins.push(eventReturnPlugin());
+  if (eventReturnOptions.read(config).event_return.length > 0) plugins.push(eventReturnPlugin());
   // Salt's Reactor process, only when reactor files or TypeScript reactions are configured
   const reactor = reactorOptions.read(config);
   if (reactor.reactor.length > 0 || reactor.reactions.length > 0) plugins.push(reactorPlugin());

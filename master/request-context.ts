@@ -7,7 +7,9 @@
 import { checkClearAuth } from '../kernel/auth/clear-auth.js';
 import type { ClearAuthRefusal, CommandContext } from '../kernel/commands/define.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
+import type { StartTaskOptions } from '../kernel/process/task.js';
 import type { Effects, HandlerEnv } from './handlers/context.js';
+import { spawnTask } from './task-spawn.js';
 
 export class RequestContext implements CommandContext {
   readonly #env: HandlerEnv;
@@ -41,6 +43,24 @@ export class RequestContext implements CommandContext {
 
   clearUser(load: Readonly<Record<string, unknown>>): { user: string } | ClearAuthRefusal {
     return checkClearAuth(load, this.#env.userKeys());
+  }
+
+  startTask(name: string, payload: unknown, options: StartTaskOptions): void {
+    const config = this.#env.config;
+    spawnTask({
+      ...options,
+      log: this.log,
+      message: {
+        type: 'task',
+        task: name,
+        title: options.title ?? name,
+        payload,
+        configDir: config.config_dir,
+        config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
+        // plugins do not cross a process boundary: the task's process loads the config itself
+        reloadConfig: (config.plugins ?? []).length > 0,
+      },
+    });
   }
 }
 

@@ -32,6 +32,7 @@ import { jobReturnerNames, minionReturnerLoader, returnJobToReturners } from './
 import { primaryMaster } from './master-address.js';
 import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
+import { type MineInterval, mineIntervalOptions, startMineInterval } from './mine-interval.js';
 import { createMinionKernel } from './minion-kernel.js';
 import { buildReturnLoad } from './return-load.js';
 import { startupJob } from './startup-states.js';
@@ -340,6 +341,8 @@ export async function startMinion(
     { path: config.cachedir },
     { path: config.sock_dir },
   ]);
+  // a bad mine option stops the start with SALT_ERR_CONFIG_INVALID, naming it
+  mineIntervalOptions(config);
   await writePidfile(config.pidfile);
   const kernel = await createMinionKernel(config, log);
   const keys = await loadOrCreateKeyPair(config.pki_dir, 'minion', 2048);
@@ -362,7 +365,20 @@ export async function startMinion(
   };
   setMasterLink(id, link);
   const sub = subscribe(m, masterHost, publishIntake(m, data, executor));
-  void reportStart(m, data).then(() => runStartupStates(m, executor));
+  let mine: MineInterval | undefined;
+  void reportStart(m, data).then(() => {
+    // the mine's first update needs the pillar (its mine_functions may come from there)
+    if (!stopped)
+      mine = startMineInterval({
+        config,
+        id,
+        log,
+        run: (job) => executor.run(job),
+        send: (load) => master.send(load),
+        pillar: () => data.pillar,
+      });
+    return runStartupStates(m, executor);
+  });
   const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
   const engines = startEngines({
@@ -380,6 +396,7 @@ export async function startMinion(
     async stop() {
       if (stopped) return;
       stopped = true;
+      mine?.stop();
       beacons?.stop();
       await engines?.stop();
       sub.close();

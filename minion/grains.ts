@@ -24,6 +24,7 @@ import {
   parseOsRelease,
 } from './grains/os-release.js';
 import { localeGrains, processGrains } from './grains/process.js';
+import { systemGrains } from './grains/system.js';
 import { zmqVersion } from './zmq-version.js';
 
 const CPUARCH: Readonly<Record<string, string>> = {
@@ -103,6 +104,7 @@ export function coreGrains(
     ...platformGrains(),
     ...hostnameGrains(),
     ...networkGrains(),
+    ...systemGrains(),
     ...machineIdGrains(),
     ...localeGrains(),
     ...processGrains(),

@@ -15,7 +15,13 @@ export function hasEngine(template: string): boolean {
   return BUILTIN_RENDERERS.some((r) => r.name === template);
 }
 
-async function pillarOf(ctx: ExecContext): Promise<Record<string, unknown>> {
+/**
+ * The pillar a template sees: a state run's own (`ctx.pillar` of a StateContext, which carries a
+ * `pillar=` override of `state.apply`, as Salt's `__pillar__` does), else the minion's.
+ */
+async function pillarOf(ctx: ExecContext & { readonly pillar?: unknown }): Promise<Record<string, unknown>> {
+  const own = ctx.pillar;
+  if (own && typeof own === 'object' && !Array.isArray(own)) return own as Record<string, unknown>;
   try {
     const p = await ctx.call('pillar.items');
     return p && typeof p === 'object' ? (p as Record<string, unknown>) : {};

@@ -3,7 +3,8 @@
  * call most: existence, stats, hashes, owners and modes; read, write, append, prepend, touch;
  * mkdir/makedirs, remove, rename, copy, move, symlinks; search, contains, replace,
  * blockreplace, comment_line, psed; find (basic); and the pieces of `file.managed`
- * (source_list, get_managed, check_managed_changes, manage_file, get_diff). Returns are
+ * (source_list, get_managed, check_managed_changes, manage_file, get_diff); `line`, `sed`,
+ * `patch` and the rest of `_file-fns-text.ts` and `_file-fns-meta.ts`. Returns are
  * Salt 3006's, errors its messages.
  */
 import {
@@ -25,12 +26,14 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
-import type { z as Zod } from 'zod';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
+import { cli, expand, owner, str } from './_file-args.js';
 import { diffBuffers } from './_file-diff.js';
 import { blockReplace, commentLine, replaceInFile, searchFile } from './_file-edit.js';
 import { findFiles } from './_file-find.js';
+import { metaFunctions } from './_file-fns-meta.js';
+import { textFunctions } from './_file-fns-text.js';
 import { checkManagedChanges, getManaged, manageFile } from './_file-manage.js';
 import type { Ret } from './_file-perms.js';
 import { fileClient, type SourceSpec, sourceList } from './_file-source.js';
@@ -47,18 +50,6 @@ import {
   uidToUser,
   userToUid,
 } from './_file-stat.js';
-
-const str = (z: typeof Zod) => z.union([z.string(), z.number()]).transform(String);
-const owner = (z: typeof Zod) => z.union([z.string(), z.number()]).nullish();
-
-function expand(path: string): string {
-  if (path === '~' || path.startsWith('~/')) return (process.env.HOME ?? '/root') + path.slice(1);
-  return path;
-}
-
-function cli(example: string): string {
-  return `\n\nCLI Example:\n\n.. code-block:: bash\n\n    ${example}`;
-}
 
 const HASH_BY_LENGTH: Record<number, string> = {
   32: 'md5',
@@ -826,6 +817,8 @@ export default defineModule({
           test: ctx.opts.test === true,
         }),
     }),
+    ...textFunctions,
+    ...metaFunctions,
   },
 });
 

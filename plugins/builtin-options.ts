@@ -4,7 +4,9 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
+import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
+import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
 import { gitPillarOptionSet } from './pillar/git-pillar/options.js';
 import { pillarOptionSet } from './pillar/options.js';
@@ -14,12 +16,15 @@ import { minionStatesOptions, statesOptions } from './states/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   reactorOptions,
+  eventReturnOptions,
   renderersOptions,
   netapiMasterOptions,
   fileServerOptionSet,
   minionFileRootsOption,
   pillarOptionSet,
   gitPillarOptionSet,
+  mineMasterOptions,
+  mineMinionOptions,
   statesOptions,
   minionStatesOptions,
 ];

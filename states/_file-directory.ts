@@ -72,7 +72,7 @@ async function dirMeta(
 }
 
 /** Paths named by `require: [{file: /path}]` that a clean keeps, with their parents. */
-function keepFromRequire(require: unknown, root: string): Set<string> {
+export function keepFromRequire(require: unknown, root: string): Set<string> {
   const keep = new Set<string>();
   if (!Array.isArray(require)) return keep;
   for (const comp of require) {

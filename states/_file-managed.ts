@@ -13,6 +13,7 @@ import { hashFile, isDir, lexists, normalizeMode } from '../modules/_file-stat.j
 import { renderText } from '../modules/_file-template.js';
 import { traverse } from '../modules/_traverse.js';
 import { defineState, type StateContext } from '../plugins/states/index.js';
+import { managedAccumulator } from './_file-accumulated.js';
 import { expandUser, fail, type Ret } from './_file-common.js';
 
 const owner = (z: typeof Zod) => z.union([z.string(), z.number()]).nullish();
@@ -205,6 +206,7 @@ export const managed = defineState({
     } catch (err) {
       return fail(ret, `Unable to manage file: ${(err as Error).message}`);
     }
+    const accumulator = managedAccumulator(ctx, name);
     const spec: ManagedSpec = {
       name,
       template: a.template,
@@ -215,7 +217,9 @@ export const managed = defineState({
       group: a.group,
       mode,
       saltenv: ctx.saltenv,
-      context: context as Record<string, unknown>,
+      context: accumulator
+        ? { ...(context as Record<string, unknown>), accumulator }
+        : (context as Record<string, unknown>),
       defaults: (a.defaults as Record<string, unknown>) ?? null,
       skipVerify: a.skip_verify,
       extra: extra.kwargs,

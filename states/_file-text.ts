@@ -12,6 +12,7 @@ import { blockReplace, commentLine, replaceInFile, searchFile } from '../modules
 import { makeParents } from '../modules/_file-manage.js';
 import { isDir, isFile } from '../modules/_file-stat.js';
 import { defineState, type StateContext } from '../plugins/states/index.js';
+import { blockAccumulated } from './_file-accumulated.js';
 import { checkFile, expandUser, fail, newRet, type Ret, strList } from './_file-common.js';
 import { touch } from './_file-paths.js';
 
@@ -263,7 +264,7 @@ export const blockreplace = defineState({
       changes = await blockReplace(name, {
         markerStart: a.marker_start,
         markerEnd: a.marker_end,
-        content: a.content,
+        content: blockAccumulated(ctx, name, String(ctx.low.__id__ ?? ''), a.content),
         appendIfNotFound: a.append_if_not_found,
         prependIfNotFound: a.prepend_if_not_found,
         backup: a.backup,

@@ -2,15 +2,23 @@
  * Salt's `file` state module (`salt/states/file.py`): files, directories, symlinks and text
  * edits held in a wanted state: `managed`, `directory`, `absent`, `exists`, `missing`,
  * `touch`, `symlink`, `copy`, `rename`, `append`, `prepend`, `replace`, `blockreplace`,
- * `comment`, `uncomment`, `serialize`. Like Salt's, it has no `mod_watch`. Each function lives
+ * `comment`, `uncomment`, `serialize`, `line`, `keyvalue`, `recurse`, `accumulated`,
+ * `tidied`, `patch`, `hardlink`. Like Salt's, it has no `mod_watch`. Each function lives
  * in a `_file-*.ts` helper; the execution side is `modules/file.ts` and its `_file-*.ts`.
  */
 import { defineStateModule } from '../plugins/states/index.js';
+import { accumulated } from './_file-accumulated.js';
 import { directory } from './_file-directory.js';
+import { hardlink } from './_file-hardlink.js';
+import { keyvalue } from './_file-keyvalue.js';
+import { line } from './_file-line.js';
 import { managed } from './_file-managed.js';
+import { patch } from './_file-patch.js';
 import { absent, copy, exists, missing, rename, symlink, touch } from './_file-paths.js';
+import { recurse } from './_file-recurse.js';
 import { serialize } from './_file-serialize.js';
 import { append, blockreplace, comment, prepend, replace, uncomment } from './_file-text.js';
+import { tidied } from './_file-tidied.js';
 
 export default defineStateModule({
   name: 'file',
@@ -32,5 +40,12 @@ export default defineStateModule({
     comment,
     uncomment,
     serialize,
+    line,
+    keyvalue,
+    recurse,
+    accumulated,
+    tidied,
+    patch,
+    hardlink,
   },
 });

@@ -90,13 +90,14 @@ export class Daemon {
     cli: string,
     args: string[],
     readonly logFile?: string,
+    /** An executable to run instead of the checkout's `cli` (a self-contained build). */
+    program?: string,
   ) {
     // TSALT_DAEMON_NODE_ARGS: extra node flags for the daemons, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
     // to profile a benchmark's master (forked children and worker threads inherit them)
     const nodeArgs = (process.env.TSALT_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    this.proc = spawn(process.execPath, [...nodeArgs, join(CLI, `${cli}.js`), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const argv = program ? args : [...nodeArgs, join(CLI, `${cli}.js`), ...args];
+    this.proc = spawn(program ?? process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc.stdout?.on('data', (d: Buffer) => {
       this.out += d.toString();
     });
@@ -254,7 +255,16 @@ export default { ...base, ${fields} };
     return join(this.root, 'minions', id, 'etc');
   }
 
-  async startMinion(id: string, extra: Record<string, unknown> = {}, waitStarted = true): Promise<Daemon> {
+  /**
+   * Starts minion `id` with this cluster's master; `program`: a self-contained executable to run
+   * instead of the checkout's salt-minion.
+   */
+  async startMinion(
+    id: string,
+    extra: Record<string, unknown> = {},
+    waitStarted = true,
+    program?: string,
+  ): Promise<Daemon> {
     const dir = this.minionConfDir(id);
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -270,7 +280,7 @@ export default { ...base, ${fields} };
         ...extra,
       }),
     );
-    const d = new Daemon(`minion ${id}`, 'salt-minion', ['-c', dir], this.#logPath(`minion-${id}`));
+    const d = new Daemon(`minion ${id}`, 'salt-minion', ['-c', dir], this.#logPath(`minion-${id}`), program);
     this.minions.set(id, d);
     if (!waitStarted) return d;
     if (this.#opts.quiet && this.#opts.productionLogs) await this.#answers(id, 30_000);

@@ -249,7 +249,7 @@ export async function parseSaltCommandLine(argv: readonly string[]): Promise<Sal
   const noParse = typeof opts.parse === 'string' ? opts.parse.split(',').filter(Boolean) : [];
   if (funWord.includes(',')) {
     const funs = funWord.split(',').filter(Boolean);
-    const { splitMultiFunctionArgs } = await import('../../kernel/jobs/multi-function.js');
+    const { splitMultiFunctionArgs } = await import('./multi-function.js');
     let lists: string[][];
     try {
       lists = splitMultiFunctionArgs(funs, rest, opts.argsSeparator);

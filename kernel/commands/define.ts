@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { ClearAuthError as ClearAuthRefusal } from '../auth/clear-auth.js';
 import type { ResolvedMasterConfig } from '../config/index.js';
 import type { MasterJobCache } from '../jobs/master-job-cache.js';
+import type { StartTaskOptions } from '../process/task.js';
 
 /** How the request travels: `clear` (users' commands, sign-in) or `aes` (a signed-in minion's). */
 export type CommandEnc = 'clear' | 'aes';
@@ -38,6 +39,11 @@ export interface CommandContext {
    * `publish` checks it), or Salt's refusal to answer with.
    */
   clearUser(load: Readonly<Record<string, unknown>>): { user: string } | ClearAuthRefusal;
+  /**
+   * Starts the task `name` (`api.tasks`) in a process of its own with `payload` (a structured
+   * clone) and returns at once; the command does not wait for it.
+   */
+  startTask(name: string, payload: unknown, options: StartTaskOptions): void;
 }
 
 /** One request command. */

@@ -47,7 +47,7 @@ describe('resolved types', () => {
     expectTypeOf<ResolvedMasterConfig['ret_port']>().toEqualTypeOf<number>();
     expectTypeOf<ResolvedMasterConfig['extension_modules']>().toEqualTypeOf<string>();
     expectTypeOf<ResolvedMasterConfig['autosign_file']>().toEqualTypeOf<string | null>();
-    expectTypeOf<ResolvedMasterConfig['event_return']>().toEqualTypeOf<readonly string[]>();
+    expectTypeOf<ResolvedMasterConfig['engines_dirs']>().toEqualTypeOf<readonly string[]>();
     expectTypeOf<ResolvedMinionConfig['id']>().toEqualTypeOf<string | null>();
     expectTypeOf<ResolvedMinionConfig['master']>().toEqualTypeOf<string | readonly string[]>();
     expectTypeOf<ResolvedMasterConfig['plugins'][number]['name']>().toEqualTypeOf<string>();

@@ -61,7 +61,6 @@ describe('resolveConfig: master defaults (Salt 3006 DEFAULT_MASTER_OPTS)', () =>
       job_cache: true,
       master_job_cache: 'job_store',
       ext_job_cache: '',
-      event_return: [],
       nodegroups: {},
       ipc_mode: 'ipc',
       zmq_backlog: 1000,
@@ -185,14 +184,6 @@ describe('resolveConfig: coercion where Salt coerces', () => {
       ctx,
     );
     expect(config.nodegroups).toEqual({ web: 'G@role:web', db: ['db1', 'db2'] });
-  });
-
-  it('accepts event_return as a string or a list', () => {
-    expect(resolveConfig('master', { event_return: 'pg' }, ctx).config.event_return).toEqual(['pg']);
-    expect(resolveConfig('master', { event_return: ['a', 'b'] }, ctx).config.event_return).toEqual([
-      'a',
-      'b',
-    ]);
   });
 });
 

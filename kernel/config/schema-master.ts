@@ -189,15 +189,6 @@ export const masterSchema = z.object({
   minion_data_cache: boolOption(true, 'Cache minion grains and pillar on the master.'),
   cache: stringOption('localfs', 'Driver of the minion data cache.'),
   preserve_minion_cache: boolOption(false, 'Keep the data cache of deleted minions.'),
-  event_return: stringOrListOption('Returners that receive every event on the bus.'),
-  event_return_queue: intOption(0, 'Events queued before they are sent to event_return.', { min: 0 }),
-  event_return_whitelist: stringListOption('Only these event tags go to event_return.', 'list of tag globs'),
-  event_return_blacklist: stringListOption('These event tags never go to event_return.', 'list of tag globs'),
-  event_match_type: enumOption(
-    ['startswith', 'endswith', 'find', 'regex', 'fnmatch'],
-    'startswith',
-    'How event tags are matched.',
-  ),
   runner_returns: boolOption(true, 'Store runner returns in the job cache.'),
   loop_interval: numberOption(60, 'Seconds between maintenance runs (job cleanup, key rotation checks).', {
     min: 0,

@@ -178,8 +178,6 @@ export const minionSchema = z.object({
   ),
   startup_states: stringOption('', 'States to run at start-up (`highstate`, `sls`, `top`); empty disables.'),
   schedule: mappingOption('The minion scheduler.'),
-  mine_enabled: boolOption(true, 'Run scheduled mine updates.'),
-  mine_interval: intOption(60, 'Minutes between mine updates.', { min: 0 }),
   random_startup_delay: intOption(0, 'Upper bound of a random delay before connecting.', { min: 0 }),
   file_client: enumOption(['remote', 'local'], 'remote', 'Where file and pillar data come from.'),
   cmd_safe: boolOption(true, 'Keep the `python_shell=False` default of `cmd` functions.'),

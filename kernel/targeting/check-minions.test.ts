@@ -39,6 +39,15 @@ describe('checkMinions (master side)', () => {
     expect(ids('roles:web', 'grain', { cacheEnabled: false })).toEqual(ctx.accepted);
   });
 
+  it('pillarExact (the mine) compares pillar values exactly, alone and in a compound target', () => {
+    expect(ids('team:o*', 'pillar', { greedy: false })).toEqual(['m3']);
+    expect(ids('team:o*', 'pillar', { greedy: false, pillarExact: true })).toEqual([]);
+    expect(ids('team:ops', 'pillar', { greedy: false, pillarExact: true })).toEqual(['m3']);
+    expect(ids('I@team:o* or m1', 'compound', { greedy: false, pillarExact: true })).toEqual(['m1']);
+    // grains still glob
+    expect(ids('env:pr*', 'grain', { greedy: false, pillarExact: true })).toEqual(['m1', 'm2']);
+  });
+
   it('ipcidr uses the cached address grains', () => {
     expect(ids('127.0.0.0/8', 'ipcidr')).toEqual(['m1', 'm2', 'm4', 'new']);
     expect(ids('10.0.0.0/8', 'ipcidr')).toEqual(['m3', 'new']);

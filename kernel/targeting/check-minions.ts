@@ -30,6 +30,8 @@ export interface CheckContext {
   delimiter?: string;
   /** Expect minions with no cached data (Salt's default, true). */
   greedy?: boolean;
+  /** Pillar targets (`pillar`, `I@`) compare values exactly, without globbing (the mine's `pillar_exact`). */
+  pillarExact?: boolean;
   nodegroups?: Nodegroups;
   /** Where the nodegroups are configured, for the "unavailable" error. */
   nodegroupsFile?: string;
@@ -98,7 +100,8 @@ function dataMinions(
     throw new SALT_ERR_TARGET_INVALID(
       `a ${what} target needs a key and a value separated by "${delimiter}" (e.g. os${delimiter}Debian), got "${expr}"`,
     );
-  return cacheMinions(ctx, (data) => subdictMatch(data[source], expr, { delimiter, regexMatch }));
+  const exactMatch = source === 'pillar' && !regexMatch && ctx.pillarExact === true;
+  return cacheMinions(ctx, (data) => subdictMatch(data[source], expr, { delimiter, regexMatch, exactMatch }));
 }
 
 function typeMinions(

@@ -10,8 +10,11 @@ describe('process and locale grains', () => {
   it("reads the locale as Python's getlocale does", () => {
     expect(localeFromEnv({ LANG: 'en_US.UTF-8' })).toEqual(['en_US', 'UTF-8']);
     expect(localeFromEnv({ LC_ALL: 'de_DE.utf8', LANG: 'en_US.UTF-8' })).toEqual(['de_DE', 'UTF-8']);
-    expect(localeFromEnv({})).toEqual(['C', 'UTF-8']);
-    expect(localeFromEnv({ LANG: 'C' })).toEqual(['C', 'UTF-8']);
+    // measured with Debian 12's Python 3.11, as Salt 3006 reads it
+    expect(localeFromEnv({})).toEqual(['en_US', 'UTF-8']);
+    expect(localeFromEnv({ LANG: 'C' })).toEqual(['en_US', 'UTF-8']);
+    expect(localeFromEnv({ LANG: 'C.UTF-8' })).toEqual(['en_US', 'UTF-8']);
+    expect(localeFromEnv({ LC_ALL: 'C.utf8' })).toEqual(['en_US', 'UTF-8']);
   });
 
   it('names the time zone from the TZif footer', () => {

@@ -52,11 +52,12 @@ function encodingName(enc: string): string {
 
 /**
  * Python's `locale.getlocale()` (LC_CTYPE) from the environment. Python coerces the C/POSIX
- * locale to C.UTF-8 at start (PEP 538), so an unset or C locale reads as `('C', 'UTF-8')`.
+ * locale to C.UTF-8 at start (PEP 538), and its alias table (3.10 and 3.11, which Salt 3006
+ * runs on) reads C.UTF-8 as `en_US.UTF-8`: an unset, C or C.UTF-8 locale is `('en_US', 'UTF-8')`.
  */
 export function localeFromEnv(env: NodeJS.ProcessEnv = process.env): [string, string] {
   const raw = env.LC_ALL || env.LC_CTYPE || env.LANG || 'C.UTF-8';
-  const name = raw === 'C' || raw === 'POSIX' ? 'C.UTF-8' : raw;
+  const name = raw === 'C' || raw === 'POSIX' || /^C\.utf-?8$/i.test(raw) ? 'en_US.UTF-8' : raw;
   const [lang = name, rest] = name.split('.');
   const enc = (rest ?? '').split('@')[0] ?? '';
   return [lang, enc ? encodingName(enc) : 'ISO8859-1'];

@@ -3,11 +3,13 @@
  * which the options-apply step asks for when `event_return` names returners.
  */
 import { defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
+import { eventReturnOptions } from './options.js';
 
 export function eventReturnPlugin(): KernelPlugin {
   return definePlugin({
     name: 'tsalt:event-return',
     daemons: ['master'],
+    options: eventReturnOptions,
     apply(api) {
       api.processes.register(
         defineDaemonProcess({

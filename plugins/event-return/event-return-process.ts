@@ -11,13 +11,15 @@ import {
 import { returnerNames, withinTime } from '../../kernel/services.js';
 import { BUILTIN_RETURNERS } from '../builtin-dirs.js';
 import { EventReturnQueue, type EventSink } from './event-return-queue.js';
+import { eventReturnOptions } from './options.js';
 
 export async function startEventReturn(ctx: DaemonProcessContext): Promise<() => Promise<void>> {
   const config = ctx.config as unknown as ResolvedMasterConfig;
+  const own = eventReturnOptions.read(config);
   const log = ctx.log;
   const loader = masterReturnerLoader(config, log, BUILTIN_RETURNERS);
   const sinks: EventSink[] = [];
-  for (const name of returnerNames(config.event_return)) {
+  for (const name of returnerNames(own.event_return)) {
     try {
       const { def } = await loader.get(name);
       if (!def.eventReturn) {
@@ -39,9 +41,9 @@ export async function startEventReturn(ctx: DaemonProcessContext): Promise<() =>
   }
   const queue = new EventReturnQueue({
     sinks,
-    batchSize: config.event_return_queue,
-    whitelist: config.event_return_whitelist,
-    blacklist: config.event_return_blacklist,
+    batchSize: own.event_return_queue,
+    whitelist: own.event_return_whitelist,
+    blacklist: own.event_return_blacklist,
     log,
   });
   const events = ctx.listen(['']);

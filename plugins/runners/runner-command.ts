@@ -5,12 +5,19 @@
  * runs past the client's `timeout`, the error return is fired from here.
  */
 import { hostname } from 'node:os';
-import type { CommandContext, PublishRequest, SaltError } from '../../kernel/index.js';
+import {
+  type CommandContext,
+  type PublishRequest,
+  SALT_ERR_RUNNER_CRASHED,
+  SALT_ERR_RUNNER_TIMEOUT,
+  type SaltError,
+  type TaskFailure,
+} from '../../kernel/index.js';
 import type { EventFirer } from '../../kernel/services.js';
-import type { RunnerJobMessage } from '../../master/runner-protocol.js';
+import { masterId, type RunnerJob, runnerNewEvent } from './runner-events.js';
 
-// The runner machinery (argument handling, process spawning, the event bus client) is loaded on
-// the first `runner` request: a request-server worker that only serves minions never needs it.
+// The event bus client is loaded on the first runner failure: a request-server worker that only
+// serves minions never needs it.
 
 /** One firer per worker thread for the events fired after the reply (a runner's failure). */
 const firers = new Map<string, Promise<EventFirer>>();
@@ -26,8 +33,10 @@ function firerFor(sockDir: string): Promise<EventFirer> {
   return f;
 }
 
-function plainConfig(config: unknown): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+function failureError(fun: string, failure: TaskFailure): SaltError {
+  return failure.reason === 'timeout'
+    ? new SALT_ERR_RUNNER_TIMEOUT(fun, failure.seconds)
+    : new SALT_ERR_RUNNER_CRASHED(fun, failure.detail);
 }
 
 /** The `runner` clear command's handler. */
@@ -43,11 +52,7 @@ export async function handleRunner(load: Record<string, unknown>, ctx: CommandCo
       error: { name: 'SaltInvocationError', message: `"${String(fun)}" is not a runner function name` },
     };
   }
-  const [{ normalizeArgs }, { masterId, runnerNewEvent }, { spawnRunner }] = await Promise.all([
-    import('../../kernel/services.js'),
-    import('../../master/runner-protocol.js'),
-    import('../../master/runner-spawn.js'),
-  ]);
+  const { normalizeArgs } = await import('../../kernel/services.js');
   const { args, kwargs } = normalizeArgs(load.arg, load.kwarg);
   const { def: store, ctx: storeCtx } = ctx.jobCache;
   const jid = await store.prepJid!(storeCtx);
@@ -72,18 +77,9 @@ export async function handleRunner(load: Record<string, unknown>, ctx: CommandCo
     ctx.log.warn({ err, jid }, 'could not store the runner job load');
   }
   const timeout = typeof load.timeout === 'number' && load.timeout > 0 ? load.timeout : undefined;
-  const job: RunnerJobMessage = {
-    type: 'run',
-    fun,
-    args,
-    kwargs,
-    jid,
-    user: auth.user,
-    configDir: ctx.config.config_dir,
-    config: plainConfig(ctx.config),
-    reloadConfig: (ctx.config.plugins ?? []).length > 0,
-  };
-  const onFailure = (err: SaltError): void => {
+  const job: RunnerJob = { fun, args, kwargs, jid, user: auth.user };
+  const onFailure = (failure: TaskFailure): void => {
+    const err = failureError(fun, failure);
     const data = { ...base, return: err.message, success: false, retcode: 1, error_code: err.code };
     firerFor(ctx.config.sock_dir).then(
       (firer) => firer.fire(`${tag}/ret`, data),
@@ -104,7 +100,11 @@ export async function handleRunner(load: Record<string, unknown>, ctx: CommandCo
       )
       .catch((e: unknown) => ctx.log.warn({ err: e, jid }, 'could not store the runner failure'));
   };
-  spawnRunner({ job, timeoutSeconds: timeout, log: ctx.log, onFailure });
+  ctx.startTask('runner', job, {
+    title: `Runner(${fun})`,
+    ...(timeout !== undefined && { timeoutSeconds: timeout }),
+    onFailure,
+  });
   ctx.log.info(`Started runner ${fun} with jid ${jid}`);
   return { tag, jid };
 }

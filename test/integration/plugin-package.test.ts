@@ -3,7 +3,8 @@
  * against the plugin API alone, in a real master: its request commands (an aes command on the
  * request server's router thread, one answered privately on a worker thread, and a clear command
  * that checks the caller's user key), sent by a signed-in minion and a user over real sockets,
- * its master process, which answers events on the master bus from a child of its own, and its
+ * its master process, which answers events on the master bus from a child of its own, its task,
+ * a one-shot process its command starts, and its
  * REST route, served by the master's netapi to callers with a salt-api token.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -69,7 +70,7 @@ describe('request commands, a master process and a REST route from a plugin pack
       session: first.creds.session,
       ...crypto,
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     channel?.close();
     await c.stop();
@@ -108,7 +109,7 @@ describe('request commands, a master process and a REST route from a plugin pack
       );
     expect(await ask(key)).toEqual({
       user: 'root',
-      commands: ['_acme_inventory', '_acme_secret', 'acme_status'],
+      commands: ['_acme_inventory', '_acme_secret', 'acme_export', 'acme_status'],
     });
     expect(await ask('wrong')).toEqual({
       error: { name: 'AuthenticationError', message: 'Authentication error occurred.' },
@@ -138,6 +139,33 @@ describe('request commands, a master process and a REST route from a plugin pack
       clearInterval(pinger);
       events.close();
       await firer.close();
+    }
+  });
+
+  it("runs the plugin's task in a process of its own when its command starts it, with the job cache", async () => {
+    const key = readFileSync(join(c.root, 'var/cache/salt/master/.root_key'), 'utf8').trim();
+    const events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), [
+      'acme/exported',
+    ]);
+    await events.ready();
+    try {
+      const answer = unpackNetwork(
+        await client.request(
+          packNetwork({
+            enc: 'clear',
+            load: { cmd: 'acme_export', user: 'root', key, n: 42 },
+            version: 3,
+          }),
+        ),
+      );
+      expect(answer).toEqual({ started: true });
+      for await (const ev of events) {
+        expect(ev.data).toMatchObject({ n: 42, greeting: 'howdy', from: 'acme-export', job_cache: true });
+        expect(ev.data.pid).not.toBe(process.pid);
+        break;
+      }
+    } finally {
+      events.close();
     }
   });
 

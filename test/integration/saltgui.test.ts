@@ -316,17 +316,25 @@ describe('SaltGUI against tsalt netapi', () => {
     });
   }, 60_000);
 
-  it('a function tsalt lacks gets what Salt answers for a missing function', async () => {
-    // SaltGUI shows it per minion (the mine page) as Salt's 200 answer
-    const r = await ok<{ return: [Record<string, string>] }>('POST', '/', {
+  it("the mine page's mine.valid, and a missing function as Salt answers it", async () => {
+    // minions without mine_functions: Salt's None
+    const mine = await ok<{ return: [Record<string, Json>] }>('POST', '/', {
       client: 'local',
       fun: 'mine.valid',
       tgt: '*',
       tgt_type: 'glob',
     });
+    expect(mine.return[0]).toEqual({ m0: null, m1: null });
+    // SaltGUI shows a missing function per minion as Salt's 200 answer
+    const r = await ok<{ return: [Record<string, string>] }>('POST', '/', {
+      client: 'local',
+      fun: 'nosuchmod.nosuchfun',
+      tgt: '*',
+      tgt_type: 'glob',
+    });
     expect(r.return[0]).toEqual({
-      m0: "'mine.valid' is not available.",
-      m1: "'mine.valid' is not available.",
+      m0: "'nosuchmod.nosuchfun' is not available.",
+      m1: "'nosuchmod.nosuchfun' is not available.",
     });
     const providers = await ok<{ return: [Record<string, Json>] }>('POST', '/', {
       client: 'local',

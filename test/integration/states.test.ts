@@ -22,6 +22,18 @@ describe('states', () => {
   const c = new Cluster({ master });
   const srv = join(c.root, 'srv', 'salt');
 
+  const holdCommand = (name: string): string => {
+    const mark = join(c.root, `${name}.started`);
+    const release = join(c.root, `${name}.release`);
+    return `touch ${mark}; for i in $(seq 600); do [ -e ${release} ] && break; sleep 0.1; done`;
+  };
+  /** Waits until the held state `name` has started; `release()` lets it finish. */
+  const held = async (name: string) => {
+    const mark = join(c.root, `${name}.started`);
+    for (let i = 0; i < 300 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(mark)).toBe(true);
+    return { release: () => write(join(c.root, `${name}.release`), '') };
+  };
   const apply = async (...args: string[]) => {
     const r = await c.saltJson(['m1', ...args]);
     return { code: r.code, ret: r.data.m1 as Record<string, Entry> | string[] };
@@ -50,11 +62,11 @@ describe('states', () => {
       'bad:\n  test.fail_without_changes: []\nafter:\n  test.succeed_without_changes:\n    - require:\n      - test: bad\n',
     );
     write(join(srv, 'broken.sls'), 'ok:\n  test.nop: []\n{{ nosuch.attr }}\n');
-    write(join(srv, 'slow.sls'), 'wait:\n  cmd.run:\n    - name: sleep 3\n');
-    write(
-      join(srv, 'killme.sls'),
-      'wait:\n  cmd.run:\n    - name: sleep 2\nnext:\n  test.nop: []\nlast:\n  test.nop: []\n',
-    );
+    // a state that says it started, then holds until the test releases it (at most 60 s)
+    const hold = (name: string): string =>
+      `wait:\n  cmd.run:\n    - name: ${JSON.stringify(holdCommand(name))}\n`;
+    write(join(srv, 'slow.sls'), hold('slow'));
+    write(join(srv, 'killme.sls'), `${hold('killme')}next:\n  test.nop: []\nlast:\n  test.nop: []\n`);
     write(
       join(srv, '_states', 'hello.mjs'),
       [
@@ -188,8 +200,9 @@ describe('states', () => {
 
   it('refuses a second state run while one runs, as Salt does', async () => {
     const slow = c.saltJson(['m1', 'state.apply', 'slow']);
-    await new Promise((r) => setTimeout(r, 1200));
+    const running = await held('slow');
     const second = await apply('state.apply', 'web');
+    running.release();
     expect(second.code).toBe(1);
     expect((second.ret as string[])[0]).toMatch(/^The function "state.apply" is running as PID \d+/);
     const first = await slow;
@@ -200,11 +213,13 @@ describe('states', () => {
     const started = await c.salt(['--async', 'm1', 'state.apply', 'killme']);
     const jid = /job ID: (\d+)/.exec(started.stdout)?.[1];
     expect(jid).toBeDefined();
-    await new Promise((r) => setTimeout(r, 700));
-    expect((await c.saltJson(['m1', 'state.soft_kill', jid!])).data.m1).toBeNull();
+    const running = await held('killme');
+    const killed = await c.saltJson(['m1', 'state.soft_kill', jid!]);
+    running.release();
+    expect(killed.data.m1).toBeNull();
     const stored = await c.jobReturns(jid!, (s) => 'm1' in s, 20_000);
     const ret = stored.m1?.return as Record<string, Entry>;
-    expect(Object.keys(ret)).toEqual(['cmd_|-wait_|-sleep 2_|-run']);
+    expect(Object.keys(ret)).toEqual([`cmd_|-wait_|-${holdCommand('killme')}_|-run`]);
   });
 
   it('runs a state module synced from salt://_states', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packIpc } from '../../../kernel/serial/index.js';
-import { cachedBank } from './cache.js';
+import { cachedBank, cachedMine } from './cache.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsalt-cacherunner-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -46,5 +46,19 @@ describe('cache runner (the master minion data cache)', () => {
     expect(await cachedBank(ctx({ minion_data_cache: false }), 'web1', 'glob', 'grains')).toEqual({
       web1: {},
     });
+  });
+
+  it("mine: each targeted minion's mine, {} without one; a target matching none gives every cached minion", async () => {
+    writeFileSync(join(cachedir, 'minions', 'web1', 'mine.p'), packIpc({ ip: ['10.0.0.1'] }));
+    expect(await cachedMine(ctx(), 'web*', 'glob')).toEqual({ web1: { ip: ['10.0.0.1'] }, web2: {} });
+    expect(await cachedMine(ctx(), 'nosuch*', 'glob')).toEqual({ db1: {}, web1: { ip: ['10.0.0.1'] } });
+    expect(await cachedMine(ctx({ minion_data_cache: false }), 'web1', 'glob')).toEqual({ web1: {} });
+    expect(
+      await cachedMine(
+        ctx({ minion_data_cache: false, extra: { enforce_mine_cache: true } }),
+        'web1',
+        'glob',
+      ),
+    ).toEqual({ web1: { ip: ['10.0.0.1'] } });
   });
 });

@@ -6,22 +6,13 @@
  */
 import { z } from 'zod';
 import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/index.js';
-import { expectedMinions, readMinionData, type TargetingConfig } from '../../../kernel/services.js';
+import { expectedMinions, listCachedMinions, readMinionData } from '../../../kernel/services.js';
+import { isValidMinionId } from '../../../kernel/util.js';
+import { mineMasterOptions, readMine } from '../../mine/index.js';
+import { targeting } from './_targeting.js';
 
 const target = z.union([z.string(), z.array(z.string())]);
 const tgtType = z.string().default('glob');
-
-function targeting(opts: Readonly<Record<string, unknown>>): TargetingConfig {
-  const str = (k: string) => (typeof opts[k] === 'string' ? (opts[k] as string) : '');
-  const nodegroups = opts.nodegroups;
-  return {
-    pki_dir: str('pki_dir'),
-    cachedir: str('cachedir'),
-    minion_data_cache: opts.minion_data_cache !== false,
-    nodegroups: nodegroups && typeof nodegroups === 'object' ? (nodegroups as Record<string, unknown>) : {},
-    conf_file: str('conf_file'),
-  };
-}
 
 /** `{minion: cached bank}` for the minions the target matches (Salt's MasterPillarUtil, cache only). */
 export async function cachedBank(
@@ -44,6 +35,29 @@ export async function cachedBank(
   return out;
 }
 
+/**
+ * `{minion: mine}` for the targeted minions (Salt's `MasterPillarUtil.get_cached_mine_data`):
+ * `{}` for one with no mine; every cached minion when the target matches none, as in Salt.
+ */
+export async function cachedMine(
+  ctx: Pick<RunnerContext, 'opts'>,
+  tgt: string | string[],
+  type: string,
+): Promise<Record<string, unknown>> {
+  const cfg = targeting(ctx.opts);
+  const { minions } = await expectedMinions(cfg, tgt, type);
+  const out: Record<string, unknown> = Object.fromEntries(minions.map((id) => [id, {}]));
+  const extra = (ctx.opts.extra ?? {}) as Readonly<Record<string, unknown>>;
+  if (!cfg.minion_data_cache && !mineMasterOptions.read({ extra }).enforce_mine_cache) return out;
+  const ids = minions.length > 0 ? minions : await listCachedMinions(cfg.cachedir);
+  for (const id of ids) {
+    if (!isValidMinionId(id)) continue;
+    const mine = await readMine(cfg.cachedir, id);
+    if (mine) out[id] = mine;
+  }
+  return out;
+}
+
 export default defineRunner({
   name: 'cache',
   doc: "Return cached data from minions: the master's minion data cache.",
@@ -57,6 +71,12 @@ export default defineRunner({
       args: z.object({ tgt: target.nullish(), tgt_type: tgtType }),
       doc: 'Return cached pillars of the targeted minions (all minions without tgt).',
       run: (ctx, a) => cachedBank(ctx, a.tgt ?? '*', a.tgt_type, 'pillar'),
+    }),
+    mine: defineRunnerFunction({
+      args: z.object({ tgt: target.nullish(), tgt_type: tgtType }),
+      varkw: true,
+      doc: 'Return the cached mine data of the targeted minions (all minions without tgt).',
+      run: (ctx, a) => cachedMine(ctx, a.tgt ?? '*', a.tgt_type),
     }),
   },
 });

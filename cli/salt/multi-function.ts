@@ -4,7 +4,7 @@
  * default), as Salt's CLI does: a standalone separator word when there are exactly
  * (functions − 1) of them, else separators inside words.
  */
-import { SALT_ERR_INVOCATION } from '../errors.js';
+import { SALT_ERR_INVOCATION } from '../../kernel/errors.js';
 
 export function splitMultiFunctionArgs(
   funs: readonly string[],

@@ -1,12 +1,16 @@
 /**
  * Builds the {@link RunnerContext} a runner function receives in its runner process.
  */
-import { SALT_ERR_RUNNER } from '../kernel/errors.js';
-import { bindArgs } from '../kernel/jobs/args.js';
-import type { UnitLogger } from '../kernel/loader/define.js';
-import type { JobCacheView, MinionClient, RunnerContext, WheelContext } from '../kernel/runners/define.js';
-import type { RunnerLoader } from '../kernel/runners/loader.js';
-import { globMatch } from '../kernel/targeting/glob.js';
+import {
+  type JobCacheView,
+  type MinionClient,
+  type RunnerContext,
+  SALT_ERR_RUNNER,
+  type UnitLogger,
+  type WheelContext,
+} from '../../kernel/index.js';
+import type { RunnerLoader } from '../../kernel/services.js';
+import { bindArgs, globMatch } from '../../kernel/util.js';
 
 export interface RunnerContextParts {
   opts: Readonly<Record<string, unknown>>;
