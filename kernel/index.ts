@@ -82,6 +82,7 @@ export {
   type GrainsModuleDef,
   type MasterLink,
   type ModuleDef,
+  type PillarAsk,
   type ResolvedFunctionSpec,
   resolveFunctionArgs,
   type UnitLogger,

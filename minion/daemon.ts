@@ -14,6 +14,7 @@ import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { loadOrCreateKeyPair } from '../kernel/crypt/keys.js';
 import { bootEnv, resolvedForChildren } from '../kernel/daemon/boot.js';
 import type { Kernel } from '../kernel/kernel.js';
+import type { PillarAsk } from '../kernel/loader/define.js';
 import { ensureDirs } from '../kernel/process/dirs.js';
 import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { packIpc } from '../kernel/serial/index.js';
@@ -94,6 +95,12 @@ class MinionData {
     this.#m.log.debug({ keys: Object.keys(this.pillar).length }, 'pillar received');
   }
 
+  /** A fresh compile for `ask` (pillar.items): answered, not kept. */
+  async compilePillar(ask: PillarAsk): Promise<Record<string, unknown>> {
+    const pillar = await this.#m.master.pillar(this.grains, ask);
+    return isStringMap(pillar) ? pillar : {};
+  }
+
   /** After a job or a sync: if the grains changed (grains.setval, a new grains file), tell the master. */
   async refreshIfChanged(): Promise<void> {
     const now = this.view.current();
@@ -128,6 +135,7 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
     pillar: () => data.packedPillar,
     refreshPillar: () => refreshPillarNow(m, data),
     manageSchedule,
+    compilePillar: (ask) => data.compilePillar(ask),
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
     masterRequest: (load) => m.master.send(load),
@@ -381,6 +389,7 @@ export async function startMinion(
     recycle: () => executor.recycle(),
     refreshPillar: () => refreshPillarNow(m, data),
     manageSchedule,
+    compilePillar: (ask) => data.compilePillar(ask),
   };
   setMasterLink(id, link);
   const sub = subscribe(m, masterHost, publishIntake(m, data, executor));

@@ -20,11 +20,13 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../kernel/errors.js';
+import type { PillarAsk } from '../kernel/loader/define.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
 import { createInlineRunner, type InlineRunner } from './inline-job.js';
 import {
   type AbortJob,
+  type CompilePillarRequest,
   type JobData,
   type JobResult,
   type MasterRequest,
@@ -85,6 +87,8 @@ export interface ExecutorOptions {
   refreshPillar?: () => Promise<void>;
   /** Serves a schedule module's `manage_schedule` call from a job process. */
   manageSchedule?: (call: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>;
+  /** A fresh compile of the pillar, not kept (pillar.items from a job process). */
+  compilePillar?: (ask: PillarAsk) => Promise<unknown>;
 }
 
 /** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
@@ -139,6 +143,7 @@ export class JobExecutor {
       else if (msg.type === 'abort-job') this.#abort(msg as AbortJob);
       else if (msg.type === 'refresh-pillar') this.#refreshPillar(proc, msg as RefreshPillarRequest);
       else if (msg.type === 'schedule-request') this.#manageSchedule(proc, msg as ScheduleRequest);
+      else if (msg.type === 'compile-pillar') this.#compilePillar(proc, msg as CompilePillarRequest);
     });
     child.on('exit', (code, signal) => {
       this.#procs.delete(proc);
@@ -197,16 +202,36 @@ export class JobExecutor {
   /** Answers a job process's {@link ScheduleRequest} with the scheduler's answer (or an error). */
   #manageSchedule(proc: PoolProc, msg: ScheduleRequest): void {
     const manage = this.#opts.manageSchedule;
-    const done = (async () => {
-      if (!manage) throw new Error('this minion runs no scheduler');
-      const call = decodeLoad(msg.call);
-      if (typeof call !== 'object' || call === null) throw new Error('the schedule call is not a map');
-      return manage(call as Record<string, unknown>);
-    })();
+    this.#answer(
+      proc,
+      msg.rid,
+      (async () => {
+        if (!manage) throw new Error('this minion runs no scheduler');
+        const call = decodeLoad(msg.call);
+        if (typeof call !== 'object' || call === null) throw new Error('the schedule call is not a map');
+        return manage(call as Record<string, unknown>);
+      })(),
+    );
+  }
+
+  /** Answers a job process's {@link CompilePillarRequest} with the freshly compiled pillar. */
+  #compilePillar(proc: PoolProc, msg: CompilePillarRequest): void {
+    const compile = this.#opts.compilePillar;
+    this.#answer(
+      proc,
+      msg.rid,
+      compile
+        ? Promise.resolve().then(() => compile(decodeLoad(msg.ask) as PillarAsk))
+        : Promise.reject(new Error('no master channel')),
+    );
+  }
+
+  /** Sends a job process the answer to its request `rid`, or the error. */
+  #answer(proc: PoolProc, rid: number, done: Promise<unknown>): void {
     void done
       .then(
-        (answer) => ({ type: 'master-reply' as const, rid: msg.rid, reply: encodeLoad(answer) }),
-        (err: Error) => ({ type: 'master-reply' as const, rid: msg.rid, error: err.message }),
+        (answer) => ({ type: 'master-reply' as const, rid, reply: encodeLoad(answer) }),
+        (err: Error) => ({ type: 'master-reply' as const, rid, error: err.message }),
       )
       .then((reply) => {
         if (proc.child.connected) proc.child.send(reply);

@@ -20,6 +20,13 @@ export interface RunJob {
   pillar?: Uint8Array;
 }
 
+/** A job process asks the minion's main process for a fresh compile of its pillar (pillar.items); `ask` is a packed PillarAsk. */
+export interface CompilePillarRequest {
+  type: 'compile-pillar';
+  rid: number;
+  ask: string;
+}
+
 /** A job process asks the minion's main process to fetch its pillar again (saltutil.refresh_pillar). */
 export interface RefreshPillarRequest {
   type: 'refresh-pillar';

@@ -30,6 +30,6 @@ export async function localPillar(
       pillarOverride: {},
       extraMinionData: {},
     },
-    { options, extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])), log },
+    { options, extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])), log, role: 'minion' },
   );
 }

@@ -11,6 +11,7 @@ import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { Crypticle } from '../kernel/crypt/crypticle.js';
 import type { RsaKeyPair as KeyPair } from '../kernel/crypt/rsa.js';
 import { SALT_ERR_AUTH_REJECTED } from '../kernel/errors.js';
+import type { PillarAsk } from '../kernel/loader/define.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, minionAuthParams, newAuthToken, signIn } from './auth.js';
 import { openPrivateReply } from './private-reply.js';
@@ -143,15 +144,22 @@ export class MasterConnection {
     }
   }
 
-  /** Reports `grains` and fetches this minion's pillar (Salt's `_pillar`, answered privately). */
-  async pillar(grains: unknown): Promise<unknown> {
+  /**
+   * Reports `grains` and fetches this minion's pillar (Salt's `_pillar`, answered privately),
+   * for the minion's own saltenv and pillarenv, or those of `ask` (a fresh `pillar.items`).
+   */
+  async pillar(grains: unknown, ask?: PillarAsk): Promise<unknown> {
     const { reply, nonce } = await this.#channelOrThrow().sendPrivate({
       id: this.#id,
       grains,
-      saltenv: this.#config.saltenv ?? null,
+      saltenv: ask ? ask.saltenv : (this.#config.saltenv ?? null),
       // the pillar plugin's minion option (plugins/pillar/options.ts), kept in `extra`
-      pillarenv: typeof this.#config.extra.pillarenv === 'string' ? this.#config.extra.pillarenv : null,
-      pillar_override: {},
+      pillarenv: ask
+        ? ask.pillarenv
+        : typeof this.#config.extra.pillarenv === 'string'
+          ? this.#config.extra.pillarenv
+          : null,
+      pillar_override: ask ? ask.pillarOverride : {},
       extra_minion_data: {},
       ver: '2',
       cmd: '_pillar',

@@ -6,10 +6,11 @@
  * minion id, so several in-process minions do not share one.
  */
 import { SALT_ERR_EXEC_SYNC } from '../kernel/errors.js';
-import type { MasterLink } from '../kernel/loader/define.js';
+import type { MasterLink, PillarAsk } from '../kernel/loader/define.js';
 import { packIpc, unpackIpc } from '../kernel/serial/index.js';
 import type {
   AbortJob,
+  CompilePillarRequest,
   MasterReply,
   MasterRequest,
   RecycleRequest,
@@ -70,7 +71,7 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
   });
   /** Sends `make(rid)` to the main process and waits for its `master-reply`. */
   const ask = (
-    make: (rid: number) => MasterRequest | RefreshPillarRequest | ScheduleRequest,
+    make: (rid: number) => MasterRequest | RefreshPillarRequest | ScheduleRequest | CompilePillarRequest,
   ): Promise<unknown> => {
     const rid = next++;
     return new Promise((resolve, reject) => {
@@ -89,6 +90,12 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     async manageSchedule(call) {
       const reply = await ask((rid) => ({ type: 'schedule-request', rid, call: encodeLoad(call) }));
       return (typeof reply === 'object' && reply !== null ? reply : {}) as Record<string, unknown>;
+    },
+    async compilePillar(req: PillarAsk) {
+      const pillar = await ask((rid) => ({ type: 'compile-pillar', rid, ask: encodeLoad(req) }));
+      return pillar && typeof pillar === 'object' && !Array.isArray(pillar)
+        ? (pillar as Record<string, unknown>)
+        : {};
     },
     request(load) {
       const rid = next++;

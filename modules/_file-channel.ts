@@ -28,8 +28,15 @@ function toMaster(ctx: FileChannelContext): FileRequest {
 /** The channel of this minion: local with `file_client: local`, else its master. */
 export function fileChannel(ctx: FileChannelContext): FileRequest {
   if (ctx.opts.file_client === 'local') {
-    const serve = fileServerRequest(localFileServer(ctx.opts));
-    return (load) => serve(load);
+    const fs = localFileServer(ctx.opts);
+    const serve = fileServerRequest(fs);
+    // no master keeps gitfs fetched: remotes never fetched are fetched before the first answer
+    let ready: Promise<void> | undefined;
+    return async (load) => {
+      ready ??= fs.fetchNew();
+      await ready;
+      return serve(load);
+    };
   }
   return toMaster(ctx);
 }

@@ -71,8 +71,11 @@ export default defineModule({
         if (a.with_grains) {
           out.grains = Array.isArray(a.with_grains) ? subset(a.with_grains, ctx.grains) : { ...ctx.grains };
         }
-        // tsalt has no pillar sources yet: the pillar is empty, as the master serves it
-        if (a.with_pillar) out.pillar = {};
+        // the minion's own pillar, on the master bus: only when the caller asks for it (Salt warns in its doc)
+        if (a.with_pillar) {
+          const pillar = isMapping(ctx.opts.pillar) ? ctx.opts.pillar : {};
+          out.pillar = Array.isArray(a.with_pillar) ? subset(a.with_pillar, pillar) : { ...pillar };
+        }
         if (a.with_env_opts) {
           out.saltenv = ctx.opts.saltenv ?? 'base';
           out.pillarenv = ctx.opts.pillarenv ?? null;

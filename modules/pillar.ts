@@ -1,9 +1,11 @@
 /**
  * Salt's `pillar` execution module (`salt/modules/pillar.py`), reading side: the pillar the
  * master compiled for this minion (kept by the minion, given to each job as `opts.pillar`,
- * Salt's `__pillar__`). `items`, `ls` and `obfuscate` read that copy too (Salt compiles afresh
- * for them; `saltutil.refresh_pillar` brings a fresh one). Values leave only in the owner's
- * own returns.
+ * Salt's `__pillar__`). `items` without keys has the master compile afresh, as Salt does, for
+ * the `pillarenv` asked (else the minion's) with `pillar=` merged over, without replacing the
+ * kept copy (under salt-call, whose pillar was compiled at its start, it reads that copy);
+ * `raw`, `get`, `ls` and `obfuscate` read the kept copy. Values leave only in the owner's own
+ * returns.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,7 +62,23 @@ export default defineModule({
       varargs: true,
       varkw: true,
       doc: "Return the minion's pillar data.\n\nPositional keys restrict the answer to those keys (as pillar.item); `pillar` merges override data in.",
-      run: (ctx, _a, { args, kwargs }) => {
+      run: async (ctx, _a, { args, kwargs }) => {
+        const link = ctx.master;
+        if (args.length === 0 && link?.compilePillar) {
+          const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+          let pillarenv = text(kwargs.pillarenv);
+          if (kwargs.pillarenv === undefined || kwargs.pillarenv === null) {
+            pillarenv =
+              option(ctx, 'pillarenv_from_saltenv') === true
+                ? (text(kwargs.saltenv) ?? text(ctx.opts.saltenv))
+                : text(option(ctx, 'pillarenv'));
+          }
+          return link.compilePillar({
+            pillarenv,
+            saltenv: text(ctx.opts.saltenv),
+            pillarOverride: isMapping(kwargs.pillar) ? kwargs.pillar : {},
+          });
+        }
         const pillar = deepCopy(minionPillar(ctx)) as Record<string, unknown>;
         if (isMapping(kwargs.pillar)) merge(pillar, kwargs.pillar, false);
         if (args.length === 0) return pillar;

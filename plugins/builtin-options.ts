@@ -8,6 +8,7 @@ import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
 import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
+import { gitPillarOptionSet } from './pillar/git-pillar/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
 import { renderersOptions } from './renderers/options.js';
@@ -22,6 +23,7 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   fileServerOptionSet,
   minionFileRootsOption,
   pillarOptionSet,
+  gitPillarOptionSet,
   mineMasterOptions,
   mineMinionOptions,
   statesOptions,

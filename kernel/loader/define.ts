@@ -49,6 +49,20 @@ export interface MasterLink {
   refreshPillar?(): Promise<void>;
   /** Serves one of Salt's `manage_schedule` calls in the minion's scheduler; absent in salt-call. */
   manageSchedule?(call: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>>;
+  /**
+   * Has the master compile this minion's pillar afresh and answers it, without replacing the
+   * minion's in-memory pillar (Salt's `pillar.items` calls `get_pillar(...).compile_pillar()`).
+   * Absent in salt-call.
+   */
+  compilePillar?(ask: PillarAsk): Promise<Record<string, unknown>>;
+}
+
+/** What a fresh pillar compile asks the master for (Salt's `_pillar` load fields). */
+export interface PillarAsk {
+  pillarenv: string | null;
+  saltenv: string | null;
+  /** Merged over the compiled pillar (Salt's `pillar_override`, `pillar=` on the CLI). */
+  pillarOverride: Readonly<Record<string, unknown>>;
 }
 
 /** What every execution-module function receives first, in place of Salt's injected globals. */

@@ -30,6 +30,11 @@ export interface FileServerBackend {
   roots(saltenv: string): Promise<ServedRoot[]>;
   /** Brings the backend's copy up to date (gitfs fetches); roots has nothing to do. */
   update?(): Promise<BackendUpdateResult>;
+  /**
+   * Masterless (`file_client: local`): brings in only what was never fetched (Salt's minion
+   * fetches new gitfs remotes when it starts), since no master process keeps them fresh.
+   */
+  fetchNew?(): Promise<void>;
   /** Removes what the backend keeps in the master's cachedir; the paths removed. */
   clearCache?(): Promise<string[]>;
 }

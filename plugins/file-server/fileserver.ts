@@ -322,6 +322,17 @@ export class FileServer {
   }
 
   /** `fileserver.update`: each backend's update, `{backend: result}`. */
+  /** Masterless: each backend's never-fetched sources, fetched once (errors are logged). */
+  async fetchNew(): Promise<void> {
+    for (const { name, backend } of this.active) {
+      try {
+        await backend.fetchNew?.();
+      } catch (err) {
+        this.log.error({ err }, `fileserver fetch of new ${name} sources failed`);
+      }
+    }
+  }
+
   async update(only?: readonly string[]): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const { name, backend } of this.active) {

@@ -1,65 +1,154 @@
 /**
  * `gitfs_remotes` as Salt writes it (`salt/utils/gitfs.py` `GitBase.init_remotes`): a URL, or
  * a one-key mapping from the URL to a list of one-key mappings of per-remote options (`root`,
- * `mountpoint`, `base`, `name`), which override the global `gitfs_root`, `gitfs_mountpoint`,
- * `gitfs_base`. Mount points are given as `salt://path`.
+ * `mountpoint`, `base`, `name`, `saltenv`, `fallback`, `all_saltenvs`,
+ * `disable_saltenv_mapping`, `ssl_verify` and the auth options), which override the global
+ * `gitfs_*` ones. Mount points are given as `salt://path`. Two remotes with the same cache
+ * folder (the same URL without distinct `name`s) are refused, as in Salt.
  */
 import { createHash } from 'node:crypto';
+import {
+  AUTH_PARAMS,
+  type GitAuth,
+  paramString,
+  RemoteEntryError,
+  readRemoteEntry,
+  redactUrl,
+  repackDictlist,
+  stripSaltPath,
+} from '../git/index.js';
 import { SALT_ERR_GITFS_REMOTE } from './errors.js';
 import type { FileServerOptions } from './options.js';
 
+/** Per-saltenv overrides (Salt's `saltenv` per-remote option and `gitfs_saltenv`). */
+export interface SaltenvConf {
+  ref?: string;
+  root?: string;
+  mountpoint?: string;
+}
+
 export interface GitRemote {
   readonly url: string;
-  /** Folder name under `<cachedir>/gitfs/`: a hash of the URL (and `name`). */
+  /** Folder name under `<cachedir>/gitfs/`: the `name`, else a hash of the URL. */
   readonly id: string;
+  readonly name?: string;
   readonly root: string;
   readonly mountpoint: string;
   readonly base: string;
+  readonly fallback: string;
+  readonly allSaltenvs?: string;
+  readonly disableSaltenvMapping: boolean;
+  readonly sslVerify: boolean;
+  /** Per-saltenv overrides of this remote (its `saltenv` option). */
+  readonly saltenv: Readonly<Record<string, SaltenvConf>>;
+  /** The global `gitfs_saltenv` overrides. */
+  readonly globalSaltenv: Readonly<Record<string, SaltenvConf>>;
+  readonly auth: GitAuth;
 }
 
-const PER_REMOTE = new Set(['root', 'mountpoint', 'base', 'name']);
+const PER_REMOTE = new Set([
+  'root',
+  'mountpoint',
+  'base',
+  'name',
+  'saltenv',
+  'fallback',
+  'all_saltenvs',
+  'disable_saltenv_mapping',
+  'ssl_verify',
+  ...AUTH_PARAMS,
+]);
 
-function strip(path: string): string {
-  return path.replace(/^salt:\/\//, '').replace(/^\/+|\/+$/g, '');
+const bool = (v: unknown, def: boolean): boolean =>
+  v === undefined || v === null ? def : v === true || v === 'True' || v === 'true';
+
+/** `[{dev: [{ref: develop}]}]` (or the mapping it repacks to) → `{dev: {ref: 'develop'}}`. */
+export function saltenvConf(url: string, value: unknown): Record<string, SaltenvConf> {
+  if (value === undefined || value === null) return {};
+  const envs = repackDictlist(value);
+  if (!envs) throw new SALT_ERR_GITFS_REMOTE(redactUrl(url), 'saltenv must be a list of one-key mappings');
+  const out: Record<string, SaltenvConf> = {};
+  for (const [env, conf] of Object.entries(envs)) {
+    const c = repackDictlist(conf);
+    if (!c)
+      throw new SALT_ERR_GITFS_REMOTE(redactUrl(url), `saltenv "${env}" must be a list of one-key mappings`);
+    const entry: SaltenvConf = {};
+    for (const [k, v] of Object.entries(c)) {
+      if (k !== 'ref' && k !== 'root' && k !== 'mountpoint') {
+        throw new SALT_ERR_GITFS_REMOTE(
+          redactUrl(url),
+          `unknown per-saltenv option "${k}" for saltenv "${env}"`,
+        );
+      }
+      entry[k] = k === 'ref' ? String(v) : stripSaltPath(String(v));
+    }
+    out[String(env)] = entry;
+  }
+  return out;
+}
+
+/** The auth options: per-remote, else the global `gitfs_<param>`. */
+function authOf(params: Record<string, unknown>, opts: FileServerOptions): GitAuth {
+  const auth: GitAuth = {};
+  for (const k of ['user', 'password', 'pubkey', 'privkey', 'passphrase'] as const) {
+    const v = paramString(params, k, opts[`gitfs_${k}`]);
+    if (v) auth[k] = v;
+  }
+  auth.insecure_auth = bool(params.insecure_auth, opts.gitfs_insecure_auth);
+  return auth;
 }
 
 /** The remotes, each with its options; a malformed entry throws {@link SALT_ERR_GITFS_REMOTE}. */
 export function parseRemotes(opts: FileServerOptions): GitRemote[] {
+  const globalSaltenv = saltenvConf('gitfs_saltenv', opts.gitfs_saltenv);
   const out: GitRemote[] = [];
   for (const entry of opts.gitfs_remotes) {
-    let url: string;
-    const params: Record<string, string> = {};
-    if (typeof entry === 'string') url = entry;
-    else {
-      const keys = Object.keys(entry);
-      const first = keys[0];
-      if (keys.length !== 1 || first === undefined) {
-        throw new SALT_ERR_GITFS_REMOTE(JSON.stringify(entry), 'expected one URL per entry');
-      }
-      url = first;
-      const list = entry[first];
-      if (!Array.isArray(list))
-        throw new SALT_ERR_GITFS_REMOTE(url, 'per-remote options must be a list of mappings');
-      for (const item of list) {
-        if (!item || typeof item !== 'object')
-          throw new SALT_ERR_GITFS_REMOTE(url, 'per-remote option is not a mapping');
-        for (const [k, v] of Object.entries(item as Record<string, unknown>)) {
-          if (!PER_REMOTE.has(k)) throw new SALT_ERR_GITFS_REMOTE(url, `unknown per-remote option "${k}"`);
-          params[k] = String(v);
-        }
-      }
+    let read: ReturnType<typeof readRemoteEntry>;
+    try {
+      read = readRemoteEntry(entry, PER_REMOTE);
+    } catch (err) {
+      if (err instanceof RemoteEntryError)
+        throw new SALT_ERR_GITFS_REMOTE(redactUrl(err.remote), err.message);
+      throw err;
     }
-    const id = createHash('sha256')
-      .update(`${params.name ?? ''}\0${url}`)
-      .digest('hex')
-      .slice(0, 16);
+    const { id: url, params } = read;
+    const saltenv = saltenvConf(url, params.saltenv);
+    let base = paramString(params, 'base', opts.gitfs_base);
+    // a `ref` for the base saltenv is the base branch
+    if (saltenv.base?.ref) base = saltenv.base.ref;
+    const name = params.name === undefined ? undefined : String(params.name);
+    if (name !== undefined && (!/^[\w.-]+$/.test(name) || name === '.' || name === '..'))
+      throw new SALT_ERR_GITFS_REMOTE(
+        redactUrl(url),
+        `name "${name}" may hold only letters, digits, "_", "-" and "."`,
+      );
+    const id = name ?? createHash('sha256').update(url).digest('hex').slice(0, 16);
     out.push({
       url,
       id,
-      root: strip(params.root ?? opts.gitfs_root),
-      mountpoint: strip(params.mountpoint ?? opts.gitfs_mountpoint),
-      base: params.base ?? opts.gitfs_base,
+      name,
+      root: stripSaltPath(paramString(params, 'root', opts.gitfs_root)),
+      mountpoint: stripSaltPath(paramString(params, 'mountpoint', opts.gitfs_mountpoint)),
+      base,
+      fallback: paramString(params, 'fallback', opts.gitfs_fallback),
+      allSaltenvs: params.all_saltenvs === undefined ? undefined : String(params.all_saltenvs),
+      disableSaltenvMapping: bool(params.disable_saltenv_mapping, opts.gitfs_disable_saltenv_mapping),
+      sslVerify: bool(params.ssl_verify, opts.gitfs_ssl_verify),
+      saltenv,
+      globalSaltenv,
+      auth: authOf(params, opts),
     });
+  }
+  const seen = new Map<string, string>();
+  for (const r of out) {
+    const other = seen.get(r.id);
+    if (other !== undefined) {
+      throw new SALT_ERR_GITFS_REMOTE(
+        redactUrl(r.url),
+        `conflicts with remote ${redactUrl(other)} (same cache folder); give each a per-remote "name"`,
+      );
+    }
+    seen.set(r.id, r.url);
   }
   return out;
 }

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GitHttpServer, startGitHttpServer } from '../../test/support/git-http-server.js';
 import { localFileServer } from './local-channel.js';
 
 const top = mkdtempSync(join(tmpdir(), 'tsalt-gitfs-'));
@@ -111,5 +112,118 @@ describe('gitfs', () => {
   it('clears its cache', async () => {
     expect(await fs.clearCache()).toEqual({ gitfs: [join(top, 'cache', 'gitfs')] });
     expect(await fs.fileEnvs()).toEqual(['base']);
+  });
+});
+
+describe('gitfs: per-remote name and saltenv, gitfs_saltenv (as Salt 3006 maps them)', () => {
+  // `one` has master (base), dev and the tag v1
+  const mapped = localFileServer(
+    {
+      ...config,
+      cachedir: join(top, 'cache-mapped'),
+      extra: {
+        fileserver_backend: ['gitfs'],
+        gitfs_remotes: [
+          {
+            [`file://${one}`]: [
+              { name: 'one-mapped' },
+              { saltenv: [{ prod: [{ ref: 'v1' }] }, { dev: [{ mountpoint: 'salt://devmnt' }] }] },
+            ],
+          },
+          { [`file://${two}`]: [{ root: 'states' }, { mountpoint: 'salt://mnt' }] },
+        ],
+        gitfs_saltenv: [{ qa: [{ ref: 'dev' }] }],
+      },
+    },
+    log,
+  );
+
+  it('a ref mapped to saltenvs serves them instead of its own name', async () => {
+    await mapped.update();
+    expect(await mapped.fileEnvs()).toEqual(['base', 'prod', 'qa']);
+    const read = async (path: string, saltenv: string) =>
+      Buffer.from((await mapped.serveFile({ path, saltenv, loc: 0 })).data).toString();
+    expect(await read('web/init.sls', 'prod')).toBe('web v1');
+    expect(await read('web/init.sls', 'qa')).toBe('web dev');
+    expect(await mapped.fileList({ saltenv: 'dev' })).toEqual([]);
+    // new.sls: committed to master by an earlier test
+    expect(await mapped.fileList({ saltenv: 'base' })).toEqual([
+      'mnt/app.sls',
+      'new.sls',
+      'top.sls',
+      'web/init.sls',
+    ]);
+  });
+
+  it('the name is the cache folder; two remotes of one URL need distinct names', () => {
+    expect(readdirSync(join(top, 'cache-mapped', 'gitfs'))).toContain('one-mapped');
+    const twice = { fileserver_backend: ['gitfs'], gitfs_remotes: [`file://${one}`, `file://${one}`] };
+    expect(() => localFileServer({ ...config, extra: twice })).toThrow(/same cache folder/);
+    const named = {
+      fileserver_backend: ['gitfs'],
+      gitfs_remotes: [{ [`file://${one}`]: [{ name: 'a' }] }, { [`file://${one}`]: [{ name: 'b' }] }],
+    };
+    expect(() => localFileServer({ ...config, extra: named })).not.toThrow();
+    const bad = { fileserver_backend: ['gitfs'], gitfs_remotes: [{ [`file://${one}`]: [{ name: '../x' }] }] };
+    expect(() => localFileServer({ ...config, extra: bad })).toThrow(/name/);
+  });
+});
+
+describe('gitfs: https-style user/password auth against git http-backend', () => {
+  let server: GitHttpServer;
+  const served = join(top, 'served');
+  beforeAll(async () => {
+    mkdirSync(served, { recursive: true });
+    run(top, 'clone', '-q', '--bare', one, join(served, 'one.git'));
+    server = await startGitHttpServer(served, 'deploy', 'gitfs-pw-41');
+  });
+  afterAll(() => server?.close());
+
+  const authed = (extra: Record<string, unknown>, cache: string) =>
+    localFileServer(
+      { ...config, cachedir: join(top, cache), extra: { fileserver_backend: ['gitfs'], ...extra } },
+      log,
+    );
+
+  it('fetches with gitfs_user/gitfs_password and insecure_auth on plain http', async () => {
+    const fs = authed(
+      {
+        gitfs_remotes: [`${server.url}/one.git`],
+        gitfs_user: 'deploy',
+        gitfs_password: 'gitfs-pw-41',
+        gitfs_insecure_auth: true,
+      },
+      'cache-auth1',
+    );
+    expect(await fs.update()).toEqual({ gitfs: { [`${server.url}/one.git`]: true } });
+    expect(await fs.fileEnvs()).toEqual(['base', 'dev', 'v1']);
+  });
+
+  it('per-remote user/password; without insecure_auth an http remote is refused, logged without the password', async () => {
+    lines.length = 0;
+    const remote = (more: object[]) => ({
+      gitfs_remotes: [
+        { [`${server.url}/one.git`]: [{ user: 'deploy' }, { password: 'gitfs-pw-41' }, ...more] },
+      ],
+    });
+    const refused = authed(remote([]), 'cache-auth2');
+    expect(await refused.update()).toEqual({ gitfs: { [`${server.url}/one.git`]: false } });
+    expect(lines.join('\n')).toContain('insecure_auth');
+    const ok = authed(remote([{ insecure_auth: true }]), 'cache-auth3');
+    expect(await ok.update()).toEqual({ gitfs: { [`${server.url}/one.git`]: true } });
+    const wrong = authed(
+      {
+        gitfs_remotes: [
+          {
+            [`${server.url}/one.git`]: [{ user: 'deploy' }, { password: 'nope-77' }, { insecure_auth: true }],
+          },
+        ],
+      },
+      'cache-auth4',
+    );
+    expect(await wrong.update()).toEqual({ gitfs: { [`${server.url}/one.git`]: false } });
+    expect(lines.join('\n')).toContain('SALT_ERR_GITFS_REMOTE');
+    expect(lines.join('\n')).not.toContain('gitfs-pw-41');
+    expect(lines.join('\n')).not.toContain('nope-77');
   });
 });

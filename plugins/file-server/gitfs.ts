@@ -1,50 +1,27 @@
 /**
  * The `gitfs` backend (Salt's `salt/fileserver/gitfs.py` over `salt/utils/gitfs.py`), through
  * the `git` program: each remote is fetched into a bare repository under
- * `<cachedir>/gitfs/<remote>/repo.git`; every branch and tag becomes a saltenv (the `base`
- * branch, `master` by default, is `base`), its tree written out once per tree id under
- * `trees/<tree>/`, and `envs.json` maps saltenvs to trees. Serving reads only those files, so
+ * `<cachedir>/gitfs/<remote>/repo.git` (plugins/git, shared with git_pillar); every branch and
+ * tag becomes a saltenv (the `base` branch, `master` by default, is `base`; per-saltenv `ref`
+ * mappings in gitfs-envs.ts), its tree written out once per tree id under `trees/<tree>/`, and
+ * `envs.json` maps saltenvs to trees. Credentials reach git only through its environment. Serving reads only those files, so
  * the request server never runs git; the update process (every `gitfs_update_interval`) and
  * `salt-run fileserver.update` fetch. A remote that cannot be fetched is logged with its code
  * and keeps serving what it last fetched; the other remotes and backends are not affected.
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { authEnv, GitMirror, redactUrl, withLock } from '../git/index.js';
 import type { FileServerBackend, FileServerBackendDef, FileServerLog, ServedRoot } from './backend-kind.js';
 import { SALT_ERR_GITFS_REMOTE } from './errors.js';
-import { exportTree, git } from './git.js';
+import { type RemoteEnvs, remoteEnvs } from './gitfs-envs.js';
 import { type GitRemote, parseRemotes } from './gitfs-remotes.js';
 import type { FileServerOptions } from './options.js';
-
-type EnvTrees = Record<string, string>;
-
-const LOCK_STALE_MS = 5 * 60_000;
-
-async function withLock<T>(dir: string, work: () => Promise<T>): Promise<T> {
-  const lock = join(dir, '.update.lock');
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch {
-      const st = await stat(lock).catch(() => undefined);
-      if (st && Date.now() - st.mtimeMs > LOCK_STALE_MS) await rm(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`another update holds ${lock}`);
-      else await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
-}
 
 class GitfsBackend implements FileServerBackend {
   private readonly remotes: GitRemote[];
   private readonly top: string;
-  private readonly cache = new Map<string, { mtimeMs: number; envs: EnvTrees }>();
+  private readonly cache = new Map<string, { mtimeMs: number; envs: RemoteEnvs }>();
 
   constructor(
     opts: FileServerOptions,
@@ -54,126 +31,91 @@ class GitfsBackend implements FileServerBackend {
     this.top = join(opts.cachedir, 'gitfs');
   }
 
-  private dirOf(remote: GitRemote): string {
-    return join(this.top, remote.id);
+  private mirror(remote: GitRemote): GitMirror {
+    return new GitMirror(join(this.top, remote.id));
   }
 
-  private async envTrees(remote: GitRemote): Promise<EnvTrees> {
-    const file = join(this.dirOf(remote), 'envs.json');
+  private async envTrees(remote: GitRemote): Promise<RemoteEnvs> {
+    const file = join(this.top, remote.id, 'envs.json');
     const st = await stat(file).catch(() => undefined);
-    if (!st) return {};
+    if (!st) return { envs: {} };
     const hit = this.cache.get(remote.id);
     if (hit && hit.mtimeMs === st.mtimeMs) return hit.envs;
     try {
-      const envs = JSON.parse(await readFile(file, 'utf8')) as EnvTrees;
+      const envs = JSON.parse(await readFile(file, 'utf8')) as RemoteEnvs;
+      if (!envs || typeof envs.envs !== 'object') return { envs: {} };
       this.cache.set(remote.id, { mtimeMs: st.mtimeMs, envs });
       return envs;
     } catch {
-      return {};
+      return { envs: {} };
     }
   }
 
   async envs(): Promise<string[]> {
     const all = new Set<string>();
-    for (const r of this.remotes) for (const e of Object.keys(await this.envTrees(r))) all.add(e);
+    for (const r of this.remotes) for (const e of Object.keys((await this.envTrees(r)).envs)) all.add(e);
     return [...all].sort();
   }
 
   async roots(saltenv: string): Promise<ServedRoot[]> {
     const out: ServedRoot[] = [];
     for (const r of this.remotes) {
-      const tree = (await this.envTrees(r))[saltenv];
-      if (tree && /^[0-9a-f]{40,64}$/.test(tree)) {
-        out.push({ dir: posix.join(this.dirOf(r), 'trees', tree, r.root), mount: r.mountpoint });
+      const data = await this.envTrees(r);
+      const t = data.envs[saltenv] ?? data.all;
+      if (t && /^[0-9a-f]{40,64}$/.test(t.tree)) {
+        out.push({ dir: posix.join(this.top, r.id, 'trees', t.tree, t.root), mount: t.mountpoint });
       }
     }
     return out;
   }
 
-  /** Fetches one remote and writes out the trees of its branches and tags. */
+  /** Fetches one remote and writes out the trees of the saltenvs it serves. */
   private async updateRemote(remote: GitRemote): Promise<boolean> {
-    const dir = this.dirOf(remote);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    return withLock(dir, async () => {
-      const gitDir = join(dir, 'repo.git');
-      if (!(await stat(gitDir).catch(() => undefined))) await git(['init', '--quiet', '--bare', gitDir]);
-      try {
-        await git(
-          [
-            '--git-dir',
-            gitDir,
-            'fetch',
-            '--quiet',
-            '--prune',
-            '--force',
-            remote.url,
-            '+refs/heads/*:refs/heads/*',
-            '+refs/tags/*:refs/tags/*',
-          ],
-          { timeoutMs: 120_000 },
-        );
-      } catch (err) {
-        const e = new SALT_ERR_GITFS_REMOTE(
-          remote.url,
-          `fetch failed, serving what was last fetched: ${(err as Error).message}`,
-        );
-        this.log.error({ code: e.code }, e.message);
-        return false;
-      }
-      const refs = (
-        await git(['--git-dir', gitDir, 'for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/tags'])
-      ).stdout
-        .toString('utf8')
-        .split('\n')
-        .filter(Boolean);
-      const envs: EnvTrees = {};
-      if (refs.length > 0) {
-        const trees = (
-          await git(['--git-dir', gitDir, 'rev-parse', ...refs.map((r) => `${r}^{tree}`)])
-        ).stdout
-          .toString('utf8')
-          .split('\n')
-          .filter(Boolean);
-        refs.forEach((ref, i) => {
-          const tree = trees[i];
-          if (!tree) return;
-          const name = ref.startsWith('refs/heads/') ? ref.slice(11) : ref.slice(10);
-          const env = ref.startsWith('refs/heads/') && name === remote.base ? 'base' : name;
-          // a branch wins over a tag of the same name
-          if (!(env in envs) || ref.startsWith('refs/heads/')) envs[env] = tree;
-        });
-      }
-      const treesDir = join(dir, 'trees');
-      await mkdir(treesDir, { recursive: true });
-      for (const tree of new Set(Object.values(envs))) {
-        const dest = join(treesDir, tree);
-        if (await stat(dest).catch(() => undefined)) continue;
-        const tmp = `${dest}.tmp-${process.pid}`;
-        await rm(tmp, { recursive: true, force: true });
-        await mkdir(tmp);
-        await exportTree(gitDir, tree, tmp);
-        await rename(tmp, dest);
-      }
-      const tmpEnvs = join(dir, `envs.json.tmp-${process.pid}`);
+    const mirror = this.mirror(remote);
+    const env: Record<string, string> = authEnv('gitfs', remote.url, remote.auth, join(this.top, '.helpers'));
+    if (!remote.sslVerify) env.GIT_SSL_NO_VERIFY = 'true';
+    try {
+      await mirror.fetch(remote.url, env);
+    } catch (err) {
+      const e = new SALT_ERR_GITFS_REMOTE(
+        redactUrl(remote.url),
+        `fetch failed, serving what was last fetched: ${redactUrl((err as Error).message)}`,
+      );
+      this.log.error({ code: e.code }, e.message);
+      return false;
+    }
+    return withLock(mirror.dir, async () => {
+      const envs = remoteEnvs(remote, await mirror.refs());
+      const trees = new Set(
+        [...Object.values(envs.envs), ...(envs.all ? [envs.all] : [])].map((t) => t.tree),
+      );
+      for (const tree of trees) await mirror.checkout(tree);
+      const tmpEnvs = join(mirror.dir, `envs.json.tmp-${process.pid}`);
       await writeFile(tmpEnvs, JSON.stringify(envs));
-      await rename(tmpEnvs, join(dir, 'envs.json'));
-      const keep = new Set(Object.values(envs));
-      for (const name of await readdir(treesDir)) {
-        if (!keep.has(name)) await rm(join(treesDir, name), { recursive: true, force: true });
-      }
+      await rename(tmpEnvs, join(mirror.dir, 'envs.json'));
+      await mirror.pruneTrees(trees);
       return true;
     });
+  }
+
+  async fetchNew(): Promise<void> {
+    for (const r of this.remotes) {
+      if (await stat(join(this.top, r.id, 'envs.json')).catch(() => undefined)) continue;
+      await this.updateRemote(r).catch((err: Error) =>
+        this.log.error({ code: 'SALT_ERR_GITFS_REMOTE' }, redactUrl(err.message)),
+      );
+    }
   }
 
   async update(): Promise<Record<string, boolean>> {
     const out: Record<string, boolean> = {};
     for (const r of this.remotes) {
       try {
-        out[r.url] = await this.updateRemote(r);
+        out[redactUrl(r.url)] = await this.updateRemote(r);
       } catch (err) {
-        const e = new SALT_ERR_GITFS_REMOTE(r.url, (err as Error).message);
+        const e = new SALT_ERR_GITFS_REMOTE(redactUrl(r.url), redactUrl((err as Error).message));
         this.log.error({ code: e.code }, e.message);
-        out[r.url] = false;
+        out[redactUrl(r.url)] = false;
       }
     }
     return out;

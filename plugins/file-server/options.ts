@@ -50,13 +50,43 @@ export const fileServerOptionSet = defineOptions(['master', 'minion'], {
   gitfs_remotes: collectionOption(
     z.array(remoteEntry, { error: 'expected a list of git remotes' }),
     [],
-    'Git repositories served by gitfs, with per-remote `root`, `mountpoint`, `base`.',
+    'Git repositories served by gitfs, with per-remote `root`, `mountpoint`, `base`, `name`, `saltenv`, auth.',
     'list of remotes',
   ),
   gitfs_root: stringOption('', 'Subfolder of every gitfs remote that is served.'),
   gitfs_mountpoint: stringOption('', 'Where every gitfs remote appears under salt://.'),
   gitfs_base: stringOption('master', 'The branch served as the `base` saltenv.'),
   gitfs_update_interval: intOption(60, 'Seconds between fetches of the gitfs remotes.', { min: 1 }),
+  gitfs_saltenv: collectionOption(
+    z.array(z.record(z.string(), z.unknown()), {
+      error: 'expected a list of `saltenv: [{ref: ...}]` mappings',
+    }),
+    [],
+    'Per-saltenv `ref`, `root`, `mountpoint` for every gitfs remote (`[{dev: [{ref: develop}]}]`).',
+    'list of mappings',
+  ),
+  gitfs_disable_saltenv_mapping: boolOption(
+    false,
+    'Serve only the `base` branch and the saltenvs mapped by a `saltenv` `ref`, not every branch and tag.',
+  ),
+  gitfs_provider: stringOption(
+    '',
+    'Accepted for compatibility: tsalt always runs the `git` program (Salt: pygit2 or gitpython).',
+  ),
+  gitfs_fallback: stringOption('', 'The branch or tag served for a saltenv whose own ref is missing.'),
+  gitfs_ssl_verify: boolOption(true, 'Verify the TLS certificates of https remotes.'),
+  gitfs_user: stringOption('', 'User name for https gitfs remotes (with `gitfs_password`).'),
+  gitfs_password: stringOption(
+    '',
+    'Password for https gitfs remotes (passed to git through its environment, never logged).',
+  ),
+  gitfs_insecure_auth: boolOption(false, 'Allow `gitfs_user`/`gitfs_password` on plain http remotes.'),
+  gitfs_pubkey: stringOption('', 'Public key file for ssh gitfs remotes (with `gitfs_privkey`).'),
+  gitfs_privkey: stringOption('', 'Private key file for ssh gitfs remotes (`ssh -i`).'),
+  gitfs_passphrase: stringOption(
+    '',
+    'Passphrase of `gitfs_privkey` (given to ssh through an askpass helper).',
+  ),
   file_recv: boolOption(false, 'Accept files minions push with cp.push.'),
   file_recv_max_size: numberOption(100, 'Largest file a minion may push, in MiB.', { min: 0 }),
   top_file_merging_strategy: stringOption(

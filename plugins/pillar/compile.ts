@@ -9,6 +9,7 @@ import { runExtPillars } from './ext-pillar.js';
 import { mergePillar, type PillarData } from './merge.js';
 import type { PillarOptions } from './options.js';
 import { errorText, type PillarLog } from './pillar-log.js';
+import type { PillarRoots } from './roots.js';
 import { renderPillar } from './sls.js';
 import { getTops, type IgnoredSls, type MergedTop, mergeTops, topMatches } from './top.js';
 
@@ -28,6 +29,8 @@ export interface CompileEnv {
   /** The renderers by name (default: the built-ins). */
   renderers?: ReadonlyMap<string, RendererDef>;
   log: PillarLog;
+  /** Who compiles (default: the master). */
+  role?: 'master' | 'minion';
 }
 
 /** The pillarenv a request compiles: the minion's, else its saltenv with `pillarenv_from_saltenv`, else the master's. */
@@ -97,6 +100,15 @@ export async function compilePillar(req: PillarRequest, env: CompileEnv): Promis
       opts: o.opts,
       extraMinionData: req.extraMinionData,
       log: env.log,
+      pillarenv: requestPillarenv(req, o),
+      saltenv: req.saltenv,
+      role: env.role ?? 'master',
+      merge,
+      compileRoots: (roots: PillarRoots, saltenv: string) =>
+        compilePillar(
+          { ...req, saltenv, pillarenv: requestPillarenv(req, o), pillarOverride: {} },
+          { ...env, options: { ...o, roots, extPillar: [], extPillarFirst: false } },
+        ),
     },
   };
   const errors: string[] = [];

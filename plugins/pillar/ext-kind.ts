@@ -6,6 +6,7 @@
  */
 import type { PillarData } from './merge.js';
 import type { PillarLog } from './pillar-log.js';
+import type { PillarRoots } from './roots.js';
 
 export interface ExtPillarContext {
   /** The minion whose pillar is compiled. */
@@ -19,6 +20,19 @@ export interface ExtPillarContext {
   readonly extraMinionData: Readonly<Record<string, unknown>>;
   /** Log names and reasons here, never pillar values. */
   readonly log: PillarLog;
+  /** The pillarenv this compile is for (the minion's, its saltenv's, or the master's), or null for all. */
+  readonly pillarenv: string | null;
+  /** The minion's saltenv, or null. */
+  readonly saltenv: string | null;
+  /** Who compiles: the master for a minion, or a masterless minion for itself (Salt's `__role`). */
+  readonly role: 'master' | 'minion';
+  /**
+   * Compiles a pillar from `roots` as if they were `pillar_roots` (their top files and SLS, with
+   * this minion's grains, no external pillars; `_errors` as Salt reports them), for `saltenv`.
+   */
+  compileRoots(roots: PillarRoots, saltenv: string): Promise<PillarData>;
+  /** Merges two pillars as `pillar_source_merging_strategy` and `pillar_merge_lists` say. */
+  merge(a: PillarData, b: PillarData): PillarData;
 }
 
 export interface ExtPillarDef {

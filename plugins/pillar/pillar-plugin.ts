@@ -4,11 +4,13 @@
  * (the `pillar.ext` kind: the built-ins here, and any a plugin registers). On a worker thread:
  * rendering and the private reply's RSA work stay off the router thread.
  */
-import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
+import { defineCommand, defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 import { renderersFrom } from '../renderers/index.js';
 import type { CompileEnv } from './compile.js';
 import { BUILTIN_EXT_PILLARS } from './ext/builtins.js';
 import type { ExtPillarDef } from './ext-kind.js';
+import { gitPillarOptions } from './git-pillar/options.js';
+import { hasGitPillar, updateGitPillar } from './git-pillar/update.js';
 import { handlePillar } from './minion-data.js';
 import { pillarOptions } from './options.js';
 import { PillarCache } from './pillar-cache.js';
@@ -23,6 +25,9 @@ export function pillarPlugin(): KernelPlugin {
       const config = api.config;
       const cache =
         config.pillar_cache === true ? new PillarCache(Number(config.pillar_cache_ttl ?? 3600)) : undefined;
+      if (hasGitPillar(config as unknown as Record<string, unknown>)) {
+        api.processes.register(gitPillarUpdateProcess());
+      }
       api.commands.register(
         defineCommand({
           cmd: '_pillar',
@@ -47,6 +52,33 @@ export function pillarPlugin(): KernelPlugin {
             }),
         }),
       );
+    },
+  });
+}
+
+/**
+ * Salt's git_pillar upkeep in the maintenance loop: fetches every git_pillar remote at start
+ * and every `git_pillar_update_interval` seconds, so compiles only check out what is fetched
+ * (a compile fetches a remote itself only when it lacks the branch asked for).
+ */
+function gitPillarUpdateProcess() {
+  return defineDaemonProcess({
+    name: 'git-pillar-update',
+    async start(ctx) {
+      const interval = gitPillarOptions(ctx.config).git_pillar_update_interval;
+      // a malformed remote is logged (and reported in the minions' `_errors`); the process lives on
+      const update = () =>
+        updateGitPillar(ctx.config, ctx.log).catch((err: Error & { code?: string }) =>
+          ctx.log.error({ code: err.code }, err.message),
+        );
+      let running: Promise<unknown> = update();
+      const timer = setInterval(() => {
+        running = running.then(update);
+      }, interval * 1000);
+      return async () => {
+        clearInterval(timer);
+        await running.catch(() => undefined);
+      };
     },
   });
 }

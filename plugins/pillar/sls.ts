@@ -146,9 +146,11 @@ export async function renderPillar(
   let pillar = base;
   for (const [env, patterns] of matches) {
     const st: EnvState = { env, mods: new Map(), avail: listSls(src.roots, env) };
-    if (!(env in src.roots)) errors.push(`No matching pillar environment for environment '${env}' found`);
     const files: string[] = [];
     for (const p of patterns) {
+      // Salt's available envs are `base` and the roots' envs; each pattern of another env is reported
+      if (env !== 'base' && !(env in src.roots))
+        errors.push(`No matching pillar environment for environment '${env}' found`);
       const found = matching(st.avail, p);
       files.push(...(found.length > 0 ? found : [p]));
     }

@@ -1,0 +1,76 @@
+/**
+ * Which saltenvs a gitfs remote serves, and from which tree (Salt's
+ * `GitProvider._get_envs_from_ref_paths` and the per-saltenv `ref`/`root`/`mountpoint`
+ * overlay): a branch or tag is the saltenv of its name (the `base` branch is `base`), unless a
+ * per-remote or global `saltenv` entry maps it to other saltenvs by `ref`, or
+ * `disable_saltenv_mapping` limits the saltenvs to the mapped ones. A saltenv's ref missing from
+ * the remote falls back to `fallback`; `all_saltenvs` serves one ref in every saltenv.
+ */
+import type { GitRef } from '../git/index.js';
+import type { GitRemote, SaltenvConf } from './gitfs-remotes.js';
+
+/** What one saltenv of a remote serves. */
+export interface EnvTree {
+  tree: string;
+  root: string;
+  mountpoint: string;
+}
+
+export interface RemoteEnvs {
+  envs: Record<string, EnvTree>;
+  /** With `all_saltenvs`: the tree every saltenv gets. */
+  all?: EnvTree;
+}
+
+function conf(remote: GitRemote, env: string): SaltenvConf {
+  return { ...remote.globalSaltenv[env], ...remote.saltenv[env] };
+}
+
+/** ref name → the saltenvs it is mapped to by `ref` (per-remote first, then global for the rest). */
+function revmap(remote: GitRemote): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  const add = (ref: string, env: string) => map.set(ref, [...(map.get(ref) ?? []), env]);
+  for (const [env, c] of Object.entries(remote.saltenv)) if (c.ref && env !== 'base') add(c.ref, env);
+  const mapped = new Set([...map.values()].flat());
+  for (const [env, c] of Object.entries(remote.globalSaltenv)) {
+    if (c.ref && env !== 'base' && !mapped.has(env) && !(env in remote.saltenv)) add(c.ref, env);
+  }
+  return map;
+}
+
+/** The ref a saltenv is served from, or undefined when mapping is disabled and none is set. */
+export function refForEnv(remote: GitRemote, env: string): string | undefined {
+  if (remote.allSaltenvs) return remote.allSaltenvs;
+  if (env === 'base') return remote.base;
+  const ref = conf(remote, env).ref;
+  if (remote.disableSaltenvMapping) return ref;
+  return ref ?? env;
+}
+
+export function remoteEnvs(remote: GitRemote, refs: readonly GitRef[]): RemoteEnvs {
+  const byName = (name: string) =>
+    (refs.find((r) => r.kind === 'branch' && r.name === name) ?? refs.find((r) => r.name === name))?.tree;
+  const rev = revmap(remote);
+  const names = new Set<string>();
+  for (const ref of refs) {
+    const mapped = rev.get(ref.name);
+    if (mapped) for (const e of mapped) names.add(e);
+    else if (ref.name === remote.base) names.add('base');
+    else if (!remote.disableSaltenvMapping) names.add(ref.name);
+  }
+  const out: RemoteEnvs = { envs: {} };
+  const place = (env: string, tree: string): EnvTree => {
+    const c = conf(remote, env);
+    return { tree, root: c.root ?? remote.root, mountpoint: c.mountpoint ?? remote.mountpoint };
+  };
+  for (const env of [...names].sort()) {
+    const ref = refForEnv(remote, env);
+    const tree = (ref && byName(ref)) || (remote.fallback ? byName(remote.fallback) : undefined);
+    if (tree) out.envs[env] = place(env, tree);
+  }
+  if (remote.allSaltenvs) {
+    const tree = byName(remote.allSaltenvs);
+    if (tree) out.all = { tree, root: remote.root, mountpoint: remote.mountpoint };
+  }
+  return out;
+}
