@@ -60,13 +60,19 @@ export function parseFetch(output: string): Record<string, unknown> {
 
 const STATE_NAMES: Record<string, string> = { M: 'modified', A: 'new', D: 'deleted', '??': 'untracked' };
 
+/** Appends `value` to the list under `key`. */
+function push(ret: Record<string, string[]>, key: string, value: string): void {
+  const list = ret[key];
+  if (list) list.push(value);
+  else ret[key] = [value];
+}
+
 export function parseStatus(output: string): Record<string, string[]> {
   const ret: Record<string, string[]> = {};
   for (const line of output.split('\0')) {
     const m = /^\s*(\S+)\s+(.+)$/s.exec(line);
     if (!m) continue;
-    const key = STATE_NAMES[m[1] as string] ?? (m[1] as string);
-    (ret[key] ??= []).push(m[2] as string);
+    push(ret, STATE_NAMES[m[1] as string] ?? (m[1] as string), m[2] as string);
   }
   return ret;
 }
@@ -75,8 +81,7 @@ export function parseConfigRegexp(output: string): Record<string, string[]> {
   const ret: Record<string, string[]> = {};
   for (const line of output.split('\n')) {
     const m = /^\s*(\S+)\s+(.+)$/.exec(line);
-    if (!m) continue;
-    (ret[m[1] as string] ??= []).push(m[2] as string);
+    if (m) push(ret, m[1] as string, m[2] as string);
   }
   return ret;
 }

@@ -32,9 +32,9 @@ describe.skipIf(!can)('cmd with runas and group', () => {
   it('runs as the user, in its home, with its identity variables', async () => {
     expect(await run('run', ['id -un', `runas=${user}`])).toEqual({ value: user, retcode: 0 });
     expect((await run('run', ['pwd', `runas=${user}`])).value).toBe(home);
-    expect((await run('run', ['echo $HOME $USER $LOGNAME', `runas=${user}`, 'python_shell=True'])).value).toBe(
-      `${home} ${user} ${user}`,
-    );
+    expect(
+      (await run('run', ['echo $HOME $USER $LOGNAME', `runas=${user}`, 'python_shell=True'])).value,
+    ).toBe(`${home} ${user} ${user}`);
     const all = (await run('run_all', [['id', '-u'], `runas=${user}`, 'python_shell=False'])).value as {
       stdout: string;
     };
