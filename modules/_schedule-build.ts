@@ -3,8 +3,7 @@
  * `schedule.add`'s keywords (`build_schedule_item`), the listing filter of `schedule.list`,
  * and the saved schedule file read and written offline.
  */
-import { DEFAULT_TIME_FMT, strptime } from '../plugins/schedule/dates.js';
-import { SCHEDULE_CONF } from '../plugins/schedule/job-check.js';
+import { DEFAULT_TIME_FMT, SCHEDULE_CONF, strptime } from '../plugins/schedule/index.js';
 
 export type Ret = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * key order included.
  */
 import { defineFunction, type ExecContext, type FunctionSpec } from '../kernel/index.js';
-import { DEFAULT_TIME_FMT } from '../plugins/schedule/dates.js';
+import { DEFAULT_TIME_FMT } from '../plugins/schedule/index.js';
 import { type Ret, userKwargs, validTime } from './_schedule-build.js';
 import { current, manage, saved, whereIs, writeOffline } from './_schedule-client.js';
 

@@ -4,7 +4,7 @@
  * listing every other call starts from (Salt's `list_`).
  */
 import type { ExecContext } from '../kernel/index.js';
-import { readScheduleFile, scheduleFile, writeScheduleFile } from '../plugins/schedule/schedule-file.js';
+import { readScheduleFile, scheduleFile, writeScheduleFile } from '../plugins/schedule/index.js';
 import { filterListing, type Ret } from './_schedule-build.js';
 import { pyYamlDump } from './_yaml-dump.js';
 

@@ -6,7 +6,7 @@
 import type { z as Zod } from 'zod';
 import { type ExecContext, RetcodeResult } from '../kernel/index.js';
 import { compileHighstate, compileSls, compileTop, highToLow } from '../plugins/states/compile/index.js';
-import type { HighData, LowChunk } from '../plugins/states/types.js';
+import type { HighData, LowChunk } from '../plugins/states/index.js';
 import {
   callHigh,
   checkQueue,

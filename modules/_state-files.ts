@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ExecContext } from '../kernel/index.js';
 import { renderPipeline } from '../plugins/renderers/index.js';
-import type { SlsFile, SlsRenderer, SlsSource } from '../plugins/states/types.js';
+import type { SlsFile, SlsRenderer, SlsSource } from '../plugins/states/index.js';
 import type { FileClient } from './_file-client.js';
 
 /** The file client as the state compiler's source of files. */

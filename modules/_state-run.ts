@@ -10,7 +10,6 @@ import { jidToTime, pyTruthy } from '../kernel/util.js';
 import { mergePillar } from '../plugins/pillar/index.js';
 import type { TopMinion, TopOptions } from '../plugins/states/compile/index.js';
 import { highToLow } from '../plugins/states/compile/index.js';
-import { runChunks } from '../plugins/states/runtime/index.js';
 import type {
   HighData,
   LowChunk,
@@ -18,7 +17,8 @@ import type {
   SlsRenderer,
   SlsSource,
   StateRunResult,
-} from '../plugins/states/types.js';
+} from '../plugins/states/index.js';
+import { runChunks } from '../plugins/states/runtime/index.js';
 import type { FileClient } from './_file-client.js';
 import { fileClientOf } from './_file-client-of.js';
 import { runningJobs } from './_proc-jobs.js';

@@ -6,8 +6,7 @@
  * the mine is the `mine_cache` key of the minion's own `data` store, as in Salt.
  */
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
-import { aclEntry, wrapAcl } from '../plugins/mine/mine-acl.js';
-import { addResult, requestedFunctions } from '../plugins/mine/mine-shape.js';
+import { aclEntry, addResult, requestedFunctions, wrapAcl } from '../plugins/mine/index.js';
 import { pyFlag } from './_coerce.js';
 import {
   configuredMineFunctions,

@@ -12,7 +12,7 @@
  * Salt adds the job and skips it at each evaluation.
  */
 import { defineFunction, defineModule } from '../kernel/index.js';
-import { parseDate } from '../plugins/schedule/dates.js';
+import { parseDate } from '../plugins/schedule/index.js';
 import { pyFlag } from './_coerce.js';
 import { buildScheduleItem, type Ret, timeConflict, userKwargs } from './_schedule-build.js';
 import { scheduleCalls } from './_schedule-calls.js';

@@ -7,7 +7,7 @@
  * unless `queue=True`, and sets Salt's retcodes: 1 when it did not compile, 2 when a state failed.
  */
 import { defineFunction, defineModule, RetcodeResult } from '../kernel/index.js';
-import type { HighData, LowChunk } from '../plugins/states/types.js';
+import type { HighData, LowChunk } from '../plugins/states/index.js';
 import { cli, common, highstate, locked, lowOf, modsArg, modsOf, sls, slsHigh } from './_state-calls.js';
 import { pauseFunctions } from './_state-pause.js';
 import { requestFunctions } from './_state-request.js';

@@ -7,5 +7,6 @@ export {
   type ReactionResult,
   type ReactorEvent,
 } from './define.js';
+export { type ReactorSetup, reactorDryRun, reactorListing } from './dry-run.js';
 export { reactorOptions } from './options.js';
 export { reactorPlugin } from './reactor-plugin.js';

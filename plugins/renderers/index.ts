@@ -9,6 +9,7 @@ export {
 } from './errors.js';
 export { type JinjaOptions, renderJinja } from './jinja/renderer.js';
 export { compileTemplate, renderTemplate, type Template } from './jinja/template.js';
+export { TemplateError } from './jinja/values.js';
 export { loadJson } from './json-renderer.js';
 export { DEFAULT_RENDER_LIMITS } from './limits.js';
 export { type PipelineOptions, parsePipeline, pipelineOf, renderPipeline } from './pipeline.js';

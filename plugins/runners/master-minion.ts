@@ -15,7 +15,7 @@ import {
 } from '../../kernel/index.js';
 import { bindArgs, RetcodeResult } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
-import { stateFunctions } from '../states/state-functions.js';
+import { stateFunctions } from '../states/index.js';
 
 type Call = (args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>) => Promise<unknown>;
 

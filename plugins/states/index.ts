@@ -9,4 +9,15 @@ export {
   type StateModuleDef,
   type StateReturn,
 } from './define.js';
-export type { HighBody, HighData, LowChunk, StateResult, StateRunResult } from './types.js';
+export { stateFunctions } from './state-functions.js';
+export type {
+  HighBody,
+  HighData,
+  LowChunk,
+  RunContext,
+  SlsFile,
+  SlsRenderer,
+  SlsSource,
+  StateResult,
+  StateRunResult,
+} from './types.js';

@@ -1,2 +1,1 @@
-export { compileTemplate, renderTemplate, type Template } from '../../renderers/jinja/template.js';
-export { TemplateError } from '../../renderers/jinja/values.js';
+export { compileTemplate, renderTemplate, type Template, TemplateError } from '../../renderers/index.js';

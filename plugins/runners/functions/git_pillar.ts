@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineRunner, defineRunnerFunction, SALT_ERR_RUNNER } from '../../../kernel/index.js';
-import { updateGitPillar } from '../../pillar/git-pillar/update.js';
+import { updateGitPillar } from '../../pillar/index.js';
 
 export default defineRunner({
   name: 'git_pillar',

@@ -8,9 +8,14 @@ import { z } from 'zod';
 import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../../kernel/index.js';
 import { listCachedMinions, readMinionData } from '../../../kernel/services.js';
 import { globMatch } from '../../../kernel/util.js';
-import { type CompileEnv, compilePillar, compileTop, type PillarRequest } from '../../pillar/compile.js';
-import { BUILTIN_EXT_PILLARS } from '../../pillar/ext/builtins.js';
-import { pillarOptions } from '../../pillar/options.js';
+import {
+  BUILTIN_EXT_PILLARS,
+  type CompileEnv,
+  compilePillar,
+  compileTop,
+  type PillarRequest,
+  pillarOptions,
+} from '../../pillar/index.js';
 
 function compileEnv(ctx: RunnerContext): CompileEnv {
   return {

@@ -5,12 +5,7 @@
  */
 import { z } from 'zod';
 import { defineRunner, defineRunnerFunction, SALT_ERR_REACTOR_REACTION } from '../../../kernel/index.js';
-import { reactionGlobs } from '../../reactor/define.js';
-import { LoopGuard } from '../../reactor/loop-guard.js';
-import { reactorOptions } from '../../reactor/options.js';
-import { Reactor } from '../../reactor/reactor.js';
-
-type Entries = Array<Record<string, string | string[]>>;
+import { type ReactorSetup, reactorDryRun, reactorListing, reactorOptions } from '../../reactor/index.js';
 
 function configDir(opts: Readonly<Record<string, unknown>>): string {
   return typeof opts.config_dir === 'string' ? opts.config_dir : process.cwd();
@@ -20,10 +15,16 @@ function configDir(opts: Readonly<Record<string, unknown>>): string {
  * The reactor's options as the master has them, TypeScript reactions with their functions:
  * code does not cross into the runner's process, so the config is loaded here.
  */
-async function reactorConfig(opts: Readonly<Record<string, unknown>>) {
+async function reactorConfig(opts: Readonly<Record<string, unknown>>): Promise<ReactorSetup> {
   const { loadConfig } = await import('../../../kernel/index.js');
   const { config } = await loadConfig('master', configDir(opts), {});
-  return { ...reactorOptions.read(config), fileRoots: config.file_roots.base ?? [] };
+  const own = reactorOptions.read(config);
+  return {
+    reactor: own.reactor,
+    reactions: own.reactions,
+    configDir: configDir(opts),
+    fileRoots: config.file_roots.base ?? [],
+  };
 }
 
 function parseData(data: unknown): unknown {
@@ -41,13 +42,7 @@ export default defineRunner({
   functions: {
     list: defineRunnerFunction({
       doc: "List the reactor's tag globs and their files (TypeScript reactions as ts:<name>): salt-run reactor.list",
-      run: async (ctx) => {
-        const { reactor, reactions } = await reactorConfig(ctx.opts);
-        const out: Entries = reactor.map((e) => ({ ...e }));
-        for (const r of reactions)
-          for (const glob of reactionGlobs(r)) out.push({ [glob]: [`ts:${r.name}`] });
-        return out;
-      },
+      run: async (ctx) => reactorListing(await reactorConfig(ctx.opts)),
     }),
     test: defineRunnerFunction({
       args: z.object({ tag: z.string().min(1), data: z.unknown().optional() }),
@@ -56,15 +51,7 @@ export default defineRunner({
       run: async (ctx, { tag, data }, extra) => {
         const kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
         const payload = data === undefined ? kw : parseData(data);
-        const conf = await reactorConfig(ctx.opts);
-        const reactor = new Reactor({
-          entries: conf.reactor,
-          reactions: conf.reactions,
-          files: { configDir: configDir(ctx.opts), baseRoots: conf.fileRoots },
-          log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
-          guard: new LoopGuard(),
-        });
-        const out = await reactor.handle(tag, payload);
+        const out = await reactorDryRun(await reactorConfig(ctx.opts), tag, payload);
         if (!out) return { tag, matched: false, reactions: [], errors: [] };
         // what the reactor checks before it starts a job, without starting it
         for (const r of out.reactions) {

@@ -10,7 +10,7 @@ import { defineRunner, defineRunnerFunction, type RunnerContext } from '../../..
 import { RetcodeResult } from '../../../kernel/util.js';
 import { slsHigh } from '../../../modules/_state-calls.js';
 import { callHigh, checkResult, runLow, stateCall } from '../../../modules/_state-run.js';
-import type { LowChunk, StateRunResult } from '../../states/types.js';
+import type { LowChunk, StateRunResult } from '../../states/index.js';
 import { masterMinion } from '../master-minion.js';
 
 const orchArgs = z.object({
