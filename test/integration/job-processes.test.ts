@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
 
@@ -39,6 +40,10 @@ describe('the minion job-process pool: bounded, shared past the cap', () => {
     await c.startMinion('slots', { process_count_max: 1 });
   }, 60_000);
   afterAll(() => c.stop());
+
+  /** Whether minion `id` has the job `jid` running (its proc file). */
+  const running = (id: string, jid: string): true | undefined =>
+    existsSync(join(c.root, 'minions', id, 'var/cache/salt/minion/proc', jid)) ? true : undefined;
 
   async function asyncJob(tgt: string, ...fun: string[]): Promise<string> {
     const r = await c.salt(['--async', tgt, ...fun]);
@@ -90,9 +95,11 @@ describe('the minion job-process pool: bounded, shared past the cap', () => {
   it('saltutil.kill_job stops only its job when the job process is shared, and the other jobs go on', async () => {
     const [victim, bystander] = await Promise.all([
       asyncJob('one', 'test.sleep', '60'),
-      asyncJob('one', 'test.sleep', '3'),
+      asyncJob('one', 'test.sleep', '6'),
     ]);
-    await new Promise((r) => setTimeout(r, 1000));
+    // both are running before one is killed (a loaded machine may take a while to start them)
+    await until(() => running('one', victim));
+    await until(() => running('one', bystander));
     const killed = await c.saltJson(['one', 'saltutil.kill_job', victim]);
     expect(String(killed.data.one)).toMatch(/alone is stopped/);
     const [v, b] = await Promise.all([

@@ -173,13 +173,14 @@ describe('salt-run: runners through the master', () => {
   });
 
   it('jobs.active lists a running job', async () => {
-    const pub = await c.salt(['--async', 'm1', 'test.sleep', '4']);
+    const pub = await c.salt(['--async', 'm1', 'test.sleep', '20']);
     const jid = /(\d{20})/.exec(pub.stdout)?.[1] ?? '';
-    await new Promise((r) => setTimeout(r, 500));
-    const active = json((await c.saltRun(['--out', 'json', 'jobs.active'])).stdout) as Record<
-      string,
-      Record<string, unknown>
-    >;
+    // the job may take a while to start on a loaded machine: ask until it shows (at most 15 s)
+    let active: Record<string, Record<string, unknown>> = {};
+    for (let i = 0; i < 15 && !active[jid]; i++) {
+      active = json((await c.saltRun(['--out', 'json', 'jobs.active'])).stdout) as typeof active;
+      if (!active[jid]) await new Promise((r) => setTimeout(r, 1000));
+    }
     expect(active[jid]).toMatchObject({ Function: 'test.sleep', Running: [{ m1: expect.any(Number) }] });
   });
 
