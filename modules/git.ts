@@ -28,6 +28,13 @@ const common = (z: Z) => ({
   output_encoding: z.string().nullish(),
 });
 const withOpts = (z: Z) => ({ opts: z.unknown().default(''), git_opts: z.unknown().default('') });
+/** The arguments of functions that reach a remote: an ssh identity, https credentials, its saltenv. */
+const remoteAuth = (z: Z) => ({
+  identity: z.unknown().optional(),
+  https_user: z.string().nullish(),
+  https_pass: z.string().nullish(),
+  saltenv: z.string().default('base'),
+});
 const cwdOf = (z: Z) => z.union([z.string(), z.number()]).transform(String);
 
 const runOpts = (a: Common, cwd: string | null, more: Partial<GitRunOpts> = {}): GitRunOpts => ({
@@ -141,10 +148,7 @@ export default defineModule({
           name: z.string().nullish(),
           ...withOpts(z),
           ...common(z),
-          identity: z.unknown().optional(),
-          https_user: z.string().nullish(),
-          https_pass: z.string().nullish(),
-          saltenv: z.string().default('base'),
+          ...remoteAuth(z),
         }),
       doc: 'Interface to git-clone(1): clone url into cwd (or into cwd/name when name is given).\n\nCLI Example: salt myminion git.clone /path/to/repo_parent_dir git://github.com/saltstack/salt.git',
       run: async (ctx, a) => {
@@ -328,10 +332,7 @@ export default defineModule({
           ref: z.string().nullish(),
           ...withOpts(z),
           ...common(z),
-          identity: z.unknown().optional(),
-          https_user: z.string().nullish(),
-          https_pass: z.string().nullish(),
-          saltenv: z.string().default('base'),
+          ...remoteAuth(z),
         }),
       doc: 'Interface to git-ls-remote(1): {ref: sha1} of a remote.\n\nCLI Example: salt myminion git.ls_remote /path/to/repo origin master',
       run: async (ctx, a) => {
@@ -355,10 +356,7 @@ export default defineModule({
           heads: z.boolean().default(false),
           tags: z.boolean().default(false),
           ...common(z),
-          identity: z.unknown().optional(),
-          https_user: z.string().nullish(),
-          https_pass: z.string().nullish(),
-          saltenv: z.string().default('base'),
+          ...remoteAuth(z),
           filter: z.string().nullish(),
         }),
       doc: 'Return the remote refs for the specified URL by running git ls-remote.\n\nCLI Example: salt myminion git.remote_refs https://github.com/saltstack/salt.git',
