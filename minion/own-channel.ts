@@ -6,6 +6,8 @@
  * likewise return through a channel of their own. Opened on first use; it gives up after
  * `giveUpMs` when no master answers, so an orphaned job process always ends.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { tcpAddress } from '../kernel/bus/address.js';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
@@ -33,13 +35,19 @@ export function openOwnChannel(
   log: Logger,
   giveUpMs = 120_000,
 ): OwnChannel {
+  // the minion's key, read now while it surely exists (never made anew here: a minion whose
+  // folders are gone has no business signing in again)
+  const pem = join(config.pki_dir, 'minion.pem');
+  const keys = existsSync(pem)
+    ? loadOrCreateKeyPair(config.pki_dir, 'minion', 2048)
+    : Promise.reject(new Error(`the minion key ${pem} is gone`));
+  keys.catch(() => undefined);
   let ready: Promise<MasterConnection> | undefined;
   let conn: MasterConnection | undefined;
   const connect = (): Promise<MasterConnection> => {
     ready ??= (async () => {
-      const keys = await loadOrCreateKeyPair(config.pki_dir, 'minion', 2048);
       const uri = tcpAddress(primaryMaster(config.master), config.master_port);
-      conn = new MasterConnection(config, id, keys, uri, log);
+      conn = new MasterConnection(config, id, await keys, uri, log);
       const timer = setTimeout(() => conn?.close(), giveUpMs);
       timer.unref();
       try {
