@@ -51,7 +51,16 @@ function whySkip(): string | undefined {
   if (ok('dpkg-query', ['-W', 'tsalt-common'])) return 'tsalt-common is installed on this host already';
   for (const p of ['/usr/bin/salt-minion', '/etc/salt/minion', '/etc/init.d/salt-minion'])
     if (existsSync(p)) return `${p} exists: a Salt is installed on this host`;
+  if (policyDenies() && !ok('unshare', ['-m', 'true']))
+    return 'policy-rc.d forbids service starts here and no private mount namespace can set it aside';
   return undefined;
+}
+
+const POLICY = '/usr/sbin/policy-rc.d';
+
+/** Whether the host's policy-rc.d forbids starting services (Debian's container images). */
+function policyDenies(): boolean {
+  return existsSync(POLICY) && spawnSync(POLICY, ['salt-minion', 'start']).status === 101;
 }
 
 /** What exists among the watched paths (salt/tsalt entries only where the folder is shared). */
@@ -95,8 +104,7 @@ describe.skipIf(!!skip)(`the Debian packages${skip ? ` (skipped: ${skip})` : ''}
 
   /** Runs dpkg with the host's policy-rc.d set aside when it forbids service starts. */
   function dpkg(args: string[]): { status: number | null; out: string } {
-    const policy = '/usr/sbin/policy-rc.d';
-    const denies = existsSync(policy) && spawnSync(policy, ['salt-minion', 'start']).status === 101;
+    const denies = policyDenies();
     const allow = join(work, 'policy-rc.d');
     writeFileSync(allow, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     const env = { ...process.env, SALT_USER: USER, DEBIAN_FRONTEND: 'noninteractive' };
@@ -110,7 +118,7 @@ describe.skipIf(!!skip)(`the Debian packages${skip ? ` (skipped: ${skip})` : ''}
               'private',
               'sh',
               '-c',
-              `mount --bind ${allow} ${policy} && exec dpkg "$@"`,
+              `mount --bind ${allow} ${POLICY} && exec dpkg "$@"`,
               'sh',
               ...args,
             ],
