@@ -8,5 +8,9 @@ await runDaemon(
   'minion',
   'salt-minion',
   'The Salt minion daemon: runs the jobs its master publishes.',
-  (config, boot, log) => startMinion(config, resolveMinionId(config), boot, log),
+  // a stop signal (a restart, an upgrade) leaves running jobs to their job processes: they return them
+  async (config, boot, log) => {
+    const minion = await startMinion(config, resolveMinionId(config), boot, log);
+    return { stop: () => minion.stop({ leaveJobs: true }) };
+  },
 );

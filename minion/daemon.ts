@@ -42,7 +42,12 @@ import { startupJob } from './startup-states.js';
 
 export interface MinionHandle {
   readonly id: string;
-  stop(): Promise<void>;
+  /**
+   * Stops the minion. With `leaveJobs` (the daemon's SIGTERM: a restart or an upgrade), jobs
+   * still running are left to their job processes, which return them and exit; without it they
+   * are ended.
+   */
+  stop(opts?: { leaveJobs?: boolean }): Promise<void>;
 }
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -157,17 +162,26 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
 }
 
 /** What the minion does with each publish: open it, match it, run its job once, return it. */
-function publishIntake(
-  m: MinionContext,
-  data: MinionData,
-  executor: JobExecutor,
-): (frame: Buffer) => Promise<void> {
+interface PublishIntake {
+  onPublish(frame: Buffer): Promise<void>;
+  /** Waits for the returns being sent now. */
+  drain(): Promise<void>;
+}
+
+function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor): PublishIntake {
   const { config, id, log, kernel, master } = m;
   const jids = new JidQueue(config.minion_jid_queue_hwm);
   const returners = minionReturnerLoader(config, log);
   const hooks = kernel.hooks;
 
-  async function sendReturn(job: JobData, outcome: JobOutcome): Promise<void> {
+  const sending = new Set<Promise<void>>();
+  function sendReturn(job: JobData, outcome: JobOutcome): Promise<void> {
+    const p = sendReturnNow(job, outcome).finally(() => sending.delete(p));
+    sending.add(p);
+    return p;
+  }
+
+  async function sendReturnNow(job: JobData, outcome: JobOutcome): Promise<void> {
     const load = buildReturnLoad(id, job, outcome);
     const timeoutMs = randomBetween(config.return_retry_timer, config.return_retry_timer_max) * 1000;
     try {
@@ -213,7 +227,7 @@ function publishIntake(
     }
   }
 
-  return async (frame) => {
+  const onPublish = async (frame: Buffer): Promise<void> => {
     const load = await master.openPublish(frame);
     if (!load) return;
     const jid = String(load.jid);
@@ -241,6 +255,14 @@ function publishIntake(
     await data.refreshIfChanged();
     // Job processes call the job's returners themselves; in-process jobs have theirs called here.
     if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
+  };
+  return {
+    onPublish,
+    async drain() {
+      // a result that just came is on its way to sendReturn
+      await new Promise((r) => setImmediate(r));
+      await Promise.allSettled([...sending]);
+    },
   };
 }
 
@@ -401,7 +423,8 @@ export async function startMinion(
     compilePillar: (ask) => data.compilePillar(ask),
   };
   setMasterLink(id, link);
-  const sub = subscribe(m, masterHost, publishIntake(m, data, executor));
+  const intake = publishIntake(m, data, executor);
+  const sub = subscribe(m, masterHost, intake.onPublish);
   let mine: MineInterval | undefined;
   void reportStart(m, data).then(() => {
     // the mine's first update needs the pillar (its mine_functions may come from there)
@@ -431,7 +454,7 @@ export async function startMinion(
 
   return {
     id,
-    async stop() {
+    async stop(opts = {}) {
       if (stopped) return;
       stopped = true;
       mine?.stop();
@@ -439,6 +462,11 @@ export async function startMinion(
       beacons?.stop();
       await engines?.stop();
       sub.close();
+      if (opts.leaveJobs) {
+        // the returns of jobs that ended before the hand-over go out first, then the channel closes
+        await executor.detach();
+        await intake.drain();
+      }
       master.close();
       clearMasterLink(id, link);
       await executor.close();

@@ -27,6 +27,7 @@ import { createInlineRunner, type InlineRunner } from './inline-job.js';
 import {
   type AbortJob,
   type CompilePillarRequest,
+  type DetachJobs,
   type JobData,
   type JobResult,
   type MasterRequest,
@@ -56,6 +57,8 @@ interface PoolProc {
   retired?: boolean;
   /** The pillar version this process was last sent. */
   pillarSent?: Uint8Array;
+  /** Left its jobs by {@link JobExecutor.detach}: it returns them itself. */
+  detached?: boolean;
 }
 
 export interface ExecutorOptions {
@@ -137,6 +140,7 @@ export class JobExecutor {
     this.#procs.add(proc);
     child.on('message', (msg: { type?: string }) => {
       if (msg.type === 'ready') markReady();
+      else if (msg.type === 'detached') proc.detached = true;
       else if (msg.type === 'result') this.#finish(proc, msg as JobResult);
       else if (msg.type === 'master-request') this.#relay(proc, msg as MasterRequest);
       else if (msg.type === 'recycle') this.recycle();
@@ -150,7 +154,8 @@ export class JobExecutor {
       markReady();
       if (proc.idleTimer) clearTimeout(proc.idleTimer);
       const why = signal ? `killed by ${signal}` : `exit code ${code}`;
-      for (const job of proc.jobs.values()) {
+      // a detached process returned its jobs itself
+      for (const job of proc.detached ? [] : proc.jobs.values()) {
         const err = new SALT_ERR_EXEC_CRASHED(job.fun, why);
         this.#opts.log.error({ jid: job.jid, fun: job.fun, why }, 'job process died');
         job.resolve({ return: `ERROR: ${err.message}`, retcode: 1, success: false, out: 'nested' });
@@ -366,17 +371,53 @@ export class JobExecutor {
     }
   }
 
+  /**
+   * Stops taking jobs and leaves the running ones to their job processes (job-process.ts), which
+   * return them through their own channel and exit: a restarting minion loses no job. Idle
+   * processes exit now. Resolves once every busy process has taken its jobs over (or
+   * `timeoutMs` passed); results that came before then are this process's to return.
+   */
+  async detach(timeoutMs = 10_000): Promise<void> {
+    this.#closed = true;
+    const taken = [...this.#procs].map((p) => {
+      if (p.jobs.size === 0 || !p.child.connected) {
+        this.#stop(p);
+        return Promise.resolve();
+      }
+      return new Promise<void>((r) => {
+        const done = (msg?: { type?: string }): void => {
+          if (msg && msg.type !== 'detached') return;
+          clearTimeout(timer);
+          p.child.off('message', done);
+          p.child.off('exit', onExit);
+          r();
+        };
+        const onExit = (): void => done();
+        const timer = setTimeout(done, timeoutMs);
+        p.child.on('message', done);
+        p.child.once('exit', onExit);
+        p.child.send({ type: 'detach' } satisfies DetachJobs);
+      });
+    });
+    await Promise.all(taken);
+    const left = [...this.#procs].filter((p) => p.detached).reduce((n, p) => n + p.jobs.size, 0);
+    if (left > 0) this.#opts.log.info({ jobs: left }, 'running jobs left to their job processes');
+  }
+
+  /** Ends every job process and its jobs, except those a {@link detach} left running. */
   async close(): Promise<void> {
     this.#closed = true;
-    const exits = [...this.#procs].map(
-      (p) =>
-        new Promise<void>((r) => {
-          if (p.child.exitCode !== null || p.child.signalCode !== null) return r();
-          p.child.once('exit', () => r());
-          p.child.kill('SIGTERM');
-          setTimeout(() => p.child.kill('SIGKILL'), 2000).unref();
-        }),
-    );
+    const exits = [...this.#procs]
+      .filter((p) => !p.detached)
+      .map(
+        (p) =>
+          new Promise<void>((r) => {
+            if (p.child.exitCode !== null || p.child.signalCode !== null) return r();
+            p.child.once('exit', () => r());
+            p.child.kill('SIGTERM');
+            setTimeout(() => p.child.kill('SIGKILL'), 2000).unref();
+          }),
+      );
     await Promise.all(exits);
   }
 }
