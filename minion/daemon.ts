@@ -20,6 +20,7 @@ import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { packIpc } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { matchesTarget } from '../kernel/targeting/match.js';
+import { jobProcessOptions } from '../plugins/job-processes/options.js';
 import { startBeacons } from './beacons.js';
 import { startEngines } from './engines.js';
 import type { JobOutcome } from './execute-job.js';
@@ -138,6 +139,7 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
     compilePillar: (ask) => data.compilePillar(ask),
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
+    idleRetireMs: jobProcessOptions.read(config).job_process_idle_timeout * 1000,
     masterRequest: (load) => m.master.send(load),
     inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
     inlineModules: config.inline_modules,
