@@ -7,7 +7,7 @@
 import { LocalClient } from '../client/local-client.js';
 import { loadConfig } from '../kernel/config/index.js';
 import { Cluster } from '../tools/local-cluster.js';
-import { descendants, pssMiB, rssMiB } from './proc-stats.js';
+import { descendants, pssMiB, rssMiB, treeCpuMs } from './proc-stats.js';
 import { stats } from './report.js';
 
 /** A minion process tree's memory at one moment. */
@@ -31,6 +31,13 @@ export interface MinionBenchResult {
   firstJobMs: number;
   /** Median wall ms of the 10 cmd.run jobs after it. */
   nextJobsMs: number;
+  /**
+   * CPU ms the minion's tree spent on the first such job (a job process started for it counts:
+   * it is alive after the job), and on each of the 10 after it (their mean): load-independent
+   * where wall time is not.
+   */
+  firstJobCpuMs: number;
+  nextJobsCpuMs: number;
 }
 
 function round(n: number): number {
@@ -77,9 +84,12 @@ export async function minionBench(jobs: number, idleWaitS: number): Promise<Mini
       return performance.now() - t0;
     };
     try {
+      const cpu0 = treeCpuMs(pid);
       const firstJobMs = await run('cmd.run', ['true']);
+      const cpu1 = treeCpuMs(pid);
       const next: number[] = [];
       for (let i = 0; i < 10; i++) next.push(await run('cmd.run', ['true']));
+      const cpu2 = treeCpuMs(pid);
       const funs: [string, unknown[]][] = [
         ['test.ping', []],
         ['cmd.run', ['echo hi']],
@@ -104,6 +114,8 @@ export async function minionBench(jobs: number, idleWaitS: number): Promise<Mini
         idleAfterS,
         firstJobMs: round(firstJobMs),
         nextJobsMs: round(stats(next).median),
+        firstJobCpuMs: cpu1 - cpu0,
+        nextJobsCpuMs: round((cpu2 - cpu1) / 10),
       };
     } finally {
       await client.close();
