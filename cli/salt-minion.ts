@@ -1,4 +1,4 @@
-import { keepYoungGenerationSmall } from '../kernel/process/small-heap.js';
+import { keepYoungGenerationSmall } from './small-heap.js';
 import { handleVersionFlag } from './version.js';
 
 handleVersionFlag('salt-minion', process.argv);
