@@ -1,6 +1,9 @@
+import { keepYoungGenerationSmall } from './small-heap.js';
 import { handleVersionFlag } from './version.js';
 
 handleVersionFlag('salt-minion', process.argv);
+// a long-lived process of a few MiB of live data: see small-heap.ts
+keepYoungGenerationSmall();
 const { runDaemon } = await import('./run-daemon.js');
 const { startMinion } = await import('../minion/daemon.js');
 const { resolveMinionId } = await import('../kernel/config/index.js');

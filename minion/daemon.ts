@@ -20,9 +20,8 @@ import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { packIpc } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { matchesTarget } from '../kernel/targeting/match.js';
+import { jobProcessOptions } from '../plugins/job-processes/options.js';
 import { processMatchers } from '../plugins/matchers/index.js';
-import { startBeacons } from './beacons.js';
-import { startEngines } from './engines.js';
 import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
 import type { GrainsView } from './grains-view.js';
@@ -145,6 +144,7 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
     compilePillar: (ask) => data.compilePillar(ask),
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
+    idleRetireMs: jobProcessOptions.read(config).job_process_idle_timeout * 1000,
     masterRequest: (load) => m.master.send(load),
     inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
     inlineModules: config.inline_modules,
@@ -371,6 +371,8 @@ function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor):
 async function beaconsOf(m: MinionContext, data: MinionData): Promise<{ stop(): void } | undefined> {
   const { config, id, log } = m;
   if (Object.keys(config.beacons).length === 0) return undefined;
+  // imported only when configured: an idle minion without beacons does not hold their code
+  const { startBeacons } = await import('./beacons.js');
   return startBeacons({
     id,
     beacons: config.beacons,
@@ -442,14 +444,18 @@ export async function startMinion(
   scheduler = schedulerOf(m, data, executor);
   const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
-  const engines = startEngines({
-    id,
-    engines: config.engines,
-    config,
-    boot,
-    send: (load) => master.send(load),
-    log,
-  });
+  // imported only when configured, as the beacons are
+  const engines =
+    config.engines.length === 0
+      ? undefined
+      : (await import('./engines.js')).startEngines({
+          id,
+          engines: config.engines,
+          config,
+          boot,
+          send: (load) => master.send(load),
+          log,
+        });
   log.info({ id, master: master.masterUri }, 'salt-minion started');
 
   return {

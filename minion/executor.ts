@@ -2,8 +2,9 @@
  * Runs jobs isolated from the minion's main loop. With `multiprocessing` (the default) jobs run
  * in a bounded pool of job processes: a job takes an idle process, or a new one while the pool
  * is below `job_processes_max`; past that it shares the least busy process (job processes run
- * several jobs at once: modules are asynchronous). One warm process is kept idle, extra idle
- * ones are retired. A job process that dies yields an error return for each job it held.
+ * several jobs at once: modules are asynchronous). The first job that needs a process starts
+ * one; a process idle for `idleRetireMs` exits, so an idle minion is its main process alone
+ * (issue 25). A job process that dies yields an error return for each job it held.
  * `process_count_max` bounds the jobs running at once, as in Salt: the next job waits for one
  * to end. Without `multiprocessing`, jobs run in this process.
  *
@@ -72,6 +73,7 @@ export interface ExecutorOptions {
   maxJobs: number;
   /** Most job processes at once (at least 1). */
   maxProcesses: number;
+  /** How long an idle job process lives before it exits (`job_process_idle_timeout`); 0: forever. */
   idleRetireMs?: number;
   /** Sends a job process's aes load to the master (the minion's channel). */
   masterRequest?: (load: Record<string, unknown>) => Promise<unknown>;
@@ -94,7 +96,7 @@ export interface ExecutorOptions {
   compilePillar?: (ask: PillarAsk) => Promise<unknown>;
 }
 
-/** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
+/** `job_processes_max` resolved: 0 means one per core, at least 2. */
 export function jobProcessesMax(configured: number): number {
   return configured > 0 ? configured : Math.max(2, availableParallelism());
 }
@@ -116,7 +118,6 @@ export class JobExecutor {
       builtinDirs: [BUILTIN_DIRS.modules],
       trusted: opts.inlineModules ?? [],
     });
-    if (opts.multiprocessing) this.#spawn();
   }
 
   /** Job processes alive now. */
@@ -161,7 +162,6 @@ export class JobExecutor {
         job.resolve({ return: `ERROR: ${err.message}`, retcode: 1, success: false, out: 'nested' });
       }
       proc.jobs.clear();
-      if (!this.#closed && [...this.#procs].every((p) => p.retired)) this.#spawn();
     });
     child.on('error', (err) => this.#opts.log.error({ err }, 'job process error'));
     return proc;
@@ -268,7 +268,6 @@ export class JobExecutor {
       p.retired = true;
       if (p.jobs.size === 0) this.#stop(p);
     }
-    if (!this.#closed) this.#spawn();
     this.#opts.log.info('job processes recycled: the next jobs load modules anew');
   }
 
@@ -282,13 +281,15 @@ export class JobExecutor {
     else proc.child.kill('SIGTERM');
   }
 
-  /** An idle process beyond the one kept warm exits after `idleRetireMs` unless a job takes it. */
+  /** An idle process exits after `idleRetireMs` unless a job takes it first. */
   #retireWhenIdle(proc: PoolProc): void {
-    const idle = (): PoolProc[] => [...this.#procs].filter((p) => p.jobs.size === 0 && !p.retired);
-    if (idle.length <= 1) return;
+    const ms = this.#opts.idleRetireMs ?? 30_000;
+    if (ms <= 0) return;
+    if (proc.idleTimer) clearTimeout(proc.idleTimer);
     proc.idleTimer = setTimeout(() => {
-      if (proc.jobs.size === 0 && idle().length > 1) this.#stop(proc);
-    }, this.#opts.idleRetireMs ?? 30_000);
+      proc.idleTimer = undefined;
+      if (proc.jobs.size === 0 && !proc.retired) this.#stop(proc);
+    }, ms);
     proc.idleTimer.unref();
   }
 
@@ -336,6 +337,10 @@ export class JobExecutor {
     if (this.#opts.inline?.(job)) {
       const outcome = await this.#runInline(job);
       if (outcome) return outcome;
+    }
+    if (this.#closed) {
+      // no new job process once close() began: it would outlive the minion
+      return { return: 'ERROR: the minion is stopping', retcode: 1, success: false, out: 'nested' };
     }
     await this.#slot(job);
     try {
