@@ -1,0 +1,83 @@
+/** A live tail of the master's events: filter by tag (text or glob), pause and resume, clear. */
+import { html } from 'htm/preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type BusEvent, openStream, subscribe } from './stream.js';
+
+const KEEP = 500;
+
+interface Shown extends BusEvent {
+  readonly n: number;
+  readonly at: string;
+}
+
+function tagMatcher(filter: string): (tag: string) => boolean {
+  const f = filter.trim();
+  if (!f) return () => true;
+  if (/[*?]/.test(f)) {
+    const re = new RegExp(
+      `^${f
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    );
+    return (tag) => re.test(tag);
+  }
+  return (tag) => tag.includes(f);
+}
+
+export function EventsView() {
+  const [events, setEvents] = useState<readonly Shown[]>([]);
+  const [filter, setFilter] = useState('');
+  const [paused, setPaused] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const held = useRef<Shown[]>([]);
+  const pausedRef = useRef(false);
+  pausedRef.current = paused;
+  useEffect(() => {
+    let n = 0;
+    openStream().catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    return subscribe((ev) => {
+      const shown: Shown = { ...ev, n: n++, at: new Date().toISOString().slice(11, 23) };
+      if (pausedRef.current) held.current.push(shown);
+      else setEvents((old) => [shown, ...old].slice(0, KEEP));
+    });
+  }, []);
+  const resume = () => {
+    const h = held.current.splice(0).reverse();
+    setEvents((old) => [...h, ...old].slice(0, KEEP));
+    setPaused(false);
+  };
+  const match = tagMatcher(filter);
+  const shown = events.filter((e) => match(e.tag));
+  return html`<main>
+    <h2>Events</h2>
+    <div class="toolbar">
+      <input
+        type="search"
+        name="tag"
+        placeholder="tag filter: text or glob (salt/job/*/ret/*)"
+        value=${filter}
+        onInput=${(e: Event) => setFilter((e.target as HTMLInputElement).value)}
+        aria-label="Tag filter"
+      />
+      ${
+        paused
+          ? html`<button type="button" onClick=${resume}>Resume (${held.current.length} held)</button>`
+          : html`<button type="button" onClick=${() => setPaused(true)}>Pause</button>`
+      }
+      <button type="button" class="secondary" onClick=${() => setEvents([])}>Clear</button>
+      <span>${shown.length} shown</span>
+    </div>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    <ol class="events" aria-label="Events">
+      ${shown.map(
+        (e) => html`<li key=${e.n} data-tag=${e.tag}>
+          <details>
+            <summary><time>${e.at}</time> <code class="tag">${e.tag}</code></summary>
+            <pre>${JSON.stringify(e.data, null, 2)}</pre>
+          </details>
+        </li>`,
+      )}
+    </ol>
+  </main>`;
+}
