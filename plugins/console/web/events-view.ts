@@ -31,6 +31,7 @@ export function EventsView() {
   const [paused, setPaused] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const held = useRef<Shown[]>([]);
+  const [heldCount, setHeldCount] = useState(0);
   const pausedRef = useRef(false);
   pausedRef.current = paused;
   useEffect(() => {
@@ -38,12 +39,13 @@ export function EventsView() {
     openStream().catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
     return subscribe((ev) => {
       const shown: Shown = { ...ev, n: n++, at: new Date().toISOString().slice(11, 23) };
-      if (pausedRef.current) held.current.push(shown);
+      if (pausedRef.current) setHeldCount(held.current.push(shown));
       else setEvents((old) => [shown, ...old].slice(0, KEEP));
     });
   }, []);
   const resume = () => {
     const h = held.current.splice(0).reverse();
+    setHeldCount(0);
     setEvents((old) => [...h, ...old].slice(0, KEEP));
     setPaused(false);
   };
@@ -62,7 +64,7 @@ export function EventsView() {
       />
       ${
         paused
-          ? html`<button type="button" onClick=${resume}>Resume (${held.current.length} held)</button>`
+          ? html`<button type="button" onClick=${resume}>Resume (${heldCount} held)</button>`
           : html`<button type="button" onClick=${() => setPaused(true)}>Pause</button>`
       }
       <button type="button" class="secondary" onClick=${() => setEvents([])}>Clear</button>

@@ -5,7 +5,7 @@
  */
 import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
-import { mayRunKind } from './acl.js';
+import { mayRunKind, mayRunMinion } from './acl.js';
 import { get, runner, type Session } from './api.js';
 import { useLoad } from './hooks.js';
 import { nested } from './nested.js';
@@ -28,6 +28,9 @@ const KEY_STATES: readonly [string, string][] = [
 ];
 
 async function loadMinions(s: Session): Promise<MinionRow[]> {
+  // GET /minions needs grains.items: without it, say so rather than ask and be refused
+  if (!mayRunMinion(s.perms, 'grains.items'))
+    throw new Error(`Your eauth ACL does not allow grains.items, which the minions list reads.`);
   const grains = ((await get(s.token, '/minions')) as { return: [Record<string, Record<string, unknown>>] })
     .return[0];
   const keyOf = new Map<string, string>();
