@@ -197,7 +197,7 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
           await fire('console/test/one');
           return page.locator('li[data-tag="console/test/one"]').count();
         },
-        { timeout: WAIT, intervals: [1000] },
+        { timeout: WAIT, interval: 1000 },
       )
       .toBeGreaterThan(0);
     // the filter hides other tags (the job's own events)
@@ -227,7 +227,7 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
           });
           return ((await r.json()) as { return: [string[]] }).return[0];
         },
-        { timeout: WAIT, intervals: [500] },
+        { timeout: WAIT, interval: 500 },
       )
       .not.toContain('m1');
     await run('m0,m1', 'test.ping', '', 3);
@@ -251,7 +251,10 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     expect(await page.locator('form[aria-label="Run a function"] button[type=submit]').count()).toBe(1);
     // the API refuses it whatever the page shows
     const status = await page.evaluate(async () => {
-      const s = JSON.parse(sessionStorage.getItem('tsalt-console-session') ?? '{}') as { token?: string };
+      // runs in the page, where sessionStorage is a global
+      const store = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } })
+        .sessionStorage;
+      const s = JSON.parse(store.getItem('tsalt-console-session') ?? '{}') as { token?: string };
       const r = await fetch('/', {
         method: 'POST',
         headers: {
