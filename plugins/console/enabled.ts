@@ -19,5 +19,5 @@ export function consoleEnabled(config: ConsoleConfigView): boolean {
   const b = block(config);
   if (!b) return false;
   const v = b.console;
-  return !(v === false || v === 'False' || v === 'false' || v === 0);
+  return v !== false;
 }

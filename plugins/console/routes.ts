@@ -5,7 +5,7 @@
  * else the console does goes through the API's own endpoints with the user's token.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { NetapiRouteDef } from '../netapi/kinds.js';
+import type { NetapiRouteDef } from '../netapi/index.js';
 import { type ConsoleAsset, loadAssets } from './assets.js';
 import { CONSOLE_HEADERS } from './headers.js';
 
