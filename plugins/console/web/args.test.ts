@@ -31,6 +31,12 @@ describe('console arguments (Salt CLI syntax)', () => {
     expect(parseArguments('20260101000000000000')).toEqual(['20260101000000000000']);
     expect(parseArguments('"echo hi"')).toEqual(['echo hi']);
     expect(typeWord('tRue')).toBe('tRue');
+    // YAML 1.1 as PyYAML reads it: octal, hex, base 60, exponent floats need a dot and a sign
+    expect(
+      ['007', '0x10', '12:30', '1e3', '1.0e+3', '1_000', '~', "'q'", '[a, 1]', '{k: v}', '2026-01-01'].map(
+        typeWord,
+      ),
+    ).toEqual([7, 16, 750, '1e3', 1000, '1_000', null, 'q', ['a', 1], { k: 'v' }, '2026-01-01']);
     expect(typeWord('a==b')).toBe('a==b');
     expect(parseArguments('a==b')).toEqual(['a==b']);
   });

@@ -9,6 +9,7 @@ describe('nested outputter', () => {
     expect(nested({ b: null, a: { x: 1 } })).toBe(
       '    ----------\n    a:\n        ----------\n        x:\n            1\n    b:\n        None',
     );
+    expect(nested({ stderr: '', l: [] })).toBe('    ----------\n    l:\n    stderr:');
     expect(nested([{ k: 'v' }])).toBe('    |_\n      ----------\n      k:\n          v');
   });
 });

@@ -33,6 +33,8 @@ function display(v: unknown, indent: number, prefix: string, out: string[]): voi
     }
     return;
   }
+  // an empty string prints no line at all
+  if (v === '') return;
   if (typeof v === 'string' && v.includes('\n')) {
     for (const line of v.split('\n')) out.push(`${pad}${prefix}${line}`);
     return;
@@ -40,9 +42,14 @@ function display(v: unknown, indent: number, prefix: string, out: string[]): voi
   out.push(`${pad}${prefix}${scalar(v)}`);
 }
 
-/** One minion's return as the nested outputter prints it under the minion's id. */
-export function nested(value: unknown, indent = 4): string {
+/** The lines the nested outputter prints for `value` (none for `''` or `[]`). */
+export function nestedLines(value: unknown, indent = 4): string[] {
   const out: string[] = [];
   display(value, indent, '', out);
-  return out.join('\n');
+  return out;
+}
+
+/** One minion's return as the nested outputter prints it under the minion's id. */
+export function nested(value: unknown, indent = 4): string {
+  return nestedLines(value, indent).join('\n');
 }
