@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { freePort } from '../../kernel/process/ports.js';
+import { type Browser, launchBrowser, skipBrowserTests } from '../../tools/headless-chromium.js';
 import { Cluster } from '../../tools/local-cluster.js';
 import { loginToken, waitForApi } from '../../tools/netapi-http.js';
-import { type Browser, launchBrowser, skipBrowserTests } from '../support/browser.js';
 
 const WAIT = 30_000;
 

@@ -1,14 +1,9 @@
 /** A live tail of the master's events: filter by tag (text or glob), pause and resume, clear. */
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type BusEvent, openStream, subscribe } from './stream.js';
+import { openStream, RECENT_KEPT, type ReceivedEvent, recentEvents, subscribe } from './stream.js';
 
-const KEEP = 500;
-
-interface Shown extends BusEvent {
-  readonly n: number;
-  readonly at: string;
-}
+type Shown = ReceivedEvent;
 
 function tagMatcher(filter: string): (tag: string) => boolean {
   const f = filter.trim();
@@ -26,7 +21,8 @@ function tagMatcher(filter: string): (tag: string) => boolean {
 }
 
 export function EventsView() {
-  const [events, setEvents] = useState<readonly Shown[]>([]);
+  // newest first, starting with what arrived while another page was open
+  const [events, setEvents] = useState<readonly Shown[]>(() => [...recentEvents()].reverse());
   const [filter, setFilter] = useState('');
   const [paused, setPaused] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -35,18 +31,16 @@ export function EventsView() {
   const pausedRef = useRef(false);
   pausedRef.current = paused;
   useEffect(() => {
-    let n = 0;
     openStream().catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
     return subscribe((ev) => {
-      const shown: Shown = { ...ev, n: n++, at: new Date().toISOString().slice(11, 23) };
-      if (pausedRef.current) setHeldCount(held.current.push(shown));
-      else setEvents((old) => [shown, ...old].slice(0, KEEP));
+      if (pausedRef.current) setHeldCount(held.current.push(ev));
+      else setEvents((old) => [ev, ...old].slice(0, RECENT_KEPT));
     });
   }, []);
   const resume = () => {
     const h = held.current.splice(0).reverse();
     setHeldCount(0);
-    setEvents((old) => [...h, ...old].slice(0, KEEP));
+    setEvents((old) => [...h, ...old].slice(0, RECENT_KEPT));
     setPaused(false);
   };
   const match = tagMatcher(filter);

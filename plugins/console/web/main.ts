@@ -14,7 +14,7 @@ import { KeysView } from './keys-view.js';
 import { LoginView } from './login-view.js';
 import { MinionsView } from './minions-view.js';
 import { RunView } from './run-view.js';
-import { closeStream } from './stream.js';
+import { closeStream, openStream } from './stream.js';
 
 type Theme = 'light' | 'dark';
 
@@ -63,6 +63,10 @@ function App() {
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  // the event stream opens with the session: the events tail shows what came since
+  useEffect(() => {
+    if (session) openStream().catch(() => undefined);
+  }, [session]);
   const toggle = () => {
     const next = theme === 'dark' ? 'light' : 'dark';
     localStorage.setItem('tsalt-console-theme', next);

@@ -9,19 +9,38 @@ export interface BusEvent {
   readonly data: Record<string, unknown>;
 }
 
-type Listener = (ev: BusEvent) => void;
+/** An event as received: its order number and arrival time (`HH:MM:SS.mmm`, UTC). */
+export interface ReceivedEvent extends BusEvent {
+  readonly n: number;
+  readonly at: string;
+}
+
+/** How many of the latest events are kept for a view that opens later (the events tail). */
+export const RECENT_KEPT = 500;
+const recent: ReceivedEvent[] = [];
+let received = 0;
+
+type Listener = (ev: ReceivedEvent) => void;
 
 let source: EventSource | undefined;
 let opened: Promise<void> | undefined;
 const listeners = new Set<Listener>();
 
 function dispatch(msg: MessageEvent<string>): void {
-  let ev: BusEvent;
+  let raw: BusEvent;
   try {
-    ev = JSON.parse(msg.data) as BusEvent;
+    raw = JSON.parse(msg.data) as BusEvent;
   } catch {
     return;
   }
+  const ev: ReceivedEvent = {
+    tag: raw.tag,
+    data: raw.data,
+    n: received++,
+    at: new Date().toISOString().slice(11, 23),
+  };
+  recent.push(ev);
+  if (recent.length > RECENT_KEPT) recent.splice(0, recent.length - RECENT_KEPT);
   for (const l of listeners) l(ev);
 }
 
@@ -41,7 +60,13 @@ export function openStream(): Promise<void> {
   return opened;
 }
 
+/** The latest events, oldest first. */
+export function recentEvents(): readonly ReceivedEvent[] {
+  return recent;
+}
+
 export function closeStream(): void {
+  recent.length = 0;
   source?.close();
   source = undefined;
   opened = undefined;
