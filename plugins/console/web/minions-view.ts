@@ -31,20 +31,20 @@ async function loadMinions(s: Session): Promise<MinionRow[]> {
   // GET /minions needs grains.items: without it, say so rather than ask and be refused
   if (!mayRunMinion(s.perms, 'grains.items'))
     throw new Error(`Your eauth ACL does not allow grains.items, which the minions list reads.`);
-  const grains = ((await get(s.token, '/minions')) as { return: [Record<string, Record<string, unknown>>] })
-    .return[0];
+  // the grains, the keys and presence, asked for at once
+  const [grainsBody, keys, presentList] = await Promise.all([
+    get(s.token, '/minions') as Promise<{ return: [Record<string, Record<string, unknown>>] }>,
+    mayRunKind(s.perms, 'wheel', 'key.list_all')
+      ? (get(s.token, '/keys').catch(() => ({ return: {} })) as Promise<{ return: Record<string, string[]> }>)
+      : undefined,
+    mayRunKind(s.perms, 'runner', 'manage.present')
+      ? runner(s.token, 'manage.present').catch(() => undefined)
+      : undefined,
+  ]);
+  const grains = grainsBody.return[0];
   const keyOf = new Map<string, string>();
-  if (mayRunKind(s.perms, 'wheel', 'key.list_all')) {
-    const keys = (
-      (await get(s.token, '/keys').catch(() => ({ return: {} }))) as { return: Record<string, string[]> }
-    ).return;
-    for (const [field, label] of KEY_STATES) for (const id of keys[field] ?? []) keyOf.set(id, label);
-  }
-  let present: Set<string> | undefined;
-  if (mayRunKind(s.perms, 'runner', 'manage.present')) {
-    const r = await runner(s.token, 'manage.present').catch(() => undefined);
-    if (Array.isArray(r)) present = new Set(r.map(String));
-  }
+  for (const [field, label] of KEY_STATES) for (const id of keys?.return[field] ?? []) keyOf.set(id, label);
+  const present = Array.isArray(presentList) ? new Set(presentList.map(String)) : undefined;
   const ids = new Set([
     ...Object.keys(grains),
     ...[...keyOf].filter(([, k]) => k === 'accepted').map(([id]) => id),

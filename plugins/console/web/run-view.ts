@@ -32,6 +32,7 @@ interface RunState {
   readonly jid: string;
   readonly results: ReadonlyMap<string, MinionResult>;
   readonly done: boolean;
+  readonly sent?: boolean;
 }
 
 async function presentMinions(s: Session): Promise<Set<string> | undefined> {
@@ -55,6 +56,8 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
   const [run, setRun] = useState<RunState | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState(false);
+  const [isAsync, setAsync] = useState(false);
+  const [doc, setDoc] = useState<string | undefined>(undefined);
   const stop = useRef<() => void>(() => undefined);
   useEffect(() => () => stop.current(), []);
 
@@ -85,15 +88,26 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
       }
       if (m[1] !== jid || settled) return;
       const id = m[2] as string;
-      results = new Map(results).set(id, resultOf(id, ev.data));
-      const done = [...results.values()].every((r) => r.state !== 'waiting');
-      setRun({ jid, results, done });
-      if (done) finish();
+      const was = results.get(id);
+      results.set(id, resultOf(id, ev.data));
+      if (was?.state === 'waiting') waiting--;
+      // one render per frame however many returns arrive in it
+      if (waiting === 0) {
+        finish();
+        flush();
+      } else if (!frame) frame = requestAnimationFrame(flush);
+    };
+    let frame = 0;
+    let waiting = 0;
+    const flush = () => {
+      frame = 0;
+      if (jid !== undefined) setRun({ jid, results: new Map(results), done: waiting === 0 });
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const unsubscribe = subscribe(take);
     const finish = () => {
       settled = true;
+      if (frame) cancelAnimationFrame(frame);
       unsubscribe();
       if (timer) clearTimeout(timer);
     };
@@ -113,8 +127,15 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
         return;
       }
       jid = r.jid;
+      if (isAsync) {
+        // async: the job is out; its returns are in the job view
+        finish();
+        setRun({ jid, results, done: true, sent: true });
+        return;
+      }
       for (const id of r.minions ?? []) results.set(id, { id, state: 'waiting' });
-      setRun({ jid, results, done: results.size === 0 });
+      waiting = results.size;
+      setRun({ jid, results: new Map(results), done: waiting === 0 });
       for (const ev of early.splice(0)) take(ev);
       if (settled) return;
       const runJid = jid;
@@ -137,6 +158,30 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
     } catch (err) {
       finish();
       setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  // sys.doc of the function, from the first minion of the target that answers
+  const help = async () => {
+    setDoc('…');
+    try {
+      const r = (await lowstate(s.token, {
+        client: 'local',
+        tgt: target,
+        tgt_type: tgtType,
+        fun: 'sys.doc',
+        arg: [fun.trim()],
+        timeout: 10,
+      })) as Record<string, Record<string, string> | string> | undefined;
+      const first = Object.values(r ?? {}).find((v) => v && typeof v === 'object') as
+        | Record<string, string>
+        | undefined;
+      setDoc(
+        first?.[fun.trim()] ??
+          `No documentation for ${fun.trim()} (no minion of the target answered, or no such function).`,
+      );
+    } catch (err) {
+      setDoc(err instanceof Error ? err.message : String(err));
     }
   };
 
@@ -172,10 +217,15 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
           <input name="timeout" type="number" min="1" max="3600" value=${timeout} onInput=${(e: Event) => setTimeoutSecs(Number((e.target as HTMLInputElement).value) || 10)}
         /></label>
       </div>
+      <label class="check"
+        ><input type="checkbox" name="async" checked=${isAsync} onChange=${(e: Event) => setAsync((e.target as HTMLInputElement).checked)} />
+        Async (send the job, do not wait for its returns)</label
+      >
       ${!allowed && fun.trim() !== '' && html`<p class="error" role="alert">Your eauth ACL does not allow ${fun.trim()}.</p>`}
       ${error && html`<p class="error" role="alert">${error}</p>`}
       <div class="row">
         ${allowed && html`<button type="submit">Run</button>`}
+        ${mayRunMinion(s.perms, 'sys.doc') && html`<button type="button" class="secondary" onClick=${help}>Doc</button>`}
         <button type="button" class="secondary" onClick=${copy}>${copied ? 'Copied' : 'Copy as CLI command'}</button>
         <code class="cli">${cliCommand(target, tgtType, fun, argText)}</code>
       </div>
@@ -187,7 +237,7 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
           e.preventDefault();
           go(`jobs/${run.jid}`);
         }}>${run.jid}</a>
-        ${run.done ? ' finished' : ' running…'}
+        ${run.sent ? ' sent (async)' : run.done ? ' finished' : ' running…'}
       </p>
       <${Results} results=${[...run.results.values()]} />`
     }
