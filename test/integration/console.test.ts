@@ -4,7 +4,7 @@
  * minion's return and end state, the job view, accepting a pending key, an event.send tail,
  * and a user whose ACL allows only test.* (no way to run cmd.run; the API refuses it).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -36,6 +36,19 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     writeFileSync(users, 'saltdev:saltdev\nlimited:pw\n');
     writeFileSync(autosign, 'm0\nm1\n');
     master.autosign_file = autosign;
+    // a state file with a failing state, and a pillar secret
+    const states = join(c.root, 'srv', 'salt');
+    const pillar = join(c.root, 'srv', 'pillar');
+    mkdirSync(states, { recursive: true });
+    mkdirSync(pillar, { recursive: true });
+    writeFileSync(
+      join(states, 'demo.sls'),
+      'hello:\n  cmd.run:\n    - name: echo hello\nbroken:\n  cmd.run:\n    - name: exit 4\n',
+    );
+    writeFileSync(join(pillar, 'top.sls'), "base:\n  '*':\n    - secrets\n");
+    writeFileSync(join(pillar, 'secrets.sls'), 'db_password: hunter2-console\n');
+    master.file_roots = { base: [states] };
+    master.pillar_roots = { base: [pillar] };
     master.external_auth = {
       file: { '^filename': users, saltdev: ['.*', '@runner', '@wheel', '@jobs'], limited: ['test.*'] },
     };
@@ -115,7 +128,9 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     expect(await page.locator('nav .who').textContent()).toContain('saltdev');
     // grains on click
     await page.click('.minion-row[data-minion="m0"]');
-    await expect.poll(() => page.locator('aside.grains pre').textContent()).toContain('saltversion:');
+    await expect
+      .poll(() => page.locator('aside.grains pre').textContent(), { timeout: WAIT })
+      .toContain('saltversion:');
   });
 
   it('runs test.ping: each minion returns', async () => {
@@ -150,7 +165,7 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     await expect
       .poll(() => page.locator('[data-field=function]').textContent())
       .toContain('test.arg a 1 k=v');
-    await expect.poll(() => result('m0').getAttribute('data-state')).toBe('returned');
+    await expect.poll(() => result('m0').getAttribute('data-state'), { timeout: WAIT }).toBe('returned');
     expect(await result('m0').locator('pre').textContent()).toContain('- a');
     await page.goto(`${base}/console#/jobs`);
     const row = page.locator(`tr[data-jid="${jid}"]`);
@@ -208,6 +223,42 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     expect(await page.locator('li[data-tag="console/test/two"]').count()).toBe(0);
     await page.click('button:has-text("Resume")');
     await page.locator('li[data-tag="console/test/two"]').first().waitFor();
+  });
+
+  it('applies an SLS from the states page: the highstate view lists the failed state first', async () => {
+    await page.goto(`${base}/console#/states`);
+    await page.fill('form[aria-label="Apply states"] input[name=target]', 'm0');
+    await page.fill('input[name=sls]', 'demo');
+    await page.uncheck('input[name=test]');
+    await page.click('form[aria-label="Apply states"] button[type=submit]');
+    await expect.poll(() => result('m0').getAttribute('data-state'), { timeout: WAIT }).toBe('failed');
+    const rows = result('m0').locator('.highstate tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).getAttribute('class')).toBe('failed');
+    expect(await rows.nth(0).locator('td').nth(1).textContent()).toBe('broken');
+    expect(await rows.nth(1).locator('td').nth(1).textContent()).toBe('hello');
+    expect(await result('m0').locator('.highstate .summary').textContent()).toContain('Failed: 1');
+  });
+
+  it("shows a minion's pillar obfuscated until a key is revealed", async () => {
+    await page.goto(`${base}/console#/minions`);
+    await page.click('.minion-row[data-minion="m0"]');
+    await page.click('aside button[role=tab]:has-text("Pillar")');
+    await page.locator('dt[data-pillar="db_password"]').waitFor();
+    expect(await page.locator('aside').textContent()).not.toContain('hunter2-console');
+    await page.click('button[aria-label="Reveal db_password"]');
+    await expect
+      .poll(() => page.locator('aside.grains dd pre').first().textContent())
+      .toBe('hunter2-console');
+  });
+
+  it('runs a runner from the runners page', async () => {
+    await page.goto(`${base}/console#/runners`);
+    await page.selectOption('select[name=runner]', 'manage.present');
+    await page.click('form[aria-label="Run a runner"] button[type=submit]');
+    await expect
+      .poll(() => page.locator('[data-testid=runner-output]').textContent(), { timeout: WAIT })
+      .toContain('- m0');
   });
 
   it('a minion that is stopped ends as not connected', async () => {

@@ -5,7 +5,7 @@
 import { html } from 'htm/preact';
 import { type ComponentChild, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { mayRunKind } from './acl.js';
+import { mayRunKind, mayRunMinion } from './acl.js';
 import { logout, type Session, savedSession, saveSession } from './api.js';
 import { EventsView } from './events-view.js';
 import { useRoute } from './hooks.js';
@@ -14,6 +14,8 @@ import { KeysView } from './keys-view.js';
 import { LoginView } from './login-view.js';
 import { MinionsView } from './minions-view.js';
 import { RunView } from './run-view.js';
+import { RunnersView } from './runners-view.js';
+import { StatesView } from './states-view.js';
 import { closeStream, openStream } from './stream.js';
 
 type Theme = 'light' | 'dark';
@@ -35,9 +37,15 @@ function Nav(props: {
   const links: [string, string, boolean][] = [
     ['minions', 'Minions', true],
     ['run', 'Run', true],
+    ['states', 'States', mayRunMinion(p, 'state.apply')],
     ['jobs', 'Jobs', mayRunKind(p, 'runner', 'jobs.list_jobs')],
     ['keys', 'Keys', mayRunKind(p, 'wheel', 'key.list_all')],
     ['events', 'Events', true],
+    [
+      'runners',
+      'Runners',
+      mayRunKind(p, 'runner', 'manage.status') || mayRunKind(p, 'runner', 'jobs.active'),
+    ],
   ];
   return html`<nav aria-label="Pages">
     <strong class="brand">tsalt</strong>
@@ -92,6 +100,8 @@ function App() {
   else if (page === 'jobs') view = html`<${JobsView} session=${session} />`;
   else if (page === 'keys') view = html`<${KeysView} session=${session} />`;
   else if (page === 'events') view = html`<${EventsView} />`;
+  else if (page === 'states') view = html`<${StatesView} session=${session} />`;
+  else if (page === 'runners') view = html`<${RunnersView} session=${session} />`;
   else view = html`<${MinionsView} session=${session} />`;
   return html`<${Nav} session=${session} page=${page} theme=${theme} onTheme=${toggle} onLogout=${onLogout} />${view}`;
 }

@@ -9,6 +9,7 @@ import { mayRunKind, mayRunMinion } from './acl.js';
 import { get, runner, type Session } from './api.js';
 import { useLoad } from './hooks.js';
 import { nested } from './nested.js';
+import { PillarView } from './pillar-view.js';
 import { VirtualList } from './virtual-list.js';
 
 export interface MinionRow {
@@ -93,6 +94,8 @@ export function MinionsView(props: { session: Session }) {
   const list = useLoad(() => loadMinions(props.session), [props.session.token]);
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<string | undefined>(undefined);
+  const [tab, setTab] = useState<'grains' | 'pillar'>('grains');
+  const mayPillar = mayRunMinion(props.session.perms, 'pillar.items');
   const rows = useMemo(() => filterMinions(list.data ?? [], filter), [list.data, filter]);
   const chosen = list.data?.find((r) => r.id === open);
   return html`<main>
@@ -137,9 +140,22 @@ export function MinionsView(props: { session: Session }) {
       </div>
       ${
         chosen &&
-        html`<aside class="card grains" aria-label=${`Grains of ${chosen.id}`}>
-        <h3>Grains of ${chosen.id}</h3>
-        <pre>${nested(chosen.grains, 0)}</pre>
+        html`<aside class="card grains" aria-label=${`Details of ${chosen.id}`}>
+        <div class="toolbar" role="tablist">
+          <strong>${chosen.id}</strong>
+          <button type="button" role="tab" aria-selected=${tab === 'grains'} class=${tab === 'grains' ? '' : 'secondary'} onClick=${() => setTab('grains')}>Grains</button>
+          ${
+            mayPillar &&
+            html`<button type="button" role="tab" aria-selected=${tab === 'pillar'} class=${tab === 'pillar' ? '' : 'secondary'} onClick=${() => setTab('pillar')}>
+            Pillar
+          </button>`
+          }
+        </div>
+        ${
+          tab === 'pillar' && mayPillar
+            ? html`<${PillarView} session=${props.session} id=${chosen.id} key=${chosen.id} />`
+            : html`<pre>${nested(chosen.grains, 0)}</pre>`
+        }
       </aside>`
       }
     </div>

@@ -13,20 +13,7 @@ import { go } from './hooks.js';
 import { Results } from './results.js';
 import { type MinionResult, resultOf, settle } from './run-state.js';
 import { type BusEvent, openStream, subscribe } from './stream.js';
-
-export const TARGET_TYPES = [
-  'glob',
-  'pcre',
-  'list',
-  'grain',
-  'grain_pcre',
-  'pillar',
-  'pillar_pcre',
-  'nodegroup',
-  'range',
-  'compound',
-  'ipcidr',
-] as const;
+import { TargetFields } from './target-fields.js';
 
 interface RunState {
   readonly jid: string;
@@ -60,10 +47,15 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
   const [doc, setDoc] = useState<string | undefined>(undefined);
   const stop = useRef<() => void>(() => undefined);
   useEffect(() => () => stop.current(), []);
+  // the states page (and "run again") may ask for the run to start at once
+  const autorun = q.get('autorun') === '1';
+  useEffect(() => {
+    if (autorun && mayRunMinion(s.perms, fun.trim())) void submit();
+  }, []);
 
   const allowed = fun.trim() !== '' && mayRunMinion(s.perms, fun.trim());
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const submit = async (e?: Event) => {
+    e?.preventDefault();
     stop.current();
     setError(undefined);
     setRun(undefined);
@@ -194,15 +186,7 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
   return html`<main>
     <h2>Run</h2>
     <form class="card run-form" onSubmit=${submit} aria-label="Run a function">
-      <div class="row">
-        <label class="grow">Target <input name="target" value=${target} onInput=${(e: Event) => setTarget((e.target as HTMLInputElement).value)} required /></label>
-        <label
-          >Target type
-          <select name="tgt_type" value=${tgtType} onChange=${(e: Event) => setTgtType((e.target as HTMLSelectElement).value)}>
-            ${TARGET_TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
-          </select>
-        </label>
-      </div>
+      <${TargetFields} target=${target} tgtType=${tgtType} onTarget=${setTarget} onTgtType=${setTgtType} />
       <div class="row">
         <label
           >Function
@@ -230,6 +214,7 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
         <code class="cli">${cliCommand(target, tgtType, fun, argText)}</code>
       </div>
     </form>
+    ${doc !== undefined && html`<section class="card" aria-label="Documentation"><pre class="doc">${doc}</pre></section>`}
     ${
       run &&
       html`<p>
