@@ -320,8 +320,22 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     expect(status).toBe(403);
   });
 
+  it('a revoked token sends the page back to the login form', async () => {
+    await page.evaluate(async () => {
+      const store = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } })
+        .sessionStorage;
+      const s = JSON.parse(store.getItem('tsalt-console-session') ?? '{}') as { token?: string };
+      await fetch('/logout', { method: 'POST', headers: { 'X-Auth-Token': s.token ?? '' } });
+    });
+    // the next call the page makes is refused: back to the login form
+    await run('m0', 'test.ping', '');
+    await page.locator('input[name=username]').waitFor();
+    expect(await page.locator('nav').count()).toBe(0);
+  });
+
   it('broke no Content-Security-Policy rule and threw nothing', () => {
-    // the wrong password's 401 and the refused cmd.run's 403 are the browser's only console errors
+    // the wrong password's and the revoked token's 401s and the refused cmd.run's 403 are the
+    // browser's only console errors
     expect(problems.filter((p) => !/status of (401|403)/.test(p))).toEqual([]);
     expect(problems.filter((p) => /status of 403/.test(p))).toHaveLength(1);
   });

@@ -25,6 +25,9 @@ export class ApiError extends Error {
 
 const KEY = 'tsalt-console-session';
 
+/** Fired on `window` when the API refuses the session's token (expired, revoked). */
+export const SESSION_ENDED = 'tsalt-console-session-ended';
+
 export function savedSession(): Session | undefined {
   try {
     const raw = sessionStorage.getItem(KEY);
@@ -62,6 +65,8 @@ async function call(
   } catch {
     data = text;
   }
+  // an expired or revoked token: the page goes back to the login form
+  if (res.status === 401 && token) dispatchEvent(new Event(SESSION_ENDED));
   if (!res.ok) {
     const err = (data as { error?: { code?: string; message?: string } } | undefined)?.error;
     throw new ApiError(

@@ -6,7 +6,7 @@ import { html } from 'htm/preact';
 import { type ComponentChild, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { mayRunKind, mayRunMinion } from './acl.js';
-import { logout, type Session, savedSession, saveSession } from './api.js';
+import { logout, SESSION_ENDED, type Session, savedSession, saveSession } from './api.js';
 import { EventsView } from './events-view.js';
 import { useRoute } from './hooks.js';
 import { JobsView, JobView } from './jobs-view.js';
@@ -91,6 +91,15 @@ function App() {
     saveSession(undefined);
     setSession(undefined);
   };
+  useEffect(() => {
+    const ended = () => {
+      closeStream();
+      saveSession(undefined);
+      setSession(undefined);
+    };
+    addEventListener(SESSION_ENDED, ended);
+    return () => removeEventListener(SESSION_ENDED, ended);
+  }, []);
   if (!session) return html`<${LoginView} onLogin=${onLogin} />`;
   const [page = 'minions', arg] = route.parts;
   let view: ComponentChild;
