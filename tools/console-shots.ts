@@ -193,6 +193,8 @@ ${FIGURES}
 *Listed*: from the page's load until every minion is in the list (it reads the grains cache,
 the keys and \`manage.present\` at once). *Run*: from the click to the last of the N
 \`test.ping\` returns on screen (the returns arrive as events; the page renders once per frame).
+At 10,000 (\`--key-pool 1000\`) most of *listed* is \`GET /minions\`, which answers every
+minion's full grains (tens of MB); a lighter listing endpoint would cut it.
 
 ## Bundle size
 
