@@ -327,8 +327,8 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
       const s = JSON.parse(store.getItem('tsalt-console-session') ?? '{}') as { token?: string };
       await fetch('/logout', { method: 'POST', headers: { 'X-Auth-Token': s.token ?? '' } });
     });
-    // the next call the page makes is refused: back to the login form
-    await run('m0', 'test.ping', '');
+    // the next call the page makes (the jobs page asks GET /jobs) is refused: back to the login form
+    await page.goto(`${base}/console#/jobs`);
     await page.locator('input[name=username]').waitFor();
     expect(await page.locator('nav').count()).toBe(0);
   });
