@@ -170,7 +170,11 @@ Then open \`https://<master>:8000/console\` and log in with an eauth user (\`ext
 - Each minion's return appears as its \`salt/job/<jid>/ret/<id>\` event arrives, with its end
   state: *returned*; *failed* with its retcode; at the timeout, *did not return*, or *not
   connected* when \`manage.present\` says the minion is not connected. Returns print as Salt's
-  nested outputter prints them, or as JSON.
+  nested outputter prints them, as JSON or YAML, and a state function's (the States page runs
+  \`state.apply\`, or \`test=True\`) in the highstate view, failed states first.
+- A minion's pillar (\`pillar.items\` on that minion) shows obfuscated, one key revealed at a
+  time. The Runners page runs \`manage.*\` and \`jobs.*\` runners. The token lives in the tab's
+  \`sessionStorage\`; a refused token (expired, revoked) returns the page to the login form.
 - The minions list renders only the rows in view (a virtualised list). Light and dark themes;
   every control is a native form element, usable with the keyboard.
 
