@@ -28,6 +28,48 @@ async function loadedSet(ctx: StateContext, persist: boolean, union: boolean): P
   return union ? new Set([...loaded, ...persisted]) : new Set(persisted.filter((m) => loaded.has(m)));
 }
 
+/**
+ * Loads or removes each module with `call`, records what changed, and says what happened. A
+ * module loaded as another's dependency is not loaded again.
+ */
+async function each(
+  ret: StateReturn,
+  mods: readonly string[],
+  verb: 'load' | 'remove',
+  call: (mod: string) => Promise<unknown>,
+): Promise<void> {
+  const yes: string[] = [];
+  const no: string[] = [];
+  const failed: [string, string][] = [];
+  const byDependency = new Set<string>();
+  const changes = ret.changes as Record<string, string>;
+  for (const mod of mods) {
+    if (byDependency.has(mod)) {
+      yes.push(mod);
+      continue;
+    }
+    const r = await call(mod);
+    if (!Array.isArray(r)) {
+      ret.result = false;
+      failed.push([mod, String(r)]);
+    } else if (r.length === 0) {
+      ret.result = false;
+      no.push(mod);
+    } else {
+      for (const m of r as string[]) {
+        changes[m] = verb === 'load' ? 'loaded' : 'removed';
+        if (verb === 'load' && m !== mod) byDependency.add(m);
+      }
+      yes.push(mod);
+    }
+  }
+  const s = (list: readonly string[]) => (list.length > 1 ? 's' : '');
+  const done = verb === 'load' ? 'Loaded' : 'Removed';
+  if (yes.length > 0) note(ret, `${done} kernel module${s(yes)} ${yes.join(', ')}`);
+  if (no.length > 0) note(ret, `Failed to ${verb} kernel module${s(no)} ${no.join(', ')}`);
+  for (const [mod, msg] of failed) note(ret, `Failed to ${verb} kernel module ${mod}: ${msg}`);
+}
+
 const present = defineState({
   args: (z) =>
     z.object({ name: z.string(), persist: z.boolean().default(false), mods: z.unknown().optional() }),
@@ -52,34 +94,12 @@ const present = defineState({
       note(ret, phrase(unavailable, 'is unavailable', 'are unavailable'));
       ret.result = false;
     }
-    const yes: string[] = [];
-    const no: string[] = [];
-    const failed: [string, string][] = [];
-    const byDependency = new Set<string>();
-    const changes = ret.changes as Record<string, string>;
-    for (const mod of notLoaded.filter((m) => avail.has(m))) {
-      if (byDependency.has(mod)) {
-        yes.push(mod);
-        continue;
-      }
-      const r = await ctx.call('kmod.load', [mod, a.persist]);
-      if (!Array.isArray(r)) {
-        ret.result = false;
-        failed.push([mod, String(r)]);
-      } else if (r.length === 0) {
-        ret.result = false;
-        no.push(mod);
-      } else {
-        for (const m of r as string[]) {
-          changes[m] = 'loaded';
-          if (m !== mod) byDependency.add(m);
-        }
-        yes.push(mod);
-      }
-    }
-    if (yes.length > 0) note(ret, `Loaded kernel module${yes.length > 1 ? 's' : ''} ${yes.join(', ')}`);
-    if (no.length > 0) note(ret, `Failed to load kernel module${no.length > 1 ? 's' : ''} ${no.join(', ')}`);
-    for (const [mod, msg] of failed) note(ret, `Failed to load kernel module ${mod}: ${msg}`);
+    await each(
+      ret,
+      notLoaded.filter((m) => avail.has(m)),
+      'load',
+      (mod) => ctx.call('kmod.load', [mod, a.persist]),
+    );
     return ret;
   },
 });
@@ -107,27 +127,7 @@ const absent = defineState({
       note(ret, phrase(toUnload, 'is set to be removed', 'are set to be removed'));
       return ret;
     }
-    const yes: string[] = [];
-    const no: string[] = [];
-    const failed: [string, string][] = [];
-    const changes = ret.changes as Record<string, string>;
-    for (const mod of toUnload) {
-      const r = await ctx.call('kmod.remove', [mod, a.persist, a.comment]);
-      if (!Array.isArray(r)) {
-        ret.result = false;
-        failed.push([mod, String(r)]);
-      } else if (r.length === 0) {
-        ret.result = false;
-        no.push(mod);
-      } else {
-        for (const m of r as string[]) changes[m] = 'removed';
-        yes.push(mod);
-      }
-    }
-    if (yes.length > 0) note(ret, `Removed kernel module${yes.length > 1 ? 's' : ''} ${yes.join(', ')}`);
-    if (no.length > 0)
-      note(ret, `Failed to remove kernel module${no.length > 1 ? 's' : ''} ${no.join(', ')}`);
-    for (const [mod, msg] of failed) note(ret, `Failed to remove kernel module ${mod}: ${msg}`);
+    await each(ret, toUnload, 'remove', (mod) => ctx.call('kmod.remove', [mod, a.persist, a.comment]));
     return ret;
   },
 });
