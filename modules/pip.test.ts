@@ -1,57 +1,26 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleCtx } from '../states/_test-ctx.js';
-import { which } from './_which.js';
+import { canVenv, makePipFixture, type PipFixture } from '../test/support/pip-fixture.js';
 import cmdMod from './cmd.js';
 import pipMod from './pip.js';
 
-// A throwaway virtualenv and a wheel made here (a wheel is a zip of the package and its
-// dist-info): pip installs it from a local folder with --no-index, no index is reached.
-const canVenv = (() => {
-  if (!which('python3')) return false;
-  try {
-    execFileSync('python3', ['-c', 'import venv, ensurepip, zipfile'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-const WHEEL = `
-import sys, zipfile
-out = sys.argv[1]
-di = 'tsalt_fixture-1.0.dist-info'
-files = {
-  'tsalt_fixture/__init__.py': 'VALUE = 42\\n',
-  di + '/METADATA': 'Metadata-Version: 2.1\\nName: tsalt-fixture\\nVersion: 1.0\\n',
-  di + '/WHEEL': 'Wheel-Version: 1.0\\nGenerator: tsalt-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n',
-}
-with zipfile.ZipFile(out + '/tsalt_fixture-1.0-py3-none-any.whl', 'w') as z:
-  for name, text in files.items():
-    z.writestr(name, text)
-  z.writestr(di + '/RECORD', ''.join(n + ',,\\n' for n in files) + di + '/RECORD,,\\n')
-`;
-
-let dir: string;
-let venv: string;
-let wheels: string;
+// A throwaway virtualenv and a wheel made in the test: pip installs it from a local folder
+// with --no-index, no index is reached.
+let fx: PipFixture | undefined;
+let venv = '';
+let wheels = '';
 const ctx = moduleCtx([cmdMod, pipMod]);
 const call = (fn: string, args: unknown[] = [], kw: Record<string, unknown> = {}) =>
   ctx.call(`pip.${fn}`, args, kw);
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'tsalt-t-pip-'));
-  venv = path.join(dir, 'venv');
-  wheels = path.join(dir, 'wheels');
   if (!canVenv) return;
-  execFileSync('python3', ['-m', 'venv', venv], { stdio: 'ignore', timeout: 240_000 });
-  execFileSync('mkdir', ['-p', wheels]);
-  execFileSync('python3', ['-c', WHEEL, wheels]);
+  fx = await makePipFixture();
+  ({ venv, wheels } = fx);
 }, 300_000);
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(() => (fx ? rm(fx.dir, { recursive: true, force: true }) : undefined));
 
 describe.skipIf(!canVenv)('pip in a throwaway virtualenv', () => {
   it('installs from a local folder, lists, freezes, and uninstalls', async () => {
