@@ -4,7 +4,7 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
-import { clusterOptions } from './cluster/options.js';
+import { clusterMinionOptions, clusterOptions } from './cluster/options.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
 import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
@@ -31,4 +31,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   minionStatesOptions,
   scheduleOptions,
   clusterOptions,
+  clusterMinionOptions,
 ];

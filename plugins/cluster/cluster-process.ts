@@ -6,6 +6,8 @@
  * on this master's bus for the client that published. With `cluster_backend: postgres` it also
  * shares the minion keys (shared-keys.ts).
  */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { DaemonProcessContext, ResolvedMasterConfig } from '../../kernel/index.js';
@@ -52,6 +54,9 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
     .filter((p) => !(p.host === selfHost && p.port === port));
   const sources = await peerSources(peers);
   const windowMs = own.cluster_peer_timeout * 1000;
+  // the masters of a cluster share one key pair, or a failover minion refuses the next master
+  const masterPub = await readFile(join(config.pki_dir, 'master.pub'), 'utf8').catch(() => '');
+  const masterKey = createHash('sha256').update(masterPub.trim()).digest('hex');
   const frame = (kind: PeerMessage['kind'], body: Record<string, unknown>): Buffer =>
     encodePeerFrame(key, { cluster, from: masterId, kind, body });
 
@@ -64,7 +69,7 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
         localAddress: isWildcard(config.interface) ? undefined : bindHost(config.interface),
         log,
         maxAgeMs: windowMs,
-        greeting: () => frame('hello', { address }),
+        greeting: () => frame('hello', { address, master_key: masterKey }),
       }),
     );
   }
@@ -88,7 +93,14 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
         if (msg.from === masterId) {
           const err = new CLUSTER_ERR_DUPLICATE_ID(masterId, String(msg.body.address ?? peer.entry));
           log.error({ code: err.code }, err.message);
-        } else log.info({ peer: msg.from, address: msg.body.address }, 'cluster peer connected');
+        } else {
+          log.info({ peer: msg.from, address: msg.body.address }, 'cluster peer connected');
+          if (msg.body.master_key !== masterKey)
+            log.warn(
+              { peer: msg.from },
+              `cluster peer ${msg.from} has another master key pair: minions failing over between them will refuse it; copy master.pem and master.pub to every master`,
+            );
+        }
       } else if (msg.kind === 'publish') {
         const load = msg.body.load as Record<string, unknown> | undefined;
         if (!load || typeof load.jid !== 'string' || !isJid(load.jid)) {

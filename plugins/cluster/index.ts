@@ -1,3 +1,3 @@
 /** The cluster plugin's door. */
 export { clusterPlugin } from './cluster-plugin.js';
-export { clusterOptions } from './options.js';
+export { clusterMinionOptions, clusterOptions } from './options.js';

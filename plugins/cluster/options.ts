@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  boolOption,
   collectionOption,
   defineOptions,
   enumOption,
@@ -61,4 +62,21 @@ export const clusterOptions = defineOptions('master', {
 
 declare module '../../kernel/config/option-set.js' {
   interface MasterPluginOptions extends OptionsInput<typeof clusterOptions> {}
+}
+
+/** The minion's side of a cluster: Salt's failover options beyond `master_alive_interval` (the kernel's). */
+export const clusterMinionOptions = defineOptions('minion', {
+  master_failback: boolOption(
+    false,
+    'With `master_type: failover`: go back to the first master of the list once it answers again.',
+  ),
+  master_failback_interval: intOption(
+    0,
+    'Seconds between checks of the first master while failed over; 0 means `master_alive_interval`.',
+    { min: 0 },
+  ),
+});
+
+declare module '../../kernel/config/option-set.js' {
+  interface MinionPluginOptions extends OptionsInput<typeof clusterMinionOptions> {}
 }

@@ -4,7 +4,7 @@
  * on one are accepted on the other, a job from either master reaches the minions of both and
  * every return is seen from both, and peers that are not peers are refused.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,7 +91,14 @@ describe.skipIf(SKIP_DB_TESTS)('a cluster of two masters on PostgreSQL', () => {
     // the same ports on each address, as on two hosts
     masters.b.publishPort = masters.a.publishPort;
     masters.b.retPort = masters.a.retPort;
-    await Promise.all([masters.a.startMaster(), masters.b.startMaster()]);
+    // one master key pair for the cluster, as Salt's multi-master asks: a failover minion checks
+    // the key of every master it signs in to against the one it cached
+    await masters.a.startMaster();
+    const pkiA = join(masters.a.root, 'etc/salt/pki/master');
+    const pkiB = join(masters.b.root, 'etc/salt/pki/master');
+    mkdirSync(pkiB, { recursive: true, mode: 0o700 });
+    for (const f of ['master.pem', 'master.pub']) copyFileSync(join(pkiA, f), join(pkiB, f));
+    await masters.b.startMaster();
     await Promise.all([
       masters.a.master!.waitFor('cluster peer connected'),
       masters.b.master!.waitFor('cluster peer connected'),
@@ -231,4 +238,44 @@ describe.skipIf(SKIP_DB_TESTS)('a cluster of two masters on PostgreSQL', () => {
     expect(code).not.toBe(0);
     expect(d.out).toContain('CLUSTER_ERR_DUPLICATE_ID');
   }, 120_000);
+  it('kill -9 of a master mid-job: its failover minion moves to the other, the return is kept, and it fails back', async () => {
+    const m = await masters.a.startMinion(
+      'cf1',
+      {
+        master: [A, B],
+        master_type: 'failover',
+        master_alive_interval: 2,
+        master_failback: true,
+        master_failback_interval: 2,
+      },
+      false,
+    );
+    await until('cf1 pending on A', async () =>
+      (await keys(masters.a)).minions_pre?.includes('cf1') ? true : undefined,
+    );
+    await masters.a.saltKey(['-a', 'cf1', '-y']);
+    await m.waitFor('salt-minion started', 60_000);
+    expect(m.out).toContain(`tcp://${A}:`);
+    const async = await masters.a.salt(['--async', 'cf1', 'test.sleep', '12']);
+    const jid = /(\d{20})/.exec(async.stdout)?.[1];
+    expect(jid, async.stdout + async.stderr).toBeDefined();
+    await m.waitFor(jid!, 30_000);
+    const killedAt = Date.now();
+    await masters.a.master!.stop('SIGKILL');
+    await m.waitFor(`master failover: now connected to ${B}`, 60_000);
+    // master_alive_interval (2 s) plus a few seconds, on a loaded machine
+    expect(Date.now() - killedAt).toBeLessThan(30_000);
+    expect((await masters.b.saltJson(['cf1', 'test.ping', '-t', '30'])).data).toEqual({ cf1: true });
+    // the job A published before it died returned to B, into the shared job cache
+    const seen = await until('the return of the job A published', async () => {
+      const r = await masters.b.saltRun(['--out', 'json', 'jobs.lookup_jid', jid!]);
+      const data = JSON.parse(r.stdout) as Record<string, unknown>;
+      return 'cf1' in data ? data : undefined;
+    });
+    expect(seen).toEqual({ cf1: true });
+    // A comes back: the minion goes back to the first master of its list
+    await masters.a.startMaster();
+    await m.waitFor(`master failback: now connected to ${A}`, 60_000);
+    expect((await masters.a.saltJson(['cf1', 'test.ping', '-t', '30'])).data).toEqual({ cf1: true });
+  }, 240_000);
 });
