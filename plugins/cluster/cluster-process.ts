@@ -4,7 +4,7 @@
  * peer, whose cluster process hands it to its own publisher, so it reaches the minions connected
  * there; their returns (`salt/job/<jid>/ret/<id>` on the peer's bus) come back here and are fired
  * on this master's bus for the client that published. With `cluster_backend: postgres` it also
- * shares the minion keys (shared-keys.ts).
+ * shares the minion keys (shared-state.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -28,7 +28,7 @@ import { encodePeerFrame, FrameVerifier, type PeerMessage } from './peer-frame.j
 import { PeerLink } from './peer-link.js';
 import { PeerServer } from './peer-server.js';
 import { clusterPullPath } from './publish-handoff.js';
-import { SharedKeys } from './shared-keys.js';
+import { SharedState } from './shared-state.js';
 
 /** How long a job published by a peer has its returns sent back to it. */
 const FOREIGN_JOB_MS = 60 * 60 * 1000;
@@ -148,15 +148,16 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
     }
   })().catch((err: unknown) => log.error({ err }, 'cluster: the return forwarder failed'));
 
-  let keys: SharedKeys | undefined;
+  let keys: SharedState | undefined;
   if (own.cluster_backend === 'postgres') {
-    keys = new SharedKeys({
+    keys = new SharedState({
       config,
       connection: own.cluster_postgres,
       cluster,
       masterId,
       address,
       pkiDir: config.pki_dir,
+      cachedir: config.cachedir,
       keys: new KeyManager({
         pkiDir: config.pki_dir,
         cachedir: config.cachedir,

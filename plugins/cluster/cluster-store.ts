@@ -1,7 +1,8 @@
 /**
  * The cluster's shared state in PostgreSQL (`cluster_backend: postgres`): every minion key and
  * its state (`tsalt_cluster_keys`, each change numbered from one sequence so a master reads only
- * what is new, and announced with NOTIFY), and the masters of the cluster with their last sign of
+ * what is new, and announced with NOTIFY), the minion data cache (`tsalt_cluster_minion_data`,
+ * numbered and announced alike), and the masters of the cluster with their last sign of
  * life (`tsalt_cluster_masters`: two live masters with one id are refused). Tables are made on
  * first use under an advisory lock, as the `postgres` returner makes its own.
  */
@@ -25,6 +26,14 @@ const DDL = [
      changed timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (cluster, id))`,
   'CREATE INDEX IF NOT EXISTS idx_tsalt_cluster_keys_version ON tsalt_cluster_keys (cluster, version)',
+  `CREATE TABLE IF NOT EXISTS tsalt_cluster_minion_data (
+     cluster text NOT NULL,
+     id text NOT NULL,
+     data bytea NOT NULL,
+     version bigint NOT NULL,
+     origin text NOT NULL,
+     PRIMARY KEY (cluster, id))`,
+  'CREATE INDEX IF NOT EXISTS idx_tsalt_cluster_minion_data_version ON tsalt_cluster_minion_data (cluster, version)',
   `CREATE TABLE IF NOT EXISTS tsalt_cluster_masters (
      cluster text NOT NULL,
      id text NOT NULL,
@@ -116,6 +125,35 @@ export class ClusterStore {
       [this.cluster, version, limit],
     );
     return r.rows.map((row) => ({ ...row, version: Number(row.version) }));
+  }
+
+  /** Minion data cache entries recorded after `version`, oldest first. */
+  async dataSince(
+    version: number,
+    limit = 1000,
+  ): Promise<{ id: string; data: Buffer; version: number; origin: string }[]> {
+    await this.ready();
+    const r = await this.pool.query<{ id: string; data: Buffer; version: string; origin: string }>(
+      `SELECT id, data, version, origin FROM tsalt_cluster_minion_data
+        WHERE cluster = $1 AND version > $2 ORDER BY version LIMIT $3`,
+      [this.cluster, version, limit],
+    );
+    return r.rows.map((row) => ({ ...row, version: Number(row.version) }));
+  }
+
+  /** Records a minion's data cache entry (its grains and pillar, msgpack) and tells the other masters. */
+  async putData(id: string, data: Buffer, origin: string): Promise<void> {
+    await this.ready();
+    await this.pool.query(
+      `WITH up AS (
+         INSERT INTO tsalt_cluster_minion_data (cluster, id, data, version, origin)
+         VALUES ($1, $2, $3, nextval('tsalt_cluster_key_version'), $4)
+         ON CONFLICT (cluster, id) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
+           origin = EXCLUDED.origin
+         RETURNING 1)
+       SELECT pg_notify($5, $1) FROM up`,
+      [this.cluster, id, data, origin, KEYS_CHANNEL],
+    );
   }
 
   /** Records a key's new state (the latest writer wins) and tells the other masters. */

@@ -10,6 +10,7 @@
  * of an id whose first is accepted, a fact about one master's sign-ins).
  */
 import { deleteKey, type KeyManager, listKeys, readKey, sameKey, writeKey } from '../../kernel/services.js';
+import { isValidMinionId } from '../../kernel/util.js';
 import type { ClusterStore, SharedKey, SharedKeyState } from './cluster-store.js';
 
 type LocalState = Exclude<SharedKeyState, 'deleted'>;
@@ -63,7 +64,8 @@ export class KeySync {
       if (rows.length === 0) return applied;
       const local = await this.#local();
       for (const row of rows) {
-        if (await this.#apply(row, local.get(row.id))) applied += 1;
+        // an id that is no minion id never becomes a path here, whatever the database holds
+        if (isValidMinionId(row.id) && (await this.#apply(row, local.get(row.id)))) applied += 1;
         this.#version = Math.max(this.#version, row.version);
       }
     }

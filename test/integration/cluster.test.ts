@@ -4,7 +4,7 @@
  * on one are accepted on the other, a job from either master reaches the minions of both and
  * every return is seen from both, and peers that are not peers are refused.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +141,17 @@ describe.skipIf(SKIP_DB_TESTS)('a cluster of two masters on PostgreSQL', () => {
     for (const c of [masters.a, masters.b]) {
       const r = await c.saltJson(['*', 'test.echo', 'hello', '-t', '30']);
       expect(r.data).toEqual({ ca1: 'hello', cb1: 'hello' });
+    }
+    // each minion reported its grains to its own master; the other master has them too
+    for (const [c, other] of [
+      [masters.a, 'cb1'],
+      [masters.b, 'ca1'],
+    ] as const) {
+      await until(`${other}'s data cache entry on the other master`, async () =>
+        existsSync(join(c.root, 'var/cache/salt/master/minions', other, 'data.p')) ? true : undefined,
+      );
+      const g = await c.saltJson(['-G', `id:${other}`, 'test.echo', 'grain', '-t', '30']);
+      expect(g.data).toEqual({ [other]: 'grain' });
     }
   }, 120_000);
 

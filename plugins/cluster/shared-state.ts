@@ -1,7 +1,8 @@
 /**
  * The cluster process's part for `cluster_backend: postgres`: registers this master (refusing a
- * second live master with its id), then runs key-sync rounds every `cluster_sync_interval` and
- * at once when another master announces a change (LISTEN). The database going away stops
+ * second live master with its id), then syncs the minion keys and the minion data cache
+ * (key-sync.ts, data-sync.ts) every `cluster_sync_interval`, and at once when another master
+ * announces a change (LISTEN). The database going away stops
  * nothing: the failure is logged once with CLUSTER_ERR_BACKEND, rounds go on failing quietly,
  * and the first round that succeeds again catches up with every change made meanwhile.
  */
@@ -10,13 +11,14 @@ import type { KeyManager } from '../../kernel/services.js';
 import { gatherReturnerOptions } from '../../kernel/util.js';
 import { postgresOptions } from '../../returners/postgres/options.js';
 import { ClusterStore } from './cluster-store.js';
+import { DataSync } from './data-sync.js';
 import { CLUSTER_ERR_BACKEND, CLUSTER_ERR_DUPLICATE_ID } from './errors.js';
 import { KeySync } from './key-sync.js';
 
 /** Seconds between two registrations; a master silent for three of them no longer holds its id. */
 const REGISTER_EVERY_S = 5;
 
-export interface SharedKeysOptions {
+export interface SharedStateOptions {
   config: Readonly<Record<string, unknown>>;
   /** `cluster_postgres`, or null for the returner's `postgres` block. */
   connection: Record<string, unknown> | null;
@@ -25,14 +27,16 @@ export interface SharedKeysOptions {
   /** How peers reach this master, recorded with its id. */
   address: string;
   pkiDir: string;
+  cachedir: string;
   keys: KeyManager;
   intervalMs: number;
   log: Logger;
 }
 
-export class SharedKeys {
+export class SharedState {
   readonly store: ClusterStore;
   readonly #sync: KeySync;
+  readonly #data: DataSync;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
@@ -40,12 +44,13 @@ export class SharedKeys {
   #registered = 0;
   #stopped = false;
 
-  constructor(private readonly o: SharedKeysOptions) {
+  constructor(private readonly o: SharedStateOptions) {
     const raw = o.connection ?? gatherReturnerOptions('postgres', o.config);
     this.store = new ClusterStore(postgresOptions.parse(raw), o.cluster, (err) =>
       o.log.debug({ err: err.message }, 'cluster: an idle database connection failed'),
     );
     this.#sync = new KeySync({ pkiDir: o.pkiDir, store: this.store, keys: o.keys, origin: o.masterId });
+    this.#data = new DataSync(o.cachedir, this.store, o.masterId);
   }
 
   /** The first registration and round; throws CLUSTER_ERR_DUPLICATE_ID, never for a database that is down. */
@@ -92,6 +97,8 @@ export class SharedKeys {
         );
       const { applied, recorded } = await this.#sync.round();
       if (applied || recorded) this.o.log.info({ applied, recorded }, 'cluster: minion keys synced');
+      const data = await this.#data.round();
+      if (data.applied || data.recorded) this.o.log.debug(data, 'cluster: minion data cache synced');
       if (this.#down) this.o.log.info(`cluster: ${this.store.where} is back`);
       this.#down = false;
     } catch (err) {
