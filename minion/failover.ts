@@ -85,7 +85,10 @@ export function watchMasters(o: FailoverWatchOptions): { stop(): void } {
     if (busy || stop.signal.aborted || o.current() === 0) return;
     busy = true;
     try {
-      if (await reachable(o.masters[0]!, o.port, probeMs)) await o.switchTo(0, 'failback');
+      if (await reachable(o.masters[0]!, o.port, probeMs)) {
+        o.log.info({ master: o.masters[0] }, 'the first master answers again; failing back');
+        await o.switchTo(0, 'failback');
+      }
     } catch (err) {
       if (!stop.signal.aborted) o.log.warn({ err: (err as Error).message }, 'failback did not complete');
     } finally {

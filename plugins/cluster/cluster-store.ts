@@ -29,10 +29,11 @@ const DDL = [
   `CREATE TABLE IF NOT EXISTS tsalt_cluster_minion_data (
      cluster text NOT NULL,
      id text NOT NULL,
+     name text NOT NULL,
      data bytea NOT NULL,
      version bigint NOT NULL,
      origin text NOT NULL,
-     PRIMARY KEY (cluster, id))`,
+     PRIMARY KEY (cluster, id, name))`,
   'CREATE INDEX IF NOT EXISTS idx_tsalt_cluster_minion_data_version ON tsalt_cluster_minion_data (cluster, version)',
   `CREATE TABLE IF NOT EXISTS tsalt_cluster_masters (
      cluster text NOT NULL,
@@ -50,6 +51,15 @@ export interface SharedKey {
   id: string;
   state: SharedKeyState;
   pub: string;
+  version: number;
+  origin: string;
+}
+
+/** One file of a minion's data cache as the store holds it. */
+export interface MinionFile {
+  id: string;
+  name: string;
+  data: Buffer;
   version: number;
   origin: string;
 }
@@ -127,32 +137,29 @@ export class ClusterStore {
     return r.rows.map((row) => ({ ...row, version: Number(row.version) }));
   }
 
-  /** Minion data cache entries recorded after `version`, oldest first. */
-  async dataSince(
-    version: number,
-    limit = 1000,
-  ): Promise<{ id: string; data: Buffer; version: number; origin: string }[]> {
+  /** Minion data cache files recorded after `version`, oldest first. */
+  async dataSince(version: number, limit = 1000): Promise<MinionFile[]> {
     await this.ready();
-    const r = await this.pool.query<{ id: string; data: Buffer; version: string; origin: string }>(
-      `SELECT id, data, version, origin FROM tsalt_cluster_minion_data
+    const r = await this.pool.query<Omit<MinionFile, 'version'> & { version: string }>(
+      `SELECT id, name, data, version, origin FROM tsalt_cluster_minion_data
         WHERE cluster = $1 AND version > $2 ORDER BY version LIMIT $3`,
       [this.cluster, version, limit],
     );
     return r.rows.map((row) => ({ ...row, version: Number(row.version) }));
   }
 
-  /** Records a minion's data cache entry (its grains and pillar, msgpack) and tells the other masters. */
-  async putData(id: string, data: Buffer, origin: string): Promise<void> {
+  /** Records one file of a minion's data cache (`data.p`, `mine.p`) and tells the other masters. */
+  async putData(id: string, name: string, data: Buffer, origin: string): Promise<void> {
     await this.ready();
     await this.pool.query(
       `WITH up AS (
-         INSERT INTO tsalt_cluster_minion_data (cluster, id, data, version, origin)
-         VALUES ($1, $2, $3, nextval('tsalt_cluster_key_version'), $4)
-         ON CONFLICT (cluster, id) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
+         INSERT INTO tsalt_cluster_minion_data (cluster, id, name, data, version, origin)
+         VALUES ($1, $2, $3, $4, nextval('tsalt_cluster_key_version'), $5)
+         ON CONFLICT (cluster, id, name) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
            origin = EXCLUDED.origin
          RETURNING 1)
-       SELECT pg_notify($5, $1) FROM up`,
-      [this.cluster, id, data, origin, KEYS_CHANNEL],
+       SELECT pg_notify($6, $1) FROM up`,
+      [this.cluster, id, name, data, origin, KEYS_CHANNEL],
     );
   }
 

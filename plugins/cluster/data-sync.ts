@@ -1,18 +1,22 @@
 /**
  * The minion data cache shared through the cluster store (Salt 3007 shares `cachedir` on a
- * shared filesystem): each round writes here the entries other masters recorded since the last
- * round (`<cachedir>/minions/<id>/data.p`, 0600, replaced atomically), then records the entries
- * that changed here (a minion that reported its grains to this master). So grain and pillar
- * targets resolve on any master to the minions of all. An entry is told changed by its mtime.
+ * shared filesystem): each round writes here the files other masters recorded since the last
+ * round (`<cachedir>/minions/<id>/data.p` and `mine.p`, 0600, replaced atomically), then records
+ * the files that changed here (a minion that reported its grains or sent its mine to this
+ * master). So grain and pillar targets resolve, and `mine.get` answers, on any master for the
+ * minions of all. A file is told changed by its mtime.
  */
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidMinionId } from '../../kernel/util.js';
 import type { ClusterStore } from './cluster-store.js';
 
+/** The files of a minion's cache folder that are shared. */
+export const SHARED_FILES = ['data.p', 'mine.p'] as const;
+
 export class DataSync {
   #version = 0;
-  /** id → the mtime of its data.p when this master last wrote or recorded it. */
+  /** `<id>/<file>` → its mtime when this master last wrote or recorded it. */
   readonly #seen = new Map<string, number>();
 
   constructor(
@@ -21,8 +25,8 @@ export class DataSync {
     private readonly origin: string,
   ) {}
 
-  #path(id: string): string {
-    return join(this.cachedir, 'minions', id, 'data.p');
+  #path(id: string, name: string): string {
+    return join(this.cachedir, 'minions', id, name);
   }
 
   async round(): Promise<{ applied: number; recorded: number }> {
@@ -32,29 +36,34 @@ export class DataSync {
       if (rows.length === 0) break;
       for (const row of rows) {
         this.#version = Math.max(this.#version, row.version);
-        if (row.origin === this.origin || !isValidMinionId(row.id)) continue;
+        const shared = (SHARED_FILES as readonly string[]).includes(row.name);
+        if (row.origin === this.origin || !shared || !isValidMinionId(row.id)) continue;
         const dir = join(this.cachedir, 'minions', row.id);
         await mkdir(dir, { recursive: true, mode: 0o700 });
-        const tmp = join(dir, `.data.p.cluster.${process.pid}`);
+        const tmp = join(dir, `.${row.name}.cluster.${process.pid}`);
+        const path = this.#path(row.id, row.name);
         await writeFile(tmp, row.data, { mode: 0o600 });
-        await rename(tmp, this.#path(row.id));
-        this.#seen.set(row.id, (await stat(this.#path(row.id))).mtimeMs);
+        await rename(tmp, path);
+        this.#seen.set(`${row.id}/${row.name}`, (await stat(path)).mtimeMs);
         applied += 1;
       }
     }
     let recorded = 0;
     const ids = await readdir(join(this.cachedir, 'minions')).catch(() => [] as string[]);
     for (const id of ids) {
-      const mtime = await stat(this.#path(id)).then(
-        (s) => s.mtimeMs,
-        () => undefined,
-      );
-      if (mtime === undefined || this.#seen.get(id) === mtime) continue;
-      const data = await readFile(this.#path(id)).catch(() => undefined);
-      if (!data) continue;
-      await this.store.putData(id, data, this.origin);
-      this.#seen.set(id, mtime);
-      recorded += 1;
+      for (const name of SHARED_FILES) {
+        const path = this.#path(id, name);
+        const mtime = await stat(path).then(
+          (s) => s.mtimeMs,
+          () => undefined,
+        );
+        if (mtime === undefined || this.#seen.get(`${id}/${name}`) === mtime) continue;
+        const data = await readFile(path).catch(() => undefined);
+        if (!data) continue;
+        await this.store.putData(id, name, data, this.origin);
+        this.#seen.set(`${id}/${name}`, mtime);
+        recorded += 1;
+      }
     }
     return { applied, recorded };
   }

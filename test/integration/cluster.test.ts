@@ -17,6 +17,8 @@ const A = '127.0.0.2';
 const B = '127.0.0.3';
 /** Listed as a peer, never started: the others keep serving. */
 const SILENT = '127.0.0.9';
+/** Each minion sends this mine function to its own master at its start. */
+const MINED = { mine_functions: { 'test.echo': ['mined'] } };
 
 async function freePort(host: string): Promise<number> {
   const { createServer } = await import('node:net');
@@ -115,8 +117,8 @@ describe.skipIf(SKIP_DB_TESTS)('a cluster of two masters on PostgreSQL', () => {
     JSON.parse((await c.saltKey(['-L', '--out', 'json'])).stdout) as Record<string, string[]>;
 
   it('a key pending on one master is pending on the other, and salt-key on either accepts it for both', async () => {
-    const ma = await masters.a.startMinion('ca1', { master: A }, false);
-    const mb = await masters.b.startMinion('cb1', { master: B }, false);
+    const ma = await masters.a.startMinion('ca1', { master: A, ...MINED }, false);
+    const mb = await masters.b.startMinion('cb1', { master: B, ...MINED }, false);
     // each minion signed in to its own master only; the other master learns its key
     await until('ca1 pending on B', async () =>
       (await keys(masters.b)).minions_pre?.includes('ca1') ? true : undefined,
@@ -153,6 +155,13 @@ describe.skipIf(SKIP_DB_TESTS)('a cluster of two masters on PostgreSQL', () => {
       const g = await c.saltJson(['-G', `id:${other}`, 'test.echo', 'grain', '-t', '30']);
       expect(g.data).toEqual({ [other]: 'grain' });
     }
+    // and the mine: a minion of A reads what a minion of B sent to B
+    const mine = await until('the mine of both minions on A', async () => {
+      const r = await masters.a.saltJson(['ca1', 'mine.get', '*', 'test.echo', '-t', '30']);
+      const got = r.data.ca1 as Record<string, unknown> | undefined;
+      return got && Object.keys(got).length === 2 ? got : undefined;
+    });
+    expect(mine).toEqual({ ca1: 'mined', cb1: 'mined' });
   }, 120_000);
 
   it('jobs.lookup_jid on either master sees every return, manage.up lists the minions of both', async () => {
@@ -286,7 +295,9 @@ describe.skipIf(SKIP_DB_TESTS)('a cluster of two masters on PostgreSQL', () => {
     expect(seen).toEqual({ cf1: true });
     // A comes back: the minion goes back to the first master of its list
     await masters.a.startMaster();
-    await m.waitFor(`master failback: now connected to ${A}`, 60_000);
+    await m.waitFor(`master failback: now connected to ${A}`, 90_000).catch((err: Error) => {
+      throw new Error(`${err.message}\n--- master A ---\n${masters.a.master!.out.slice(-4000)}`);
+    });
     expect((await masters.a.saltJson(['cf1', 'test.ping', '-t', '30'])).data).toEqual({ cf1: true });
   }, 240_000);
 });
