@@ -65,10 +65,10 @@ async function run(count: number, runs: number, masters: 1 | 2): Promise<string>
         }
       : {}),
   });
-  const clusters = [new Cluster({ master: base(A, 'ma'), quiet: true, productionLogs: true })];
+  const clusters = [new Cluster({ master: base(A, 'ma'), quiet: true })];
   await clusters[0]!.writeMasterConfig();
   if (masters === 2) {
-    const b = new Cluster({ master: base(B, 'mb'), quiet: true, productionLogs: true });
+    const b = new Cluster({ master: base(B, 'mb'), quiet: true });
     b.publishPort = clusters[0]!.publishPort;
     b.retPort = clusters[0]!.retPort;
     clusters.push(b);
