@@ -23,7 +23,7 @@ import { isJid, packIpc, unpackIpc } from '../../kernel/util.js';
 import { loadClusterKey } from './cluster-key.js';
 import { CLUSTER_ERR_DUPLICATE_ID } from './errors.js';
 import { clusterOptions } from './options.js';
-import { type PeerAddress, parsePeer, peerSources } from './peer-address.js';
+import { otherPeers, ownAddresses, type PeerAddress, parsePeer, peerSources } from './peer-address.js';
 import { encodePeerFrame, FrameVerifier, type PeerMessage } from './peer-frame.js';
 import { PeerLink } from './peer-link.js';
 import { PeerServer } from './peer-server.js';
@@ -49,9 +49,14 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
   const selfHost = connectHost(config.interface);
   const address = `${selfHost}:${port}`;
   // a peer list may name this master too (one list for every master's config)
-  const peers = own.cluster_peers
-    .map((entry) => parsePeer(entry, port))
-    .filter((p) => !(p.host === selfHost && p.port === port));
+  const self = isWildcard(config.interface)
+    ? ownAddresses(config.interface)
+    : new Set([bindHost(config.interface)]);
+  const peers = await otherPeers(
+    own.cluster_peers.map((entry) => parsePeer(entry, port)),
+    self,
+    port,
+  );
   const sources = await peerSources(peers);
   const windowMs = own.cluster_peer_timeout * 1000;
   // the masters of a cluster share one key pair, or a failover minion refuses the next master

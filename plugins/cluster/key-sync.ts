@@ -9,7 +9,9 @@
  * Synced: accepted, pending and rejected. `minions_denied` stays local (it holds a second key
  * of an id whose first is accepted, a fact about one master's sign-ins).
  */
-import { deleteKey, type KeyManager, listKeys, readKey, sameKey, writeKey } from '../../kernel/services.js';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deleteKey, KEY_STATES, type KeyManager, listKeys, readKey, sameKey } from '../../kernel/services.js';
 import { isValidMinionId } from '../../kernel/util.js';
 import type { ClusterStore, SharedKey, SharedKeyState } from './cluster-store.js';
 
@@ -42,13 +44,29 @@ export class KeySync {
 
   constructor(private readonly o: KeySyncOptions) {}
 
-  /** The ids in each synced state here, one state per id (accepted wins, then rejected). */
+  /**
+   * The ids in each synced state here, one state per id (accepted wins, then rejected). A name
+   * that is no minion id, or a key being written (`<id>.<pid>.tmp`), is not a key.
+   */
   async #local(): Promise<Map<string, LocalState>> {
     const listing = await listKeys(this.o.pkiDir);
     const out = new Map<string, LocalState>();
     for (const state of [...LOCAL_STATES].reverse())
-      for (const id of listing[DIR_OF[state]]) out.set(id, state);
+      for (const id of listing[DIR_OF[state]])
+        if (isValidMinionId(id) && !id.endsWith('.tmp')) out.set(id, state);
     return out;
+  }
+
+  /** Writes a key into a state's folder, made aside in `pki_dir` so that no listing sees it half-made. */
+  async #write(state: LocalState, id: string, pem: string): Promise<void> {
+    const aside = join(this.o.pkiDir, `.cluster-${id}.${process.pid}`);
+    await writeFile(aside, pem, { mode: 0o644 });
+    try {
+      await rename(aside, join(this.o.pkiDir, KEY_STATES[state], id));
+    } catch (err) {
+      await rm(aside, { force: true });
+      throw err;
+    }
   }
 
   async round(): Promise<RoundResult> {
@@ -89,14 +107,14 @@ export class KeySync {
       if (state === 'accepted') await this.o.keys.accept([{ id, state: here }]);
       else if (state === 'rejected') await this.o.keys.reject([{ id, state: here }]);
       else {
-        await writeKey(this.o.pkiDir, 'pending', id, row.pub);
+        await this.#write('pending', id, row.pub);
         await deleteKey(this.o.pkiDir, here, id);
       }
       return true;
     }
     // unknown here, or another key under this id: the shared one replaces it
     if (here) await this.o.keys.delete([{ id, state: here }]);
-    await writeKey(this.o.pkiDir, state, id, row.pub);
+    await this.#write(state, id, row.pub);
     return true;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePeer, peerSources, plainAddress } from './peer-address.js';
+import { otherPeers, ownAddresses, parsePeer, peerSources, plainAddress } from './peer-address.js';
 
 describe('cluster_peers entries', () => {
   it('parses hosts, host:port and bracketed IPv6', () => {
@@ -21,5 +21,17 @@ describe('cluster_peers entries', () => {
     const sources = await peerSources([parsePeer('127.0.0.3', 1), parsePeer('localhost', 2)]);
     expect(sources.get('127.0.0.3')?.port).toBe(1);
     expect(sources.get('127.0.0.1')?.port).toBe(2);
+  });
+
+  it('leaves this master out of the list: its bound address, or any of its own with a wildcard', async () => {
+    const peers = ['127.0.0.2', '127.0.0.3', '127.0.0.3:5000'].map((p) => parsePeer(p, 4520));
+    expect((await otherPeers(peers, new Set(['127.0.0.2']), 4520)).map((p) => p.entry)).toEqual([
+      '127.0.0.3',
+      '127.0.0.3:5000',
+    ]);
+    const own = ownAddresses('0.0.0.0');
+    expect(own.has('127.0.0.1')).toBe(true);
+    const named = [parsePeer('localhost', 4520), parsePeer('192.0.2.7', 4520)];
+    expect((await otherPeers(named, own, 4520)).map((p) => p.entry)).toEqual(['192.0.2.7']);
   });
 });

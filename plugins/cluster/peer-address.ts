@@ -4,6 +4,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { CLUSTER_ERR_PEER_ADDRESS } from './errors.js';
 
 export interface PeerAddress {
@@ -47,6 +48,37 @@ export async function peerSources(peers: readonly PeerAddress[]): Promise<Map<st
     }
     const found = await lookup(peer.host, { all: true }).catch(() => []);
     for (const { address } of found) out.set(plainAddress(address), peer);
+  }
+  return out;
+}
+
+/** The addresses this host answers on: its interfaces', and `iface` itself when it is not a wildcard. */
+export function ownAddresses(iface: string): Set<string> {
+  const out = new Set<string>();
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) out.add(plainAddress(a.address));
+  const bare = iface.replace(/^\[|\]$/g, '');
+  if (bare && bare !== '0.0.0.0' && bare !== '::') out.add(bare);
+  return out;
+}
+
+/**
+ * The peers that are not this master: an entry naming one of `own` addresses with this master's
+ * pool port is this master (one `cluster_peers` list may serve every master's config). With
+ * `interface` bound to one address, only that address is this master.
+ */
+export async function otherPeers(
+  peers: readonly PeerAddress[],
+  own: ReadonlySet<string>,
+  port: number,
+): Promise<PeerAddress[]> {
+  const out: PeerAddress[] = [];
+  for (const peer of peers) {
+    const addresses = isIP(peer.host)
+      ? [peer.host]
+      : (await lookup(peer.host, { all: true }).catch(() => [])).map((a) => plainAddress(a.address));
+    if (peer.port === port && addresses.some((a) => own.has(a))) continue;
+    out.push(peer);
   }
   return out;
 }
