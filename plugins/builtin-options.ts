@@ -7,6 +7,8 @@ import type { OptionSet } from '../kernel/index.js';
 import { clusterMinionOptions, clusterOptions } from './cluster/options.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
+import { jobProcessOptions } from './job-processes/options.js';
+import { matchersOptions } from './matchers/options.js';
 import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
 import { gitPillarOptionSet } from './pillar/git-pillar/options.js';
@@ -30,6 +32,8 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   statesOptions,
   minionStatesOptions,
   scheduleOptions,
+  jobProcessOptions,
+  matchersOptions,
   clusterOptions,
   clusterMinionOptions,
 ];
