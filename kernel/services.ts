@@ -1,7 +1,8 @@
 /**
  * `tsalt/services`: what a daemon offers the plugins that run in it, as the built-ins use it:
  * the PKI and its keys, minion presence, the minion data cache and target expansion, the master
- * bus and request clients, the job cache's returner calls, and the unit loaders.
+ * bus and request clients, ZMTP PUSH/PULL between its processes, the job cache's returner calls,
+ * and the unit loaders.
  */
 export * from './auth/key-manager.js';
 export * from './auth/pki.js';
@@ -10,6 +11,8 @@ export * from './bus/bus-client.js';
 export * from './bus/event-bus.js';
 export * from './bus/presence.js';
 export * from './bus/req-client.js';
+export * from './bus/zmtp/pull-server.js';
+export * from './bus/zmtp/push-socket.js';
 export * from './crypt/fingerprint.js';
 export * from './crypt/rsa.js';
 export * from './jobs/returner-calls.js';

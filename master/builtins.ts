@@ -5,6 +5,8 @@
  */
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import type { KernelPlugin } from '../kernel/plugin.js';
+import { clusterPlugin } from '../plugins/cluster/index.js';
+import { clusterOptions } from '../plugins/cluster/options.js';
 import { commandFallbacksPlugin } from '../plugins/command-fallbacks/index.js';
 import { consoleEnabled, consolePlugin } from '../plugins/console/index.js';
 import { eventReturnPlugin } from '../plugins/event-return/index.js';
@@ -48,6 +50,8 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
   }
   // Salt's master scheduler, only when the master config has scheduled jobs
   if (Object.keys(config.schedule ?? {}).length > 0) plugins.push(schedulePlugin());
+  // Salt 3007's master cluster, only when the master names its cluster
+  if (clusterOptions.read(config).cluster_id) plugins.push(clusterPlugin());
   return plugins;
 }
 

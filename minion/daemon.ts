@@ -20,10 +20,12 @@ import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { packIpc } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { matchesTarget } from '../kernel/targeting/match.js';
+import { clusterMinionOptions } from '../plugins/cluster/options.js';
 import { jobProcessOptions } from '../plugins/job-processes/options.js';
 import { processMatchers } from '../plugins/matchers/index.js';
 import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
+import { firstAlive, watchMasters } from './failover.js';
 import type { GrainsView } from './grains-view.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
@@ -32,6 +34,7 @@ import { jobReturnerNames, minionReturnerLoader, returnJobToReturners } from './
 import { primaryMaster } from './master-address.js';
 import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
+import { MasterSwitch } from './master-switch.js';
 import { loadMinionMatchers } from './matchers.js';
 import { type MineInterval, mineIntervalOptions, startMineInterval } from './mine-interval.js';
 import { createMinionKernel } from './minion-kernel.js';
@@ -68,7 +71,7 @@ interface MinionContext {
   readonly boot: { configDir: string; overrides: Record<string, unknown> };
   readonly log: Logger;
   readonly kernel: Kernel;
-  readonly master: MasterConnection;
+  readonly master: MasterSwitch;
 }
 
 /**
@@ -403,10 +406,20 @@ export async function startMinion(
   const kernel = await createMinionKernel(config, log);
   const keys = await loadOrCreateKeyPair(config.pki_dir, 'minion', 2048);
   if (keys.created) log.info({ pki_dir: config.pki_dir }, 'generated the minion key pair');
-  const masterHost = primaryMaster(config.master);
-  const master = new MasterConnection(config, id, keys, tcpAddress(masterHost, config.master_port), log);
+  // master_type: failover: the first master of the list that answers (minion/failover.ts)
+  const failover = config.master_type === 'failover' && typeof config.master !== 'string';
+  const masters = failover ? [...config.master] : [primaryMaster(config.master)];
+  const starting = new AbortController();
+  let index = failover
+    ? await firstAlive(masters, config.master_port, 0, { signal: starting.signal, log, probeMs: 5000 })
+    : 0;
+  const signedIn = async (i: number): Promise<MasterConnection> => {
+    const conn = new MasterConnection(config, id, keys, tcpAddress(masters[i]!, config.master_port), log);
+    await conn.signIn();
+    return conn;
+  };
+  const master = new MasterSwitch(await signedIn(index));
   let stopped = false;
-  await master.signIn();
   const m: MinionContext = { config, id, boot, log, kernel, master };
 
   const data = new MinionData(m, await minionGrainsView(config, id, log));
@@ -426,7 +439,29 @@ export async function startMinion(
   };
   setMasterLink(id, link);
   const intake = publishIntake(m, data, executor);
-  const sub = subscribe(m, masterHost, intake.onPublish);
+  let sub = subscribe(m, masters[index]!, intake.onPublish);
+  const own = clusterMinionOptions.read(config);
+  const watch =
+    failover && masters.length > 1 && config.master_alive_interval > 0
+      ? watchMasters({
+          masters,
+          port: config.master_port,
+          aliveIntervalS: config.master_alive_interval,
+          failback: own.master_failback,
+          failbackIntervalS: own.master_failback_interval,
+          log,
+          current: () => index,
+          switchTo: async (i, why) => {
+            const next = await signedIn(i);
+            if (stopped) return next.close();
+            master.replace(next);
+            sub.close();
+            index = i;
+            sub = subscribe(m, masters[i]!, intake.onPublish);
+            log.warn({ master: masters[i], why }, `master ${why}: now connected to ${masters[i]}`);
+          },
+        })
+      : undefined;
   let mine: MineInterval | undefined;
   void reportStart(m, data).then(() => {
     // the mine's first update needs the pillar (its mine_functions may come from there)
@@ -463,6 +498,8 @@ export async function startMinion(
     async stop(opts = {}) {
       if (stopped) return;
       stopped = true;
+      starting.abort();
+      watch?.stop();
       mine?.stop();
       scheduler?.stop();
       beacons?.stop();

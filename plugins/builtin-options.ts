@@ -4,6 +4,7 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
+import { clusterMinionOptions, clusterOptions } from './cluster/options.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
 import { jobProcessOptions } from './job-processes/options.js';
@@ -33,4 +34,6 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   scheduleOptions,
   jobProcessOptions,
   matchersOptions,
+  clusterOptions,
+  clusterMinionOptions,
 ];

@@ -1,0 +1,133 @@
+/**
+ * The cluster process's part for `cluster_backend: postgres`: registers this master (refusing a
+ * second live master with its id), then syncs the minion keys and the minion data cache
+ * (key-sync.ts, data-sync.ts) every `cluster_sync_interval`, and at once when another master
+ * announces a change (LISTEN). The database going away stops
+ * nothing: the failure is logged once with CLUSTER_ERR_BACKEND, rounds go on failing quietly,
+ * and the first round that succeeds again catches up with every change made meanwhile.
+ */
+import type { Logger } from 'pino';
+import type { KeyManager } from '../../kernel/services.js';
+import { gatherReturnerOptions } from '../../kernel/util.js';
+import { postgresOptions } from '../../returners/postgres/options.js';
+import { ClusterStore } from './cluster-store.js';
+import { DataSync } from './data-sync.js';
+import { CLUSTER_ERR_BACKEND, CLUSTER_ERR_DUPLICATE_ID } from './errors.js';
+import { KeySync } from './key-sync.js';
+
+/** Seconds between two registrations; a master silent for three of them no longer holds its id. */
+const REGISTER_EVERY_S = 5;
+
+export interface SharedStateOptions {
+  config: Readonly<Record<string, unknown>>;
+  /** `cluster_postgres`, or null for the returner's `postgres` block. */
+  connection: Record<string, unknown> | null;
+  cluster: string;
+  masterId: string;
+  /** How peers reach this master, recorded with its id. */
+  address: string;
+  pkiDir: string;
+  cachedir: string;
+  keys: KeyManager;
+  intervalMs: number;
+  log: Logger;
+}
+
+export class SharedState {
+  readonly store: ClusterStore;
+  readonly #sync: KeySync;
+  readonly #data: DataSync;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #down = false;
+  #registered = 0;
+  #stopped = false;
+
+  constructor(private readonly o: SharedStateOptions) {
+    const raw = o.connection ?? gatherReturnerOptions('postgres', o.config);
+    this.store = new ClusterStore(postgresOptions.parse(raw), o.cluster, (err) =>
+      o.log.debug({ err: err.message }, 'cluster: an idle database connection failed'),
+    );
+    this.#sync = new KeySync({ pkiDir: o.pkiDir, store: this.store, keys: o.keys, origin: o.masterId });
+    this.#data = new DataSync(o.cachedir, this.store, o.masterId);
+  }
+
+  /** The first registration and round; throws CLUSTER_ERR_DUPLICATE_ID, never for a database that is down. */
+  async start(): Promise<void> {
+    await this.#register(true);
+    await this.#round();
+    this.#timer = setInterval(() => void this.trigger(), this.o.intervalMs);
+  }
+
+  async #register(atStart: boolean): Promise<void> {
+    if (Date.now() - this.#registered < REGISTER_EVERY_S * 1000) return;
+    let other: string | undefined;
+    try {
+      other = await this.store.register(this.o.masterId, this.o.address, REGISTER_EVERY_S * 3);
+    } catch (err) {
+      if (atStart) this.#failed(err);
+      else throw err;
+      return;
+    }
+    if (other !== undefined) {
+      const err = new CLUSTER_ERR_DUPLICATE_ID(this.o.masterId, other);
+      if (atStart) throw err;
+      this.o.log.error({ code: err.code }, err.message);
+      this.#registered = Date.now();
+      return;
+    }
+    this.#registered = Date.now();
+  }
+
+  #failed(err: unknown): void {
+    if (this.#down) return;
+    this.#down = true;
+    const e = new CLUSTER_ERR_BACKEND(this.store.where, (err as Error).message);
+    this.o.log.warn({ code: e.code }, `${e.message}; minion key changes wait until it is back`);
+  }
+
+  async #round(): Promise<void> {
+    try {
+      await this.#register(false);
+      if (!this.store.listening)
+        await this.store.listen(
+          () => void this.trigger(),
+          (err) => this.o.log.debug({ err: err.message }, 'cluster: the LISTEN connection failed'),
+        );
+      const { applied, recorded } = await this.#sync.round();
+      if (applied || recorded) this.o.log.info({ applied, recorded }, 'cluster: minion keys synced');
+      const data = await this.#data.round();
+      if (data.applied || data.recorded) this.o.log.debug(data, 'cluster: minion data cache synced');
+      if (this.#down) this.o.log.info(`cluster: ${this.store.where} is back`);
+      this.#down = false;
+    } catch (err) {
+      this.#failed(err);
+    }
+  }
+
+  /** Runs a round now, or right after the one under way. */
+  trigger(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        await this.#round();
+      } while (this.#again && !this.#stopped);
+    })().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    await this.#running;
+    await this.store.close();
+  }
+}
