@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { SALT_ERR_EXEC_INTERNAL, SALT_ERR_INVOCATION, type SaltError } from '../errors.js';
 import type { ExtraArgs, FunctionSpec } from '../loader/define.js';
 import { pyStr } from '../python/repr.js';
+import { SaltFloat } from '../serial/salt-types.js';
 import { yamlifyArg } from './yamlify-arg.js';
 
 export { yamlifyArg } from './yamlify-arg.js';
@@ -253,7 +254,16 @@ export function bindArgs(
   }
 
   if (!schema) return { bound, extra };
-  const parsed = schema.safeParse(bound);
+  let parsed = schema.safeParse(bound);
+  if (!parsed.success) {
+    // an integral float (`1.0` from YAML or the CLI) where a schema wants a plain number
+    const floats = parsed.error.issues.filter((i) => bound[String(i.path[0])] instanceof SaltFloat);
+    if (floats.length > 0) {
+      const unwrapped = { ...bound };
+      for (const i of floats) unwrapped[String(i.path[0])] = (bound[String(i.path[0])] as SaltFloat).value;
+      parsed = schema.safeParse(unwrapped);
+    }
+  }
   if (!parsed.success) {
     const issues = parsed.error.issues;
     const text = issues

@@ -6,9 +6,10 @@
 
 /** A plain map (not a list, not bytes, not null). */
 export function isDict(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
-  );
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // bytes, an integral float, a datetime: values, not mappings
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 const INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;

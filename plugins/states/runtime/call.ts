@@ -10,6 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pyStr } from '../../../kernel/util.js';
+import { deepCopy } from '../compile/py.js';
 import type { StateReturn } from '../define.js';
 import { functionKwargs } from '../keywords.js';
 import { runCheck, runCheckCmd } from './checks.js';
@@ -58,7 +59,7 @@ async function invoke(run: Run, low: Low, running: Running, test: boolean): Prom
   const ret: unknown = await run.rc.states.call(`${low.state}.${low.fun}`, functionKwargs(low), {
     test,
     saltenv: saltenvOf(low),
-    low: structuredClone(low),
+    low: deepCopy(low),
     pillar: run.pillar,
     running: running as Record<string, StateReturn>,
   });
