@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packIpc } from '../../../kernel/util.js';
+import { float64, packIpc } from '../../../kernel/util.js';
 import type { LowChunk } from '../types.js';
 import { TSALTT_MODULE } from './custom-module.test-d.js';
 import { harness } from './harness.test-d.js';
@@ -30,6 +30,17 @@ export default {
 };
 `,
 );
+writeFileSync(
+  join(statesDir, 'tsaltf.js'),
+  `export default {
+  name: 'tsaltf',
+  functions: {
+    kinds: { varkw: true, run: (_c, _a, e) => ({ name: e.kwargs.name, changes: {}, result: true,
+      comment: [e.kwargs.x, e.kwargs.ctx.y].map((v) => v.constructor.name + ':' + Number(v)).join(' ') }) },
+  },
+};
+`,
+);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let order = 10000;
@@ -40,6 +51,12 @@ function chunk(id: string, fun: string, extra: Record<string, unknown> = {}): Lo
 }
 
 describe('runChunks', () => {
+  it('hands a state function an integral float (YAML 1.0) as a float, nested ones too', async () => {
+    const rc = harness({ stateDirs: [statesDir] });
+    const ret = await runChunks([chunk('f', 'tsaltf.kinds', { x: float64(1), ctx: { y: float64(2) } })], rc);
+    expect(ret['tsaltf_|-f_|-f_|-kinds']?.comment).toBe('SaltFloat:1 SaltFloat:2');
+  });
+
   it('fires progress after each state, in run order, and leaves the chunks it was given alone', async () => {
     const rc = harness();
     const chunks = [
