@@ -179,6 +179,17 @@ function optionalKeys(schema: z.ZodObject): Set<string> {
 }
 
 /**
+ * The argument names a function spec cannot do without, in order (Python's arguments without a
+ * default): its schema's keys that are neither optional nor defaulted.
+ */
+export function requiredArgKeys(spec: FunctionSpec): string[] {
+  const schema = spec.args;
+  if (!schema || typeof schema === 'function') return [];
+  const optional = optionalKeys(schema);
+  return Object.keys(schema.shape).filter((k) => !optional.has(k));
+}
+
+/**
  * Binds positionals and keywords to a function spec the way Python binds a call, then
  * validates with the spec's zod schema. Positionals fill the schema's keys in order;
  * keywords fill them by name; leftovers go to `extra` when the spec has `varargs`/`varkw`.

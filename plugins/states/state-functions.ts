@@ -5,7 +5,7 @@
  * `format_call` drops them, so the low chunk's requisites and global arguments never reach it.
  */
 import { type ExecContext, type ModuleLoader, SaltError } from '../../kernel/index.js';
-import { bindArgs } from '../../kernel/util.js';
+import { bindArgs, requiredArgKeys } from '../../kernel/util.js';
 import type { StateCallOptions, StateContext, StateFunctions, StateReturn } from './define.js';
 
 function keysOf(spec: { args?: unknown; varkw?: boolean }): readonly string[] | 'any' {
@@ -28,6 +28,10 @@ export function stateFunctions(loader: ModuleLoader, ctx: ExecContext): StateFun
     async accepts(fun) {
       const spec = await loader.get(fun);
       return spec ? keysOf(spec) : undefined;
+    },
+    async required(fun) {
+      const spec = await loader.get(fun);
+      return spec ? requiredArgKeys(spec) : undefined;
     },
     async call(fun, kwargs, options) {
       const spec = await loader.get(fun);
