@@ -56,6 +56,7 @@ const printer = import('./printer.js').then(
         ...stateOutputOptions(config, opts),
       },
       static: Boolean(opts.static),
+      fun: inv.fun,
       hideTimeout: Boolean(opts.hideTimeout),
       summary: Boolean(opts.summary),
       verbose: Boolean(opts.verbose),
