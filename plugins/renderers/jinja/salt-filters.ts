@@ -15,8 +15,10 @@ import { attrOf, BUILTIN_FILTERS, BUILTIN_TESTS, htmlEscape } from './builtin-fi
 import { arg, FILTERS, type Fn, lengthOf, pyJson, pyJsonIndent, TESTS } from './filters.js';
 import { LOCAL_FILTERS } from './local-filters.js';
 import { hasPyMethod, pyMethod } from './methods.js';
+import { NET_FILTERS } from './net-filters.js';
 import { isFloat, isInt, isNumber, numValue, pyFloat, sameKind, yamlFloats } from './numbers.js';
 import { SALT_MORE_FILTERS } from './salt-more-filters.js';
+import { urlize } from './urlize.js';
 import {
   compare,
   defined,
@@ -376,6 +378,8 @@ export const SALT_FILTERS: Record<string, Fn> = {
   },
   ...SALT_MORE_FILTERS,
   ...LOCAL_FILTERS,
+  ...NET_FILTERS,
+  urlize,
   load_text: (v) => str(v),
 };
 
