@@ -164,7 +164,7 @@ function quoteList(names: string[]): string {
 const optionalCache = new WeakMap<z.ZodObject, Set<string>>();
 
 /** Keys of the schema that may be left out (optional, defaulted, or accepting undefined). */
-function optionalKeys(schema: z.ZodObject): Set<string> {
+export function optionalKeys(schema: z.ZodObject): Set<string> {
   let set = optionalCache.get(schema);
   if (!set) {
     set = new Set();
@@ -176,17 +176,6 @@ function optionalKeys(schema: z.ZodObject): Set<string> {
     optionalCache.set(schema, set);
   }
   return set;
-}
-
-/**
- * The argument names a function spec cannot do without, in order (Python's arguments without a
- * default): its schema's keys that are neither optional nor defaulted.
- */
-export function requiredArgKeys(spec: FunctionSpec): string[] {
-  const schema = spec.args;
-  if (!schema || typeof schema === 'function') return [];
-  const optional = optionalKeys(schema);
-  return Object.keys(schema.shape).filter((k) => !optional.has(k));
 }
 
 /**
@@ -268,12 +257,9 @@ export function bindArgs(
   let parsed = schema.safeParse(bound);
   if (!parsed.success) {
     // an integral float (`1.0` from YAML or the CLI) where a schema wants a plain number
-    const floats = parsed.error.issues.filter((i) => bound[String(i.path[0])] instanceof SaltFloat);
-    if (floats.length > 0) {
-      const unwrapped = { ...bound };
-      for (const i of floats) unwrapped[String(i.path[0])] = (bound[String(i.path[0])] as SaltFloat).value;
-      parsed = schema.safeParse(unwrapped);
-    }
+    const plain = Object.entries(bound).map(([k, v]) => [k, v instanceof SaltFloat ? v.value : v]);
+    if (Object.values(bound).some((v) => v instanceof SaltFloat))
+      parsed = schema.safeParse(Object.fromEntries(plain));
   }
   if (!parsed.success) {
     const issues = parsed.error.issues;

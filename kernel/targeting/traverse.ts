@@ -7,8 +7,7 @@
 /** A plain map (not a list, not bytes, not null). */
 export function isDict(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  // bytes, an integral float, a datetime: values, not mappings
-  const proto: unknown = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value); // bytes, a float, a datetime are values
   return proto === Object.prototype || proto === null;
 }
 
