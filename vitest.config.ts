@@ -14,6 +14,7 @@ export default defineConfig({
       'outputters/**/*.test.ts',
       'cli/**/*.test.ts',
       'tools/**/*.test.ts',
+      'packaging/**/*.test.ts',
       'test/**/*.test.ts',
     ],
     testTimeout: 60_000,

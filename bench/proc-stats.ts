@@ -65,3 +65,20 @@ export function treeRssMiB(pid: number): { mib: number; processes: number } {
   const all = [pid, ...descendants(pid)];
   return { mib: all.reduce((s, p) => s + rssMiB(p), 0), processes: all.length };
 }
+
+/** CPU time (user + system) in ms that `pid` has used so far, from /proc/<pid>/stat (0 once gone). */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks (100 a second on Linux)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of `pid` and its live descendants. */
+export function treeCpuMs(pid: number): number {
+  return [pid, ...descendants(pid)].reduce((s, p) => s + cpuMs(p), 0);
+}

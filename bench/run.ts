@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only cli,stores,netapi,reactor,render,event-bus,swarm,file-server,pillar,states]`: the issues' figures,
+ * `npm run bench [-- --quick] [-- --only cli,minion,stores,netapi,reactor,render,event-bus,swarm,file-server,pillar,states]`: the issues' figures,
  * measured on this machine with real processes on loopback, printed with their method and
  * written to bench-results[-quick].json. Never fails on a figure; leaves no process behind.
  */
@@ -11,6 +11,7 @@ import { details, figures, print } from './report.js';
 import { cliSection } from './sections/cli.js';
 import { eventBusSection } from './sections/event-bus.js';
 import { fileServerSection } from './sections/file-server.js';
+import { minionSection } from './sections/minion.js';
 import { netapiSection } from './sections/netapi.js';
 import { pillarSection } from './sections/pillar.js';
 import { reactorSection } from './sections/reactor.js';
@@ -21,6 +22,7 @@ import { swarmSection } from './sections/swarm.js';
 
 const SECTIONS: Record<string, (quick: boolean) => Promise<void>> = {
   cli: cliSection,
+  minion: minionSection,
   stores: storesSection,
   netapi: netapiSection,
   reactor: reactorSection,

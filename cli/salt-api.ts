@@ -23,9 +23,16 @@ const program = new Command('salt-api')
   .description('salt-api compatible REST API for a tsalt master')
   .option('-c, --config-dir <dir>', 'directory of the master config', defaultConfigDir())
   .option('-l, --log-level <level>', 'console log level')
+  .option('-d, --daemon', 'run in the background')
+  .option('--pid-file <path>', 'pidfile path (written only when given)')
   .allowExcessArguments(false)
   .parse(process.argv);
-const o = program.opts<{ configDir: string; logLevel?: string }>();
+const o = program.opts<{ configDir: string; logLevel?: string; daemon?: boolean; pidFile?: string }>();
+if (o.daemon) {
+  const { daemonize } = await import('../kernel/process/daemonize.js');
+  await daemonize(process.argv);
+  process.exit(0);
+}
 
 const config = await loadConfigCached('master', resolve(o.configDir)).then(
   (l) => l.config,
@@ -60,6 +67,10 @@ try {
   process.stderr.write(`salt-api: error: ${e.message ?? String(err)}${e.code ? ` [${e.code}]` : ''}\n`);
   process.exit(1);
 }
+if (o.pidFile) {
+  const { writePidfile } = await import('../kernel/process/pidfile.js');
+  await writePidfile(resolve(o.pidFile)).catch((err: unknown) => fail('salt-api', err, 1));
+}
 log.info({ port: handle.port }, 'salt-api started');
 await notifyReady('salt-api started', log);
 const stop = (): void => {
@@ -67,6 +78,11 @@ const stop = (): void => {
   void handle
     .close()
     .then(() => kernel.shutdown())
+    .then(async () => {
+      if (!o.pidFile) return;
+      const { removePidfile } = await import('../kernel/process/pidfile.js');
+      await removePidfile(resolve(o.pidFile)).catch(() => false);
+    })
     .finally(() => process.exit(0));
 };
 process.once('SIGTERM', stop);

@@ -6,6 +6,7 @@
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import type { KernelPlugin } from '../kernel/plugin.js';
 import { commandFallbacksPlugin } from '../plugins/command-fallbacks/index.js';
+import { consoleEnabled, consolePlugin } from '../plugins/console/index.js';
 import { eventReturnPlugin } from '../plugins/event-return/index.js';
 import { eventReturnOptions } from '../plugins/event-return/options.js';
 import { fileServerPlugin } from '../plugins/file-server/index.js';
@@ -39,7 +40,12 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
   const reactor = reactorOptions.read(config);
   if (reactor.reactor.length > 0 || reactor.reactions.length > 0) plugins.push(reactorPlugin());
   // salt-api started with the master, only when a REST API block is configured
-  if (netapiConfigured(netapiMasterOptions.read(config))) plugins.push(netapiPlugin());
+  const api = netapiMasterOptions.read(config);
+  if (netapiConfigured(api)) {
+    plugins.push(netapiPlugin());
+    // the web console on the REST API's port, unless its block says `console: False`
+    if (consoleEnabled(api)) plugins.push(consolePlugin());
+  }
   // Salt's master scheduler, only when the master config has scheduled jobs
   if (Object.keys(config.schedule ?? {}).length > 0) plugins.push(schedulePlugin());
   return plugins;

@@ -20,8 +20,8 @@ import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { packIpc } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { matchesTarget } from '../kernel/targeting/match.js';
-import { startBeacons } from './beacons.js';
-import { startEngines } from './engines.js';
+import { jobProcessOptions } from '../plugins/job-processes/options.js';
+import { processMatchers } from '../plugins/matchers/index.js';
 import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
 import type { GrainsView } from './grains-view.js';
@@ -32,6 +32,7 @@ import { jobReturnerNames, minionReturnerLoader, returnJobToReturners } from './
 import { primaryMaster } from './master-address.js';
 import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
+import { loadMinionMatchers } from './matchers.js';
 import { type MineInterval, mineIntervalOptions, startMineInterval } from './mine-interval.js';
 import { createMinionKernel } from './minion-kernel.js';
 import { buildReturnLoad } from './return-load.js';
@@ -40,7 +41,12 @@ import { startupJob } from './startup-states.js';
 
 export interface MinionHandle {
   readonly id: string;
-  stop(): Promise<void>;
+  /**
+   * Stops the minion. With `leaveJobs` (the daemon's SIGTERM: a restart or an upgrade), jobs
+   * still running are left to their job processes, which return them and exit; without it they
+   * are ended.
+   */
+  stop(opts?: { leaveJobs?: boolean }): Promise<void>;
 }
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -138,11 +144,13 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
     compilePillar: (ask) => data.compilePillar(ask),
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
+    idleRetireMs: jobProcessOptions.read(config).job_process_idle_timeout * 1000,
     masterRequest: (load) => m.master.send(load),
     inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
     inlineModules: config.inline_modules,
-    // synced grain modules: recompute this process's grains and report them
+    // synced grain modules: recompute this process's grains and report them; synced matchers
     onRecycle: () => {
+      void loadMinionMatchers(config, log);
       void minionGrainsView(config, id, log)
         .then((view) => {
           data.view = view;
@@ -154,17 +162,26 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
 }
 
 /** What the minion does with each publish: open it, match it, run its job once, return it. */
-function publishIntake(
-  m: MinionContext,
-  data: MinionData,
-  executor: JobExecutor,
-): (frame: Buffer) => Promise<void> {
+interface PublishIntake {
+  onPublish(frame: Buffer): Promise<void>;
+  /** Waits for the returns being sent now. */
+  drain(): Promise<void>;
+}
+
+function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor): PublishIntake {
   const { config, id, log, kernel, master } = m;
   const jids = new JidQueue(config.minion_jid_queue_hwm);
   const returners = minionReturnerLoader(config, log);
   const hooks = kernel.hooks;
 
-  async function sendReturn(job: JobData, outcome: JobOutcome): Promise<void> {
+  const sending = new Set<Promise<void>>();
+  function sendReturn(job: JobData, outcome: JobOutcome): Promise<void> {
+    const p = sendReturnNow(job, outcome).finally(() => sending.delete(p));
+    sending.add(p);
+    return p;
+  }
+
+  async function sendReturnNow(job: JobData, outcome: JobOutcome): Promise<void> {
     const load = buildReturnLoad(id, job, outcome);
     const timeoutMs = randomBetween(config.return_retry_timer, config.return_retry_timer_max) * 1000;
     try {
@@ -210,11 +227,16 @@ function publishIntake(
     }
   }
 
-  return async (frame) => {
+  const onPublish = async (frame: Buffer): Promise<void> => {
     const load = await master.openPublish(frame);
     if (!load) return;
     const jid = String(load.jid);
-    const matchData = { grains: data.grains, pillar: data.pillar, delimiter: load.delimiter };
+    const matchData = {
+      grains: data.grains,
+      pillar: data.pillar,
+      delimiter: load.delimiter,
+      matchers: processMatchers(),
+    };
     if (!matchesTarget(id, load.tgt, load.tgt_type, matchData)) {
       log.debug({ jid, tgt: load.tgt, tgt_type: load.tgt_type }, 'publish not for this minion');
       return;
@@ -233,6 +255,14 @@ function publishIntake(
     await data.refreshIfChanged();
     // Job processes call the job's returners themselves; in-process jobs have theirs called here.
     if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
+  };
+  return {
+    onPublish,
+    async drain() {
+      // a result that just came is on its way to sendReturn
+      await new Promise((r) => setImmediate(r));
+      await Promise.allSettled([...sending]);
+    },
   };
 }
 
@@ -341,6 +371,8 @@ function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor):
 async function beaconsOf(m: MinionContext, data: MinionData): Promise<{ stop(): void } | undefined> {
   const { config, id, log } = m;
   if (Object.keys(config.beacons).length === 0) return undefined;
+  // imported only when configured: an idle minion without beacons does not hold their code
+  const { startBeacons } = await import('./beacons.js');
   return startBeacons({
     id,
     beacons: config.beacons,
@@ -378,6 +410,7 @@ export async function startMinion(
   const m: MinionContext = { config, id, boot, log, kernel, master };
 
   const data = new MinionData(m, await minionGrainsView(config, id, log));
+  await loadMinionMatchers(config, log);
   let scheduler: MinionScheduler | undefined;
   const manageSchedule: ManageSchedule = (call) =>
     scheduler ? scheduler.manage(call) : Promise.reject(new Error('the scheduler is not started'));
@@ -392,7 +425,8 @@ export async function startMinion(
     compilePillar: (ask) => data.compilePillar(ask),
   };
   setMasterLink(id, link);
-  const sub = subscribe(m, masterHost, publishIntake(m, data, executor));
+  const intake = publishIntake(m, data, executor);
+  const sub = subscribe(m, masterHost, intake.onPublish);
   let mine: MineInterval | undefined;
   void reportStart(m, data).then(() => {
     // the mine's first update needs the pillar (its mine_functions may come from there)
@@ -410,19 +444,23 @@ export async function startMinion(
   scheduler = schedulerOf(m, data, executor);
   const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
-  const engines = startEngines({
-    id,
-    engines: config.engines,
-    config,
-    boot,
-    send: (load) => master.send(load),
-    log,
-  });
+  // imported only when configured, as the beacons are
+  const engines =
+    config.engines.length === 0
+      ? undefined
+      : (await import('./engines.js')).startEngines({
+          id,
+          engines: config.engines,
+          config,
+          boot,
+          send: (load) => master.send(load),
+          log,
+        });
   log.info({ id, master: master.masterUri }, 'salt-minion started');
 
   return {
     id,
-    async stop() {
+    async stop(opts = {}) {
       if (stopped) return;
       stopped = true;
       mine?.stop();
@@ -430,6 +468,11 @@ export async function startMinion(
       beacons?.stop();
       await engines?.stop();
       sub.close();
+      if (opts.leaveJobs) {
+        // the returns of jobs that ended before the hand-over go out first, then the channel closes
+        await executor.detach();
+        await intake.drain();
+      }
       master.close();
       clearMasterLink(id, link);
       await executor.close();

@@ -2,8 +2,9 @@
  * Runs jobs isolated from the minion's main loop. With `multiprocessing` (the default) jobs run
  * in a bounded pool of job processes: a job takes an idle process, or a new one while the pool
  * is below `job_processes_max`; past that it shares the least busy process (job processes run
- * several jobs at once: modules are asynchronous). One warm process is kept idle, extra idle
- * ones are retired. A job process that dies yields an error return for each job it held.
+ * several jobs at once: modules are asynchronous). The first job that needs a process starts
+ * one; a process idle for `idleRetireMs` exits, so an idle minion is its main process alone
+ * (issue 25). A job process that dies yields an error return for each job it held.
  * `process_count_max` bounds the jobs running at once, as in Salt: the next job waits for one
  * to end. Without `multiprocessing`, jobs run in this process.
  *
@@ -27,6 +28,7 @@ import { createInlineRunner, type InlineRunner } from './inline-job.js';
 import {
   type AbortJob,
   type CompilePillarRequest,
+  type DetachJobs,
   type JobData,
   type JobResult,
   type MasterRequest,
@@ -56,6 +58,8 @@ interface PoolProc {
   retired?: boolean;
   /** The pillar version this process was last sent. */
   pillarSent?: Uint8Array;
+  /** Left its jobs by {@link JobExecutor.detach}: it returns them itself. */
+  detached?: boolean;
 }
 
 export interface ExecutorOptions {
@@ -69,6 +73,7 @@ export interface ExecutorOptions {
   maxJobs: number;
   /** Most job processes at once (at least 1). */
   maxProcesses: number;
+  /** How long an idle job process lives before it exits (`job_process_idle_timeout`); 0: forever. */
   idleRetireMs?: number;
   /** Sends a job process's aes load to the master (the minion's channel). */
   masterRequest?: (load: Record<string, unknown>) => Promise<unknown>;
@@ -91,7 +96,7 @@ export interface ExecutorOptions {
   compilePillar?: (ask: PillarAsk) => Promise<unknown>;
 }
 
-/** `job_processes_max` resolved: 0 means one per core, at least 2 (one can be busy, one warm). */
+/** `job_processes_max` resolved: 0 means one per core, at least 2. */
 export function jobProcessesMax(configured: number): number {
   return configured > 0 ? configured : Math.max(2, availableParallelism());
 }
@@ -113,7 +118,6 @@ export class JobExecutor {
       builtinDirs: [BUILTIN_DIRS.modules],
       trusted: opts.inlineModules ?? [],
     });
-    if (opts.multiprocessing) this.#spawn();
   }
 
   /** Job processes alive now. */
@@ -137,6 +141,7 @@ export class JobExecutor {
     this.#procs.add(proc);
     child.on('message', (msg: { type?: string }) => {
       if (msg.type === 'ready') markReady();
+      else if (msg.type === 'detached') proc.detached = true;
       else if (msg.type === 'result') this.#finish(proc, msg as JobResult);
       else if (msg.type === 'master-request') this.#relay(proc, msg as MasterRequest);
       else if (msg.type === 'recycle') this.recycle();
@@ -150,13 +155,13 @@ export class JobExecutor {
       markReady();
       if (proc.idleTimer) clearTimeout(proc.idleTimer);
       const why = signal ? `killed by ${signal}` : `exit code ${code}`;
-      for (const job of proc.jobs.values()) {
+      // a detached process returned its jobs itself
+      for (const job of proc.detached ? [] : proc.jobs.values()) {
         const err = new SALT_ERR_EXEC_CRASHED(job.fun, why);
         this.#opts.log.error({ jid: job.jid, fun: job.fun, why }, 'job process died');
         job.resolve({ return: `ERROR: ${err.message}`, retcode: 1, success: false, out: 'nested' });
       }
       proc.jobs.clear();
-      if (!this.#closed && [...this.#procs].every((p) => p.retired)) this.#spawn();
     });
     child.on('error', (err) => this.#opts.log.error({ err }, 'job process error'));
     return proc;
@@ -263,7 +268,6 @@ export class JobExecutor {
       p.retired = true;
       if (p.jobs.size === 0) this.#stop(p);
     }
-    if (!this.#closed) this.#spawn();
     this.#opts.log.info('job processes recycled: the next jobs load modules anew');
   }
 
@@ -277,13 +281,15 @@ export class JobExecutor {
     else proc.child.kill('SIGTERM');
   }
 
-  /** An idle process beyond the one kept warm exits after `idleRetireMs` unless a job takes it. */
+  /** An idle process exits after `idleRetireMs` unless a job takes it first. */
   #retireWhenIdle(proc: PoolProc): void {
-    const idle = (): PoolProc[] => [...this.#procs].filter((p) => p.jobs.size === 0 && !p.retired);
-    if (idle.length <= 1) return;
+    const ms = this.#opts.idleRetireMs ?? 30_000;
+    if (ms <= 0) return;
+    if (proc.idleTimer) clearTimeout(proc.idleTimer);
     proc.idleTimer = setTimeout(() => {
-      if (proc.jobs.size === 0 && idle().length > 1) this.#stop(proc);
-    }, this.#opts.idleRetireMs ?? 30_000);
+      proc.idleTimer = undefined;
+      if (proc.jobs.size === 0 && !proc.retired) this.#stop(proc);
+    }, ms);
     proc.idleTimer.unref();
   }
 
@@ -332,6 +338,10 @@ export class JobExecutor {
       const outcome = await this.#runInline(job);
       if (outcome) return outcome;
     }
+    if (this.#closed) {
+      // no new job process once close() began: it would outlive the minion
+      return { return: 'ERROR: the minion is stopping', retcode: 1, success: false, out: 'nested' };
+    }
     await this.#slot(job);
     try {
       const proc = this.#pick();
@@ -366,17 +376,53 @@ export class JobExecutor {
     }
   }
 
+  /**
+   * Stops taking jobs and leaves the running ones to their job processes (job-process.ts), which
+   * return them through their own channel and exit: a restarting minion loses no job. Idle
+   * processes exit now. Resolves once every busy process has taken its jobs over (or
+   * `timeoutMs` passed); results that came before then are this process's to return.
+   */
+  async detach(timeoutMs = 10_000): Promise<void> {
+    this.#closed = true;
+    const taken = [...this.#procs].map((p) => {
+      if (p.jobs.size === 0 || !p.child.connected) {
+        this.#stop(p);
+        return Promise.resolve();
+      }
+      return new Promise<void>((r) => {
+        const done = (msg?: { type?: string }): void => {
+          if (msg && msg.type !== 'detached') return;
+          clearTimeout(timer);
+          p.child.off('message', done);
+          p.child.off('exit', onExit);
+          r();
+        };
+        const onExit = (): void => done();
+        const timer = setTimeout(done, timeoutMs);
+        p.child.on('message', done);
+        p.child.once('exit', onExit);
+        p.child.send({ type: 'detach' } satisfies DetachJobs);
+      });
+    });
+    await Promise.all(taken);
+    const left = [...this.#procs].filter((p) => p.detached).reduce((n, p) => n + p.jobs.size, 0);
+    if (left > 0) this.#opts.log.info({ jobs: left }, 'running jobs left to their job processes');
+  }
+
+  /** Ends every job process and its jobs, except those a {@link detach} left running. */
   async close(): Promise<void> {
     this.#closed = true;
-    const exits = [...this.#procs].map(
-      (p) =>
-        new Promise<void>((r) => {
-          if (p.child.exitCode !== null || p.child.signalCode !== null) return r();
-          p.child.once('exit', () => r());
-          p.child.kill('SIGTERM');
-          setTimeout(() => p.child.kill('SIGKILL'), 2000).unref();
-        }),
-    );
+    const exits = [...this.#procs]
+      .filter((p) => !p.detached)
+      .map(
+        (p) =>
+          new Promise<void>((r) => {
+            if (p.child.exitCode !== null || p.child.signalCode !== null) return r();
+            p.child.once('exit', () => r());
+            p.child.kill('SIGTERM');
+            setTimeout(() => p.child.kill('SIGKILL'), 2000).unref();
+          }),
+      );
     await Promise.all(exits);
   }
 }

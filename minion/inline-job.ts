@@ -19,7 +19,7 @@
  *   module whose folder changed keeps its first code here, so it runs in a job process until
  *   the minion restarts.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ModuleDef } from '../kernel/loader/define.js';
@@ -55,6 +55,9 @@ export interface InlineRunner {
  */
 async function registersItself(file: string, mod: string, fn: string): Promise<boolean> {
   try {
+    // a file that never says `inline` marks no function so: not imported here, where its code
+    // would stay for the minion's life (cmd.js and the code it imports, for every cmd.run)
+    if (!(await readFile(file, 'utf8')).includes('inline')) return false;
     const def = ((await import(pathToFileURL(file).href)) as { default?: Partial<ModuleDef> }).default;
     return (
       def?.name === mod &&

@@ -20,6 +20,19 @@ export interface RunJob {
   pillar?: Uint8Array;
 }
 
+/**
+ * The stopping minion leaves a busy job process its jobs: it takes no new one, sends the
+ * returns of those it runs through its own channel (own-channel.ts), then exits. It answers
+ * {@link JobsDetached}; results it sent before that are the main process's to return.
+ */
+export interface DetachJobs {
+  type: 'detach';
+}
+
+export interface JobsDetached {
+  type: 'detached';
+}
+
 /** A job process asks the minion's main process for a fresh compile of its pillar (pillar.items); `ask` is a packed PillarAsk. */
 export interface CompilePillarRequest {
   type: 'compile-pillar';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { createKernel, type Kernel } from '../kernel/kernel.js';
 import type { PluginOption } from '../kernel/plugin.js';
-import { renderersPlugin } from '../plugins/renderers/index.js';
+import { renderersPlugin } from '../plugins/renderers/renderers-plugin.js';
 
 export function createMinionKernel(config: ResolvedMinionConfig, log: Logger): Promise<Kernel> {
   return createKernel({

@@ -1,9 +1,11 @@
 /**
- * Python's `ipaddress` for what Salt's network functions ask of it: parse IPv4 and IPv6
- * addresses and networks (`strict=False`, prefix or dotted netmask), print them as Python does
- * (RFC 5952 for IPv6), sort them, and tell loopback and private addresses.
+ * Python's `ipaddress` for what Salt asks of it, in the `network` module and in the Jinja
+ * `ipaddr` filter family (salt/utils/network.py): parse IPv4 and IPv6 addresses, interfaces
+ * (`addr/prefix`) and networks (`strict=False`, prefix or dotted netmask), print them as Python
+ * does (RFC 5952 for IPv6), sort them, list a network's hosts, and tell the address properties
+ * (private, loopback, multicast, ...). The one IP library of tsalt: modules and plugins import it.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
 
 export interface IpAddr {
   version: 4 | 6;
@@ -117,7 +119,7 @@ export function isLoopback(a: IpAddr): boolean {
   return a.version === 4 ? a.value >> 24n === 127n : a.value === 1n;
 }
 
-const PRIVATE: readonly string[] = [
+const PRIVATE4: readonly string[] = [
   '0.0.0.0/8',
   '10.0.0.0/8',
   '127.0.0.0/8',
@@ -132,6 +134,8 @@ const PRIVATE: readonly string[] = [
   '203.0.113.0/24',
   '240.0.0.0/4',
   '255.255.255.255/32',
+];
+const PRIVATE6: readonly string[] = [
   '::1/128',
   '::/128',
   '::ffff:0:0/96',
@@ -144,12 +148,130 @@ const PRIVATE: readonly string[] = [
   'fe80::/10',
 ];
 
-/** Python 3.11's `ip_address(x).is_private`. */
+const RESERVED6: readonly string[] = [
+  '::/8',
+  '100::/8',
+  '200::/7',
+  '400::/6',
+  '800::/5',
+  '1000::/4',
+  '4000::/3',
+  '6000::/3',
+  '8000::/3',
+  'a000::/3',
+  'c000::/3',
+  'e000::/4',
+  'f000::/5',
+  'f800::/6',
+  'fe00::/9',
+];
+const MAPPED = 0xffff00000000n;
+
+/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) carries. */
+function ipv4Mapped(a: IpAddr): IpAddr | undefined {
+  return a.version === 6 && a.value >> 32n === MAPPED >> 32n
+    ? { version: 4, value: a.value & 0xffffffffn }
+    : undefined;
+}
+
+/** Python 3.11's `ip_address(x).is_private` (an IPv4-mapped address answers for its IPv4 address). */
 export function isPrivate(a: IpAddr): boolean {
-  return PRIVATE.some((p) => inNet(a, parseNet(p)));
+  const v4 = ipv4Mapped(a);
+  if (v4) return isPrivate(v4);
+  return within(a, a.version === 4 ? PRIVATE4 : PRIVATE6);
+}
+
+/** Python 3.11's `is_global`: not private, and for IPv4 not in the shared space 100.64.0.0/10. */
+export function isGlobal(a: IpAddr): boolean {
+  const v4 = ipv4Mapped(a) ?? a;
+  return !isPrivate(v4) && !(v4.version === 4 && within(v4, ['100.64.0.0/10']));
+}
+
+function within(a: IpAddr, nets: readonly string[]): boolean {
+  return nets.some((p) => inNet(a, parseNet(p)));
 }
 
 /** Python's ordering of addresses or networks of one family: by value. */
 export function compareBig(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** An address, or an interface when written with a prefix (`10.0.0.1/8`). */
+export interface IpValue extends IpAddr {
+  readonly prefix?: number;
+}
+
+/** `ipaddress.ip_address(s)`, else `ipaddress.ip_interface(s)` (prefix lengths only); undefined when neither. */
+export function parseIp(input: unknown): IpValue | undefined {
+  if (typeof input !== 'string') return undefined;
+  const [addr = '', prefix, ...more] = input.split('/');
+  if (more.length) return undefined;
+  const version = isIP(addr);
+  if (version !== 4 && version !== 6) return undefined;
+  if (prefix !== undefined && (!/^\d+$/.test(prefix) || Number(prefix) > bits(version))) return undefined;
+  const value = (parseAddr(addr) as IpAddr).value;
+  return prefix === undefined ? { version, value } : { version, value, prefix: Number(prefix) };
+}
+
+/** `str()` of a parsed address or interface. */
+export function ipText(ip: IpValue): string {
+  const a = formatAddr(ip);
+  return ip.prefix === undefined ? a : `${a}/${ip.prefix}`;
+}
+
+/** The network an address or interface is in (`ip_network(x, strict=False)`). */
+export function networkOf(ip: IpValue): IpNet {
+  const prefix = ip.prefix ?? bits(ip.version);
+  return { version: ip.version, net: ip.value & maskOf(ip.version, prefix), prefix };
+}
+
+export function networkSize(ip: IpValue): number {
+  return Number(1n << BigInt(bits(ip.version) - networkOf(ip).prefix));
+}
+
+/** `ip_network(x, strict=False).hosts()` as text; undefined when there are more than `max`. */
+export function networkHosts(ip: IpValue, max: number): string[] | undefined {
+  const { net, prefix } = networkOf(ip);
+  const size = 1n << BigInt(bits(ip.version) - prefix);
+  if (size > BigInt(max) + 2n) return undefined;
+  if (size === 1n) return [formatAddr({ version: ip.version, value: net })];
+  let first = net;
+  let last = net + size - 1n;
+  if (size !== 2n) {
+    first += 1n;
+    if (ip.version === 4) last -= 1n;
+  }
+  const out: string[] = [];
+  for (let a = first; a <= last; a++) out.push(formatAddr({ version: ip.version, value: a }));
+  return out;
+}
+
+/** Whether an address (its prefix ignored) is in the network of an address or interface. */
+export function inNetwork(ip: IpValue, net: IpValue): boolean {
+  return inNet(ip, networkOf(net));
+}
+
+/** The `ipaddress` properties Salt's `ipaddr` options test (`private`, `loopback`, `multicast`, ...). */
+export function ipProperty(ip: IpValue, name: string): boolean {
+  const v4 = ip.version === 4;
+  switch (name) {
+    case 'private':
+      return isPrivate(ip);
+    case 'global':
+      return isGlobal(ip);
+    case 'loopback':
+      return within(ip, v4 ? ['127.0.0.0/8'] : ['::1/128']);
+    case 'multicast':
+      return within(ip, v4 ? ['224.0.0.0/4'] : ['ff00::/8']);
+    case 'link_local':
+      return within(ip, v4 ? ['169.254.0.0/16'] : ['fe80::/10']);
+    case 'reserved':
+      return within(ip, v4 ? ['240.0.0.0/4'] : RESERVED6);
+    case 'site_local':
+      return !v4 && within(ip, ['fec0::/10']);
+    case 'unspecified':
+      return ip.value === 0n;
+    default:
+      return true;
+  }
 }

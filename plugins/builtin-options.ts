@@ -6,6 +6,8 @@
 import type { OptionSet } from '../kernel/index.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
+import { jobProcessOptions } from './job-processes/options.js';
+import { matchersOptions } from './matchers/options.js';
 import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
 import { gitPillarOptionSet } from './pillar/git-pillar/options.js';
@@ -29,4 +31,6 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   statesOptions,
   minionStatesOptions,
   scheduleOptions,
+  jobProcessOptions,
+  matchersOptions,
 ];

@@ -135,10 +135,10 @@ export async function cliSection(quick: boolean): Promise<void> {
           method: 'VmRSS of the salt-minion process',
         });
         report({
-          name: `idle minion RSS (with ${tree.processes - 1} warm job process)`,
+          name: `idle minion RSS (with ${tree.processes - 1} job process${tree.processes === 2 ? '' : 'es'})`,
           value: tree.mib,
           unit: 'MiB',
-          method: 'sum of VmRSS of the minion and its job processes',
+          method: 'sum of VmRSS of the minion and its job processes (test.ping runs in the main process)',
         });
       }
     });

@@ -8,7 +8,6 @@ import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { resolveColor } from '../../outputters/colors.js';
 import type { Outputter } from '../../outputters/types.js';
 import { loadConfigCached } from '../config-cache.js';
-import { stateOutputOptions } from '../state-output.js';
 import { exitWhenWritten } from '../stdio.js';
 import { fail } from '../usage-error.js';
 import { parseSaltCommandLine } from './options.js';
@@ -53,8 +52,8 @@ const printer = import('./printer.js').then(
         color,
         indent: opts.outIndent ?? opts.outputIndent,
         static: Boolean(opts.static),
-        ...stateOutputOptions(config, opts),
       },
+      stateRender: async () => (await import('../state-output.js')).stateOutputOptions(config, opts),
       static: Boolean(opts.static),
       fun: inv.fun,
       hideTimeout: Boolean(opts.hideTimeout),

@@ -14,6 +14,12 @@ export interface PrinterOptions {
   /** Where a function's declared outputter that is not built in is looked for. */
   search: OutputterSearch;
   render: OutputOptions;
+  /**
+   * The state outputter's options (the config's `state_*` options and flags; reading them
+   * loads zod, ~90 ms of a run): added to `render` by {@link Printer.prepare} before the first
+   * return printed with an outputter other than nested.
+   */
+  stateRender?: () => Promise<Partial<OutputOptions>>;
   static: boolean;
   /**
    * The function run (a list for several): with `--static`, a `state.*` function prints all
@@ -49,9 +55,14 @@ export class Printer {
   #batch = false;
   /** The declared outputters {@link prepare} loaded, by the name a return gives. */
   readonly #declared = new Map<string, Outputter>();
+  /** `render` with {@link PrinterOptions.stateRender}'s options once {@link prepare} loaded them. */
+  #renderOptions: OutputOptions;
+  #stateRender: PrinterOptions['stateRender'];
 
   constructor(opts: PrinterOptions) {
     this.#o = opts;
+    this.#renderOptions = opts.render;
+    this.#stateRender = opts.stateRender;
     if (opts.outFile && !opts.append) writeFileSync(opts.outFile, '');
   }
 
@@ -72,6 +83,11 @@ export class Printer {
    * synchronously; `--out` overrides every declared one. Call before {@link ret}.
    */
   async prepare(out: string | undefined): Promise<void> {
+    const stateRender = this.#stateRender;
+    if (stateRender && (this.#o.outputter || (out && out !== 'nested'))) {
+      this.#stateRender = undefined;
+      this.#renderOptions = { ...this.#renderOptions, ...(await stateRender()) };
+    }
     // nested, the default, is always at hand; others are loaded on first use
     if (this.#o.outputter || !out || out === 'nested' || this.#declared.has(out)) return;
     const { resolveOutputterAsync } = await import('../../outputters/extension-outputters.js');
@@ -81,7 +97,10 @@ export class Printer {
   #render(data: Record<string, unknown>, out: string | undefined, retcode?: number): void {
     const outputter = this.#o.outputter ?? this.#declared.get(out ?? '') ?? nestedOutputter;
     this.write(
-      outputter.render(data, retcode === undefined ? this.#o.render : { ...this.#o.render, retcode }),
+      outputter.render(
+        data,
+        retcode === undefined ? this.#renderOptions : { ...this.#renderOptions, retcode },
+      ),
     );
   }
 

@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { which } from '../../modules/_which.js';
 import { readText } from './hardware.js';
 
 /** Salt's `disks` and `ssds`: block devices that are not virtual, by `queue/rotational`. */
@@ -138,12 +139,8 @@ export function kernelParams(cmdline: string): Array<[string, string | null]> {
   return out;
 }
 
-const SYSTEM_BIN = ['/sbin', '/bin', '/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin'];
-
-function onPath(name: string): boolean {
-  const dirs = [...(process.env.PATH ?? '').split(':').filter(Boolean), ...SYSTEM_BIN];
-  return dirs.some((d) => existsSync(join(d, name)));
-}
+/** Salt's `salt.utils.path.which(name)` is not None. */
+const onPath = (name: string): boolean => which(name) !== null;
 
 /** `efi` and `efi-secure-boot` (Salt's `extra.uefi`). */
 function efiGrains(): Record<string, boolean> {

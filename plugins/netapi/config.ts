@@ -40,6 +40,8 @@ export const netapiOptionsSchema = z.object({
   app_path: z.string().default('/app'),
   static: z.string().nullable().default(null),
   static_path: z.string().default('/static'),
+  /** tsalt: serve the web console at `/console` (plugins/console reads it; checked here with the rest). */
+  console: z.boolean().default(true),
   /** Largest request body accepted, bytes (Salt's `max_request_body_size`). */
   max_request_body_size: z.coerce.number().int().min(1).default(1_048_576),
   /** tsalt: requests per second allowed per token (and per client address without one); 0 disables. */

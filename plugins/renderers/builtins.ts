@@ -1,15 +1,26 @@
-/** The renderers tsalt ships (Salt's `salt/renderers/` built-ins it supports), by name. */
-import { gpgRenderer } from './gpg-renderer.js';
-import { jinjaRenderer } from './jinja/renderer.js';
-import { jsRenderer } from './js-renderer.js';
-import { jsonRenderer } from './json-renderer.js';
+/**
+ * The renderers tsalt ships (Salt's `salt/renderers/` built-ins it supports), by name. Each
+ * imports its code on its first render: a process that registers the renderers plugin and never
+ * renders (the minion's main process) does not hold the Jinja engine or the YAML parser.
+ */
 import type { RendererDef } from './types.js';
-import { yamlRenderer } from './yaml/renderer.js';
+
+/** A renderer named `name` whose implementation `load` imports when it first renders. */
+function lazyRenderer(name: string, load: () => Promise<RendererDef>): RendererDef {
+  let def: Promise<RendererDef> | undefined;
+  return {
+    name,
+    async render(input, context, step) {
+      def ??= load();
+      return (await def).render(input, context, step);
+    },
+  };
+}
 
 export const BUILTIN_RENDERERS: readonly RendererDef[] = [
-  jinjaRenderer,
-  yamlRenderer,
-  jsonRenderer,
-  gpgRenderer,
-  jsRenderer,
+  lazyRenderer('jinja', async () => (await import('./jinja/renderer.js')).jinjaRenderer),
+  lazyRenderer('yaml', async () => (await import('./yaml/renderer.js')).yamlRenderer),
+  lazyRenderer('json', async () => (await import('./json-renderer.js')).jsonRenderer),
+  lazyRenderer('gpg', async () => (await import('./gpg-renderer.js')).gpgRenderer),
+  lazyRenderer('js', async () => (await import('./js-renderer.js')).jsRenderer),
 ];

@@ -38,6 +38,7 @@ describe('the minion job-process pool: bounded, shared past the cap', () => {
     await c.startMinion('pool', { job_processes_max: 2 });
     await c.startMinion('one', { job_processes_max: 1 });
     await c.startMinion('slots', { process_count_max: 1 });
+    await c.startMinion('idle', { job_process_idle_timeout: 1 });
   }, 60_000);
   afterAll(() => c.stop());
 
@@ -136,5 +137,33 @@ describe('the minion job-process pool: bounded, shared past the cap', () => {
     const pinged = await c.jobReturns(withReturner, (s) => 'slots' in s, 15_000);
     expect(pinged.slots?.return).toBe(true);
     expect(c.minions.get('slots')!.out).toContain(`executing jid ${withReturner}, waiting`);
+  }, 60_000);
+
+  it('starts a job process only for a job that needs one, and retires it after job_process_idle_timeout', async () => {
+    const pid = c.minions.get('idle')!.proc.pid!;
+    const none = (): true | undefined => (jobProcesses(pid).length === 0 ? true : undefined);
+    // started and answered test.ping (inline): its main process alone
+    await until(none);
+    const first = await c.saltJson(['idle', 'cmd.run', 'echo first']);
+    expect(first.data).toEqual({ idle: 'first' });
+    // idle for 1 s: the process exits, and the next job starts a new one
+    await until(none);
+    const again = await c.saltJson(['idle', 'cmd.run', 'echo again']);
+    expect(again.data).toEqual({ idle: 'again' });
+    await until(none);
+  }, 60_000);
+
+  it('keeps an idle job process for job_process_idle_timeout (30 s by default)', async () => {
+    const pid = c.minions.get('pool')!.proc.pid!;
+    const before = jobProcesses(pid);
+    const r = await c.saltJson(['pool', 'cmd.run', 'echo kept']);
+    expect(r.data).toEqual({ pool: 'kept' });
+    const after = jobProcesses(pid);
+    expect(after.length).toBeGreaterThan(0);
+    await new Promise((res) => setTimeout(res, 3000));
+    // a few seconds idle: the process that ran the job is still there
+    expect(jobProcesses(pid).filter((p) => after.includes(p) || before.includes(p)).length).toBeGreaterThan(
+      0,
+    );
   }, 60_000);
 });

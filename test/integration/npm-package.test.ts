@@ -58,6 +58,9 @@ describe('the npm package', () => {
     expect(files).toContain('package/dist/kernel/index.js');
     expect(files).toContain('package/dist/kernel/index.d.ts');
     expect(files).toContain('package/docs/config.md');
+    // the web console's bundle, built by `npm run build`, ships; its sources do not
+    for (const f of ['index.html', 'app.js', 'app.css'])
+      expect(files).toContain(`package/dist/plugins/console/assets/${f}`);
     for (const c of COMMANDS) expect(files).toContain(`package/bin/${c}`);
     expect(files.filter((f) => /\.test\.|\/dist\/(bench|tools|test)\//.test(f))).toEqual([]);
   });

@@ -130,7 +130,14 @@ function main(): void {
   let i = 0;
   while (i < args.length && args[i]?.startsWith('--')) i++;
   const script = args[i];
-  if (script && path.isAbsolute(script) && script.startsWith(`${dir}${path.sep}`)) {
+  // a script of this build, or of an earlier one still unpacked: a process that started before
+  // a package upgrade replaced this executable forks its job processes from its own code
+  const ours = (d: string): boolean => !!script && script.startsWith(`${d}${path.sep}`);
+  if (
+    script &&
+    path.isAbsolute(script) &&
+    (ours(dir) || (ours(path.dirname(dir)) && fs.existsSync(script)))
+  ) {
     for (const opt of args.slice(0, i)) {
       if (/^--(max|min)-[a-z-]+=\d+$/.test(opt)) v8.setFlagsFromString(opt);
     }

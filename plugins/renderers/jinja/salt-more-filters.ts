@@ -10,8 +10,16 @@ import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { posix } from 'node:path';
 import { search as jmesSearch } from 'jmespath';
 import { globMatch } from '../../../kernel/util.js';
+import {
+  type IpValue,
+  inNetwork,
+  ipProperty,
+  ipText,
+  networkHosts,
+  networkSize,
+  parseIp,
+} from '../../../modules/_network-ip.js';
 import { arg, type Fn } from './filters.js';
-import { type IpValue, inNetwork, ipProperty, ipText, networkHosts, networkSize, parseIp } from './ip.js';
 import { pyMethod } from './methods.js';
 import {
   compare,

@@ -1,0 +1,79 @@
+/**
+ * A job process's own channel to the master, for the jobs it still runs once the minion's main
+ * process has left them (a restart or an upgrade: `KillMode=process` under systemd, the
+ * sysvinit script's stop): it signs in with the minion's key, as the main process does, and
+ * sends those jobs' returns and their functions' master requests itself. Salt's job processes
+ * likewise return through a channel of their own. Opened on first use; it gives up after
+ * `giveUpMs` when no master answers, so an orphaned job process always ends.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { tcpAddress } from '../kernel/bus/address.js';
+import type { ResolvedMinionConfig } from '../kernel/config/index.js';
+import { loadOrCreateKeyPair } from '../kernel/crypt/keys.js';
+import type { JobOutcome } from './execute-job.js';
+import type { JobData } from './job-protocol.js';
+import { primaryMaster } from './master-address.js';
+import { MasterConnection } from './master-connection.js';
+import type { MasterLink } from './master-link.js';
+import { buildReturnLoad } from './return-load.js';
+
+export interface OwnChannel {
+  /** Sends an aes load to the master (signing in first, once). */
+  request(load: Record<string, unknown>): Promise<unknown>;
+  /** Sends a job's return, as the main process would have. */
+  sendReturn(job: JobData, outcome: JobOutcome): Promise<void>;
+  /** The master link functions use from now on (no pool to recycle, no pillar or scheduler here). */
+  readonly link: MasterLink;
+  close(): void;
+}
+
+export function openOwnChannel(
+  config: ResolvedMinionConfig,
+  id: string,
+  log: Logger,
+  giveUpMs = 120_000,
+): OwnChannel {
+  // the minion's key, read now while it surely exists (never made anew here: a minion whose
+  // folders are gone has no business signing in again)
+  const pem = join(config.pki_dir, 'minion.pem');
+  const keys = existsSync(pem)
+    ? loadOrCreateKeyPair(config.pki_dir, 'minion', 2048)
+    : Promise.reject(new Error(`the minion key ${pem} is gone`));
+  keys.catch(() => undefined);
+  let ready: Promise<MasterConnection> | undefined;
+  let conn: MasterConnection | undefined;
+  const connect = (): Promise<MasterConnection> => {
+    ready ??= (async () => {
+      const uri = tcpAddress(primaryMaster(config.master), config.master_port);
+      conn = new MasterConnection(config, id, await keys, uri, log);
+      const timer = setTimeout(() => conn?.close(), giveUpMs);
+      timer.unref();
+      try {
+        await conn.signIn();
+      } finally {
+        clearTimeout(timer);
+      }
+      log.info({ master: uri }, 'job process signed in on its own channel');
+      return conn;
+    })();
+    return ready;
+  };
+  const request = async (load: Record<string, unknown>): Promise<unknown> => (await connect()).send(load);
+  return {
+    request,
+    async sendReturn(job, outcome) {
+      const master = await connect();
+      await master.send(buildReturnLoad(id, job, outcome), {
+        timeoutMs: config.return_retry_timer_max * 1000,
+      });
+    },
+    link: {
+      inProcess: false,
+      request,
+      recycle: () => undefined,
+    },
+    close: () => conn?.close(),
+  };
+}

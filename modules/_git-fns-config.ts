@@ -1,0 +1,70 @@
+/**
+ * The git configuration functions of Salt's `git` module: config_get, config_get_regexp,
+ * config_set (`global=True` for the user's file).
+ * Merged into `modules/git.ts`.
+ */
+import { defineFunction, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { common, runOpts } from './_git-args.js';
+import { parseConfigRegexp } from './_git-parse.js';
+import { configGet, configGetter } from './_git-query.js';
+import { expandPath, gitRun } from './_git-run.js';
+
+export const configFunctions = {
+  config_get: defineFunction({
+    args: (z) => z.object({ key: z.string(), cwd: z.string().nullish(), ...common(z) }),
+    varkw: true,
+    doc: "Get the value of a key in the git configuration file (all=True: every value; global=True: the user's).\n\nCLI Example: salt myminion git.config_get user.name cwd=/path/to/repo",
+    run: (ctx, a, extra) => configGet(ctx, a.key, a, extra.kwargs),
+  }),
+  config_get_regexp: defineFunction({
+    args: (z) =>
+      z.object({
+        key: z.string(),
+        value_regex: z.unknown().optional(),
+        cwd: z.string().nullish(),
+        ...common(z),
+      }),
+    varkw: true,
+    doc: "Get the value of a key or keys in the git configuration file using regexes: {key: [values]}.\n\nCLI Example: salt myminion git.config_get_regexp '^user\\.' cwd=/path/to/repo",
+    run: async (ctx, a, extra) => {
+      const r = await configGetter(ctx, '--get-regexp', a.key, a, extra.kwargs.global === true);
+      return r.retcode === 1 ? {} : parseConfigRegexp(r.stdout);
+    },
+  }),
+  config_set: defineFunction({
+    args: (z) =>
+      z.object({
+        key: z.string(),
+        value: z.unknown().optional(),
+        multivar: z.unknown().optional(),
+        cwd: z.string().nullish(),
+        ...common(z),
+      }),
+    varkw: true,
+    doc: 'Set a key in the git configuration file (value, or multivar for several); returns the values now set.\n\nCLI Example: salt myminion git.config_set user.email me@example.com cwd=/path/to/repo',
+    run: async (ctx, a, extra) => {
+      const global = extra.kwargs.global === true;
+      let cwd: string | null = null;
+      if (a.cwd === undefined || a.cwd === null) {
+        if (!global) throw new SALT_ERR_INVOCATION("'cwd' argument required unless global=True");
+      } else cwd = await expandPath(a.cwd, a.user);
+      const has = (v: unknown) => v !== undefined && v !== null;
+      if (has(a.value) && has(a.multivar))
+        throw new SALT_ERR_INVOCATION("Only one of 'value' and 'multivar' is permitted");
+      const prefix = ['git', 'config', ...(global ? ['--global'] : [])];
+      const o = runOpts(a, cwd);
+      if (has(a.value)) {
+        await gitRun(
+          ctx,
+          [...prefix, extra.kwargs.add === true ? '--add' : '--replace-all', a.key, String(a.value)],
+          o,
+        );
+      } else {
+        const mv = Array.isArray(a.multivar) ? a.multivar.map(String) : String(a.multivar ?? '').split(',');
+        for (const [i, v] of mv.entries())
+          await gitRun(ctx, [...prefix, i === 0 ? '--replace-all' : '--add', a.key, v], o);
+      }
+      return configGet(ctx, a.key, { ...a, cwd }, { all: true, global });
+    },
+  }),
+};

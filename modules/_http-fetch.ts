@@ -1,0 +1,131 @@
+/**
+ * One HTTP(S) request the way Salt's `http.query` makes it with its default (tornado) backend:
+ * no redirects followed, the body read whole (up to a cap) and gzip/deflate bodies inflated,
+ * response header names in tornado's capitalised form, and transport errors in Python's words
+ * (`[Errno 111] Connection refused`).
+ */
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+
+export interface FetchSpec {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+  auth: { user: string; pass: string } | null;
+  verifySsl: boolean;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxBody: number;
+  signal?: AbortSignal;
+}
+
+export interface FetchResult {
+  status: number;
+  reason: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** `content-type` → `Content-Type`, as tornado's HTTPHeaders prints names. */
+export const headerName = (n: string): string =>
+  n
+    .split('-')
+    .map((w) => (w ? (w[0] as string).toUpperCase() + w.slice(1).toLowerCase() : w))
+    .join('-');
+
+/** A transport error as Python's `str(OSError)` reads. */
+export function pythonError(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return '[Errno 111] Connection refused';
+    case 'ECONNRESET':
+      return '[Errno 104] Connection reset by peer';
+    case 'EHOSTUNREACH':
+      return '[Errno 113] No route to host';
+    case 'ENETUNREACH':
+      return '[Errno 101] Network is unreachable';
+    case 'ENOTFOUND':
+      return '[Errno -2] Name or service not known';
+    case 'EAI_AGAIN':
+      return '[Errno -3] Temporary failure in name resolution';
+    default:
+      return err.message;
+  }
+}
+
+function inflate(coding: string, body: Buffer): Buffer {
+  try {
+    if (coding === 'gzip') return zlib.gunzipSync(body);
+    if (coding === 'deflate') return zlib.inflateSync(body);
+  } catch {
+    // not what it says it is: keep the bytes
+  }
+  return body;
+}
+
+/** Sends the request; rejects with a Python-worded Error on a transport failure or a timeout. */
+export function fetchOnce(spec: FetchSpec): Promise<FetchResult> {
+  const u = new URL(spec.url);
+  const lib = u.protocol === 'https:' ? https : http;
+  const headers: Record<string, string> = { ...spec.headers };
+  if (spec.auth)
+    headers.Authorization = `Basic ${Buffer.from(`${spec.auth.user}:${spec.auth.pass}`).toString('base64')}`;
+  // tornado's client closes each connection; so does this one (no keep-alive agent)
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === 'connection')) headers.Connection = 'close';
+  if (spec.body !== null) headers['Content-Length'] = String(Buffer.byteLength(spec.body));
+  return new Promise((resolve, reject) => {
+    const req = lib.request(
+      u,
+      {
+        method: spec.method,
+        headers,
+        agent: false,
+        rejectUnauthorized: spec.verifySsl,
+        signal: spec.signal,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > spec.maxBody) {
+            req.destroy(new Error(`Content-Length too long`));
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          const out: Record<string, string> = {};
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            const name = headerName(res.rawHeaders[i] as string);
+            const value = res.rawHeaders[i + 1] as string;
+            out[name] = name in out ? `${out[name]},${value}` : value;
+          }
+          const coding = (res.headers['content-encoding'] ?? 'identity').toLowerCase();
+          resolve({
+            status: res.statusCode ?? 0,
+            reason: res.statusMessage ?? '',
+            headers: out,
+            body: inflate(coding, Buffer.concat(chunks)),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    const timer = setTimeout(() => req.destroy(new Error('Timeout during request')), spec.requestTimeoutMs);
+    req.on('socket', (sock) => {
+      if (!sock.connecting) return;
+      const t = setTimeout(() => req.destroy(new Error('Timeout while connecting')), spec.connectTimeoutMs);
+      sock.once('connect', () => clearTimeout(t));
+      sock.once('close', () => clearTimeout(t));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new Error(pythonError(err)));
+    });
+    req.end(spec.body ?? undefined);
+  });
+}

@@ -1,0 +1,2 @@
+export { consolePlugin } from './console-plugin.js';
+export { consoleEnabled } from './enabled.js';

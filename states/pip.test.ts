@@ -1,0 +1,59 @@
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import cmdMod from '../modules/cmd.js';
+import pipMod from '../modules/pip.js';
+import { canVenv, makePipFixture, type PipFixture } from '../test/support/pip-fixture.js';
+import { moduleCtx, runState } from './_test-ctx.js';
+import pip from './pip.js';
+
+// Expectations: Salt 3006.18's pip.removed returns for the same steps in a throwaway venv.
+let fx: PipFixture | undefined;
+const ctx = moduleCtx([cmdMod, pipMod]);
+const st = (kw: Record<string, unknown>, test = false) => runState(pip, 'removed', kw, { ctx, test });
+
+beforeAll(async () => {
+  if (canVenv) fx = await makePipFixture();
+}, 300_000);
+afterAll(() => (fx ? rm(fx.dir, { recursive: true, force: true }) : undefined));
+
+describe.skipIf(!canVenv)('pip.removed', () => {
+  it('predicts, removes, then finds the package gone', async () => {
+    const { venv, wheels } = fx as PipFixture;
+    const name = 'tsalt-fixture';
+    const r = (await ctx.call('pip.install', [name], {
+      bin_env: venv,
+      find_links: wheels,
+      no_index: true,
+    })) as {
+      retcode: number;
+    };
+    expect(r.retcode).toBe(0);
+    expect(await st({ name, bin_env: venv }, true)).toEqual({
+      name,
+      result: null,
+      comment: `Package ${name} is set to be removed`,
+      changes: {},
+    });
+    expect(await st({ name, bin_env: venv })).toEqual({
+      name,
+      result: true,
+      comment: 'Package was successfully removed.',
+      changes: { [name]: 'Removed' },
+    });
+    expect(await st({ name, bin_env: venv })).toEqual({
+      name,
+      result: true,
+      comment: 'Package is not installed.',
+      changes: {},
+    });
+  }, 240_000);
+
+  it('fails with the error of a bin_env that has no pip', async () => {
+    expect(await st({ name: 'x', bin_env: (fx as PipFixture).wheels })).toEqual({
+      name: 'x',
+      result: false,
+      comment: `Error uninstalling 'x': Could not find a pip binary in virtualenv ${(fx as PipFixture).wheels}`,
+      changes: {},
+    });
+  });
+});

@@ -1,0 +1,342 @@
+/**
+ * The web console in real headless Chromium against a real master, minions and REST API:
+ * login (and a wrong password), the minions list, runs of test.ping and cmd.run with each
+ * minion's return and end state, the job view, accepting a pending key, an event.send tail,
+ * and a user whose ACL allows only test.* (no way to run cmd.run; the API refuses it).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { freePort } from '../../kernel/process/ports.js';
+import { type Browser, launchBrowser, skipBrowserTests } from '../../tools/headless-chromium.js';
+import { Cluster } from '../../tools/local-cluster.js';
+import { loginToken, waitForApi } from '../../tools/netapi-http.js';
+
+const WAIT = 30_000;
+
+describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium', () => {
+  let c: Cluster;
+  let browser: Browser;
+  let page: Page;
+  let base = '';
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const master: Record<string, unknown> = {
+      rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0 },
+      netapi_enable_clients: ['local', 'local_async', 'runner', 'wheel'],
+      auto_accept: false,
+    };
+    c = new Cluster({ master });
+    const users = join(c.root, 'users.txt');
+    const autosign = join(c.root, 'autosign.conf');
+    writeFileSync(users, 'saltdev:saltdev\nlimited:pw\n');
+    writeFileSync(autosign, 'm0\nm1\n');
+    master.autosign_file = autosign;
+    // a state file with a failing state, and a pillar secret
+    const states = join(c.root, 'srv', 'salt');
+    const pillar = join(c.root, 'srv', 'pillar');
+    mkdirSync(states, { recursive: true });
+    mkdirSync(pillar, { recursive: true });
+    writeFileSync(
+      join(states, 'demo.sls'),
+      'hello:\n  cmd.run:\n    - name: echo hello\nbroken:\n  cmd.run:\n    - name: exit 4\n',
+    );
+    writeFileSync(join(pillar, 'top.sls'), "base:\n  '*':\n    - secrets\n");
+    writeFileSync(join(pillar, 'secrets.sls'), 'db_password: hunter2-console\n');
+    master.file_roots = { base: [states] };
+    master.pillar_roots = { base: [pillar] };
+    master.external_auth = {
+      file: { '^filename': users, saltdev: ['.*', '@runner', '@wheel', '@jobs'], limited: ['test.*'] },
+    };
+    await c.startMaster();
+    await Promise.all([c.startMinion('m0'), c.startMinion('m1')]);
+    // its key stays pending until the console accepts it
+    await c.startMinion('pend', {}, false);
+    base = `http://127.0.0.1:${port}`;
+    await waitForApi(base);
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(WAIT);
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(String(e)));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await c?.stop();
+  });
+
+  // a failing step leaves a screenshot of the page behind
+  const shotOnFailure = (name: string) =>
+    onTestFailed(async () => {
+      const path = join(tmpdir(), `tsalt-console-failed-${name}.png`);
+      await page?.screenshot({ path }).catch(() => undefined);
+      process.stderr.write(`console test: screenshot in ${path}\n`);
+    });
+
+  const logIn = async (user: string, password: string) => {
+    await page.goto(`${base}/console`);
+    await page.fill('input[name=username]', user);
+    await page.fill('input[name=password]', password);
+    await page.click('button[type=submit]');
+  };
+
+  const run = async (target: string, fun: string, args: string, timeout = 10) => {
+    // a fresh form (the hash alone changing would keep the last run on screen)
+    await page.goto(`${base}/console#/jobs`);
+    await page.goto(`${base}/console#/run`);
+    await page.fill('input[name=target]', target);
+    await page.fill('input[name=function]', fun);
+    await page.fill('input[name=arguments]', args);
+    await page.fill('input[name=timeout]', String(timeout));
+    await page.click('form[aria-label="Run a function"] button[type=submit]');
+  };
+
+  const result = (id: string) => page.locator(`.minion-result[data-minion="${id}"]`);
+
+  it('serves the page with a Content-Security-Policy and no inline script', async () => {
+    const r = await fetch(`${base}/console`, { headers: { Accept: 'text/html' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await r.text();
+    expect(html).toContain('<script type="module" src="/console/app.js"></script>');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const cfg = (await (await fetch(`${base}/console/config.json`)).json()) as { eauth: string[] };
+    expect(cfg.eauth).toEqual(['file']);
+  });
+
+  it('a wrong password shows an error and logs nobody in', async () => {
+    await logIn('saltdev', 'wrong');
+    await expect
+      .poll(() => page.locator('[role=alert]').textContent(), { timeout: WAIT })
+      .toContain('Login failed');
+    expect(await page.locator('nav').count()).toBe(0);
+    // the eauth choice defaults to the first configured back end
+    expect(await page.locator('select[name=eauth]').inputValue()).toBe('file');
+  });
+
+  it('logs in and lists the minions by id', async () => {
+    await logIn('saltdev', 'saltdev');
+    await page.locator('.minion-row[data-minion="m0"]').waitFor();
+    await page.locator('.minion-row[data-minion="m1"]').waitFor();
+    expect(await page.locator('nav .who').textContent()).toContain('saltdev');
+    // grains on click
+    await page.click('.minion-row[data-minion="m0"]');
+    await expect
+      .poll(() => page.locator('aside.grains pre').textContent(), { timeout: WAIT })
+      .toContain('saltversion:');
+  });
+
+  it('runs test.ping: each minion returns', async () => {
+    await run('*', 'test.ping', '');
+    await expect.poll(() => result('m0').getAttribute('data-state'), { timeout: WAIT }).toBe('returned');
+    await expect.poll(() => result('m1').getAttribute('data-state'), { timeout: WAIT }).toBe('returned');
+    expect(await result('m0').locator('pre').textContent()).toBe('    True');
+    // the pending minion is not targeted
+    expect(await result('pend').count()).toBe(0);
+  });
+
+  it('runs cmd.run with CLI arguments; a non-zero exit is failed with its retcode', async () => {
+    await run('m0,m1', 'cmd.run', '"echo hi from $(hostname >/dev/null; echo console)"');
+    await page.selectOption('select[name=tgt_type]', 'list');
+    await page.click('form[aria-label="Run a function"] button[type=submit]');
+    await expect.poll(() => result('m1').getAttribute('data-state'), { timeout: WAIT }).toBe('returned');
+    await expect
+      .poll(() => result('m0').locator('pre').textContent(), { timeout: WAIT })
+      .toBe('    hi from console');
+    await run('m0', 'cmd.run', '"exit 3"');
+    await expect.poll(() => result('m0').getAttribute('data-state'), { timeout: WAIT }).toBe('failed');
+    expect(await result('m0').locator('.badge').textContent()).toBe('failed (retcode 3)');
+  });
+
+  it('opens the job from the run and from the jobs list', async () => {
+    shotOnFailure('job');
+    await run('*', 'test.arg', 'a 1 k=v');
+    await expect.poll(() => result('m1').getAttribute('data-state'), { timeout: WAIT }).toBe('returned');
+    const jid = (await page.locator('main p a[href^="#/jobs/"]').textContent())?.trim() ?? '';
+    expect(jid).toMatch(/^\d{20}$/);
+    await page.click('main p a[href^="#/jobs/"]');
+    await expect
+      .poll(() => page.locator('[data-field=function]').textContent())
+      .toContain('test.arg a 1 k=v');
+    await expect.poll(() => result('m0').getAttribute('data-state'), { timeout: WAIT }).toBe('returned');
+    expect(await result('m0').locator('pre').textContent()).toContain('- a');
+    await page.goto(`${base}/console#/jobs`);
+    const row = page.locator(`tr[data-jid="${jid}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('saltdev');
+    await row.locator('a').click();
+    await page.locator('h2', { hasText: `Job ${jid}` }).waitFor();
+  });
+
+  it('accepts a pending key after a confirmation', async () => {
+    await page.goto(`${base}/console#/keys`);
+    const pending = page.locator('[data-group=minions_pre] tr[data-key="pend"]');
+    await pending.waitFor();
+    expect(await page.locator('[data-group=minions] tr[data-key="m0"] .finger').textContent()).toMatch(
+      /^([0-9a-f]{2}:){31}[0-9a-f]{2}$/,
+    );
+    await pending.locator('button[data-action=accept]').click();
+    // nothing happens before the confirmation
+    expect((await c.saltKey(['-l', 'pre'])).stdout).toContain('pend');
+    await pending.locator('button', { hasText: 'Confirm accept' }).click();
+    await page.locator('[data-group=minions] tr[data-key="pend"]').waitFor();
+    await c.minions.get('pend')?.waitFor('salt-minion started', 60_000);
+  });
+
+  it('tails an event fired with event.send, with a tag filter, pause and resume', async () => {
+    await page.goto(`${base}/console#/events`);
+    await page.fill('input[name=tag]', 'console/');
+    const token = await loginToken(base, 'saltdev', 'saltdev');
+    const fire = (tag: string) =>
+      fetch(`${base}/`, {
+        method: 'POST',
+        headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({
+          client: 'local',
+          tgt: 'm0',
+          fun: 'event.send',
+          arg: [tag, { __kwarg__: true, n: 1 }],
+        }),
+      });
+    // the stream is open once the page subscribed; an event before that would be lost
+    await expect
+      .poll(
+        async () => {
+          await fire('console/test/one');
+          return page.locator('li[data-tag="console/test/one"]').count();
+        },
+        { timeout: WAIT, interval: 1000 },
+      )
+      .toBeGreaterThan(0);
+    // the filter hides other tags (the job's own events)
+    expect(await page.locator('li[data-tag^="salt/job/"]').count()).toBe(0);
+    await page.click('button:has-text("Pause")');
+    await fire('console/test/two');
+    await page.locator('button', { hasText: /Resume \([1-9]/ }).waitFor();
+    expect(await page.locator('li[data-tag="console/test/two"]').count()).toBe(0);
+    await page.click('button:has-text("Resume")');
+    await page.locator('li[data-tag="console/test/two"]').first().waitFor();
+  });
+
+  it('applies an SLS from the states page: the highstate view lists the failed state first', async () => {
+    await page.goto(`${base}/console#/states`);
+    await page.fill('form[aria-label="Apply states"] input[name=target]', 'm0');
+    await page.fill('input[name=sls]', 'demo');
+    await page.uncheck('input[name=test]');
+    await page.click('form[aria-label="Apply states"] button[type=submit]');
+    await expect.poll(() => result('m0').getAttribute('data-state'), { timeout: WAIT }).toBe('failed');
+    const rows = result('m0').locator('.highstate tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).getAttribute('class')).toBe('failed');
+    expect(await rows.nth(0).locator('td').nth(1).textContent()).toBe('broken');
+    expect(await rows.nth(1).locator('td').nth(1).textContent()).toBe('hello');
+    expect(await result('m0').locator('.highstate .summary').textContent()).toContain('Failed: 1');
+  });
+
+  it("shows a minion's pillar obfuscated until a key is revealed", async () => {
+    await page.goto(`${base}/console#/minions`);
+    await page.click('.minion-row[data-minion="m0"]');
+    await page.click('aside button[role=tab]:has-text("Pillar")');
+    await page.locator('dt[data-pillar="db_password"]').waitFor();
+    expect(await page.locator('aside').textContent()).not.toContain('hunter2-console');
+    await page.click('button[aria-label="Reveal db_password"]');
+    await expect
+      .poll(() => page.locator('aside.grains dd pre').first().textContent())
+      .toBe('hunter2-console');
+  });
+
+  it('runs a runner from the runners page', async () => {
+    await page.goto(`${base}/console#/runners`);
+    await page.selectOption('select[name=runner]', 'manage.present');
+    await page.click('form[aria-label="Run a runner"] button[type=submit]');
+    await expect
+      .poll(() => page.locator('[data-testid=runner-output]').textContent(), { timeout: WAIT })
+      .toContain('- m0');
+  });
+
+  it('a minion that is stopped ends as not connected', async () => {
+    await c.minions.get('m1')?.stop();
+    const token = await loginToken(base, 'saltdev', 'saltdev');
+    await expect
+      .poll(
+        async () => {
+          const r = await fetch(`${base}/`, {
+            method: 'POST',
+            headers: {
+              'X-Auth-Token': token,
+              'Content-Type': 'application/json',
+              Accept: 'application/json',
+            },
+            body: JSON.stringify({ client: 'runner', fun: 'manage.present' }),
+          });
+          return ((await r.json()) as { return: [string[]] }).return[0];
+        },
+        { timeout: WAIT, interval: 500 },
+      )
+      .not.toContain('m1');
+    await run('m0,m1', 'test.ping', '', 3);
+    await page.selectOption('select[name=tgt_type]', 'list');
+    await page.click('form[aria-label="Run a function"] button[type=submit]');
+    await expect.poll(() => result('m1').getAttribute('data-state'), { timeout: WAIT }).toBe('not_connected');
+    expect(await result('m0').getAttribute('data-state')).toBe('returned');
+  });
+
+  it('a user whose ACL allows only test.* sees no way to run cmd.run, and the API refuses it', async () => {
+    await page.click('nav button:has-text("Log out")');
+    await logIn('limited', 'pw');
+    await page.locator('nav').waitFor();
+    expect(await page.locator('nav a[href="#/keys"]').count()).toBe(0);
+    expect(await page.locator('nav a[href="#/jobs"]').count()).toBe(0);
+    await page.goto(`${base}/console#/run`);
+    await page.fill('input[name=function]', 'cmd.run');
+    await page.locator('[role=alert]', { hasText: 'does not allow cmd.run' }).waitFor();
+    expect(await page.locator('form[aria-label="Run a function"] button[type=submit]').count()).toBe(0);
+    await page.fill('input[name=function]', 'test.ping');
+    expect(await page.locator('form[aria-label="Run a function"] button[type=submit]').count()).toBe(1);
+    // the API refuses it whatever the page shows
+    const status = await page.evaluate(async () => {
+      // runs in the page, where sessionStorage is a global
+      const store = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } })
+        .sessionStorage;
+      const s = JSON.parse(store.getItem('tsalt-console-session') ?? '{}') as { token?: string };
+      const r = await fetch('/', {
+        method: 'POST',
+        headers: {
+          'X-Auth-Token': s.token ?? '',
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
+        body: JSON.stringify({ client: 'local', tgt: '*', fun: 'cmd.run', arg: ['id'] }),
+      });
+      return r.status;
+    });
+    expect(status).toBe(403);
+  });
+
+  it('a revoked token sends the page back to the login form', async () => {
+    await page.evaluate(async () => {
+      const store = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } })
+        .sessionStorage;
+      const s = JSON.parse(store.getItem('tsalt-console-session') ?? '{}') as { token?: string };
+      await fetch('/logout', { method: 'POST', headers: { 'X-Auth-Token': s.token ?? '' } });
+    });
+    // the next call the page makes (the jobs page asks GET /jobs) is refused: back to the login form
+    await page.goto(`${base}/console#/jobs`);
+    await page.locator('input[name=username]').waitFor();
+    expect(await page.locator('nav').count()).toBe(0);
+  });
+
+  it('broke no Content-Security-Policy rule and threw nothing', () => {
+    // the wrong password's and the revoked token's 401s and the refused cmd.run's 403 are the
+    // browser's only console errors
+    expect(problems.filter((p) => !/status of (401|403)/.test(p))).toEqual([]);
+    expect(problems.filter((p) => /status of 403/.test(p))).toHaveLength(1);
+  });
+});
