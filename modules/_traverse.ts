@@ -7,7 +7,10 @@ import { pyTruthy } from '../kernel/util.js';
 import { fnmatch } from './_fnmatch.js';
 
 export function isMapping(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  // bytes, an integral float, a datetime: values, not mappings
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 const PY_INT = /^\s*[-+]?\d+(?:_\d+)*\s*$/;

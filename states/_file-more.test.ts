@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveFunctionArgs } from '../kernel/index.js';
-import { bindArgs } from '../kernel/util.js';
+import { bindArgs, float64 } from '../kernel/util.js';
 import cmd from '../modules/cmd.js';
 import cp from '../modules/cp.js';
 import fileMod from '../modules/file.js';
@@ -73,6 +74,13 @@ function harness(pillar: Record<string, unknown> = {}): Harness {
       running: { value: {} },
       state: {
         value: (other: string, kw: Record<string, unknown>) => run(other.slice(5), kw, { test: opts.test }),
+      },
+      // the job's state functions, with the test flag the caller gives (file.patch fetches with it off)
+      states: {
+        value: {
+          call: (other: string, kw: Record<string, unknown>, o: { test: boolean }) =>
+            run(other.slice(5), kw, { test: o.test }),
+        },
       },
     });
     const ret = (await found.run(ctx, bound as never, extra)) as StateReturn;
@@ -360,6 +368,40 @@ describe('file.tidied and file.patch', () => {
     expect(await run('patch', { name: f, source: 'salt://p.diff', options: '-N' })).toMatchObject({
       result: false,
       comment: 'The following CLI options are not allowed: -N',
+    });
+  });
+
+  // recorded with salt-call --local state.apply on Salt 3006.18: the patch is rendered by
+  // file.managed before it is applied, a float in the context keeps its .0
+  it('renders a templated patch with context or defaults, and checks its source_hash', async () => {
+    const run = harness({ who: 'pillar-who' });
+    const f = join(dir, 'f');
+    await writeFile(f, 'one\nversion = 1\nthree\n');
+    const diff =
+      '--- f\n+++ f\n@@ -1,3 +1,3 @@\n one\n-version = 1\n+version = {{ v }} {{ pillar.who }}\n three\n';
+    await writeFile(join(roots, 'v.diff.j2'), diff);
+    const src = { name: f, source: 'salt://v.diff.j2', template: 'jinja' };
+    expect(await run('patch', { ...src, context: { v: float64(2) } }, { test: true })).toMatchObject({
+      result: null,
+      comment: 'The patch would be applied',
+    });
+    expect(await readFile(f, 'utf8')).toBe('one\nversion = 1\nthree\n');
+    expect(await run('patch', { ...src, context: { v: float64(2) } })).toMatchObject({
+      result: true,
+      comment: 'Patch successfully applied',
+    });
+    expect(await readFile(f, 'utf8')).toBe('one\nversion = 2.0 pillar-who\nthree\n');
+    await writeFile(f, 'one\nversion = 1\nthree\n');
+    const sha = createHash('sha256').update(diff).digest('hex');
+    expect(await run('patch', { ...src, defaults: { v: 3 }, source_hash: `sha256=${sha}` })).toMatchObject({
+      result: true,
+    });
+    expect(await readFile(f, 'utf8')).toBe('one\nversion = 3 pillar-who\nthree\n');
+    // a source that is not there: file.managed's own failure, named after the temporary file
+    const missing = await run('patch', { name: f, source: 'salt://nope.diff', template: 'jinja' });
+    expect(missing).toMatchObject({
+      result: false,
+      comment: "Source file salt://nope.diff not found in saltenv 'base'",
     });
   });
 });

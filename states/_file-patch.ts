@@ -2,7 +2,7 @@
  * Salt's `file.patch` state (`salt/states/file.py` `patch`): a unified diff from `source`
  * (salt://, a URL or a local path) applied to a file or folder with the patch program, after a
  * dry run that tells "applies", "already applied" (the reverse applies) and "would not apply".
- * `template` is not supported yet. The options Salt manages itself (`-N`, `-r`, `-o`) are refused; `-p`/`--strip` become `strip`.
+ * The patch is fetched and rendered (`template`, `context`, `defaults`) by file.managed, as in Salt. The options Salt manages itself (`-N`, `-r`, `-o`) are refused; `-p`/`--strip` become `strip`.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { isDir, lexists } from '../modules/_file-stat.js';
 import { shlexSplit } from '../modules/_shlex.js';
 import { which } from '../modules/_which.js';
 import { renderNested } from '../outputters/nested.js';
-import { defineState } from '../plugins/states/index.js';
+import { defineState, type StateContext, type StateReturn } from '../plugins/states/index.js';
 import { expandUser, newRet } from './_file-common.js';
 
 interface RunAll {
@@ -49,6 +49,32 @@ function sanitize(raw: string | string[]): { options: string[]; strip?: number }
   return { options, strip };
 }
 
+/** `http(s)://user:pass@host` with the credentials masked (Salt's `redact_http_basic_auth`). */
+function redactBasicAuth(url: string): string {
+  return url.replace(/^(https?:\/\/)[^/@:]+:[^/@]+@/i, '$1<redacted>@');
+}
+
+/** file.managed of `source` into `dest`, never in test mode (what Salt's file.patch does to fetch its patch). */
+async function managedCopy(
+  ctx: StateContext,
+  dest: string,
+  source: string | null,
+  a: {
+    source_hash?: string | null;
+    source_hash_name?: string | null;
+    skip_verify: boolean;
+    template?: string | null;
+    context?: unknown;
+    defaults?: unknown;
+  },
+): Promise<StateReturn> {
+  if (!ctx.states) throw new Error('no state functions on this minion');
+  const kwargs: Record<string, unknown> = { name: dest, source, skip_verify: a.skip_verify };
+  for (const k of ['source_hash', 'source_hash_name', 'template', 'context', 'defaults'] as const)
+    if (a[k] !== undefined && a[k] !== null) kwargs[k] = a[k];
+  return ctx.states.call('file.managed', kwargs, { test: false, saltenv: ctx.saltenv, pillar: ctx.pillar });
+}
+
 export const patch = defineState({
   args: (z) =>
     z.object({
@@ -57,6 +83,9 @@ export const patch = defineState({
       source_hash: z.string().nullish(),
       source_hash_name: z.string().nullish(),
       skip_verify: z.boolean().default(false),
+      template: z.string().nullish(),
+      context: z.unknown().optional(),
+      defaults: z.unknown().optional(),
       options: z.union([z.string(), z.array(z.string())]).default(''),
       reject_file: z.string().nullish(),
       strip: z.number().int().nullish(),
@@ -105,18 +134,18 @@ export const patch = defineState({
     }
     const tmp = await mkdtemp(join(tmpdir(), 'tsalt-patch-'));
     try {
-      // Salt fetches it with file.managed run outside test mode; a cached copy serves the same
-      const local = source?.startsWith('/') ? source : source?.startsWith('file://') ? source.slice(7) : null;
-      const cachedAt = local ?? (source ? await ctx.call('cp.cache_file', [source, ctx.saltenv]) : false);
-      let patchFile = typeof cachedAt === 'string' ? cachedAt : '';
-      if (!patchFile) {
-        const [path, env] = (source ?? '').replace(/^salt:\/\//, '').split('?saltenv=');
-        const why = `Source file salt://${path} not found in saltenv '${env ?? ctx.saltenv}'`;
-        // Salt goes on under test=True with the empty file its failed file.managed left
-        if (!ctx.test) return { ...ret, name: join(tmp, 'patch'), comment: why };
-        patchFile = join(tmp, 'patch');
-        await writeFile(patchFile, '');
+      // as Salt: the patch is fetched (and rendered with `template`) by file.managed, run outside
+      // test mode into an empty temporary file; under test=True a failed fetch leaves it empty
+      const patchFile = join(tmp, 'patch');
+      await writeFile(patchFile, '', { mode: 0o600 });
+      let fetched: StateReturn;
+      try {
+        fetched = await managedCopy(ctx, patchFile, source, a);
+      } catch (err) {
+        const why = (err as Error).message;
+        return { ...ret, comment: `Failed to cache patch file ${redactBasicAuth(source ?? '')}: ${why}` };
       }
+      if (!ctx.test && !fetched.result) return fetched;
       const run = (file: string, more: string[], dryRun = false) =>
         ctx.call('file.patch', [name, file], {
           options: [...clean.options, ...more],

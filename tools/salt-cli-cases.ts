@@ -47,6 +47,19 @@ export const CLI_CASES: readonly CliCase[] = [
     args: ['--static', 'm1', 'test.retcode', '3'],
     tsalt: { code: 1, why: '--static exits 1 when a minion fails, as without it (Salt 3006 exits 0)' },
   },
+  // --static prints a state function's returns with the highstate outputter (get_printout)
+  {
+    id: 'state-single-static',
+    item: 1,
+    cli: 'salt',
+    args: ['--static', 'm1', 'state.single', 'test.succeed_without_changes', 'static-check'],
+  },
+  {
+    id: 'state-static-non-state-data',
+    item: 1,
+    cli: 'salt',
+    args: ['--static', 'm1', 'state.sls_exists', 'nosuch'],
+  },
   { id: 'cmd-run-exit-2', item: 1, cli: 'salt', args: ['m1', 'cmd.run', 'exit 2'] },
   { id: 'cmd-retcode-3', item: 1, cli: 'salt', args: ['m1', 'cmd.retcode', 'exit 3'] },
   { id: 'missing-module', item: 1, cli: 'salt', args: ['m1', 'nosuch.fn'] },
@@ -156,6 +169,10 @@ export const CLI_CASES: readonly CliCase[] = [
 export function normalizeOutput(text: string): string {
   const lines = text
     .replace(/\d{20}/g, '<JID>')
+    // the highstate outputter's clock: start time, durations, the right-aligned total
+    .replace(/^( +Started: )\d\d:\d\d:\d\d\.\d+$/gm, '$1<TIME>')
+    .replace(/^( +Duration: )[\d.]+ ms$/gm, '$1<SECONDS> ms')
+    .replace(/^Total run time: +[\d.]+ (m?s)$/gm, 'Total run time: <SECONDS> $1')
     // test.fib's seconds (a version such as 3006.18 has fewer decimals)
     .replace(/\b\d+\.\d{3,}(?:e-?\d+)?\b|\b\d+(?:\.\d+)?e-\d+\b/g, '<SECONDS>')
     .split('\n')

@@ -55,6 +55,7 @@ const printer = import('./printer.js').then(
       },
       stateRender: async () => (await import('../state-output.js')).stateOutputOptions(config, opts),
       static: Boolean(opts.static),
+      fun: inv.fun,
       hideTimeout: Boolean(opts.hideTimeout),
       summary: Boolean(opts.summary),
       verbose: Boolean(opts.verbose),

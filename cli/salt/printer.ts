@@ -21,6 +21,11 @@ export interface PrinterOptions {
    */
   stateRender?: () => Promise<Partial<OutputOptions>>;
   static: boolean;
+  /**
+   * The function run (a list for several): with `--static`, a `state.*` function prints all
+   * returns with the highstate outputter, anything else with nested (Salt's get_printout).
+   */
+  fun?: string | readonly string[];
   hideTimeout: boolean;
   summary: boolean;
   verbose: boolean;
@@ -43,7 +48,6 @@ export class Printer {
   readonly #o: PrinterOptions;
   readonly #collected: Record<string, unknown> = {};
   readonly #full: Record<string, { ret: unknown; retcode: number }> = {};
-  #staticOut: string | undefined;
   #maxRetcode = 0;
   #failed = false;
   #first = true;
@@ -116,7 +120,6 @@ export class Printer {
     this.#full[id] = { ret: ret.return, retcode };
     if (this.#o.static) {
       this.#collected[id] = ret.return;
-      this.#staticOut ??= ret.out;
     } else if (this.#batch) this.#render({ retcode, jid: ret.jid, [id]: ret.return }, ret.out);
     else
       this.#render({ [id]: ret.return }, ret.out, typeof ret.retcode === 'number' ? ret.retcode : undefined);
@@ -144,7 +147,14 @@ export class Printer {
    * prints no such line); returns the exit code.
    */
   async finish(): Promise<number> {
-    if (this.#o.static) this.#render(this.#collected, this.#staticOut);
+    if (this.#o.static) {
+      // Salt prints the collected returns with no outputter of theirs: highstate for a state
+      // function, else nested (`--out` wins over both)
+      const fun = this.#o.fun;
+      const out = typeof fun === 'string' && fun.split('.')[0] === 'state' ? 'highstate' : 'nested';
+      await this.prepare(out);
+      this.#render(this.#collected, out);
+    }
     if (this.#o.summary) {
       const { renderReturnsSummary } = await import('../../outputters/returns-summary.js');
       this.write(renderReturnsSummary(this.#full, { verbose: this.#o.verbose }));

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SALT_ERR_INVOCATION, type SaltError } from '../errors.js';
 import { defineFunction } from '../loader/define.js';
 import { pyRepr } from '../python/repr.js';
-import { float64 } from '../serial/index.js';
+import { float64, SaltFloat } from '../serial/index.js';
 import {
   bindArgs,
   conditionInput,
@@ -447,6 +447,14 @@ describe('bindArgs', () => {
       run: () => null,
     });
     expect(bindArgs(spec, 'm.n', ['5'], {}).bound).toEqual({ n: 5 });
+  });
+
+  it('binds an integral float (1.0) where the schema wants a number, and keeps it where any value goes', () => {
+    expect(bindArgs(f2, 'm.f', [float64(2)], { b: float64(3) }).bound).toEqual({ a: 2, b: 3 });
+    const kept = bindArgs(g3, 'm.g', [float64(1), 2, 3], {}).bound;
+    expect(kept.a).toBeInstanceOf(SaltFloat);
+    const err = invocationError(() => bindArgs(echo, 'test.echo', [float64(1)], {}));
+    expect(err.message).toMatch(/^echo\(\) got an invalid argument 'text': /);
   });
 
   it('formats Salt-style job returns for invocation errors', () => {

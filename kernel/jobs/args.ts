@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { SALT_ERR_EXEC_INTERNAL, SALT_ERR_INVOCATION, type SaltError } from '../errors.js';
 import type { ExtraArgs, FunctionSpec } from '../loader/define.js';
 import { pyStr } from '../python/repr.js';
+import { SaltFloat } from '../serial/salt-types.js';
 import { yamlifyArg } from './yamlify-arg.js';
 
 export { yamlifyArg } from './yamlify-arg.js';
@@ -163,7 +164,7 @@ function quoteList(names: string[]): string {
 const optionalCache = new WeakMap<z.ZodObject, Set<string>>();
 
 /** Keys of the schema that may be left out (optional, defaulted, or accepting undefined). */
-function optionalKeys(schema: z.ZodObject): Set<string> {
+export function optionalKeys(schema: z.ZodObject): Set<string> {
   let set = optionalCache.get(schema);
   if (!set) {
     set = new Set();
@@ -253,7 +254,13 @@ export function bindArgs(
   }
 
   if (!schema) return { bound, extra };
-  const parsed = schema.safeParse(bound);
+  let parsed = schema.safeParse(bound);
+  if (!parsed.success) {
+    // an integral float (`1.0` from YAML or the CLI) where a schema wants a plain number
+    const plain = Object.entries(bound).map(([k, v]) => [k, v instanceof SaltFloat ? v.value : v]);
+    if (Object.values(bound).some((v) => v instanceof SaltFloat))
+      parsed = schema.safeParse(Object.fromEntries(plain));
+  }
   if (!parsed.success) {
     const issues = parsed.error.issues;
     const text = issues

@@ -6,9 +6,9 @@
 
 /** A plain map (not a list, not bytes, not null). */
 export function isDict(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
-  );
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value); // bytes, a float, a datetime are values
+  return proto === Object.prototype || proto === null;
 }
 
 const INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;

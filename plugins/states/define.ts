@@ -61,6 +61,12 @@ export interface StateFunctions {
    */
   accepts(fun: string): Promise<readonly string[] | 'any' | undefined>;
   /**
+   * The arguments `mod.fn` must be given, in order (those without a default, Salt's argspec
+   * `args` minus `defaults`); undefined when the function does not exist. A chunk that lacks one
+   * fails with `Missing parameter <arg> for state <mod.fn>` before the function runs.
+   */
+  required(fun: string): Promise<readonly string[] | undefined>;
+  /**
    * Runs state function `mod.fn` with keywords (a low chunk's arguments: those it does not
    * accept are dropped). Throws SALT_ERR_LOADER_NOT_AVAILABLE for a missing function and
    * SALT_ERR_INVOCATION for arguments its schema refuses; whatever the function throws.

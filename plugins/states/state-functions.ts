@@ -5,13 +5,21 @@
  * `format_call` drops them, so the low chunk's requisites and global arguments never reach it.
  */
 import { type ExecContext, type ModuleLoader, SaltError } from '../../kernel/index.js';
-import { bindArgs } from '../../kernel/util.js';
+import { bindArgs, optionalKeys } from '../../kernel/util.js';
 import type { StateCallOptions, StateContext, StateFunctions, StateReturn } from './define.js';
 
 function keysOf(spec: { args?: unknown; varkw?: boolean }): readonly string[] | 'any' {
   if (spec.varkw) return 'any';
   const args = spec.args as { shape?: Record<string, unknown> } | undefined;
   return args?.shape ? Object.keys(args.shape) : [];
+}
+
+/** The arguments without a default, in order (Python's argspec `args` minus `defaults`). */
+function requiredArgKeys(spec: { args?: unknown }): string[] {
+  const schema = spec.args as Parameters<typeof optionalKeys>[0] | undefined;
+  if (!schema?.shape) return [];
+  const optional = optionalKeys(schema);
+  return Object.keys(schema.shape).filter((k) => !optional.has(k));
 }
 
 function pillarOf(ctx: ExecContext): Readonly<Record<string, unknown>> {
@@ -28,6 +36,10 @@ export function stateFunctions(loader: ModuleLoader, ctx: ExecContext): StateFun
     async accepts(fun) {
       const spec = await loader.get(fun);
       return spec ? keysOf(spec) : undefined;
+    },
+    async required(fun) {
+      const spec = await loader.get(fun);
+      return spec ? requiredArgKeys(spec) : undefined;
     },
     async call(fun, kwargs, options) {
       const spec = await loader.get(fun);

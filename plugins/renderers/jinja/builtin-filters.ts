@@ -4,9 +4,11 @@
  * `filesizeformat`, `striptags`, `int` with a base, `sort` by several attributes, ...), written
  * from Jinja's documented behaviour over the engine's Python-like values.
  */
+
 import { randomInt } from 'node:crypto';
 import { arg, type Fn, pyJson } from './filters.js';
 import { percentFormat } from './methods.js';
+import { isNumber, numValue } from './numbers.js';
 import {
   compare,
   defined,
@@ -266,7 +268,7 @@ export const BUILTIN_FILTERS: Record<string, Fn> = {
     const dflt = arg(args, kw, 0, 'default', 0);
     const base = Number(arg(args, kw, 1, 'base', 10));
     if (typeof value === 'boolean') return value ? 1 : 0;
-    if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : dflt;
+    if (isNumber(value)) return Number.isFinite(numValue(value)) ? Math.trunc(numValue(value)) : dflt;
     if (typeof value === 'string') {
       const n = parseIntBase(value, base);
       if (n !== undefined) return n;

@@ -8,6 +8,7 @@
 import type { Expr } from './expr-parser.js';
 import { callMethod, type Fn } from './filters.js';
 import { percentFormat, pyMethod } from './methods.js';
+import { isFloat, isInt, isNumber, numValue, pyFloat, sameKind } from './numbers.js';
 import { SaltProxy } from './salt-proxy.js';
 import {
   CALLABLE,
@@ -69,11 +70,24 @@ function lookup(scope: Scope, name: string, rt: Runtime): unknown {
 
 function num(v: unknown, op: string, other: unknown): number {
   const x = defined(v);
-  if (typeof x === 'number') return x;
-  if (typeof x === 'boolean') return x ? 1 : 0;
+  if (isNumber(x) || typeof x === 'boolean') return numValue(x);
   throw new TemplateError(
     `unsupported operand type(s) for ${op}: '${typeName(x)}' and '${typeName(defined(other))}'`,
   );
+}
+
+/** Python's `a ** b`: an int for ints with a non-negative exponent, else a float. */
+function power(x: unknown, y: unknown, l: number, r: number): unknown {
+  if (l === 0 && r < 0) throw new TemplateError('0.0 cannot be raised to a negative power');
+  return isFloat(x) || isFloat(y) || r < 0 ? pyFloat(l ** r) : l ** r;
+}
+
+/** CPython's ZeroDivisionError message for `op`. */
+function zeroDivision(op: string, x: unknown, y: unknown): string {
+  const float = isFloat(x) || isFloat(y);
+  if (op === '/') return float ? 'float division by zero' : 'division by zero';
+  if (op === '//') return float ? 'float floor division by zero' : 'integer division or modulo by zero';
+  return float ? 'float modulo' : 'integer modulo by zero';
 }
 
 function arithmetic(op: string, a: unknown, b: unknown, rt: Runtime): unknown {
@@ -82,21 +96,21 @@ function arithmetic(op: string, a: unknown, b: unknown, rt: Runtime): unknown {
   if (op === '+') {
     if (typeof x === 'string' && typeof y === 'string') return x + y;
     if (Array.isArray(x) && Array.isArray(y)) return [...x, ...y];
-    return num(x, op, y) + num(y, op, x);
+    return sameKind(num(x, op, y) + num(y, op, x), x, y);
   }
   if (op === '*') {
     // Python repeats a str or list by an int on either side (a bool counts as 0 or 1)
     const [seq, times] = typeof y === 'string' || Array.isArray(y) ? [y, x] : [x, y];
     const n = typeof times === 'boolean' ? Number(times) : times;
-    if (typeof n === 'number' && Number.isInteger(n)) {
+    if (typeof seq === 'string' || Array.isArray(seq)) {
+      if (!isInt(n))
+        throw new TemplateError(`can't multiply sequence by non-int of type '${typeName(times)}'`);
       if (typeof seq === 'string') return seq.repeat(Math.max(0, n));
-      if (Array.isArray(seq)) {
-        const out: unknown[] = [];
-        for (let i = 0; i < n; i++) out.push(...seq);
-        return out;
-      }
+      const out: unknown[] = [];
+      for (let i = 0; i < n; i++) out.push(...seq);
+      return out;
     }
-    return num(x, op, y) * num(y, op, x);
+    return sameKind(num(x, op, y) * num(y, op, x), x, y);
   }
   if (op === '%' && typeof x === 'string') {
     if (rt.sandbox) throw new TemplateError("'%' string formatting is not supported");
@@ -104,12 +118,12 @@ function arithmetic(op: string, a: unknown, b: unknown, rt: Runtime): unknown {
   }
   const l = num(x, op, y);
   const r = num(y, op, x);
-  if ((op === '/' || op === '//' || op === '%') && r === 0) throw new TemplateError('division by zero');
-  if (op === '-') return l - r;
-  if (op === '/') return l / r;
-  if (op === '//') return Math.floor(l / r);
-  if (op === '%') return ((l % r) + r) % r;
-  if (op === '**') return l ** r;
+  if ((op === '/' || op === '//' || op === '%') && r === 0) throw new TemplateError(zeroDivision(op, x, y));
+  if (op === '-') return sameKind(l - r, x, y);
+  if (op === '/') return pyFloat(l / r);
+  if (op === '//') return sameKind(Math.floor(l / r), x, y);
+  if (op === '%') return sameKind(((l % r) + r) % r, x, y);
+  if (op === '**') return power(x, y, l, r);
   throw new TemplateError(`unknown operator '${op}'`);
 }
 
@@ -289,8 +303,8 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
       return !truthy(yield* evaluate(e.value, scope, rt));
     case 'neg': {
       const v = defined(yield* evaluate(e.value, scope, rt));
-      if (typeof v !== 'number') throw new TemplateError(`bad operand type for unary -: '${typeName(v)}'`);
-      return -v;
+      if (!isNumber(v)) throw new TemplateError(`bad operand type for unary -: '${typeName(v)}'`);
+      return sameKind(-numValue(v), v);
     }
     case 'bin':
       return yield* binary(e, scope, rt);
@@ -308,7 +322,7 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
       const out: Record<string, unknown> = {};
       for (const [k, v] of e.items) {
         const key = defined(yield* evaluate(k, scope, rt));
-        if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean' && key !== null)
+        if (typeof key !== 'string' && !isNumber(key) && typeof key !== 'boolean' && key !== null)
           throw new TemplateError(`unhashable mapping key of type '${typeName(key)}'`);
         out[str(key)] = defined(yield* evaluate(v, scope, rt));
       }

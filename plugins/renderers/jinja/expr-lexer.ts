@@ -7,7 +7,7 @@ import { TemplateError } from './values.js';
 export type ExprToken =
   | { t: 'name'; v: string }
   | { t: 'str'; v: string }
-  | { t: 'num'; v: number }
+  | { t: 'num'; v: number; float: boolean }
   | { t: 'op'; v: string };
 
 const OPS = ['//', '**', '==', '!=', '<=', '>=', '(', ')', '[', ']', '{', '}', '.', ',', ':', '|', '~'];
@@ -73,7 +73,7 @@ export function lexExpression(src: string): ExprToken[] {
     }
     const num = /^(?:\d[\d_]*\.\d[\d_]*(?:[eE][-+]?\d+)?|\d[\d_]*(?:[eE][-+]?\d+)?)/.exec(src.slice(i));
     if (num) {
-      out.push({ t: 'num', v: Number(num[0].replace(/_/g, '')) });
+      out.push({ t: 'num', v: Number(num[0].replace(/_/g, '')), float: /[.eE]/.test(num[0]) });
       i += num[0].length;
       continue;
     }

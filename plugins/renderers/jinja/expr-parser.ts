@@ -6,6 +6,7 @@
  * reactor's sandbox (`sandbox: true`) slices and calls of anything but methods are refused.
  */
 import { type ExprToken, lexExpression } from './expr-lexer.js';
+import { pyFloat } from './numbers.js';
 import { TemplateError } from './values.js';
 
 export interface Call {
@@ -284,7 +285,7 @@ export class ExprParser {
       if (this.isOp('.')) {
         this.next();
         const t = this.next();
-        if (t.t === 'num' && Number.isInteger(t.v)) {
+        if (t.t === 'num' && !t.float) {
           e = { k: 'item', obj: e, index: { k: 'lit', v: t.v } };
           continue;
         }
@@ -335,7 +336,7 @@ export class ExprParser {
       while (this.peek()?.t === 'str') v += (this.next() as { v: string }).v;
       return { k: 'lit', v };
     }
-    if (t.t === 'num') return { k: 'lit', v: t.v };
+    if (t.t === 'num') return { k: 'lit', v: t.float ? pyFloat(t.v) : t.v };
     if (t.t === 'name') {
       if (Object.hasOwn(LITERALS, t.v)) return { k: 'lit', v: LITERALS[t.v] };
       return { k: 'name', name: t.v };

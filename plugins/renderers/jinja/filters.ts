@@ -3,8 +3,10 @@
  * the set the reactor's sandbox allows, each a plain function over data (nothing reaches the
  * host). Salt's templates get these plus salt-filters.ts and the methods in methods.ts.
  */
+
 import { stringify } from 'yaml';
 import { pySplit, startsOrEnds, strip } from './methods.js';
+import { isNumber, numStr, numValue, pyFloat, yamlFloats } from './numbers.js';
 import { defined, isMap, iterate, str, TemplateError, truthy, typeName, Undefined } from './values.js';
 
 export type Fn = (value: unknown, args: unknown[], kwargs: Record<string, unknown>) => unknown;
@@ -26,10 +28,11 @@ export function pyJson(value: unknown, sortKeys = false, ascii = true): string {
   const v = defined(value);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'number') {
-    if (Number.isNaN(v)) return 'NaN';
-    if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
-    return String(v);
+  if (isNumber(v)) {
+    const n = numValue(v);
+    if (Number.isNaN(n)) return 'NaN';
+    if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
+    return numStr(v);
   }
   if (typeof v === 'string' && !ascii) return JSON.stringify(v);
   if (typeof v === 'string')
@@ -74,7 +77,7 @@ export function pyJsonIndent(
 }
 
 export function toInt(value: unknown, def: unknown): unknown {
-  if (typeof value === 'number') return Math.trunc(value);
+  if (isNumber(value)) return Math.trunc(numValue(value));
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'string' && /^\s*[-+]?\d+(?:\.\d*)?\s*$/.test(value)) return Math.trunc(Number(value));
   return def;
@@ -98,7 +101,7 @@ export const FILTERS: Record<string, Fn> = {
   tojson: (value) => pyJson(value, true),
   yaml(value, args, kwargs) {
     const flow = arg(args, kwargs, 0, 'flow_style', true);
-    const text = stringify(defined(value), {
+    const text = stringify(yamlFloats(defined(value)), {
       collectionStyle: flow === false ? 'block' : 'flow',
       lineWidth: 0,
     });
@@ -142,8 +145,13 @@ export const FILTERS: Record<string, Fn> = {
   int: (value, args, kwargs) => toInt(defined(value), arg(args, kwargs, 0, 'default', 0)),
   float(value, args, kwargs) {
     const v = defined(value);
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-    return Number.isNaN(n) ? arg(args, kwargs, 0, 'default', 0) : n;
+    const n =
+      isNumber(v) || typeof v === 'boolean'
+        ? numValue(v)
+        : typeof v === 'string' && v.trim() !== ''
+          ? Number(v)
+          : Number.NaN;
+    return Number.isNaN(n) ? arg(args, kwargs, 0, 'default', pyFloat(0)) : pyFloat(n);
   },
 };
 FILTERS.d = FILTERS.default as Fn;
@@ -153,15 +161,15 @@ export const TESTS: Record<string, (value: unknown, args: unknown[]) => boolean>
   undefined: (v) => v instanceof Undefined,
   none: (v) => v === null,
   string: (v) => typeof v === 'string',
-  number: (v) => typeof v === 'number',
+  number: (v) => isNumber(v),
   boolean: (v) => typeof v === 'boolean',
   mapping: (v) => isMap(v),
   sequence: (v) => Array.isArray(v) || typeof v === 'string' || isMap(v),
   iterable: (v) => Array.isArray(v) || typeof v === 'string' || isMap(v),
   true: (v) => v === true,
   false: (v) => v === false,
-  even: (v) => typeof v === 'number' && v % 2 === 0,
-  odd: (v) => typeof v === 'number' && Math.abs(v % 2) === 1,
+  even: (v) => isNumber(v) && numValue(v) % 2 === 0,
+  odd: (v) => isNumber(v) && Math.abs(numValue(v) % 2) === 1,
 };
 
 const STRING_METHODS: Record<string, (s: string, a: unknown[]) => unknown> = {

@@ -3,6 +3,7 @@
  * `.update()`, `.split()`, `.startswith()`, `.format()`, `.join()`, `.append()`, ...), over the
  * plain data templates hold. Own methods only: no prototype, no host object is reachable.
  */
+import { isNumber, numValue } from './numbers.js';
 import { compare, defined, equal, isMap, iterate, repr, str, TemplateError, typeName } from './values.js';
 
 type Method<T> = (self: T, a: unknown[], kw: Record<string, unknown>) => unknown;
@@ -60,12 +61,12 @@ function pyFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown>)
         const sm = /^(.?[<>^])?(\d+)?(?:\.(\d+))?([fdsx%])?$/.exec(spec);
         if (sm) {
           const [, align, width, prec, type] = sm;
-          if (type === 'f' || (prec && typeof v === 'number')) out = Number(v).toFixed(Number(prec ?? 6));
+          if (type === 'f' || (prec && isNumber(v))) out = Number(v).toFixed(Number(prec ?? 6));
           else if (type === 'x') out = Number(v).toString(16);
           else if (type === '%') out = `${(Number(v) * 100).toFixed(Number(prec ?? 6))}%`;
           const w = Number(width ?? 0);
           const fill = align && align.length === 2 ? align[0] : ' ';
-          const dir = align ? align.at(-1) : typeof v === 'number' ? '>' : '<';
+          const dir = align ? align.at(-1) : isNumber(v) ? '>' : '<';
           if (out.length < w) {
             const pad = w - out.length;
             if (dir === '>') out = (fill as string).repeat(pad) + out;
@@ -252,8 +253,7 @@ export function percentFormat(fmt: string, values: unknown): string {
       let out: string;
       const n = () => {
         const x = defined(v);
-        if (typeof x === 'number') return x;
-        if (typeof x === 'boolean') return x ? 1 : 0;
+        if (isNumber(x) || typeof x === 'boolean') return numValue(x);
         throw new TemplateError(`%${conv} format: a number is required, not ${typeName(x)}`);
       };
       switch (conv) {

@@ -5,6 +5,7 @@
  * `salt/utils/`: `yaml`, `json`, `yaml_encode`, `traverse`, `regex_*`, `to_bool`, `sequence`,
  * `unique`, `ipaddr`, `strftime`, `sha256`, `base64_*`, ...).
  */
+
 import { createHash, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { stringify } from 'yaml';
@@ -14,7 +15,10 @@ import { attrOf, BUILTIN_FILTERS, BUILTIN_TESTS, htmlEscape } from './builtin-fi
 import { arg, FILTERS, type Fn, lengthOf, pyJson, pyJsonIndent, TESTS } from './filters.js';
 import { LOCAL_FILTERS } from './local-filters.js';
 import { hasPyMethod, pyMethod } from './methods.js';
+import { NET_FILTERS } from './net-filters.js';
+import { isFloat, isInt, isNumber, numValue, pyFloat, sameKind, yamlFloats } from './numbers.js';
 import { SALT_MORE_FILTERS } from './salt-more-filters.js';
+import { urlize } from './urlize.js';
 import {
   compare,
   defined,
@@ -67,7 +71,7 @@ function matchGroups(m: RegExpExecArray | null): unknown {
 export function toBool(v: unknown): boolean {
   if (v === null || v === undefined) return false;
   if (typeof v === 'boolean') return v;
-  if (typeof v === 'number') return v > 0;
+  if (isNumber(v)) return numValue(v) > 0;
   if (typeof v === 'string') return ['true', '1', 'yes', 'on'].includes(v.toLowerCase());
   if (Array.isArray(v) || isMap(v)) return lengthOf(v) > 0;
   return false;
@@ -89,7 +93,7 @@ export function traverse(data: unknown, key: string, def: unknown = null, delimi
 function yamlScalar(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'number') return str(v);
+  if (isNumber(v)) return str(v);
   return JSON.stringify(str(v));
 }
 
@@ -99,7 +103,7 @@ function yamlScalar(v: unknown): string {
  * PyYAML folds flow output at 80 columns; this does not (the data read back is the same).
  */
 function saltYaml(value: unknown, flow: unknown): string {
-  return stringify(defined(value), {
+  return stringify(yamlFloats(defined(value)), {
     ...(flow === false ? {} : { collectionStyle: 'flow' as const }),
     lineWidth: 0,
     flowCollectionPadding: false,
@@ -136,7 +140,7 @@ function ipFilter(version: 0 | 4 | 6): Fn {
 
 function strftime(value: unknown, fmt: unknown): string {
   const v = defined(value);
-  const d = typeof v === 'number' ? new Date(v * 1000) : new Date(str(v).replace(' ', 'T'));
+  const d = isNumber(v) ? new Date(numValue(v) * 1000) : new Date(str(v).replace(' ', 'T'));
   if (Number.isNaN(d.getTime())) throw new TemplateError(`strftime: cannot read ${repr(v)} as a date`);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -190,18 +194,24 @@ export const SALT_FILTERS: Record<string, Fn> = {
       .toLowerCase()
       .replace(/(^|[^A-Za-z0-9'])([a-z])/g, (_m, p, c: string) => p + c.toUpperCase()),
   capitalize: (v) => str(v).charAt(0).toUpperCase() + str(v).slice(1).toLowerCase(),
-  abs: (v) => Math.abs(Number(defined(v))),
+  abs(v) {
+    const x = defined(v);
+    if (!isNumber(x) && typeof x !== 'boolean')
+      throw new TemplateError(`bad operand type for abs(): '${typeName(x)}'`);
+    return sameKind(Math.abs(numValue(x)), x);
+  },
   round(v, args, kw) {
     const prec = Number(arg(args, kw, 0, 'precision', 0));
     const method = str(arg(args, kw, 1, 'method', 'common'));
     const f = 10 ** prec;
     const n = Number(defined(v)) * f;
-    if (method === 'ceil') return Math.ceil(n) / f;
-    if (method === 'floor') return Math.floor(n) / f;
+    // ceil and floor divide (a float); Python's round keeps an int an int
+    if (method === 'ceil') return pyFloat(Math.ceil(n) / f);
+    if (method === 'floor') return pyFloat(Math.floor(n) / f);
     if (method !== 'common') throw new TemplateError('method must be common, ceil or floor');
     // Python's round(): halves go to the even neighbour
     const r = Math.round(n);
-    return (Math.abs(n % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r) / f;
+    return sameKind((Math.abs(n % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r) / f, defined(v));
   },
   dictsort(v, args, kw) {
     const m = defined(v);
@@ -242,10 +252,10 @@ export const SALT_FILTERS: Record<string, Fn> = {
     }),
   sum(v, args, kw) {
     const attribute = arg(args, kw, 0, 'attribute', null);
-    return iterate(v).reduce(
-      (acc: number, x) => acc + Number(defined(attrOf(x, attribute))),
-      Number(arg(args, kw, 1, 'start', 0)),
-    );
+    const start = arg(args, kw, 1, 'start', 0);
+    const items = iterate(v).map((x) => defined(attrOf(x, attribute)));
+    const total = items.reduce((acc: number, x) => acc + Number(x), Number(start));
+    return sameKind(total, start, ...items);
   },
   min: (v) =>
     [...iterate(v)].sort((a, b) => compare(a, b, '<'))[0] ?? new Undefined('min of an empty sequence'),
@@ -368,6 +378,8 @@ export const SALT_FILTERS: Record<string, Fn> = {
   },
   ...SALT_MORE_FILTERS,
   ...LOCAL_FILTERS,
+  ...NET_FILTERS,
+  urlize,
   load_text: (v) => str(v),
 };
 
@@ -383,8 +395,8 @@ export const SALT_TESTS: Record<string, Test> = {
   in: (v, a) => iterate(a[0]).some((x) => equal(x, v)) || (typeof a[0] === 'string' && a[0].includes(str(v))),
   lower: (v) => typeof v === 'string' && v === v.toLowerCase(),
   upper: (v) => typeof v === 'string' && v === v.toUpperCase(),
-  integer: (v) => typeof v === 'number' && Number.isInteger(v),
-  float: (v) => typeof v === 'number' && !Number.isInteger(v),
+  integer: (v) => isInt(v),
+  float: (v) => isFloat(v),
   gt: (v, a) => compare(v, a[0], '>') > 0,
   ge: (v, a) => compare(v, a[0], '>=') >= 0,
   lt: (v, a) => compare(v, a[0], '<') < 0,

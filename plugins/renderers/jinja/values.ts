@@ -5,6 +5,8 @@
  * `is defined` may touch it). Also the engine's callable values: functions and macros.
  */
 
+import { isFloat, isNumber, numStr, numValue } from './numbers.js';
+
 /** A missing value; `why` is the message of the error raised when it is used. */
 export class Undefined {
   /**
@@ -63,7 +65,7 @@ export function typeName(value: unknown): string {
   if (value === null || value === undefined) return 'NoneType';
   if (typeof value === 'string') return 'str';
   if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  if (isNumber(value)) return isFloat(value) ? 'float' : 'int';
   if (Array.isArray(value)) return 'list';
   if (value instanceof Uint8Array) return 'bytes';
   if (value instanceof Undefined) return 'Undefined';
@@ -76,7 +78,7 @@ export function truthy(value: unknown): boolean {
   const v = defined(value);
   if (v === null || v === undefined) return false;
   if (typeof v === 'boolean') return v;
-  if (typeof v === 'number') return v !== 0 && !Number.isNaN(v);
+  if (isNumber(v)) return numValue(v) !== 0 && !Number.isNaN(numValue(v));
   if (typeof v === 'string' || Array.isArray(v)) return v.length > 0;
   if (v instanceof Uint8Array) return v.length > 0;
   if (typeof v === 'object') return Object.keys(v).length > 0;
@@ -112,13 +114,6 @@ function reprBytes(b: Uint8Array): string {
     else out += `\\x${c.toString(16).padStart(2, '0')}`;
   }
   return `b${quote}${out}${quote}`;
-}
-
-export function numberStr(n: number): string {
-  if (Number.isNaN(n)) return 'nan';
-  if (n === Number.POSITIVE_INFINITY) return 'inf';
-  if (n === Number.NEGATIVE_INFINITY) return '-inf';
-  return String(n);
 }
 
 const TUPLE = Symbol('tuple');
@@ -159,7 +154,7 @@ export function str(value: unknown): string {
   if (v === null || v === undefined) return 'None';
   if (v === true) return 'True';
   if (v === false) return 'False';
-  if (typeof v === 'number') return numberStr(v);
+  if (isNumber(v)) return numStr(v);
   if (v instanceof Uint8Array) return reprBytes(v);
   return repr(v);
 }
@@ -168,6 +163,7 @@ export function str(value: unknown): string {
 export function equal(a: unknown, b: unknown): boolean {
   if (a instanceof Undefined || b instanceof Undefined) return a === b;
   if (a === b) return true;
+  if (isNumber(a) && isNumber(b)) return numValue(a) === numValue(b);
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
   if (isMap(a) && isMap(b)) {
@@ -181,7 +177,7 @@ export function equal(a: unknown, b: unknown): boolean {
 export function compare(a: unknown, b: unknown, op: string): number {
   const x = defined(a);
   const y = defined(b);
-  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  if (isNumber(x) && isNumber(y)) return numValue(x) - numValue(y);
   if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
   throw new TemplateError(`'${op}' not supported between instances of '${typeName(x)}' and '${typeName(y)}'`);
 }

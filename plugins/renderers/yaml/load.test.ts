@@ -1,6 +1,7 @@
 // Expected values recorded from Salt 3006.18's own loader on this machine:
 // PYTHONPATH=/tmp/render-py-stubs:/tmp/wtcli-salt/src python3 -c "import salt.utils.yamlloader as y; print(y.load(DOC, Loader=y.SaltYamlSafeLoader))"
 import { describe, expect, it } from 'vitest';
+import { float64, SaltFloat } from '../../../kernel/util.js';
 import { loadYaml } from './load.js';
 
 const load = (s: string) => loadYaml(s, { path: 'x/init.sls' });
@@ -14,6 +15,24 @@ const fail = (s: string, o: { maxNodes?: number } = {}) => {
 };
 
 describe('loadYaml (Salt 3006 SaltYamlSafeLoader)', () => {
+  it('keeps an integral float a float (1.0, !!float 3, a 1.0 key), other numbers as they are', () => {
+    const data = load('a: 1.0\nb: 2.5\nc: 3\nd: [-2.0, 0.0]\n1.0: key\ne: !!float 3\nf: 1e3') as Record<
+      string,
+      unknown
+    >;
+    expect(data.a).toBeInstanceOf(SaltFloat);
+    expect(data).toEqual({
+      a: float64(1),
+      b: 2.5,
+      c: 3,
+      d: [float64(-2), float64(0)],
+      '1.0': 'key',
+      e: float64(3),
+      f: '1e3',
+    });
+    expect(data.c).toBe(3);
+  });
+
   it('resolves plain scalars with YAML 1.1 rules as Salt does', () => {
     const doc =
       'a: 0644\nb: yes\nc: 2001-12-14\nd: 1:20\ne: 0x1f\nf: 010\ng: on\nh: ~\ni: 1e3\nj: 0.5\nk: .inf\nl: 0b11\nm: 1_000\nn: "0644"\no: 08\np: 1:2:3.5\nq: OFF\nr: y\ns: 1.0e+3';
@@ -36,7 +55,7 @@ describe('loadYaml (Salt 3006 SaltYamlSafeLoader)', () => {
       p: 3723.5,
       q: false,
       r: 'y',
-      s: 1000,
+      s: float64(1000),
     });
   });
 

@@ -17,6 +17,7 @@ import {
   type Scalar,
   type YAMLMap,
 } from 'yaml';
+import { pyFloatRepr, SaltFloat } from '../../../kernel/util.js';
 import { SALT_ERR_RENDER_LIMIT, SALT_ERR_RENDER_SYNTAX } from '../errors.js';
 import { renderError } from '../where.js';
 import { constructBool, constructFloat, constructInt, implicitTag, resolvePlain } from './resolve.js';
@@ -152,6 +153,7 @@ class Builder {
         'found unacceptable key (a mapping or list): invalid YAML, possibly a {{ }} left unrendered (double curly-brace)',
       );
     const { value } = this.build(n);
+    if (value instanceof SaltFloat) return { key: pyFloatRepr(value.value), at };
     if (value !== null && typeof value === 'object')
       throw this.fail(at, 'found unacceptable key (a mapping or list): invalid YAML');
     return {

@@ -4,6 +4,7 @@
  * as the decimal 644 (Salt strips the leading zeros so modes stay as written), sexagesimal
  * `1:20` = 80, `1_000`, `.inf`, and timestamps left as the strings Salt returns.
  */
+import { SaltFloat } from '../../../kernel/util.js';
 
 const BOOL = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
 const TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
@@ -46,7 +47,13 @@ export function constructInt(text: string): number {
   return sign * n;
 }
 
-export function constructFloat(text: string): number {
+/** PyYAML's float constructor; an integral value is a {@link SaltFloat}, so it keeps its `.0`. */
+export function constructFloat(text: string): number | SaltFloat {
+  const n = floatValue(text);
+  return Number.isInteger(n) ? new SaltFloat(n) : n;
+}
+
+function floatValue(text: string): number {
   let s = text.replace(/_/g, '').toLowerCase();
   let sign = 1;
   if (s[0] === '-' || s[0] === '+') {

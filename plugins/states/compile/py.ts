@@ -9,7 +9,10 @@ import { globMatch, pyRepr, pyStr } from '../../../kernel/util.js';
 export type Dict = Record<string, unknown>;
 
 export function isDict(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  // a class instance (an integral float, a datetime) is a value, not a mapping
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** The first key of a dict (Python's `next(iter(d))`); undefined for an empty one. */

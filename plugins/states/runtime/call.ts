@@ -9,7 +9,9 @@
  * the state concurrently in the same process.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pyStr } from '../../../kernel/util.js';
+import { SALT_ERR_INVOCATION } from '../../../kernel/index.js';
+import { type InvocationDetails, pyStr } from '../../../kernel/util.js';
+import { deepCopy } from '../compile/py.js';
 import type { StateReturn } from '../define.js';
 import { functionKwargs } from '../keywords.js';
 import { runCheck, runCheckCmd } from './checks.js';
@@ -58,11 +60,36 @@ async function invoke(run: Run, low: Low, running: Running, test: boolean): Prom
   const ret: unknown = await run.rc.states.call(`${low.state}.${low.fun}`, functionKwargs(low), {
     test,
     saltenv: saltenvOf(low),
-    low: structuredClone(low),
+    low: deepCopy(low),
     pillar: run.pillar,
     running: running as Record<string, StateReturn>,
   });
   return { ...(ret as Entry) };
+}
+
+/** Salt's wording for keywords a function cannot take: `'x' is ...` or `'x', 'y' and 'z' are ...`. */
+export function invalidKeywordsMessage(extra: readonly string[], full: string): string {
+  if (extra.length === 1) return `'${extra[0]}' is an invalid keyword argument for '${full}'`;
+  const head = extra
+    .slice(0, -1)
+    .map((k) => `'${k}'`)
+    .join(', ');
+  return `${head} and '${extra.at(-1)}' are invalid keyword arguments for '${full}'`;
+}
+
+/**
+ * Salt's `format_call` in `State.call`: a keyword the state function cannot take (and that is
+ * not one of the state system's own) is a SaltInvocationError raised outside the state's own
+ * error handling, so it ends the whole run as a call with invalid arguments.
+ */
+async function checkKeywords(run: Run, low: Low): Promise<void> {
+  const full = `${low.state}.${low.fun}`;
+  const accepts = await run.rc.states.accepts(full);
+  if (!accepts || accepts === 'any') return;
+  const extra = Object.keys(functionKwargs(low)).filter((k) => !accepts.includes(k));
+  if (extra.length === 0) return;
+  const details: InvocationDetails = { kind: 'type', fun: full };
+  throw new SALT_ERR_INVOCATION(invalidKeywordsMessage(extra, full), { details });
 }
 
 /** The keyword `name` of a chunk, or its id (what an exception result is named). */
@@ -153,6 +180,7 @@ async function call(run: Run, low: Low, running: Running, retries: number): Prom
     await checkRefresh(run, low, ret);
     return ret;
   }
+  await checkKeywords(run, low);
   const prereq = Boolean(low.__prereq__);
   const test = prereq || run.rc.test;
   const full = `${low.state}.${low.fun}`;

@@ -9,6 +9,7 @@
  * `state.show_lowstate` prints (the `_in` forms still on their sources): see requisite-in.ts.
  */
 import { fnmatch } from '../../../modules/_fnmatch.js';
+import { deepCopy } from '../compile/py.js';
 import type { LowChunk, RunContext, StateRunResult } from '../types.js';
 import { callChunk, checkFailhard } from './chunk.js';
 import { callListen } from './listen.js';
@@ -66,7 +67,8 @@ export async function callChunks(run: Run, chunks: Low[]): Promise<Running> {
  */
 export async function runChunks(chunks: readonly LowChunk[], rc: RunContext): Promise<StateRunResult> {
   const run = new Run(rc);
-  const lows = structuredClone(chunks) as unknown as Low[];
+  // a deep copy that keeps value classes (an integral float stays a float)
+  const lows = deepCopy(chunks) as unknown as Low[];
   applyRequisiteIn(lows);
   let ret = await callChunks(run, lows);
   ret = await callListen(run, lows, ret, callChunks);

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packIpc } from '../../../kernel/util.js';
+import { float64, packIpc } from '../../../kernel/util.js';
 import type { LowChunk } from '../types.js';
 import { TSALTT_MODULE } from './custom-module.test-d.js';
 import { harness } from './harness.test-d.js';
@@ -30,6 +30,17 @@ export default {
 };
 `,
 );
+writeFileSync(
+  join(statesDir, 'tsaltf.js'),
+  `export default {
+  name: 'tsaltf',
+  functions: {
+    kinds: { varkw: true, run: (_c, _a, e) => ({ name: e.kwargs.name, changes: {}, result: true,
+      comment: [e.kwargs.x, e.kwargs.ctx.y].map((v) => v.constructor.name + ':' + Number(v)).join(' ') }) },
+  },
+};
+`,
+);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let order = 10000;
@@ -40,6 +51,41 @@ function chunk(id: string, fun: string, extra: Record<string, unknown> = {}): Lo
 }
 
 describe('runChunks', () => {
+  // both recorded with salt-call --local state.apply on Salt 3006.18
+  it("fails a chunk that lacks an argument without a default, as Salt's verify_data does", async () => {
+    const ret = await runChunks(
+      [chunk('host-missing', 'host.present', { name: 'myhost.example' })],
+      harness({ test: true }),
+    );
+    expect(ret['host_|-host-missing_|-myhost.example_|-present']).toEqual({
+      result: false,
+      name: 'myhost.example',
+      changes: {},
+      comment: 'Missing parameter ip for state host.present\n',
+      __run_num__: 0,
+    });
+  });
+
+  it("ends the run on keywords a state function cannot take, with Salt's format_call message", async () => {
+    const one = chunk('t', 'file.touch', { name: join(dir, 'touched'), bogus: 1 });
+    await expect(runChunks([one], harness({ test: true }))).rejects.toMatchObject({
+      code: 'SALT_ERR_INVOCATION',
+      message: "'bogus' is an invalid keyword argument for 'file.touch'",
+      details: { kind: 'type', fun: 'file.touch' },
+    });
+    const three = chunk('t', 'file.touch', { name: join(dir, 'touched'), bogus: 1, other: 'x', third: 'y' });
+    await expect(runChunks([chunk('first', 'test.nop'), three], harness({ test: true }))).rejects.toThrow(
+      "'bogus', 'other' and 'third' are invalid keyword arguments for 'file.touch'",
+    );
+    expect(existsSync(join(dir, 'touched'))).toBe(false);
+  });
+
+  it('hands a state function an integral float (YAML 1.0) as a float, nested ones too', async () => {
+    const rc = harness({ stateDirs: [statesDir] });
+    const ret = await runChunks([chunk('f', 'tsaltf.kinds', { x: float64(1), ctx: { y: float64(2) } })], rc);
+    expect(ret['tsaltf_|-f_|-f_|-kinds']?.comment).toBe('SaltFloat:1 SaltFloat:2');
+  });
+
   it('fires progress after each state, in run order, and leaves the chunks it was given alone', async () => {
     const rc = harness();
     const chunks = [

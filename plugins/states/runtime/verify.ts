@@ -1,7 +1,8 @@
 /**
  * Checks a low chunk before its state function runs (Salt's `State.verify_data` in
  * `salt/state.py`): the name is a string, the umask is octal, the state function exists
- * (`State 'x.y' was not found in SLS 'z'` with the loader's reason), a `watch` on a module
+ * (`State 'x.y' was not found in SLS 'z'` with the loader's reason) and is given the arguments it
+ * cannot do without (`Missing parameter ip for state host.present`), a `watch` on a module
  * without `mod_watch` becomes a `require`, and a chunk that requires itself is refused.
  */
 
@@ -51,6 +52,10 @@ export async function verifyData(run: Run, low: Low): Promise<string[]> {
     } else {
       errors.push(`Specified state '${full}' was not found`);
     }
+  } else {
+    // the arguments without a default must be in the chunk
+    for (const arg of (await run.rc.states.required(full)) ?? [])
+      if (!(arg in low)) errors.push(`Missing parameter ${arg} for state ${full}`);
   }
   let reqdec = 'require' in low ? 'require' : '';
   if ('watch' in low) reqdec = (await watchToRequire(run, low)) ? 'watch' : 'require';
