@@ -224,7 +224,7 @@ export async function callFunction(
   // functions that talk to the master (saltutil.sync_modules) go through this process's
   // channel; a one-shot process has nothing to reload afterwards
   const link = channel && {
-    request: (load: Record<string, unknown>) => channel.send(load),
+    request: (load: Record<string, unknown>, opts?: { timeoutMs?: number }) => channel.send(load, opts),
     recycle: () => undefined,
     inProcess: false,
   };

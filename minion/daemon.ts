@@ -138,7 +138,7 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
     compilePillar: (ask) => data.compilePillar(ask),
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
-    masterRequest: (load) => m.master.send(load),
+    masterRequest: (load, opts) => m.master.send(load, opts),
     inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
     inlineModules: config.inline_modules,
     // synced grain modules: recompute this process's grains and report them
@@ -385,7 +385,7 @@ export async function startMinion(
   // functions running in this process (multiprocessing off) reach the master directly
   const link: MasterLink = {
     inProcess: !config.multiprocessing,
-    request: (load) => master.send(load),
+    request: (load, opts) => master.send(load, opts),
     recycle: () => executor.recycle(),
     refreshPillar: () => refreshPillarNow(m, data),
     manageSchedule,

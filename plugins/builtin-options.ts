@@ -8,6 +8,7 @@ import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
 import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
+import { peerOptions } from './peer/options.js';
 import { gitPillarOptionSet } from './pillar/git-pillar/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
@@ -26,6 +27,7 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   gitPillarOptionSet,
   mineMasterOptions,
   mineMinionOptions,
+  peerOptions,
   statesOptions,
   minionStatesOptions,
   scheduleOptions,
