@@ -385,7 +385,7 @@ export async function startMinion(
   // functions running in this process (multiprocessing off) reach the master directly
   const link: MasterLink = {
     inProcess: !config.multiprocessing,
-    request: (load, opts) => master.send(load, opts),
+    request: (load, opts) => master.send(load, opts?.timeoutMs !== undefined ? { ...opts, slow: true } : {}),
     recycle: () => executor.recycle(),
     refreshPillar: () => refreshPillarNow(m, data),
     manageSchedule,

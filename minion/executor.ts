@@ -71,7 +71,10 @@ export interface ExecutorOptions {
   maxProcesses: number;
   idleRetireMs?: number;
   /** Sends a job process's aes load to the master (the minion's channel). */
-  masterRequest?: (load: Record<string, unknown>, opts: { timeoutMs?: number }) => Promise<unknown>;
+  masterRequest?: (
+    load: Record<string, unknown>,
+    opts: { timeoutMs?: number; slow?: boolean },
+  ) => Promise<unknown>;
   /** Called after every recycle (a module sync): the minion recomputes what it derives from modules. */
   onRecycle?: () => void;
   /**

@@ -17,6 +17,12 @@ import { type Credentials, minionAuthParams, newAuthToken, signIn } from './auth
 import { openPrivateReply } from './private-reply.js';
 import { decryptPublish, openEnvelope } from './publish-decoder.js';
 
+/** How one aes request travels: each try's timeout, and `slow` for the second connection. */
+export interface SendOptions {
+  timeoutMs?: number;
+  slow?: boolean;
+}
+
 export class MasterConnection {
   readonly #config: ResolvedMinionConfig;
   readonly #id: string;
@@ -141,22 +147,24 @@ export class MasterConnection {
   }
 
   /**
-   * The channel for a request: the one request connection, or, for a request given its own
-   * `timeoutMs` (the master answers it slowly, as a runner run for `publish.runner`), a second
-   * connection, so that the wait holds up none of the minion's returns (Salt opens a channel per
-   * such call).
+   * The channel for a request: the one request connection, or, for a `slow` one (the master
+   * answers it late, as a runner run for `publish.runner`), a second connection, so that the
+   * wait holds up none of the minion's returns (Salt opens a channel per such call).
    */
-  #channelFor(opts: { timeoutMs?: number }): AesChannel {
+  #channelFor(opts: SendOptions): AesChannel {
     const main = this.#channelOrThrow();
-    if (opts.timeoutMs === undefined) return main;
+    if (!opts.slow) return main;
     this.#slow ??= this.#aesChannel(
-      new ReqClient(this.masterUri, { timeoutMs: opts.timeoutMs, tries: this.#config.return_retry_tries }),
+      new ReqClient(this.masterUri, {
+        timeoutMs: opts.timeoutMs ?? this.#config.return_retry_timer * 1000,
+        tries: this.#config.return_retry_tries,
+      }),
     );
     return this.#slow;
   }
 
   /** Sends an aes load, re-authenticating once when the session is stale. */
-  async send(load: Record<string, unknown>, opts: { timeoutMs?: number } = {}): Promise<unknown> {
+  async send(load: Record<string, unknown>, opts: SendOptions = {}): Promise<unknown> {
     try {
       return await this.#channelFor(opts).send(load, opts);
     } catch (err) {

@@ -126,13 +126,14 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
  */
 export async function answerMasterRequest(
   msg: MasterRequest,
-  send: (load: Record<string, unknown>, opts: { timeoutMs?: number }) => Promise<unknown>,
+  send: (load: Record<string, unknown>, opts: { timeoutMs?: number; slow?: boolean }) => Promise<unknown>,
 ): Promise<MasterReply> {
   try {
     const load = decodeLoad(msg.load);
     if (typeof load !== 'object' || load === null || Array.isArray(load))
       throw new Error('load is not a map');
-    const opts = msg.timeoutMs !== undefined ? { timeoutMs: msg.timeoutMs } : {};
+    // a function that gives its request a timeout expects a late answer: the slow connection
+    const opts = msg.timeoutMs !== undefined ? { timeoutMs: msg.timeoutMs, slow: true } : {};
     const reply = await send(load as Record<string, unknown>, opts);
     return { type: 'master-reply', rid: msg.rid, reply: encodeLoad(reply) };
   } catch (err) {

@@ -6,7 +6,7 @@
  * of a job it did not publish, get Salt's `{}`; malformed loads never stop the master.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReqClient } from '../../kernel/bus/req-client.js';
@@ -45,7 +45,10 @@ describe('peer publish: minions publish to minions, and run runners, as the mast
 
   it('an allowed minion publishes to another and gets its return', async () => {
     expect(await from('p1', ['publish.publish', 'p2', 'test.ping'])).toEqual({ p2: true });
-    expect(await from('p1', ['publish.publish', '*', 'test.echo', 'hello'])).toEqual({ p1: 'hello', p2: 'hello' });
+    expect(await from('p1', ['publish.publish', '*', 'test.echo', 'hello'])).toEqual({
+      p1: 'hello',
+      p2: 'hello',
+    });
     expect(await from('p1', ['publish.full_data', 'p2', 'test.ping'])).toEqual({ p2: { ret: true } });
   });
 
@@ -69,8 +72,12 @@ describe('peer publish: minions publish to minions, and run runners, as the mast
       p1: true,
       p2: true,
     });
-    expect(await from('p1', ['publish.publish', 'L@p2', 'test.ping', 'tgt_type=compound'])).toEqual({ p2: true });
-    expect(await from('p1', ['publish.publish', 'role:db', 'test.ping', 'tgt_type=grain'])).toEqual({ p2: true });
+    expect(await from('p1', ['publish.publish', 'L@p2', 'test.ping', 'tgt_type=compound'])).toEqual({
+      p2: true,
+    });
+    expect(await from('p1', ['publish.publish', 'role:db', 'test.ping', 'tgt_type=grain'])).toEqual({
+      p2: true,
+    });
     // nothing matched: Salt's loop never runs and the function answers None
     expect(await from('p1', ['publish.publish', 'nomatch', 'test.ping'])).toBeNull();
   });
@@ -93,7 +100,10 @@ describe('peer publish: minions publish to minions, and run runners, as the mast
 
   it('publish.runner runs what peer_run allows, and refuses the rest', async () => {
     expect(await from('p1', ['publish.runner', 'manage.up'])).toEqual(['p1', 'p2']);
-    expect(await from('p1', ['publish.runner', 'test.arg', 'x,y=2'])).toEqual({ args: ['x,y=2'], kwargs: {} });
+    expect(await from('p1', ['publish.runner', 'test.arg', 'x,y=2'])).toEqual({
+      args: ['x,y=2'],
+      kwargs: {},
+    });
     expect(await from('p1', ['publish.runner', 'manage.down'])).toEqual({});
     expect(await from('p2', ['publish.runner', 'manage.up'])).toEqual({});
     await c.master!.waitFor('Minion id p2 is not who it says it is!');
@@ -138,10 +148,10 @@ describe('peer publish: minions publish to minions, and run runners, as the mast
       // a job p1 published: not this client's to read
       const other = (await c.saltJson(['p1', 'publish.publish', 'p2', 'test.ping'])).data;
       expect(other.p1).toEqual({ p2: true });
-      const { jid: pingJid } = JSON.parse(
-        (await c.saltRun(['--out', 'json', 'jobs.list_jobs', 'search_function=test.ping', 'search_target=p2'])).stdout,
-      ) as { jid: string } & Record<string, unknown>;
-      void pingJid;
+      const authDir = join(c.root, 'var/cache/salt/master/publish_auth');
+      const p1Jid = readdirSync(authDir).find((jid) => readFileSync(join(authDir, jid), 'utf8') === 'p1');
+      expect(p1Jid).toBeDefined();
+      expect(await send({ cmd: 'pub_ret', jid: p1Jid })).toEqual({});
       expect(await send({ cmd: 'pub_ret', jid: '../../etc/passwd' })).toEqual({});
       expect(await send({ cmd: 'pub_ret', jid: '20200101000000000000' })).toEqual({});
       // the legacy synchronous form
