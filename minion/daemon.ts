@@ -29,6 +29,7 @@ import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';
 import { jobReturnerNames, minionReturnerLoader, returnJobToReturners } from './job-returners.js';
+import { type LocalBus, startLocalBus } from './local-bus.js';
 import { primaryMaster } from './master-address.js';
 import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
@@ -408,6 +409,13 @@ export async function startMinion(
     return runStartupStates(m, executor);
   });
   scheduler = schedulerOf(m, data, executor);
+  // a salt-call on this host reaches the scheduler through the minion's own bus, as in Salt
+  const localBus: LocalBus | undefined = await startLocalBus({
+    sockDir: config.sock_dir,
+    id,
+    log,
+    manage: manageSchedule,
+  });
   const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
   const engines = startEngines({
@@ -427,6 +435,7 @@ export async function startMinion(
       stopped = true;
       mine?.stop();
       scheduler?.stop();
+      await localBus?.close();
       beacons?.stop();
       await engines?.stop();
       sub.close();

@@ -14,7 +14,7 @@ import { Crypticle } from '../../kernel/crypt/crypticle.js';
 import { generateRsaKeyPair, x931Sign } from '../../kernel/crypt/rsa.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
 import { newAuthToken, signIn } from '../../minion/auth.js';
-import { Cluster } from '../../tools/local-cluster.js';
+import { Cluster, runCli } from '../../tools/local-cluster.js';
 
 describe('peer publish: minions publish to minions, and run runners, as the master allows', () => {
   const c = new Cluster({
@@ -107,6 +107,59 @@ describe('peer publish: minions publish to minions, and run runners, as the mast
     expect(await from('p1', ['publish.runner', 'manage.down'])).toEqual({});
     expect(await from('p2', ['publish.runner', 'manage.up'])).toEqual({});
     await c.master!.waitFor('Minion id p2 is not who it says it is!');
+  });
+
+  it('schedule.copy and schedule.move publish the job to other minions (schedule.add through peer)', async () => {
+    expect(await from('p1', ['schedule.add', 'job1', 'function=test.ping', 'seconds=3600'])).toMatchObject({
+      result: true,
+    });
+    expect(await from('p1', ['schedule.copy', 'job1', 'p2'])).toEqual({
+      comment: 'Copied Job job1 from schedule to minion(s).',
+      result: true,
+      minions: ['p2'],
+    });
+    expect(await from('p2', ['schedule.list', 'return_yaml=False'])).toEqual({
+      job1: {
+        function: 'test.ping',
+        seconds: 3600,
+        maxrunning: 1,
+        name: 'job1',
+        enabled: true,
+        jid_include: true,
+      },
+    });
+    expect(await from('p1', ['schedule.move', 'job1', 'p2'])).toEqual({
+      comment: 'Moved Job job1 from schedule.',
+      result: true,
+      minions: ['p2'],
+    });
+    expect(await from('p1', ['schedule.list', 'return_yaml=False'])).toEqual({});
+    // p2 may not publish schedule.add: nobody answers
+    expect(await from('p2', ['schedule.copy', 'job1', 'p1'])).toEqual({
+      comment: 'no servers answered the published schedule.add command',
+      result: true,
+    });
+  });
+
+  it("a salt-call on the minion host reaches the running minion's scheduler (its event bus)", async () => {
+    const call = async (args: string[]) => {
+      const r = await runCli('salt-call', ['-c', c.minionConfDir('p2'), '--out', 'json', ...args]);
+      return (JSON.parse(r.stdout) as { local: unknown }).local;
+    };
+    expect(await call(['schedule.add', 'job2', 'function=test.ping', 'seconds=60'])).toEqual({
+      comment: 'Added job: job2 to schedule.',
+      result: true,
+      changes: { job2: 'added' },
+    });
+    expect(Object.keys((await call(['schedule.list', 'return_yaml=False'])) as object).sort()).toEqual([
+      'job1',
+      'job2',
+    ]);
+    // the running minion has it: the master sees it through the minion, not the salt-call
+    expect(Object.keys((await from('p2', ['schedule.list', 'return_yaml=False'])) as object).sort()).toEqual([
+      'job1',
+      'job2',
+    ]);
   });
 
   it("a minion reads only its own jobs' returns; malformed loads get {} and the master keeps serving", async () => {
