@@ -13,6 +13,7 @@ import { ZmtpSubscriber } from '../kernel/bus/zmtp/sub-socket.js';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { loadOrCreateKeyPair } from '../kernel/crypt/keys.js';
 import { bootEnv, resolvedForChildren } from '../kernel/daemon/boot.js';
+import { genJid } from '../kernel/jid.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { PillarAsk } from '../kernel/loader/define.js';
 import { ensureDirs } from '../kernel/process/dirs.js';
@@ -33,7 +34,13 @@ import { type LocalBus, startLocalBus } from './local-bus.js';
 import { primaryMaster } from './master-address.js';
 import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
-import { type MineInterval, mineIntervalOptions, startMineInterval } from './mine-interval.js';
+import {
+  mineIntervalOptions,
+  mineScheduleEntry,
+  runMineOnce,
+  scheduleMine,
+  skippedMineRun,
+} from './mine-interval.js';
 import { createMinionKernel } from './minion-kernel.js';
 import { buildReturnLoad } from './return-load.js';
 import { type MinionScheduler, startMinionScheduler } from './scheduler.js';
@@ -326,6 +333,9 @@ function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor):
     id,
     config,
     async execute(job) {
+      // the mine's job with nothing to do starts no job process (minion/mine-interval.ts)
+      const skipped = skippedMineRun(job, config, data.pillar);
+      if (skipped) return skipped;
       const outcome = await executor.run(job);
       // job processes call the job's returners themselves; in-process jobs have theirs called here
       if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
@@ -394,18 +404,22 @@ export async function startMinion(
   };
   setMasterLink(id, link);
   const sub = subscribe(m, masterHost, publishIntake(m, data, executor));
-  let mine: MineInterval | undefined;
-  void reportStart(m, data).then(() => {
-    // the mine's first update needs the pillar (its mine_functions may come from there)
-    if (!stopped)
-      mine = startMineInterval({
+  void reportStart(m, data).then(async () => {
+    // the mine's job goes in once the pillar is in (its mine_functions may come from there)
+    if (!stopped && scheduler) {
+      const once = {
         config,
         id,
-        log,
-        run: (job) => executor.run(job),
-        send: (load) => master.send(load),
+        run: (job: JobData) => executor.run(job),
+        send: (load: Record<string, unknown>) => master.send(load),
         pillar: () => data.pillar,
-      });
+        newJid: () => genJid(config),
+      };
+      await scheduleMine(scheduler.scheduler, config, () => runMineOnce(once)).catch((err: Error) =>
+        log.warn({ err: err.message }, 'the mine update could not be scheduled'),
+      );
+      if (mineScheduleEntry(config)) log.info('Added mine.update to scheduler');
+    }
     return runStartupStates(m, executor);
   });
   scheduler = schedulerOf(m, data, executor);
@@ -433,7 +447,6 @@ export async function startMinion(
     async stop() {
       if (stopped) return;
       stopped = true;
-      mine?.stop();
       scheduler?.stop();
       await localBus?.close();
       beacons?.stop();
