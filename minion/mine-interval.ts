@@ -79,7 +79,8 @@ export async function scheduleMine(
     return;
   }
   if (!entry && !scheduler.merged('opts').has(MINE_SCHEDULE_NAME)) return;
-  scheduler.set(MINE_SCHEDULE_NAME, entry);
+  // as Salt's add_job, which marks an added job enabled
+  scheduler.set(MINE_SCHEDULE_NAME, entry && { ...entry, enabled: true });
   await scheduler.persist();
 }
 
