@@ -51,7 +51,11 @@ describe("the mine's job on the scheduler (Salt's __mine_interval)", () => {
     expect(Object.keys(mineScheduleEntry(config({})) ?? {})).toEqual(Object.keys(entry));
     expect(saved.at(-1)?.[MINE_SCHEDULE_NAME]).toEqual({ ...entry, enabled: true });
     const listed = await manageSchedule(s, { func: 'list' });
-    expect(listed.schedule?.[MINE_SCHEDULE_NAME]).toEqual({ ...entry, enabled: true, name: MINE_SCHEDULE_NAME });
+    expect(listed.schedule?.[MINE_SCHEDULE_NAME]).toEqual({
+      ...entry,
+      enabled: true,
+      name: MINE_SCHEDULE_NAME,
+    });
     // run_on_start: it runs when the scheduler first evaluates it
     s.tick();
     expect(s.runtime(MINE_SCHEDULE_NAME).lastRun).toBeDefined();
