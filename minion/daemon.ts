@@ -21,6 +21,7 @@ import { removePidfile, writePidfile } from '../kernel/process/pidfile.js';
 import { packIpc } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { matchesTarget } from '../kernel/targeting/match.js';
+import { processMatchers } from '../plugins/matchers/index.js';
 import { startBeacons } from './beacons.js';
 import { startEngines } from './engines.js';
 import type { JobOutcome } from './execute-job.js';
@@ -34,6 +35,7 @@ import { type LocalBus, startLocalBus } from './local-bus.js';
 import { primaryMaster } from './master-address.js';
 import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
+import { loadMinionMatchers } from './matchers.js';
 import {
   mineIntervalOptions,
   mineScheduleEntry,
@@ -149,8 +151,9 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
     masterRequest: (load, opts) => m.master.send(load, opts),
     inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
     inlineModules: config.inline_modules,
-    // synced grain modules: recompute this process's grains and report them
+    // synced grain modules: recompute this process's grains and report them; synced matchers
     onRecycle: () => {
+      void loadMinionMatchers(config, log);
       void minionGrainsView(config, id, log)
         .then((view) => {
           data.view = view;
@@ -222,7 +225,12 @@ function publishIntake(
     const load = await master.openPublish(frame);
     if (!load) return;
     const jid = String(load.jid);
-    const matchData = { grains: data.grains, pillar: data.pillar, delimiter: load.delimiter };
+    const matchData = {
+      grains: data.grains,
+      pillar: data.pillar,
+      delimiter: load.delimiter,
+      matchers: processMatchers(),
+    };
     if (!matchesTarget(id, load.tgt, load.tgt_type, matchData)) {
       log.debug({ jid, tgt: load.tgt, tgt_type: load.tgt_type }, 'publish not for this minion');
       return;
@@ -389,6 +397,7 @@ export async function startMinion(
   const m: MinionContext = { config, id, boot, log, kernel, master };
 
   const data = new MinionData(m, await minionGrainsView(config, id, log));
+  await loadMinionMatchers(config, log);
   let scheduler: MinionScheduler | undefined;
   const manageSchedule: ManageSchedule = (call) =>
     scheduler ? scheduler.manage(call) : Promise.reject(new Error('the scheduler is not started'));

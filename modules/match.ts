@@ -1,11 +1,13 @@
 /**
  * Salt's `match` execution module (`salt/modules/match.py`): does this minion match a target
- * expression of each type, with the kernel's minion-side matchers, and the `filter_by` and
+ * expression of each type, with the kernel's minion-side matchers (or the custom ones a
+ * `_matchers` sync brought: plugins/matchers), and the `filter_by` and
  * `search_by` look-ups formulas build on them.
  */
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { matchType } from '../kernel/services.js';
 import { pyTruthy } from '../kernel/util.js';
+import { matchersFromOpts, processMatchers } from '../plugins/matchers/index.js';
 import { pyFlag } from './_coerce.js';
 import { loadStore } from './_data-store.js';
 import { fnmatch } from './_fnmatch.js';
@@ -52,7 +54,7 @@ export function matchAs(
   try {
     if (tgtType === 'data') return dataMatch(ctx, tgt);
     const id = minionId === undefined || minionId === null ? ctx.id : String(minionId);
-    const matchCtx = { grains: ctx.grains, pillar: pillarOf(ctx) };
+    const matchCtx = { grains: ctx.grains, pillar: pillarOf(ctx), matchers: processMatchers() };
     return matchType(tgtType === 'list_' ? 'list' : tgtType, tgt, id, matchCtx, delimiter);
   } catch (err) {
     ctx.log.error({ err: (err as Error).message }, `match.${tgtType} failed`);
@@ -60,8 +62,12 @@ export function matchAs(
   }
 }
 
+/** This process's custom matchers (plugins/matchers), loaded before the first match here. */
+const ready = (ctx: ExecContext) => matchersFromOpts(ctx.opts, ctx.log);
+
 function checkType(tgtType: string): void {
-  if (!TYPES.includes(tgtType)) throw new SALT_ERR_EXEC_VALUE(`'${tgtType}'`);
+  if (!TYPES.includes(tgtType) && !processMatchers()?.has(tgtType))
+    throw new SALT_ERR_EXEC_VALUE(`'${tgtType}'`);
 }
 
 const withId = (name: string, what: string, example: string) =>
@@ -75,7 +81,10 @@ CLI Example:
 
     salt '*' match.${name} ${example}`,
     inline: true,
-    run: (ctx, a) => matchAs(ctx, name, a.tgt, a.minion_id),
+    run: async (ctx, a) => {
+      await ready(ctx);
+      return matchAs(ctx, name, a.tgt, a.minion_id);
+    },
   });
 
 const withDelim = (name: string, what: string, example: string) =>
@@ -88,7 +97,10 @@ CLI Example:
 
     salt '*' match.${name} '${example}'`,
     inline: true,
-    run: (ctx, a) => matchAs(ctx, name, a.tgt, undefined, a.delimiter ?? ':'),
+    run: async (ctx, a) => {
+      await ready(ctx);
+      return matchAs(ctx, name, a.tgt, undefined, a.delimiter ?? ':');
+    },
   });
 
 export default defineModule({
@@ -111,7 +123,10 @@ CLI Example:
 
     salt '*' match.ipcidr '192.168.44.0/24'`,
       inline: true,
-      run: (ctx, a) => matchAs(ctx, 'ipcidr', a.tgt),
+      run: async (ctx, a) => {
+        await ready(ctx);
+        return matchAs(ctx, 'ipcidr', a.tgt);
+      },
     }),
     data: defineFunction({
       args: (z) => z.object({ tgt: z.unknown() }),
@@ -141,7 +156,8 @@ value of the default key ('default'), else None.
 CLI Example:
 
     salt '*' match.filter_by '{foo*: Foo!, bar*: Bar!}' minion_id=bar03`,
-      run: (ctx, a) => {
+      run: async (ctx, a) => {
+        await ready(ctx);
         const tgtType = a.tgt_type ?? 'compound';
         checkType(tgtType);
         if (!isMapping(a.lookup)) throw new SALT_ERR_EXEC_VALUE("'lookup' must be a dictionary");
@@ -170,7 +186,8 @@ minion are returned as a list, or None when none match.
 CLI Example:
 
     salt '*' match.search_by '{web: [node1, node2], db: [node2, node]}'`,
-      run: (ctx, a) => {
+      run: async (ctx, a) => {
+        await ready(ctx);
         const tgtType = a.tgt_type ?? 'compound';
         checkType(tgtType);
         if (!isMapping(a.lookup)) throw new SALT_ERR_EXEC_VALUE("'lookup' must be a dictionary");
@@ -194,7 +211,8 @@ returning value if matched. If none match, returns the last argument.
 CLI Example:
 
     salt '*' match.ifelse 'foo*' 'Foo!' 'bar*' 'Bar!' minion_id=bar03`,
-      run: (ctx, _a, extra) => {
+      run: async (ctx, _a, extra) => {
+        await ready(ctx);
         const args = extra.args;
         const kw = extra.kwargs;
         const a = {

@@ -114,7 +114,7 @@ export function refreshModules(ctx: ExecContext): true | string {
 async function syncExtForm(
   ctx: ExecContext,
   args: z.output<typeof syncArgs>,
-  form: 'modules' | 'states' | 'grains' | 'returners',
+  form: SyncForm,
 ): Promise<{ changed: string[]; touched: boolean; link: MasterLink }> {
   const link = ctx.master;
   if (!link) throw new SALT_ERR_EXEC_SYNC(`minion ${ctx.id} has no connection to a master here`);
@@ -137,7 +137,24 @@ function withNote(changed: string[], touched: boolean, link: MasterLink): string
   return link.inProcess && touched ? [...changed, RESTART_NOTE] : changed;
 }
 
-/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules`, `states`, `grains` and `returners`. */
+type SyncForm = 'modules' | 'states' | 'grains' | 'returners' | 'matchers';
+
+/** `saltutil.sync_<form>`: sync the form, then (with `refresh`) recycle the job processes. */
+function syncFunction(form: SyncForm, doc: string, o: { clean_pillar_cache?: true } = {}) {
+  return defineFunction({
+    args: o.clean_pillar_cache
+      ? syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) })
+      : syncArgs,
+    doc,
+    run: async (ctx, args) => {
+      const { changed, touched, link } = await syncExtForm(ctx, args, form);
+      if (args.refresh) link.recycle();
+      return withNote(changed, touched, link);
+    },
+  });
+}
+
+/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules`, `states`, `grains`, `returners` and `matchers`. */
 const SYNC_ALL_FORMS = [
   'clouds',
   'beacons',
@@ -198,50 +215,36 @@ export default defineModule({
       doc: 'Send a termination signal (SIGTERM 15) to all currently running jobs.',
       run: (ctx) => running(ctx).map((d) => signalJob(ctx, String(d.jid), SIGTERM)),
     }),
-    sync_modules: defineFunction({
-      args: syncArgs,
-      doc: "Sync execution modules from salt://_modules on the master into the minion's extension_modules.\n\nReturns the modules added or changed, as `modules.<name>`; modules the master no longer has are removed. With refresh (the default) the next jobs load the new modules.\n\nCLI Example: salt '*' saltutil.sync_modules saltenv=base,dev",
-      run: async (ctx, args) => {
-        const { changed, touched, link } = await syncExtForm(ctx, args, 'modules');
-        if (args.refresh) link.recycle();
-        return withNote(changed, touched, link);
-      },
-    }),
-    sync_states: defineFunction({
-      args: syncArgs,
-      doc: "Sync state modules from salt://_states on the master into the minion's extension_modules/states.\n\nReturns the state modules added or changed, as `states.<name>`; those the master no longer has are removed. New job processes load them.\n\nCLI Example: salt '*' saltutil.sync_states",
-      run: async (ctx, args) => {
-        const { changed, touched, link } = await syncExtForm(ctx, args, 'states');
-        if (args.refresh) link.recycle();
-        return withNote(changed, touched, link);
-      },
-    }),
-    sync_grains: defineFunction({
-      args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
-      doc: "Sync custom grain modules from salt://_grains on the master into the minion's extension_modules/grains.\n\nReturns the grain modules added or changed, as `grains.<name>`; those the master no longer has are removed. Custom grains are computed once per process: new job processes (and salt-call) see them, the minion's own grains (reported to the master for targeting) at its next start.\n\nCLI Example: salt '*' saltutil.sync_grains",
-      run: async (ctx, args) => {
-        const { changed, touched, link } = await syncExtForm(ctx, args, 'grains');
-        if (args.refresh) link.recycle();
-        return withNote(changed, touched, link);
-      },
-    }),
-    sync_returners: defineFunction({
-      args: syncArgs,
-      doc: "Sync returners from salt://_returners on the master into the minion's extension_modules/returners.\n\nReturns the returners added or changed, as `returners.<name>`; those the master no longer has are removed. New job processes load them (`salt --return <name>`).\n\nCLI Example: salt '*' saltutil.sync_returners",
-      run: async (ctx, args) => {
-        const { changed, touched, link } = await syncExtForm(ctx, args, 'returners');
-        if (args.refresh) link.recycle();
-        return withNote(changed, touched, link);
-      },
-    }),
+    sync_modules: syncFunction(
+      'modules',
+      "Sync execution modules from salt://_modules on the master into the minion's extension_modules.\n\nReturns the modules added or changed, as `modules.<name>`; modules the master no longer has are removed. With refresh (the default) the next jobs load the new modules.\n\nCLI Example: salt '*' saltutil.sync_modules saltenv=base,dev",
+    ),
+    sync_states: syncFunction(
+      'states',
+      "Sync state modules from salt://_states on the master into the minion's extension_modules/states.\n\nReturns the state modules added or changed, as `states.<name>`; those the master no longer has are removed. New job processes load them.\n\nCLI Example: salt '*' saltutil.sync_states",
+    ),
+    sync_grains: syncFunction(
+      'grains',
+      "Sync custom grain modules from salt://_grains on the master into the minion's extension_modules/grains.\n\nReturns the grain modules added or changed, as `grains.<name>`; those the master no longer has are removed. Custom grains are computed once per process: new job processes (and salt-call) see them, the minion's own grains (reported to the master for targeting) at its next start.\n\nCLI Example: salt '*' saltutil.sync_grains",
+      { clean_pillar_cache: true },
+    ),
+    sync_returners: syncFunction(
+      'returners',
+      "Sync returners from salt://_returners on the master into the minion's extension_modules/returners.\n\nReturns the returners added or changed, as `returners.<name>`; those the master no longer has are removed. New job processes load them (`salt --return <name>`).\n\nCLI Example: salt '*' saltutil.sync_returners",
+    ),
+    sync_matchers: syncFunction(
+      'matchers',
+      "Sync matchers from salt://_matchers on the master into the minion's extension_modules/matchers.\n\nReturns the matchers added or changed, as `matchers.<name>`; those the master no longer has are removed. A matcher named after a target type (glob, grain, compound, ...) takes its place on this minion; with refresh (the default) the minion loads them at once.\n\nCLI Example: salt '*' saltutil.sync_matchers",
+    ),
     sync_all: defineFunction({
       args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
-      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), state modules (salt://_states), grain modules (salt://_grains) and returners (salt://_returners), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
+      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), state modules (salt://_states), grain modules (salt://_grains), returners (salt://_returners) and matchers (salt://_matchers), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
       run: async (ctx, args) => {
         const modules = await syncExtForm(ctx, args, 'modules');
         const states = await syncExtForm(ctx, args, 'states');
         const grains = await syncExtForm(ctx, args, 'grains');
         const returners = await syncExtForm(ctx, args, 'returners');
+        const matchers = await syncExtForm(ctx, args, 'matchers');
         const { link } = modules;
         if (args.refresh) link.recycle();
         const ret: Record<string, string[]> = {};
@@ -250,6 +253,7 @@ export default defineModule({
         ret.states = withNote(states.changed, states.touched, link);
         ret.grains = withNote(grains.changed, grains.touched, link);
         ret.returners = withNote(returners.changed, returners.touched, link);
+        ret.matchers = withNote(matchers.changed, matchers.touched, link);
         return ret;
       },
     }),

@@ -6,6 +6,7 @@
 import type { OptionSet } from '../kernel/index.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
+import { matchersOptions } from './matchers/options.js';
 import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
 import { peerOptions } from './peer/options.js';
@@ -31,4 +32,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   statesOptions,
   minionStatesOptions,
   scheduleOptions,
+  matchersOptions,
 ];

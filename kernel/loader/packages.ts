@@ -19,6 +19,7 @@ export type ExtensionKind =
   | 'engines'
   | 'beacons'
   | 'outputters'
+  | 'matchers'
   | 'grains';
 
 /** Options of {@link resolvePackageDirs}. */

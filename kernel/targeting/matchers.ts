@@ -18,7 +18,12 @@ export interface MinionMatchContext {
   pillar?: unknown;
   /** Nodegroups known to the minion (normally none: the master expands them). */
   nodegroups?: Nodegroups;
+  /** Matchers that take the place of a built-in one or add a target type (a minion's `matchers` units). */
+  matchers?: ReadonlyMap<string, CustomMatch>;
 }
+
+/** A matcher a plugin supplies: one target type on this minion. */
+export type CustomMatch = (tgt: unknown, id: string, ctx: MinionMatchContext, delimiter: string) => boolean;
 
 /** Salt's `list_match`: a comma-separated string (compared as text) or a list of ids. */
 export function listMatch(tgt: unknown, id: string): boolean {
@@ -42,6 +47,8 @@ export function matchType(
   ctx: MinionMatchContext,
   delimiter = ':',
 ): boolean {
+  const custom = ctx.matchers?.get(tgtType);
+  if (custom) return custom(tgt, id, ctx, delimiter);
   switch (tgtType) {
     case 'glob':
       return typeof tgt === 'string' && globMatch(tgt, id);
@@ -79,6 +86,6 @@ export function matchType(
 
 /** One word of a compound target on this minion. */
 export function matchLeaf(leaf: CompoundLeaf, id: string, ctx: MinionMatchContext): boolean {
-  if (leaf.engine === undefined) return globMatch(leaf.pattern, id);
+  if (leaf.engine === undefined) return matchType('glob', leaf.pattern, id, ctx);
   return matchType(ENGINES[leaf.engine], leaf.pattern, id, ctx, leaf.delimiter ?? ':');
 }
