@@ -26,7 +26,6 @@ import type { Credentials, MinionKeys } from './auth.js';
 import { procDir } from './execute-job.js';
 import { createRunEnv } from './job-env.js';
 import { minionReturnerLoader } from './job-returners.js';
-import { askRunningMinion } from './local-bus.js';
 import { primaryMaster } from './master-address.js';
 import { clearMasterLink, setMasterLink } from './master-link.js';
 import { type RunEnv, runFunction } from './run-function.js';
@@ -228,8 +227,10 @@ export async function callFunction(
     request: (load: Record<string, unknown>, opts?: { timeoutMs?: number }) => channel.send(load, opts),
     recycle: () => undefined,
     inProcess: false,
-    // the schedule module reaches the minion running on this host, through its bus (as in Salt)
-    manageSchedule: (call: Readonly<Record<string, unknown>>) => askRunningMinion(config.sock_dir, id, call),
+    // the schedule module reaches the minion running on this host, through its bus (as in Salt);
+    // the bus code loads only then, so salt-call starts no slower
+    manageSchedule: async (call: Readonly<Record<string, unknown>>) =>
+      (await import('./local-bus.js')).askRunningMinion(config.sock_dir, id, call),
   };
   if (link) setMasterLink(id, link);
   try {
