@@ -17,6 +17,7 @@ import { minePlugin } from '../plugins/mine/index.js';
 import { netapiConfigured } from '../plugins/netapi/config.js';
 import { netapiPlugin } from '../plugins/netapi/index.js';
 import { netapiMasterOptions } from '../plugins/netapi/options.js';
+import { peerPlugin } from '../plugins/peer/index.js';
 import { pillarPlugin } from '../plugins/pillar/index.js';
 import { reactorPlugin } from '../plugins/reactor/index.js';
 import { reactorOptions } from '../plugins/reactor/options.js';
@@ -33,6 +34,7 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
     fileServerPlugin(),
     pillarPlugin(),
     minePlugin(),
+    peerPlugin(),
     runnersPlugin(),
     wheelPlugin(),
   ];

@@ -13,6 +13,7 @@ import { ZmtpSubscriber } from '../kernel/bus/zmtp/sub-socket.js';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { loadOrCreateKeyPair } from '../kernel/crypt/keys.js';
 import { bootEnv, resolvedForChildren } from '../kernel/daemon/boot.js';
+import { genJid } from '../kernel/jid.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { PillarAsk } from '../kernel/loader/define.js';
 import { ensureDirs } from '../kernel/process/dirs.js';
@@ -31,12 +32,19 @@ import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';
 import { jobReturnerNames, minionReturnerLoader, returnJobToReturners } from './job-returners.js';
+import { type LocalBus, startLocalBus } from './local-bus.js';
 import { primaryMaster } from './master-address.js';
 import { MasterConnection } from './master-connection.js';
 import { clearMasterLink, type MasterLink, setMasterLink } from './master-link.js';
 import { MasterSwitch } from './master-switch.js';
 import { loadMinionMatchers } from './matchers.js';
-import { type MineInterval, mineIntervalOptions, startMineInterval } from './mine-interval.js';
+import {
+  mineIntervalOptions,
+  mineScheduleEntry,
+  runMineOnce,
+  scheduleMine,
+  skippedMineRun,
+} from './mine-interval.js';
 import { createMinionKernel } from './minion-kernel.js';
 import { buildReturnLoad } from './return-load.js';
 import { type MinionScheduler, startMinionScheduler } from './scheduler.js';
@@ -148,7 +156,7 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
     maxJobs: config.process_count_max,
     maxProcesses: jobProcessesMax(config.job_processes_max),
     idleRetireMs: jobProcessOptions.read(config).job_process_idle_timeout * 1000,
-    masterRequest: (load) => m.master.send(load),
+    masterRequest: (load, opts) => m.master.send(load, opts),
     inline: (job) => config.inline_functions && jobReturnerNames(job, config).length === 0,
     inlineModules: config.inline_modules,
     // synced grain modules: recompute this process's grains and report them; synced matchers
@@ -358,6 +366,9 @@ function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor):
     id,
     config,
     async execute(job) {
+      // the mine's job with nothing to do starts no job process (minion/mine-interval.ts)
+      const skipped = skippedMineRun(job, config, data.pillar);
+      if (skipped) return skipped;
       const outcome = await executor.run(job);
       // job processes call the job's returners themselves; in-process jobs have theirs called here
       if (!config.multiprocessing) await returnJobToReturners(returners, config, id, job, outcome, log);
@@ -431,7 +442,7 @@ export async function startMinion(
   // functions running in this process (multiprocessing off) reach the master directly
   const link: MasterLink = {
     inProcess: !config.multiprocessing,
-    request: (load) => master.send(load),
+    request: (load, opts) => master.send(load, opts?.timeoutMs !== undefined ? { ...opts, slow: true } : {}),
     recycle: () => executor.recycle(),
     refreshPillar: () => refreshPillarNow(m, data),
     manageSchedule,
@@ -462,21 +473,32 @@ export async function startMinion(
           },
         })
       : undefined;
-  let mine: MineInterval | undefined;
-  void reportStart(m, data).then(() => {
-    // the mine's first update needs the pillar (its mine_functions may come from there)
-    if (!stopped)
-      mine = startMineInterval({
+  void reportStart(m, data).then(async () => {
+    // the mine's job goes in once the pillar is in (its mine_functions may come from there)
+    if (!stopped && scheduler) {
+      const once = {
         config,
         id,
-        log,
-        run: (job) => executor.run(job),
-        send: (load) => master.send(load),
+        run: (job: JobData) => executor.run(job),
+        send: (load: Record<string, unknown>) => master.send(load),
         pillar: () => data.pillar,
-      });
+        newJid: () => genJid(config),
+      };
+      await scheduleMine(scheduler.scheduler, config, () => runMineOnce(once)).catch((err: Error) =>
+        log.warn({ err: err.message }, 'the mine update could not be scheduled'),
+      );
+      if (mineScheduleEntry(config)) log.info('Added mine.update to scheduler');
+    }
     return runStartupStates(m, executor);
   });
   scheduler = schedulerOf(m, data, executor);
+  // a salt-call on this host reaches the scheduler through the minion's own bus, as in Salt
+  const localBus: LocalBus | undefined = await startLocalBus({
+    sockDir: config.sock_dir,
+    id,
+    log,
+    manage: manageSchedule,
+  });
   const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
   // imported only when configured, as the beacons are
@@ -500,8 +522,8 @@ export async function startMinion(
       stopped = true;
       starting.abort();
       watch?.stop();
-      mine?.stop();
       scheduler?.stop();
+      await localBus?.close();
       beacons?.stop();
       await engines?.stop();
       sub.close();

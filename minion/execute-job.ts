@@ -12,8 +12,11 @@ import { type RunEnv, runFunction } from './run-function.js';
 
 /** The publish fields Salt passes on as `__pub_*` keywords. */
 export function pubData(job: JobData): Record<string, unknown> {
-  const { fun, arg, tgt, jid, ret, tgt_type, user } = job;
-  return { fun, arg, tgt, jid, ret, tgt_type, user };
+  const { fun, arg, tgt, jid, ret, id, tgt_type, user } = job;
+  // `id`: the minion that published a peer job (Salt's `__pub_id`), in Salt's place
+  return id === undefined
+    ? { fun, arg, tgt, jid, ret, tgt_type, user }
+    : { fun, arg, tgt, jid, ret, id, tgt_type, user };
 }
 
 export function procDir(cachedir: string): string {

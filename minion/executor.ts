@@ -76,7 +76,10 @@ export interface ExecutorOptions {
   /** How long an idle job process lives before it exits (`job_process_idle_timeout`); 0: forever. */
   idleRetireMs?: number;
   /** Sends a job process's aes load to the master (the minion's channel). */
-  masterRequest?: (load: Record<string, unknown>) => Promise<unknown>;
+  masterRequest?: (
+    load: Record<string, unknown>,
+    opts: { timeoutMs?: number; slow?: boolean },
+  ) => Promise<unknown>;
   /** Called after every recycle (a module sync): the minion recomputes what it derives from modules. */
   onRecycle?: () => void;
   /**

@@ -90,6 +90,8 @@ export interface MasterRequest {
   type: 'master-request';
   rid: number;
   load: string;
+  /** Each try's timeout, when the function asked for one (a slow master answer such as a runner's). */
+  timeoutMs?: number;
 }
 
 /** The main process's answer to a {@link MasterRequest}: the decrypted reply, encoded alike, or an error text. */

@@ -17,6 +17,12 @@ import { type Credentials, minionAuthParams, newAuthToken, signIn } from './auth
 import { openPrivateReply } from './private-reply.js';
 import { decryptPublish, openEnvelope } from './publish-decoder.js';
 
+/** How one aes request travels: each try's timeout, and `slow` for the second connection. */
+export interface SendOptions {
+  timeoutMs?: number;
+  slow?: boolean;
+}
+
 export class MasterConnection {
   readonly #config: ResolvedMinionConfig;
   readonly #id: string;
@@ -28,6 +34,8 @@ export class MasterConnection {
   #creds: Credentials | undefined;
   #pubCrypticle: Crypticle | undefined;
   #channel: AesChannel | undefined;
+  /** A second channel on a connection of its own, for requests the master answers slowly. */
+  #slow: AesChannel | undefined;
   #reauthing: Promise<void> | undefined;
 
   constructor(config: ResolvedMinionConfig, id: string, keys: KeyPair, masterUri: string, log: Logger) {
@@ -96,6 +104,7 @@ export class MasterConnection {
     this.#creds = creds;
     this.#pubCrypticle = new Crypticle(creds.aes);
     this.#channel?.setSession(creds.session);
+    this.#slow?.setSession(creds.session);
   }
 
   /** The first sign-in; resolves once the master accepted this minion's key. */
@@ -106,15 +115,19 @@ export class MasterConnection {
       this.#requests.close();
       throw err;
     }
-    this.#channel = new AesChannel({
-      client: this.#requests,
+    this.#channel = this.#aesChannel(this.#requests);
+    this.#log.info({ master: this.masterUri }, 'authenticated with the master');
+  }
+
+  #aesChannel(client: ReqClient): AesChannel {
+    return new AesChannel({
+      client,
       id: this.#id,
       privatePem: this.#keys.privatePem,
       session: this.creds.session,
       encAlgo: this.#config.encryption_algorithm,
       sigAlgo: this.#config.signing_algorithm,
     });
-    this.#log.info({ master: this.masterUri }, 'authenticated with the master');
   }
 
   /** Signs in again (once at a time, however many callers ask). */
@@ -133,14 +146,31 @@ export class MasterConnection {
     return this.#channel;
   }
 
+  /**
+   * The channel for a request: the one request connection, or, for a `slow` one (the master
+   * answers it late, as a runner run for `publish.runner`), a second connection, so that the
+   * wait holds up none of the minion's returns (Salt opens a channel per such call).
+   */
+  #channelFor(opts: SendOptions): AesChannel {
+    const main = this.#channelOrThrow();
+    if (!opts.slow) return main;
+    this.#slow ??= this.#aesChannel(
+      new ReqClient(this.masterUri, {
+        timeoutMs: opts.timeoutMs ?? this.#config.return_retry_timer * 1000,
+        tries: this.#config.return_retry_tries,
+      }),
+    );
+    return this.#slow;
+  }
+
   /** Sends an aes load, re-authenticating once when the session is stale. */
-  async send(load: Record<string, unknown>, opts: { timeoutMs?: number } = {}): Promise<unknown> {
+  async send(load: Record<string, unknown>, opts: SendOptions = {}): Promise<unknown> {
     try {
-      return await this.#channelOrThrow().send(load, opts);
+      return await this.#channelFor(opts).send(load, opts);
     } catch (err) {
       if (!(err instanceof StaleSessionError)) throw err;
       await this.reauth();
-      return this.#channelOrThrow().send(load, opts);
+      return this.#channelFor(opts).send(load, opts);
     }
   }
 
@@ -203,6 +233,7 @@ export class MasterConnection {
   /** Stops a sign-in that is waiting and closes the request connection. */
   close(): void {
     this.#stop.abort();
+    this.#slow?.close();
     if (this.#channel) this.#channel.close();
     else this.#requests.close();
   }

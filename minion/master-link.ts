@@ -97,11 +97,12 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
         ? (pillar as Record<string, unknown>)
         : {};
     },
-    request(load) {
+    request(load, opts) {
       const rid = next++;
       return new Promise((resolve, reject) => {
         pending.set(rid, { resolve, reject });
         const msg: MasterRequest = { type: 'master-request', rid, load: encodeLoad(load) };
+        if (opts?.timeoutMs !== undefined) msg.timeoutMs = opts.timeoutMs;
         if (!endpoint.send?.(msg)) {
           pending.delete(rid);
           reject(new SALT_ERR_EXEC_SYNC('the minion process is not reachable from this job'));
@@ -125,13 +126,15 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
  */
 export async function answerMasterRequest(
   msg: MasterRequest,
-  send: (load: Record<string, unknown>) => Promise<unknown>,
+  send: (load: Record<string, unknown>, opts: { timeoutMs?: number; slow?: boolean }) => Promise<unknown>,
 ): Promise<MasterReply> {
   try {
     const load = decodeLoad(msg.load);
     if (typeof load !== 'object' || load === null || Array.isArray(load))
       throw new Error('load is not a map');
-    const reply = await send(load as Record<string, unknown>);
+    // a function that gives its request a timeout expects a late answer: the slow connection
+    const opts = msg.timeoutMs !== undefined ? { timeoutMs: msg.timeoutMs, slow: true } : {};
+    const reply = await send(load as Record<string, unknown>, opts);
     return { type: 'master-reply', rid: msg.rid, reply: encodeLoad(reply) };
   } catch (err) {
     return { type: 'master-reply', rid: msg.rid, error: err instanceof Error ? err.message : String(err) };

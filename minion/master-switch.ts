@@ -6,7 +6,7 @@
  */
 import type { PillarAsk } from '../kernel/loader/define.js';
 import type { Credentials } from './auth.js';
-import type { MasterConnection } from './master-connection.js';
+import type { MasterConnection, SendOptions } from './master-connection.js';
 
 export class MasterSwitch {
   #current: MasterConnection;
@@ -35,7 +35,7 @@ export class MasterSwitch {
   }
 
   /** Sends to the master in use; a send the switch cut short goes again to the new master. */
-  async send(load: Record<string, unknown>, opts: { timeoutMs?: number } = {}): Promise<unknown> {
+  async send(load: Record<string, unknown>, opts: SendOptions = {}): Promise<unknown> {
     const conn = this.#current;
     try {
       return await conn.send(load, opts);

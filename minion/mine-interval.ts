@@ -1,31 +1,19 @@
 /**
- * The minion's periodic mine update (Salt's `__mine_interval` schedule entry): with
- * `mine_enabled`, `mine.update` runs as a job once the minion has its pillar, then every
- * `mine_interval` minutes, at most two at once (Salt's `maxrunning: 2`); with `mine_return_job`
- * its return goes to the master as a scheduled job's does (`jid: req`, `schedule:
- * __mine_interval`). A small timer of its own, so the minion scheduler can take it over later.
+ * The minion's periodic mine update, as Salt schedules it (`Minion._post_master_init`): once the
+ * minion has its pillar, the scheduler gets Salt's `__mine_interval` job (`mine.update` every
+ * `mine_interval` minutes, `run_on_start`, at most two at once, `return_job` from
+ * `mine_return_job`), saved with the schedule; with `mine_enabled: False` the job is removed.
+ * `schedule.list show_all=True` shows it as Salt does. Unlike Salt, a run with no
+ * `mine_functions` anywhere is skipped without a job process (unless its return is wanted), and
+ * `mine_interval: 0` means one update at start (Salt would run it at every loop).
  */
-import type { Logger } from 'pino';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
-import { genJid } from '../kernel/jid.js';
 import type { MinionJob, MinionJobOutcome } from '../kernel/jobs/types.js';
 import { mineMinionOptions } from '../plugins/mine/options.js';
+import type { Scheduler } from '../plugins/schedule/scheduler.js';
 
 /** The schedule name Salt gives the mine's job. */
 export const MINE_SCHEDULE_NAME = '__mine_interval';
-const MAX_RUNNING = 2;
-
-export interface MineIntervalEnv {
-  readonly config: ResolvedMinionConfig;
-  readonly id: string;
-  readonly log: Logger;
-  /** Runs a job on the minion's executor. */
-  run(job: MinionJob): Promise<MinionJobOutcome>;
-  /** Sends an aes load to the master. */
-  send(load: Record<string, unknown>): Promise<unknown>;
-  /** The minion's current pillar (its `mine_functions`, and those under its `master` key). */
-  pillar(): Readonly<Record<string, unknown>>;
-}
 
 const nonEmptyMap = (v: unknown): boolean =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
@@ -40,10 +28,60 @@ export function mineHasWork(configured: unknown, pillar: Readonly<Record<string,
   return nonEmptyMap(configured) || nonEmptyMap(pillar.mine_functions) || nonEmptyMap(master?.mine_functions);
 }
 
-export interface MineInterval {
-  /** Runs one update now (what the timer does); resolves when it is done or skipped. */
-  tick(): Promise<void>;
-  stop(): void;
+/** The mine options of `config`; throws SALT_ERR_CONFIG_INVALID for a bad one (checked at start). */
+export function mineIntervalOptions(config: ResolvedMinionConfig) {
+  return mineMinionOptions.read(config);
+}
+
+/** Salt's `__mine_interval` entry for `config`; undefined with `mine_enabled: False`. */
+export function mineScheduleEntry(config: ResolvedMinionConfig): Record<string, unknown> | undefined {
+  const o = mineIntervalOptions(config);
+  if (!o.mine_enabled) return undefined;
+  return {
+    function: 'mine.update',
+    minutes: o.mine_interval,
+    jid_include: true,
+    maxrunning: 2,
+    run_on_start: true,
+    return_job: o.mine_return_job,
+  };
+}
+
+/**
+ * The outcome a skipped run stands for (a `mine.update` with nothing to run returns None), or
+ * undefined when `job` is to run: anything but the mine's job, or the mine's with work to do
+ * or a return to send.
+ */
+export function skippedMineRun(
+  job: MinionJob,
+  config: ResolvedMinionConfig,
+  pillar: Readonly<Record<string, unknown>>,
+): MinionJobOutcome | undefined {
+  if (job.schedule !== MINE_SCHEDULE_NAME) return undefined;
+  const o = mineIntervalOptions(config);
+  if (o.mine_return_job || mineHasWork(o.mine_functions, pillar)) return undefined;
+  return { return: null, retcode: 0, success: true };
+}
+
+/**
+ * Puts the mine's job in the scheduler (or takes it out with `mine_enabled: False`) and saves
+ * the schedule, as Salt's minion does once it has its pillar. With `mine_interval: 0` the one
+ * update runs now, outside the schedule.
+ */
+export async function scheduleMine(
+  scheduler: Scheduler,
+  config: ResolvedMinionConfig,
+  runOnce: () => Promise<void>,
+): Promise<void> {
+  const entry = mineScheduleEntry(config);
+  if (entry && entry.minutes === 0) {
+    await runOnce();
+    return;
+  }
+  if (!entry && !scheduler.merged('opts').has(MINE_SCHEDULE_NAME)) return;
+  // as Salt's add_job, which marks an added job enabled
+  scheduler.set(MINE_SCHEDULE_NAME, entry && { ...entry, enabled: true });
+  await scheduler.persist();
 }
 
 /** Salt's scheduled-job return load for one run of the mine update. */
@@ -62,47 +100,22 @@ export function mineReturnLoad(id: string, outcome: MinionJobOutcome): Record<st
   };
 }
 
-/** The mine options of `config`; throws SALT_ERR_CONFIG_INVALID for a bad one (checked at start). */
-export function mineIntervalOptions(config: ResolvedMinionConfig) {
-  return mineMinionOptions.read(config);
+/** What one update outside the schedule (`mine_interval: 0`) needs. */
+export interface MineOnceEnv {
+  readonly config: ResolvedMinionConfig;
+  readonly id: string;
+  /** Runs a job on the minion's executor. */
+  run(job: MinionJob): Promise<MinionJobOutcome>;
+  /** Sends an aes load to the master. */
+  send(load: Record<string, unknown>): Promise<unknown>;
+  pillar(): Readonly<Record<string, unknown>>;
+  newJid(): string;
 }
 
-/** Starts the periodic update (the first run at once); undefined with `mine_enabled: False`. */
-export function startMineInterval(env: MineIntervalEnv): MineInterval | undefined {
-  const opts = mineIntervalOptions(env.config);
-  if (!opts.mine_enabled) return undefined;
-  let running = 0;
-  let stopped = false;
-  const tick = async (): Promise<void> => {
-    if (stopped || running >= MAX_RUNNING) return;
-    if (!opts.mine_return_job && !mineHasWork(opts.mine_functions, env.pillar())) return;
-    running++;
-    try {
-      const job: MinionJob = {
-        jid: genJid(env.config),
-        fun: 'mine.update',
-        arg: [],
-        schedule: MINE_SCHEDULE_NAME,
-      };
-      const outcome = await env.run(job);
-      if (outcome.success !== true) env.log.warn({ ret: outcome.return }, 'the scheduled mine.update failed');
-      if (opts.mine_return_job) await env.send(mineReturnLoad(env.id, outcome));
-    } catch (err) {
-      env.log.warn({ err: (err as Error).message }, 'the scheduled mine.update could not run');
-    } finally {
-      running--;
-    }
-  };
-  const minutes = opts.mine_interval;
-  const timer = minutes > 0 ? setInterval(() => void tick(), minutes * 60_000) : undefined;
-  timer?.unref();
-  env.log.info({ minutes }, 'Added mine.update to scheduler');
-  void tick();
-  return {
-    tick,
-    stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-    },
-  };
+/** One `mine.update` now, as the schedule would run it (skipped without work, its return sent with `mine_return_job`). */
+export async function runMineOnce(env: MineOnceEnv): Promise<void> {
+  const job: MinionJob = { jid: env.newJid(), fun: 'mine.update', arg: [], schedule: MINE_SCHEDULE_NAME };
+  if (skippedMineRun(job, env.config, env.pillar())) return;
+  const outcome = await env.run(job);
+  if (mineIntervalOptions(env.config).mine_return_job) await env.send(mineReturnLoad(env.id, outcome));
 }

@@ -20,6 +20,7 @@ import { manageSchedule } from '../plugins/schedule/schedule-manage.js';
 import { type ScheduledRun, Scheduler } from '../plugins/schedule/scheduler.js';
 import type { JobOutcome } from './execute-job.js';
 import type { JobData } from './job-protocol.js';
+import { MINE_SCHEDULE_NAME } from './mine-interval.js';
 
 export interface MinionSchedulerOptions {
   id: string;
@@ -123,8 +124,10 @@ export function startMinionScheduler(o: MinionSchedulerOptions): MinionScheduler
       );
   }
 
+  // the saved mine job waits for the pillar: the minion adds it then (minion/mine-interval.ts)
+  const { [MINE_SCHEDULE_NAME]: _mine, ...configured } = isMap(config.schedule) ? config.schedule : {};
   const scheduler = new Scheduler({
-    schedule: isMap(config.schedule) ? config.schedule : {},
+    schedule: configured,
     pillar: () => o.pillar().schedule,
     whens: () => ({
       ...whens,

@@ -11,6 +11,7 @@ import { jobProcessOptions } from './job-processes/options.js';
 import { matchersOptions } from './matchers/options.js';
 import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
+import { peerOptions } from './peer/options.js';
 import { gitPillarOptionSet } from './pillar/git-pillar/options.js';
 import { pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
@@ -29,6 +30,7 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   gitPillarOptionSet,
   mineMasterOptions,
   mineMinionOptions,
+  peerOptions,
   statesOptions,
   minionStatesOptions,
   scheduleOptions,

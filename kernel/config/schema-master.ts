@@ -169,7 +169,6 @@ export const masterSchema = z.object({
   sharedsecret: nullableStringOption(
     'Password of the `sharedsecret` eauth backend (use a file or env reference).',
   ),
-  peer: mappingOption('Minion-to-minion publish permissions (Salt `peer`).'),
 
   // ── jobs and returns ────────────────────────────────────────────────────────────────────
   timeout: numberOption(5, 'Seconds the CLI waits for returns before checking running jobs.', { min: 0 }),

@@ -37,8 +37,12 @@ export interface FunctionIndex {
 
 /** How a running function reaches the master and the minion's job pool (`ExecContext.master`). */
 export interface MasterLink {
-  /** Sends an aes load to the master and resolves with the decrypted reply. */
-  request(load: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Sends an aes load to the master and resolves with the decrypted reply. `timeoutMs` bounds
+   * each try (default: the minion's `return_retry_timer`) and marks a request the master answers
+   * late (a runner's return): it travels on a connection of its own, holding up no job return.
+   */
+  request(load: Record<string, unknown>, opts?: { timeoutMs?: number }): Promise<unknown>;
   /** Replaces the job processes (idle ones now, busy ones when their job ends) so new jobs load fresh modules. */
   recycle(): void;
   /** True when jobs run inside the minion process, where loaded modules cannot be replaced. */

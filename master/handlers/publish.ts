@@ -35,7 +35,8 @@ function publishLoad(req: PublishRequest, jid: string): PublishLoad {
   if (delimiter !== ':') load.delimiter = delimiter;
   // Salt's LocalClient sends these inside `kwargs`; tsalt's clients may send them at the top.
   const kwargs = req.kwargs ?? {};
-  for (const k of ['metadata', 'to', 'ret_config', 'ret_kwargs', 'module_executors', 'executor_opts']) {
+  // `id`: the minion that published the job (peer publish), which its minions see as `__pub_id`
+  for (const k of ['id', 'metadata', 'to', 'ret_config', 'ret_kwargs', 'module_executors', 'executor_opts']) {
     const value = req[k] ?? kwargs[k];
     if (value !== undefined) load[k] = value;
   }

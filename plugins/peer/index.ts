@@ -1,0 +1,2 @@
+export { peerOptions } from './options.js';
+export { peerPlugin } from './peer-plugin.js';
