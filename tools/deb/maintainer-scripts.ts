@@ -130,7 +130,10 @@ exit 0
 
 function servicePostrm(service: string, kind: string | undefined): string {
   const own = kind
-    ? `  rm -rf /etc/salt/pki/${kind} /var/cache/salt/${kind} /var/log/salt/${kind} /var/run/salt/${kind}\n`
+    ? `  rm -rf /etc/salt/pki/${kind} /var/cache/salt/${kind} /var/log/salt/${kind} /var/run/salt/${kind}
+  # the schedule the daemon saved (Salt's persisted schedule, the mine's job among it)
+  rm -f /etc/salt/${kind}.d/_schedule.conf
+  rmdir /etc/salt/${kind}.d 2>/dev/null || true\n`
     : '';
   return `${HEAD}
 if [ -d /run/systemd/system ]; then
