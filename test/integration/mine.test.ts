@@ -1,22 +1,9 @@
-/**
- * The mine end to end: real minions run their `mine_functions` (from the minion config and from
- * the pillar, aliases and arguments) when they start, the master keeps the data in its minion
- * data cache, and other minions read it with `mine.get` (glob, grain and compound targets, one or
- * several functions), filtered by the master's `mine_get` ACL and by a minion's `allow_tgt`.
- * `mine.send`, `mine.delete`, `mine.flush`, the runners, a function that throws (the last good
- * data stays), and malformed loads from a raw client (Salt's answers; the master keeps serving).
- */
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReqClient } from '../../kernel/bus/req-client.js';
-import { Crypticle } from '../../kernel/crypt/crypticle.js';
-import { generateRsaKeyPair, x931Sign } from '../../kernel/crypt/rsa.js';
-import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
-import { newAuthToken, signIn } from '../../minion/auth.js';
 import { Cluster, runCli } from '../../tools/local-cluster.js';
+import { rawMinion } from '../support/raw-minion.js';
 
 const srv = mkdtempSync(join(tmpdir(), 'tsalt-mine-it-'));
 const pillarRoot = join(srv, 'pillar');
@@ -226,31 +213,8 @@ describe('mine: minions share data through the master', () => {
   });
 
   it("malformed mine loads from a raw client get Salt's answers; the master keeps running", async () => {
-    const keys = generateRsaKeyPair();
-    const pkiDir = join(c.root, 'raw-client');
-    mkdirSync(pkiDir, { recursive: true });
-    const outcome = await signIn({
-      id: 'rawclient',
-      pkiDir,
-      keys,
-      masterUri: `tcp://127.0.0.1:${c.retPort}`,
-      encAlgo: 'OAEP-SHA1',
-      sigAlgo: 'PKCS1v15-SHA1',
-      timeoutMs: 5000,
-      token: newAuthToken(),
-    });
-    expect(outcome.status).toBe('accepted');
-    if (outcome.status !== 'accepted') return;
-    const session = new Crypticle(outcome.creds.session);
-    const req = new ReqClient(`tcp://127.0.0.1:${c.retPort}`, { timeoutMs: 10_000, tries: 1 });
-    const tok = x931Sign(keys.privatePem, Buffer.from('salt'));
-    const send = async (load: Record<string, unknown>): Promise<unknown> => {
-      const nonce = randomUUID().replace(/-/g, '');
-      const full = { id: 'rawclient', ts: Math.floor(Date.now() / 1000), tok, nonce, ...load };
-      const frame = packNetwork({ enc: 'aes', load: session.dumps(full), version: 3, id: 'rawclient' });
-      const reply = unpackNetwork(await req.request(frame));
-      return reply instanceof Uint8Array ? session.loads(Buffer.from(reply), nonce) : reply;
-    };
+    const client = await rawMinion(c.root, c.retPort, { timeoutMs: 10_000 });
+    const send = client.send;
     try {
       expect(await send({ cmd: '_mine' })).toEqual({});
       expect(await send({ cmd: '_mine', data: 'not a map' })).toBe(false);
@@ -266,7 +230,7 @@ describe('mine: minions share data through the master', () => {
       expect(await send({ cmd: '_mine_flush' })).toBe(true);
       expect(await send({ cmd: '_mine_flush' })).toBe(false);
     } finally {
-      req.close();
+      client.close();
     }
     expect(c.master!.alive).toBe(true);
     expect(await saltOf('alpha', ['test.ping'])).toBe(true);

@@ -1,20 +1,8 @@
-/**
- * Peer publish end to end (Salt's `peer` and `peer_run`): a real master and two minions; one
- * minion publishes to the other through the master (`publish.publish`, `publish.full_data`),
- * with glob, list and compound targets, a timeout, and runs runners on the master
- * (`publish.runner`). What the master's options do not allow, and a minion reading the returns
- * of a job it did not publish, get Salt's `{}`; malformed loads never stop the master.
- */
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReqClient } from '../../kernel/bus/req-client.js';
-import { Crypticle } from '../../kernel/crypt/crypticle.js';
-import { generateRsaKeyPair, x931Sign } from '../../kernel/crypt/rsa.js';
-import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
-import { newAuthToken, signIn } from '../../minion/auth.js';
 import { Cluster, runCli } from '../../tools/local-cluster.js';
+import { rawMinion } from '../support/raw-minion.js';
 
 describe('peer publish: minions publish to minions, and run runners, as the master allows', () => {
   const c = new Cluster({
@@ -163,31 +151,8 @@ describe('peer publish: minions publish to minions, and run runners, as the mast
   });
 
   it("a minion reads only its own jobs' returns; malformed loads get {} and the master keeps serving", async () => {
-    const keys = generateRsaKeyPair();
-    const pkiDir = join(c.root, 'raw-client');
-    mkdirSync(pkiDir, { recursive: true });
-    const outcome = await signIn({
-      id: 'rawclient',
-      pkiDir,
-      keys,
-      masterUri: `tcp://127.0.0.1:${c.retPort}`,
-      encAlgo: 'OAEP-SHA1',
-      sigAlgo: 'PKCS1v15-SHA1',
-      timeoutMs: 5000,
-      token: newAuthToken(),
-    });
-    expect(outcome.status).toBe('accepted');
-    if (outcome.status !== 'accepted') return;
-    const session = new Crypticle(outcome.creds.session);
-    const req = new ReqClient(`tcp://127.0.0.1:${c.retPort}`, { timeoutMs: 20_000, tries: 1 });
-    const tok = x931Sign(keys.privatePem, Buffer.from('salt'));
-    const send = async (load: Record<string, unknown>): Promise<unknown> => {
-      const nonce = randomUUID().replace(/-/g, '');
-      const full = { id: 'rawclient', ts: Math.floor(Date.now() / 1000), tok, nonce, ...load };
-      const frame = packNetwork({ enc: 'aes', load: session.dumps(full), version: 3, id: 'rawclient' });
-      const reply = unpackNetwork(await req.request(frame));
-      return reply instanceof Uint8Array ? session.loads(Buffer.from(reply), nonce) : reply;
-    };
+    const client = await rawMinion(c.root, c.retPort, { timeoutMs: 20_000 });
+    const send = client.send;
     try {
       const call = { fun: 'test.ping', arg: [], tgt: 'p2', ret: '', tgt_type: 'glob' };
       const pub = (await send({ cmd: 'minion_pub', ...call })) as { jid: string; minions: string[] };
@@ -217,7 +182,7 @@ describe('peer publish: minions publish to minions, and run runners, as the mast
       expect(await send({ cmd: 'minion_runner', fun: 'manage.up' })).toEqual({});
       expect(await send({ cmd: 'minion_runner', fun: 'manage.up', arg: [] })).toEqual({});
     } finally {
-      req.close();
+      client.close();
     }
     expect(c.master!.alive).toBe(true);
     expect(await from('p1', ['publish.publish', 'p2', 'test.ping'])).toEqual({ p2: true });
