@@ -1,3 +1,11 @@
+/**
+ * The mine end to end: real minions run their `mine_functions` (from the minion config and from
+ * the pillar, aliases and arguments) when they start, the master keeps the data in its minion
+ * data cache, and other minions read it with `mine.get` (glob, grain and compound targets, one or
+ * several functions), filtered by the master's `mine_get` ACL and by a minion's `allow_tgt`.
+ * `mine.send`, `mine.delete`, `mine.flush`, the runners, a function that throws (the last good
+ * data stays), and malformed loads from a raw client (Salt's answers; the master keeps serving).
+ */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,10 @@
+/**
+ * Peer publish end to end (Salt's `peer` and `peer_run`): a real master and two minions; one
+ * minion publishes to the other through the master (`publish.publish`, `publish.full_data`),
+ * with glob, list and compound targets, a timeout, and runs runners on the master
+ * (`publish.runner`). What the master's options do not allow, and a minion reading the returns
+ * of a job it did not publish, get Salt's `{}`; malformed loads never stop the master.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
