@@ -140,6 +140,8 @@ describe('a defineProcess value in master.config.ts', () => {
   const c = new Cluster();
   const runs = join(c.root, 'ts-proc-runs');
   const stopped = join(c.root, 'ts-proc-stopped');
+  // the first run throws only once the test listens, so its restart event cannot come too early
+  const listening = join(c.root, 'ts-proc-listening');
   let events: EventListener;
   const seen: SaltEvent[] = [];
 
@@ -167,7 +169,11 @@ export default defineConfig({
         appendFileSync(runs, 'x');
         const run = readFileSync(runs, 'utf8').length;
         await ctx.fire('acme/ts-proc/started', { run, ret_port: ctx.opts.ret_port, name: ctx.name });
-        if (run === 1) throw new Error('ts-proc first run fails');
+        if (run === 1) {
+          for (let i = 0; i < 1200 && !existsSync(${JSON.stringify(listening)}); i++)
+            await new Promise((r) => setTimeout(r, 50));
+          throw new Error('ts-proc first run fails');
+        }
         const stream = ctx.listen(['acme/ts-proc/ping']);
         void (async () => {
           for await (const ev of stream) await ctx.fire('acme/ts-proc/pong', { n: ev.data.n, run });
@@ -191,6 +197,7 @@ export default defineConfig({
     void (async () => {
       for await (const ev of events) seen.push(ev);
     })();
+    writeFileSync(listening, '');
   }, 60_000);
   afterAll(async () => {
     events.close();
