@@ -283,18 +283,6 @@ export const SALT_ERR_JOB_DUPLICATE_RETURN = createError(
   (id: string, jid: string) =>
     `an extra return was detected from minion ${id} for job ${jid}: possible replay`,
 );
-/** The embedded job store (`returners/job-store`) could not open, read or write its database file. */
-export const SALT_ERR_JOB_STORE = createError(
-  'SALT_ERR_JOB_STORE',
-  (path: string, why: string) => `job store ${path}: ${why}`,
-);
-/** The job store's file is damaged and `job_store.on_corrupt` is `refuse`: it is left as it is. */
-export const SALT_ERR_JOB_STORE_CORRUPT = createError(
-  'SALT_ERR_JOB_STORE_CORRUPT',
-  (path: string, why: string) =>
-    `job store ${path} is corrupt (${why}) and job_store.on_corrupt is "refuse": it was left as it is; move it aside or restore it from a backup, or set job_store.on_corrupt to "move_aside"`,
-);
-
 // ── RUNNER ──────────────────────────────────────────────────────────────────────────────
 /** A runner or wheel function failed as expected (unknown function, bad jid, nothing found). */
 export const SALT_ERR_RUNNER = createError('SALT_ERR_RUNNER', (message: string) => message);
@@ -307,29 +295,6 @@ export const SALT_ERR_RUNNER_TIMEOUT = createError(
 export const SALT_ERR_RUNNER_CRASHED = createError(
   'SALT_ERR_RUNNER_CRASHED',
   (fun: string, why: string) => `the process running runner ${fun} died: ${why}`,
-);
-
-// ── REACTOR ─────────────────────────────────────────────────────────────────────────────
-/** A reaction file named in `reactor:` that does not exist or cannot be read. */
-export const SALT_ERR_REACTOR_FILE = createError(
-  'SALT_ERR_REACTOR_FILE',
-  (file: string, why: string) => `reaction file ${file}: ${why}`,
-);
-/** A reaction file whose template or YAML does not render (the line is 1-based; 0 when unknown). */
-export const SALT_ERR_REACTOR_RENDER = createError(
-  'SALT_ERR_REACTOR_RENDER',
-  (file: string, line: number, message: string) =>
-    line > 0 ? `${file}, line ${line}: ${message}` : `${file}: ${message}`,
-);
-/** A rendered reaction that cannot run: unknown kind or function, bad arguments, unsupported kind. */
-export const SALT_ERR_REACTOR_REACTION = createError(
-  'SALT_ERR_REACTOR_REACTION',
-  (reaction: string, why: string) => `reaction ${reaction}: ${why}`,
-);
-/** An event matched a reactor glob but its data is not a mapping: nothing is rendered or run. */
-export const SALT_ERR_REACTOR_DATA = createError(
-  'SALT_ERR_REACTOR_DATA',
-  (tag: string, what: string) => `event ${tag}: its data is ${what}, not a mapping; no reaction runs`,
 );
 
 // ── TARGET ──────────────────────────────────────────────────────────────────────────────

@@ -7,12 +7,7 @@
  */
 import { userInfo } from 'node:os';
 import { masterRequestClient, readOwnUserKey } from '../../client/master-access.js';
-import {
-  type ResolvedMasterConfig,
-  SALT_ERR_REACTOR_REACTION,
-  SaltError,
-  type UnitLogger,
-} from '../../kernel/index.js';
+import { type ResolvedMasterConfig, SaltError, type UnitLogger } from '../../kernel/index.js';
 import {
   createRunnerLoader,
   createWheelLoader,
@@ -23,6 +18,7 @@ import {
 import { packNetwork, unpackNetwork } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import type { NamedReaction } from './define.js';
+import { SALT_ERR_REACTOR_REACTION } from './errors.js';
 import { REACTOR_USER } from './loop-guard.js';
 import type { Executor, StartedJob } from './reactor.js';
 

@@ -6,8 +6,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { SALT_ERR_REACTOR_FILE, SALT_ERR_REACTOR_RENDER } from '../../kernel/index.js';
 import { globMatch } from '../../kernel/util.js';
+import { SALT_ERR_REACTOR_FILE, SALT_ERR_REACTOR_RENDER } from './errors.js';
 import { compileTemplate, type Template, TemplateError } from './template/index.js';
 
 export interface FileOptions {

@@ -8,5 +8,6 @@ export {
   type ReactorEvent,
 } from './define.js';
 export { type ReactorSetup, reactorDryRun, reactorListing } from './dry-run.js';
+export * from './errors.js';
 export { reactorOptions } from './options.js';
 export { reactorPlugin } from './reactor-plugin.js';

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SALT_ERR_REACTOR_REACTION } from '../../kernel/errors.js';
 import { defineReaction, type NamedReaction } from './define.js';
+import { SALT_ERR_REACTOR_REACTION } from './errors.js';
 import { LoopGuard } from './loop-guard.js';
 import { type Executor, Reactor, type ReactorOptions } from './reactor.js';
 

@@ -6,9 +6,10 @@
  * warning level; nothing an event carries can stop the reactor.
  */
 
-import { SALT_ERR_REACTOR_DATA, SALT_ERR_REACTOR_RENDER, type SaltError } from '../../kernel/index.js';
+import type { SaltError } from '../../kernel/index.js';
 import { genJid, globMatch } from '../../kernel/util.js';
 import { type NamedReaction, type ReactionDef, reactionGlobs } from './define.js';
+import { SALT_ERR_REACTOR_DATA, SALT_ERR_REACTOR_RENDER } from './errors.js';
 import { type FileOptions, loadTemplate, resolveReactionFiles } from './files.js';
 import type { LoopGuard } from './loop-guard.js';
 import { checkReaction, reactionsFromHigh } from './sls.js';

@@ -5,8 +5,8 @@
  * `arg`/`kwarg`; the legacy form takes `arg` and `kwarg`, and for runner and wheel reactions
  * the remaining keys become keyword arguments. A TypeScript reaction is checked the same way.
  */
-import { SALT_ERR_REACTOR_REACTION, SALT_ERR_REACTOR_RENDER } from '../../kernel/index.js';
 import type { NamedReaction, Reaction } from './define.js';
+import { SALT_ERR_REACTOR_REACTION, SALT_ERR_REACTOR_RENDER } from './errors.js';
 
 const KINDS: Record<string, Reaction['kind']> = {
   local: 'local',

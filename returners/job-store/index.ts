@@ -23,11 +23,10 @@ import {
   type EndState,
   type ReturnerContext,
   SALT_ERR_JOB_DUPLICATE_RETURN,
-  SALT_ERR_JOB_STORE,
-  SALT_ERR_JOB_STORE_CORRUPT,
   type StoredReturn,
 } from '../../kernel/index.js';
 import { genJid, isJid, isValidMinionId } from '../../kernel/util.js';
+import { SALT_ERR_JOB_STORE, SALT_ERR_JOB_STORE_CORRUPT } from './errors.js';
 import * as Q from './queries.js';
 import { type StoreSettings, storeError } from './schema.js';
 import { JobStore } from './store.js';

@@ -11,7 +11,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { SALT_ERR_JOB_STORE, SaltError } from '../../kernel/index.js';
+import { SaltError } from '../../kernel/index.js';
+import { SALT_ERR_JOB_STORE } from './errors.js';
 
 /** Bumped when the schema changes; stored in `PRAGMA user_version`. */
 export const SCHEMA_VERSION = 1;

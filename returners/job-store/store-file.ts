@@ -10,7 +10,8 @@
  */
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { SALT_ERR_JOB_STORE, SALT_ERR_JOB_STORE_CORRUPT, type UnitLogger } from '../../kernel/index.js';
+import type { UnitLogger } from '../../kernel/index.js';
+import { SALT_ERR_JOB_STORE, SALT_ERR_JOB_STORE_CORRUPT } from './errors.js';
 import { isCorrupt } from './failures.js';
 import { damage, moveAside } from './move-aside.js';
 import { openDatabase, type StoreSettings, storeError } from './schema.js';

@@ -11,8 +11,9 @@
  * the file was deleted or replaced (write-queue.ts) that fail are kept the same way.
  */
 import type Database from 'better-sqlite3';
-import { SALT_ERR_JOB_DUPLICATE_RETURN, SALT_ERR_JOB_STORE, type UnitLogger } from '../../kernel/index.js';
+import { SALT_ERR_JOB_DUPLICATE_RETURN, type UnitLogger } from '../../kernel/index.js';
 import { reasonOf, WriteBuffer } from '../_write-buffer.js';
+import { SALT_ERR_JOB_STORE } from './errors.js';
 import { isCorrupt, isUnwritable } from './failures.js';
 import { type StoreSettings, storeError } from './schema.js';
 import { StoreFile } from './store-file.js';

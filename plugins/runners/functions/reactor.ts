@@ -4,8 +4,9 @@
  * checks each reaction, exactly as the reactor would, without starting anything.
  */
 import { z } from 'zod';
-import { defineRunner, defineRunnerFunction, SALT_ERR_REACTOR_REACTION } from '../../../kernel/index.js';
+import { defineRunner, defineRunnerFunction } from '../../../kernel/index.js';
 import { type ReactorSetup, reactorDryRun, reactorListing, reactorOptions } from '../../reactor/index.js';
+import { SALT_ERR_REACTOR_REACTION } from '../../reactor/index.js';
 
 function configDir(opts: Readonly<Record<string, unknown>>): string {
   return typeof opts.config_dir === 'string' ? opts.config_dir : process.cwd();
