@@ -2,7 +2,10 @@
  * Command-line errors, printed as Salt's optparse does (`Usage: ...` then `<prog>: error: ...`)
  * with Salt's exit code 64 (`EX_USAGE`); cli/optparse.ts maps commander's errors to them.
  */
-import { SALT_ERR_CLI_USAGE } from '../kernel/errors.js';
+import { createError } from '../kernel/errors.js';
+
+/** A command line the CLI cannot take (Salt's optparse error). */
+export const SALT_ERR_CLI_USAGE = createError('SALT_ERR_CLI_USAGE', (message: string) => message);
 
 /** Salt's `salt.defaults.exitcodes.EX_USAGE`. */
 export const EX_USAGE = 64;

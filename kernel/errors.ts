@@ -283,23 +283,11 @@ export const SALT_ERR_JOB_DUPLICATE_RETURN = createError(
   (id: string, jid: string) =>
     `an extra return was detected from minion ${id} for job ${jid}: possible replay`,
 );
+
 // ── RUNNER ──────────────────────────────────────────────────────────────────────────────
 /** A runner or wheel function failed as expected (unknown function, bad jid, nothing found). */
 export const SALT_ERR_RUNNER = createError('SALT_ERR_RUNNER', (message: string) => message);
-/** A runner ran past the time its client allowed (`salt-run -t`) and was stopped. */
-export const SALT_ERR_RUNNER_TIMEOUT = createError(
-  'SALT_ERR_RUNNER_TIMEOUT',
-  (fun: string, seconds: number) => `runner ${fun} did not finish within ${seconds} s and was stopped`,
-);
-/** The process running a runner died before it returned. */
-export const SALT_ERR_RUNNER_CRASHED = createError(
-  'SALT_ERR_RUNNER_CRASHED',
-  (fun: string, why: string) => `the process running runner ${fun} died: ${why}`,
-);
 
 // ── TARGET ──────────────────────────────────────────────────────────────────────────────
 /** A target expression that cannot be evaluated (bad compound grammar, prefix, regex, CIDR, nodegroup). */
 export const SALT_ERR_TARGET_INVALID = createError('SALT_ERR_TARGET_INVALID', (message: string) => message);
-
-// ── CLI ─────────────────────────────────────────────────────────────────────────────────
-export const SALT_ERR_CLI_USAGE = createError('SALT_ERR_CLI_USAGE', (message: string) => message);

@@ -46,6 +46,7 @@ export {
 } from './config/index.js';
 export * from './errors.js';
 export type { KernelHooks, TapOnly, TapOnlyHook } from './hooks.js';
+export { callFunction, functionTable } from './jobs/exec-context.js';
 export { type MasterJobCache, masterReturnerLoader, openMasterJobCache } from './jobs/master-job-cache.js';
 export { RetcodeResult } from './jobs/retcode.js';
 export {

@@ -5,6 +5,7 @@
  */
 import { SaltError } from '../kernel/errors.js';
 import { bindArgs, formatInvocationError, PUB_PREFIX, pubKwargs, splitArgs } from '../kernel/jobs/args.js';
+import { callFunction, functionTable } from '../kernel/jobs/exec-context.js';
 import { RetcodeResult } from '../kernel/jobs/retcode.js';
 import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../kernel/loader/define.js';
 import type { ModuleLoader } from '../kernel/loader/index.js';
@@ -72,25 +73,6 @@ export function pyTraceback(err: unknown): string {
   return `Traceback (most recent call last):\n${where}${err.name}: ${err.message}`;
 }
 
-/** The loader's function table as a context shows it: one object per loader, not per job. */
-const functionTables = new WeakMap<ModuleLoader, ExecContext['functions']>();
-
-function functionTable(loader: ModuleLoader): ExecContext['functions'] {
-  let table = functionTables.get(loader);
-  if (!table) {
-    table = {
-      list: (moduleName) => loader.listFunctions(moduleName),
-      modules: () => loader.listModules(),
-      get: (fun) => loader.get(fun),
-      moduleDoc: (name) => loader.moduleDoc(name),
-      explain: (fun) => loader.explain(fun),
-      provider: (name) => loader.providerOf(name),
-    };
-    functionTables.set(loader, table);
-  }
-  return table;
-}
-
 /** Whether `spec` takes Salt's `__pub_*` keywords: `**kwargs`, or a parameter named so. */
 const takesPubCache = new WeakMap<FunctionSpec, boolean>();
 
@@ -137,13 +119,7 @@ function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): 
       Object.defineProperty(ctx, 'states', { value, enumerable: true });
       return value;
     },
-    async call(fun, args = [], kwargs = {}) {
-      const spec = await env.loader.get(fun);
-      if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await env.loader.explain(fun));
-      const { bound, extra } = bindArgs(spec, fun, [...args], { ...kwargs });
-      const value = await spec.run(ctx, bound, extra);
-      return value instanceof RetcodeResult ? value.value : value;
-    },
+    call: (fun, args = [], kwargs = {}) => callFunction(env.loader, ctx, fun, args, kwargs),
   };
   return ctx;
 }

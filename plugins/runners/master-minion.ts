@@ -7,13 +7,13 @@
  * runner and wheel functions.
  */
 import {
+  callFunction,
   createModuleLoader,
   type ExecContext,
+  functionTable,
   type RunnerContext,
-  SaltError,
   type UnitLogger,
 } from '../../kernel/index.js';
-import { bindArgs, RetcodeResult } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import { stateFunctions } from '../states/index.js';
 
@@ -108,22 +108,10 @@ export function masterMinion(rctx: RunnerContext, log: UnitLogger): ExecContext 
     log,
     signal: rctx.signal,
     cache: loader.cache,
-    functions: {
-      list: (m) => loader.listFunctions(m),
-      modules: () => loader.listModules(),
-      get: (fun) => loader.get(fun),
-      moduleDoc: (name) => loader.moduleDoc(name),
-      explain: (fun) => loader.explain(fun),
-      provider: (name) => loader.providerOf(name),
-    },
-    async call(fun, args = [], kwargs = {}) {
+    functions: functionTable(loader),
+    call(fun, args = [], kwargs = {}) {
       const own = builtins[fun];
-      if (own) return own(args, kwargs);
-      const spec = await loader.get(fun);
-      if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await loader.explain(fun));
-      const { bound, extra: more } = bindArgs(spec, fun, [...args], { ...kwargs });
-      const value = await spec.run(ctx, bound, more);
-      return value instanceof RetcodeResult ? value.value : value;
+      return own ? own(args, kwargs) : callFunction(loader, ctx, fun, args, kwargs);
     },
   };
   Object.defineProperty(ctx, 'states', { value: stateFunctions(states, ctx), enumerable: true });

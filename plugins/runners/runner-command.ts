@@ -5,15 +5,9 @@
  * runs past the client's `timeout`, the error return is fired from here.
  */
 import { hostname } from 'node:os';
-import {
-  type CommandContext,
-  type PublishRequest,
-  SALT_ERR_RUNNER_CRASHED,
-  SALT_ERR_RUNNER_TIMEOUT,
-  type SaltError,
-  type TaskFailure,
-} from '../../kernel/index.js';
+import type { CommandContext, PublishRequest, SaltError, TaskFailure } from '../../kernel/index.js';
 import type { EventFirer } from '../../kernel/services.js';
+import { SALT_ERR_RUNNER_CRASHED, SALT_ERR_RUNNER_TIMEOUT } from './errors.js';
 import { masterId, type RunnerJob, runnerNewEvent } from './runner-events.js';
 
 // The event bus client is loaded on the first runner failure: a request-server worker that only
