@@ -102,10 +102,10 @@ export function readKeySync(pkiDir: string, state: KeyState, id: string): string
   }
 }
 
-/** Writes the public key of `id` into `state` (atomically). */
+/** Writes the public key of `id` into `state` (atomically; the hidden temp file is never listed). */
 export async function writeKey(pkiDir: string, state: KeyState, id: string, pem: string): Promise<void> {
   const path = keyPath(pkiDir, state, id);
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = join(path, '..', `.${id}.${process.pid}.tmp`);
   await writeFile(tmp, pem, { mode: 0o644 });
   await rename(tmp, path);
 }
@@ -113,7 +113,7 @@ export async function writeKey(pkiDir: string, state: KeyState, id: string, pem:
 /** {@link writeKey} without the event loop, for the request workers. */
 export function writeKeySync(pkiDir: string, state: KeyState, id: string, pem: string): void {
   const path = keyPath(pkiDir, state, id);
-  const tmp = `${path}.${process.pid}.${threadId}.tmp`;
+  const tmp = join(path, '..', `.${id}.${process.pid}.${threadId}.tmp`);
   writeFileSync(tmp, pem, { mode: 0o644 });
   renameSync(tmp, path);
 }
