@@ -3,11 +3,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReqClient } from '../../kernel/bus/req-client.js';
-import { Crypticle } from '../../kernel/crypt/crypticle.js';
-import { generateRsaKeyPair, rsaVerify, x931Sign } from '../../kernel/crypt/rsa.js';
+import { generateRsaKeyPair, rsaVerify } from '../../kernel/crypt/rsa.js';
 import { packNetwork, unpackNetwork } from '../../kernel/serial/index.js';
-import { newAuthToken, signIn } from '../../minion/auth.js';
 import { Cluster } from '../../tools/local-cluster.js';
+import { rawMinion } from '../support/raw-minion.js';
 
 describe('hostile and malformed requests never crash the master', () => {
   const c = new Cluster();
@@ -83,22 +82,7 @@ describe('hostile and malformed requests never crash the master', () => {
   });
 
   it('a signed-in peer cannot replay a return, and a forged token is refused', async () => {
-    const pkiDir = join(c.root, 'fake-minion');
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(pkiDir, { recursive: true });
-    const outcome = await signIn({
-      id: 'replayer',
-      pkiDir,
-      keys,
-      masterUri: `tcp://127.0.0.1:${c.retPort}`,
-      encAlgo: 'OAEP-SHA1',
-      sigAlgo: 'PKCS1v15-SHA1',
-      timeoutMs: 5000,
-      token: newAuthToken(),
-    });
-    expect(outcome.status).toBe('accepted');
-    if (outcome.status !== 'accepted') return;
-    const session = new Crypticle(outcome.creds.session);
+    const raw = await rawMinion(c.root, c.retPort, { id: 'replayer', timeoutMs: 5000 });
     const pub = await c.salt(['--async', 'good', 'test.ping']);
     const jid = /(\d{20})/.exec(pub.stdout)![1]!;
     const load = {
@@ -112,33 +96,16 @@ describe('hostile and malformed requests never crash the master', () => {
       success: true,
       nonce: randomUUID().replace(/-/g, ''),
       ts: Math.floor(Date.now() / 1000),
-      tok: x931Sign(keys.privatePem, Buffer.from('salt')),
+      tok: raw.tok,
     };
-    const frame = packNetwork({
-      enc: 'aes',
-      load: session.dumps({ ...load, id: 'replayer' }),
-      version: 3,
-      id: 'replayer',
-    });
-    const first = await req.request(frame);
-    expect(session.loads(Buffer.from(unpackNetwork(first) as Uint8Array), load.nonce)).toBe(null);
-    await req.request(frame);
+    const frame = raw.frame(load);
+    expect(await raw.request(frame, load.nonce)).toBe(null);
+    await raw.request(frame);
     await c.master!.waitFor('an extra return was detected from minion replayer');
 
-    const forged = packNetwork({
-      enc: 'aes',
-      load: session.dumps({ ...load, tok: Buffer.alloc(256, 1) }),
-      version: 3,
-      id: 'replayer',
-    });
-    expect(await ask(forged)).toBe('bad load');
-    const spoofed = packNetwork({
-      enc: 'aes',
-      load: session.dumps({ ...load, id: 'good' }),
-      version: 3,
-      id: 'replayer',
-    });
-    expect(await ask(spoofed)).toBe('bad load');
+    expect(await ask(raw.frame({ ...load, tok: Buffer.alloc(256, 1) }))).toBe('bad load');
+    expect(await ask(raw.frame({ ...load, id: 'good' }))).toBe('bad load');
+    raw.close();
     expect(rsaVerify(keys.publicPem, Buffer.from('x'), Buffer.alloc(256))).toBe(false);
   });
 

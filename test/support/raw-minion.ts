@@ -14,6 +14,12 @@ import { newAuthToken, signIn } from '../../minion/auth.js';
 export interface RawMinion {
   /** Sends `load` (with the minion's id, tok, ts and nonce added) and returns the master's answer. */
   send(load: Record<string, unknown>): Promise<unknown>;
+  /** The token `send` adds: the minion key's signature of `salt`. */
+  readonly tok: Buffer;
+  /** The aes frame of `load` exactly as given (nothing added): to replay or forge. */
+  frame(load: Record<string, unknown>): Buffer;
+  /** Sends a frame as it is; the master's answer, decrypted when a `nonce` is given and it is aes. */
+  request(frame: Buffer, nonce?: string): Promise<unknown>;
   close(): void;
 }
 
@@ -42,14 +48,22 @@ export async function rawMinion(
   const session = new Crypticle(outcome.creds.session);
   const req = new ReqClient(masterUri, { timeoutMs: o.timeoutMs ?? 10_000, tries: 1 });
   const tok = x931Sign(keys.privatePem, Buffer.from('salt'));
+  const frame = (load: Record<string, unknown>): Buffer =>
+    packNetwork({ enc: 'aes', load: session.dumps(load), version: 3, id });
+  const request = async (bytes: Buffer, nonce?: string): Promise<unknown> => {
+    const reply = unpackNetwork(await req.request(bytes));
+    return reply instanceof Uint8Array && nonce !== undefined
+      ? session.loads(Buffer.from(reply), nonce)
+      : reply;
+  };
   return {
     async send(load) {
       const nonce = randomUUID().replace(/-/g, '');
-      const full = { id, ts: Math.floor(Date.now() / 1000), tok, nonce, ...load };
-      const frame = packNetwork({ enc: 'aes', load: session.dumps(full), version: 3, id });
-      const reply = unpackNetwork(await req.request(frame));
-      return reply instanceof Uint8Array ? session.loads(Buffer.from(reply), nonce) : reply;
+      return request(frame({ id, ts: Math.floor(Date.now() / 1000), tok, nonce, ...load }), nonce);
     },
+    tok,
+    frame,
+    request,
     close: () => req.close(),
   };
 }
