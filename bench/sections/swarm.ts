@@ -22,6 +22,17 @@ export async function swarmSection(quick: boolean): Promise<void> {
         method: `swarm in ${storm.procs} processes, until presence shows all connected; ${storm.errors} errors`,
       });
       report({
+        name: `master CPU per sign-in, ${n} minions`,
+        value: storm.masterCpuMsPerSignIn,
+        unit: 'ms',
+        goal: '≤ 1.5 ms',
+        method: `CPU of the master's processes (/proc) from the storm's start until all are connected and their grains reports answered, over ${n}: ${Object.entries(
+          storm.masterCpuByRole,
+        )
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(', ')}`,
+      });
+      report({
         name: `auth storm: ${n} minions after a master restart`,
         value: storm.restartReauthSeconds,
         unit: 's',
