@@ -16,7 +16,7 @@ import { minionId } from '../tools/swarm/grains-spread.js';
 import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';
 import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
 import { cpuDelta, cpuSnapshot, descendants, treeCpuMs, treePssMiB, treeRssMiB } from './proc-stats.js';
-import { PRIVATE_OPS_PER_MINION, rsaFloor } from './rsa-floor.js';
+import { masterRsaCpuMs, PRIVATE_OPS_PER_MINION, rsaFloor } from './rsa-floor.js';
 
 export interface SwarmBenchOptions {
   /** Worker processes of the swarm (default: one per 2,500 minions). */
@@ -291,7 +291,9 @@ async function main(argv: string[]): Promise<void> {
       `after a master restart: all reconnected ${a.restartConnectedSeconds.toFixed(2)} s, re-auth storm + first test.ping ${a.restartReauthSeconds.toFixed(2)} s (${a.restartReturns}/${count} returns, ${a.reauths} re-auths, ${a.errors} errors)`,
     );
     const roles = Object.entries(a.masterCpuByRole).map(([k, v]) => `${k} ${v.toFixed(2)}`);
-    out(`master CPU per sign-in: ${a.masterCpuMsPerSignIn.toFixed(2)} ms (${roles.join(', ')})`);
+    out(
+      `master CPU per sign-in: ${a.masterCpuMsPerSignIn.toFixed(2)} ms (${roles.join(', ')}); its RSA alone, measured now in one thread: ${masterRsaCpuMs().toFixed(2)} ms`,
+    );
     if (a.lastError) out(`  last swarm error: ${a.lastError}`);
     const floor = await rsaFloor(count);
     out(
