@@ -82,3 +82,48 @@ export function cpuMs(pid: number): number {
 export function treeCpuMs(pid: number): number {
   return [pid, ...descendants(pid)].reduce((s, p) => s + cpuMs(p), 0);
 }
+
+/**
+ * What a process is, for CPU tables: a master child by its script (`request-server`,
+ * `publisher`, ...), else `master`, `minion` or the script's name.
+ */
+export function processRole(pid: number): string {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const child = argv.find((a) => a.includes('/children/'));
+    if (child) return (child.split('/').pop() ?? child).replace(/\.js$/, '');
+    const cli = argv.find((a) => /salt-(master|minion)\.js$/.test(a));
+    if (cli) return cli.includes('master') ? 'master' : 'minion';
+    return (argv[1]?.split('/').pop() ?? '?').replace(/\.js$/, '');
+  } catch {
+    return '?';
+  }
+}
+
+/** Each process's role and the CPU ms it has used so far, for {@link cpuDelta}. */
+export type CpuSnapshot = Map<number, { role: string; ms: number }>;
+
+export function cpuSnapshot(pids: readonly number[]): CpuSnapshot {
+  return new Map(pids.map((p) => [p, { role: processRole(p), ms: cpuMs(p) }]));
+}
+
+/**
+ * CPU ms each role used between two snapshots of the same processes, divided by `per` (e.g. the
+ * number of jobs or sign-ins), roles summed (ten minions make one `minion` row), largest first.
+ * Read from /proc in clock ticks (10 ms), so `per` should be in the hundreds at least; a process
+ * gone by the second snapshot counts nothing.
+ */
+export function cpuDelta(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  per = 1,
+): { total: number; byRole: Record<string, number> } {
+  const byRole = new Map<string, number>();
+  let total = 0;
+  for (const [pid, { role, ms }] of before) {
+    const d = Math.max(0, (after.get(pid)?.ms ?? ms) - ms) / per;
+    byRole.set(role, (byRole.get(role) ?? 0) + d);
+    total += d;
+  }
+  return { total, byRole: Object.fromEntries([...byRole].sort((a, b) => b[1] - a[1])) };
+}

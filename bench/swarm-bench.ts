@@ -15,8 +15,8 @@ import { Cluster } from '../tools/local-cluster.js';
 import { minionId } from '../tools/swarm/grains-spread.js';
 import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';
 import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
-import { treePssMiB, treeRssMiB } from './proc-stats.js';
-import { PRIVATE_OPS_PER_MINION, rsaFloor } from './rsa-floor.js';
+import { cpuDelta, cpuSnapshot, descendants, treeCpuMs, treePssMiB, treeRssMiB } from './proc-stats.js';
+import { masterRsaCpuMs, PRIVATE_OPS_PER_MINION, rsaFloor } from './rsa-floor.js';
 
 export interface SwarmBenchOptions {
   /** Worker processes of the swarm (default: one per 2,500 minions). */
@@ -38,6 +38,12 @@ export interface AuthStormResult {
   authSeconds: number;
   /** Seconds from `go` until the master's presence shows every minion connected. */
   connectedSeconds: number;
+  /**
+   * The master's CPU per sign-in (ms, all its processes and threads), from `go` until every
+   * minion is connected and its start-up grains report (`_pillar`) answered, by process.
+   */
+  masterCpuMsPerSignIn: number;
+  masterCpuByRole: Record<string, number>;
   /** After a master restart: seconds until presence shows every minion again (SUB reconnects). */
   restartConnectedSeconds: number;
   /** After the restart, the first job triggers the re-auth storm: seconds from its publish to the last return. */
@@ -157,17 +163,32 @@ async function ping(r: Rig, timeoutS: number): Promise<{ seconds: number; return
   }
 }
 
+/** Resolves once the process tree of `pid` uses less than a tenth of a core over a second (at most `maxS`). */
+async function quiet(pid: number, maxS = 30): Promise<void> {
+  let prev = treeCpuMs(pid);
+  for (let i = 0; i < maxS; i++) {
+    await new Promise((res) => setTimeout(res, 1000));
+    const now = treeCpuMs(pid);
+    if (now - prev < 100) return;
+    prev = now;
+  }
+}
+
 /** Signs `count` minions in to a fresh master, then again after restarting it. */
 export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promise<AuthStormResult> {
   const timeoutMs = (o.timeoutS ?? 300) * 1000;
   const r = await rig(count, o);
   try {
+    const masterPid = r.cluster.master?.proc.pid ?? 0;
+    const cpu0 = cpuSnapshot([masterPid, ...descendants(masterPid)]);
     const t0 = performance.now();
     r.swarm.go();
     await r.swarm.waitFor((s) => s.authenticated >= count, timeoutMs);
     const authSeconds = (performance.now() - t0) / 1000;
     await waitPresent(r, timeoutMs);
     const connectedSeconds = (performance.now() - t0) / 1000;
+    await quiet(masterPid);
+    const signInCpu = cpuDelta(cpu0, cpuSnapshot([...cpu0.keys()]), count);
     o.log?.(
       `auth storm ${count}: authenticated ${authSeconds.toFixed(2)} s, connected ${connectedSeconds.toFixed(2)} s`,
     );
@@ -191,6 +212,8 @@ export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promi
       procs: r.swarm.procs,
       authSeconds,
       connectedSeconds,
+      masterCpuMsPerSignIn: signInCpu.total,
+      masterCpuByRole: signInCpu.byRole,
       restartConnectedSeconds,
       restartReauthSeconds: storm.seconds,
       restartReturns: storm.returns,
@@ -266,6 +289,10 @@ async function main(argv: string[]): Promise<void> {
     );
     out(
       `after a master restart: all reconnected ${a.restartConnectedSeconds.toFixed(2)} s, re-auth storm + first test.ping ${a.restartReauthSeconds.toFixed(2)} s (${a.restartReturns}/${count} returns, ${a.reauths} re-auths, ${a.errors} errors)`,
+    );
+    const roles = Object.entries(a.masterCpuByRole).map(([k, v]) => `${k} ${v.toFixed(2)}`);
+    out(
+      `master CPU per sign-in: ${a.masterCpuMsPerSignIn.toFixed(2)} ms (${roles.join(', ')}); its RSA alone, measured now in one thread: ${masterRsaCpuMs().toFixed(2)} ms`,
     );
     if (a.lastError) out(`  last swarm error: ${a.lastError}`);
     const floor = await rsaFloor(count);

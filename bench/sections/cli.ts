@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { LocalClient } from '../../client/local-client.js';
 import { loadConfig } from '../../kernel/config/index.js';
 import { Cluster, REPO } from '../../tools/local-cluster.js';
-import { rssMiB, treeRssMiB } from '../proc-stats.js';
+import { cpuDelta, cpuSnapshot, descendants, rssMiB, treeRssMiB } from '../proc-stats.js';
 import { report, reportTimes, timeCommand } from '../report.js';
 
 /** How jobs/s is sampled: a cold window right after start, a warm-up, then steady windows. */
@@ -27,12 +27,13 @@ async function jobsPerSecond(
   c: Cluster,
   expected: number,
   plan: JobsPlan,
-): Promise<{ cold: number; warm: number[] }> {
+): Promise<{ cold: number; warm: number[]; cpu: { total: number; byRole: Record<string, number> } }> {
   const { config } = await loadConfig('master', c.confDir);
   const client = new LocalClient(config);
   await client.listen();
+  let jobs = 0;
   const runFor = async (ms: number): Promise<number> => {
-    let jobs = 0;
+    jobs = 0;
     const t0 = Date.now();
     while (Date.now() - t0 < ms) {
       const pub = await client.publish({ tgt: '*', fun: 'test.ping', arg: [] });
@@ -46,9 +47,21 @@ async function jobsPerSecond(
   const cold = await runFor(plan.seconds * 1000);
   await runFor(plan.warmupSeconds * 1000);
   const warm: number[] = [];
-  for (let i = 0; i < plan.windows; i++) warm.push(await runFor(plan.seconds * 1000));
+  // CPU per job over the warm windows, by process (the client is this process)
+  const daemons = [c.master, ...c.minions.values()].map((d) => d?.proc.pid ?? 0);
+  const cpu0 = cpuSnapshot(daemons.flatMap((p) => [p, ...descendants(p)]));
+  const self0 = process.cpuUsage();
+  let done = 0;
+  for (let i = 0; i < plan.windows; i++) {
+    warm.push(await runFor(plan.seconds * 1000));
+    done += jobs;
+  }
+  const cpu = cpuDelta(cpu0, cpuSnapshot([...cpu0.keys()]), done);
+  const self = process.cpuUsage(self0);
+  cpu.byRole.client = (self.user + self.system) / 1000 / done;
+  cpu.total += cpu.byRole.client;
   await client.close();
-  return { cold, warm };
+  return { cold, warm, cpu };
 }
 
 async function withMinions(n: number, body: (c: Cluster) => Promise<void>): Promise<void> {
@@ -109,6 +122,14 @@ export async function cliSection(quick: boolean): Promise<void> {
         },
         jobs.warm,
       );
+      report({
+        name: `  CPU per job to ${minions}, all processes`,
+        unit: 'ms',
+        value: jobs.cpu.total,
+        method: `/proc CPU over the steady windows: ${Object.entries(jobs.cpu.byRole)
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(', ')}`,
+      });
       report({
         name: `  the same, first ${plan.seconds} s after start (cold)`,
         unit: 'jobs/s',
