@@ -14,16 +14,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { tcpAddress } from '../kernel/bus/address.js';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
-import { loadOrCreateKeyPair } from '../kernel/crypt/keys.js';
 import type { JobOutcome } from './execute-job.js';
 import type { JobData } from './job-protocol.js';
-import { askRunningMinion } from './local-bus.js';
-import { primaryMaster } from './master-address.js';
-import { MasterConnection } from './master-connection.js';
+import type { MasterConnection } from './master-connection.js';
 import type { MasterLink } from './master-link.js';
-import { buildReturnLoad } from './return-load.js';
+
+// What a left job needs is loaded when it is left one (every job process imports this file;
+// few ever use it): the master connection, its crypto and the minion's event bus client.
+const heavy = () =>
+  Promise.all([
+    import('../kernel/bus/address.js'),
+    import('./master-address.js'),
+    import('./master-connection.js'),
+  ]);
 
 export interface OwnChannel {
   /** Sends an aes load to the master (signing in first, once). */
@@ -57,13 +61,14 @@ export function openOwnChannel(
   // folders are gone has no business signing in again)
   const pem = join(config.pki_dir, 'minion.pem');
   const keys = existsSync(pem)
-    ? loadOrCreateKeyPair(config.pki_dir, 'minion', 2048)
+    ? import('../kernel/crypt/keys.js').then((k) => k.loadOrCreateKeyPair(config.pki_dir, 'minion', 2048))
     : Promise.reject(new Error(`the minion key ${pem} is gone`));
   keys.catch(() => undefined);
   let ready: Promise<MasterConnection> | undefined;
   let conn: MasterConnection | undefined;
   const connect = (): Promise<MasterConnection> => {
     ready ??= (async () => {
+      const [{ tcpAddress }, { primaryMaster }, { MasterConnection }] = await heavy();
       const uri = tcpAddress(primaryMaster(config.master), config.master_port);
       conn = new MasterConnection(config, id, await keys, uri, log);
       const timer = setTimeout(() => conn?.close(), giveUpMs);
@@ -83,6 +88,7 @@ export function openOwnChannel(
     request,
     async sendReturn(job, outcome) {
       const master = await connect();
+      const { buildReturnLoad } = await import('./return-load.js');
       await master.send(buildReturnLoad(id, job, outcome), {
         timeoutMs: config.return_retry_timer_max * 1000,
       });
@@ -99,7 +105,8 @@ export function openOwnChannel(
         const fresh = await (await connect()).pillar(pillar.grains());
         pillar.replace(isMap(fresh) ? fresh : {});
       },
-      manageSchedule: (call) => askRunningMinion(config.sock_dir, id, call),
+      manageSchedule: async (call) =>
+        (await import('./local-bus.js')).askRunningMinion(config.sock_dir, id, call),
     },
     close: () => conn?.close(),
   };
