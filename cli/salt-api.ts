@@ -71,6 +71,18 @@ if (o.pidFile) {
   const { writePidfile } = await import('../kernel/process/pidfile.js');
   await writePidfile(resolve(o.pidFile)).catch((err: unknown) => fail('salt-api', err, 1));
 }
+// Salt's `user:`: the port is bound (it may be below 1024), the rest runs as that user
+const { runAsUser } = await import('../master/run-as-user.js');
+try {
+  const user = runAsUser(config.user, {
+    dirs: [],
+    files: [config.log_file, o.pidFile && resolve(o.pidFile)],
+  });
+  if (user) log.info({ user: user.name, uid: user.uid }, 'running as the configured user');
+} catch (err) {
+  void handle.close();
+  fail('salt-api', err, 1);
+}
 log.info({ port: handle.port }, 'salt-api started');
 await notifyReady('salt-api started', log);
 const stop = (): void => {

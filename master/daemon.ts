@@ -20,6 +20,7 @@ import { engineUnits, processUnits, unitChildName } from '../kernel/units/unit-r
 import { rotateAesKey } from './aes-key.js';
 import { createMasterKernel } from './master-kernel.js';
 import { ensureMasterKeys } from './master-keys.js';
+import { runAsUser } from './run-as-user.js';
 import { writeUserKey } from './user-keys.js';
 
 export interface MasterHandle {
@@ -93,6 +94,10 @@ export async function startMaster(
     if ((config.user ?? userInfo().username) !== userInfo().username) {
       await writeUserKey(config.cachedir, userInfo().username);
     }
+    // Salt's `user:` (verify_env, then check_user): every child starts as that user
+    const owned = config.verify_env ? [config.pki_dir, config.cachedir, config.sock_dir] : [];
+    const user = runAsUser(config.user, { dirs: owned, files: [config.log_file, config.pidfile] });
+    if (user) log.info({ user: user.name, uid: user.uid }, 'running as the configured user');
   } catch (err) {
     await removePidfile(config.pidfile);
     throw err;
@@ -183,7 +188,7 @@ export async function startMaster(
   try {
     await pm.start();
   } catch (err) {
-    await removePidfile(config.pidfile);
+    await removePidfile(config.pidfile).catch(() => false);
     throw err;
   }
   log.info({ publish_port: config.publish_port, ret_port: config.ret_port }, 'salt-master started');
@@ -193,7 +198,10 @@ export async function startMaster(
     stop() {
       stopping ??= (async () => {
         await pm.stop();
-        await removePidfile(config.pidfile);
+        // a master that became its `user:` may not remove a pidfile in a root-owned folder
+        await removePidfile(config.pidfile).catch((err: unknown) =>
+          log.info({ err: (err as Error).message }, 'pidfile not removed'),
+        );
         log.info('salt-master stopped');
       })();
       return stopping;

@@ -59,7 +59,12 @@ const maybeExit = (): void => {
 let own: OwnChannel | undefined;
 function detach(why: string): void {
   if (!own) {
-    own = openOwnChannel(c, id, log);
+    own = openOwnChannel(c, id, log, {
+      grains: () => env.grains,
+      replace: (pillar) => {
+        env.pillar = pillar;
+      },
+    });
     setMasterLink(id, own.link);
     if (busy > 0) log.info({ jobs: busy, why }, 'the minion left its running jobs to this process');
   }

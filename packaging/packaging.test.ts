@@ -60,4 +60,10 @@ describe('packaging/', () => {
     // /etc/salt/pki is written by the master: no read-only /etc
     expect(unit('salt-master')).not.toMatch(/^ProtectSystem/m);
   });
+
+  it("runs the master as Salt's packages do: as the salt user (the minion stays root)", () => {
+    const conf = (name: string): string => readFileSync(join(HERE, 'conf', name), 'utf8');
+    expect(conf('master')).toMatch(/^user: salt$/m);
+    expect(conf('minion')).not.toMatch(/^user:/m);
+  });
 });

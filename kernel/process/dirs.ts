@@ -47,7 +47,7 @@ async function ensureDir(entry: DirEntry): Promise<void> {
   const { path, mode } = entry;
   let created: string | undefined;
   try {
-    created = await mkdir(path, { recursive: true, ...(mode === undefined ? {} : { mode }) });
+    created = await mkdir(path, { recursive: true }); // parents keep the umask's mode (Salt's makedirs)
   } catch (err) {
     throw dirError(path, 'cannot create directory', err);
   }
@@ -57,7 +57,7 @@ async function ensureDir(entry: DirEntry): Promise<void> {
   } catch (err) {
     throw dirError(path, 'cannot use directory', err);
   }
-  // mkdir's mode is filtered by the umask; set it exactly on the directory we just made.
+  // the mode goes on the directory itself only, exactly (mkdir's would pass through the umask)
   if (created !== undefined && mode !== undefined) {
     try {
       await chmod(path, mode);

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, Daemon, REPO } from '../../tools/local-cluster.js';
-import { buildExecutable } from '../../tools/sea/build-sea.js';
+import { sharedExecutable } from '../support/sea-executable.js';
 
 const SCRIPT = join(REPO, 'packaging/bootstrap/bootstrap-tsalt.sh');
 const ARCH = process.arch;
@@ -37,8 +37,7 @@ describe('bootstrap-tsalt.sh', () => {
 
   beforeAll(async () => {
     mkdirSync(source, { recursive: true });
-    const exe = buildExecutable(join(work, 'tsalt')).path;
-    copyFileSync(exe, join(source, `tsalt-0.0.7-linux-${ARCH}`));
+    copyFileSync(sharedExecutable().path, join(source, `tsalt-0.0.7-linux-${ARCH}`));
     writeFileSync(join(source, 'latest'), '0.0.7\n');
     await c.startMaster();
   }, 300_000);

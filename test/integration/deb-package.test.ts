@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltDeb, buildDebs } from '../../tools/deb/build-deb.js';
 import { Cluster } from '../../tools/local-cluster.js';
-import { buildExecutable } from '../../tools/sea/build-sea.js';
+import { sharedExecutable } from '../support/sea-executable.js';
 
 /** Everything the packages or their daemons may create. */
 const WATCHED = [
@@ -157,7 +157,7 @@ describe.skipIf(!!skip)(`the Debian packages${skip ? ` (skipped: ${skip})` : ''}
   };
 
   beforeAll(async () => {
-    const exe = buildExecutable(join(work, 'tsalt')).path;
+    const exe = sharedExecutable().path;
     v1 = buildDebs({ out: join(work, 'v1'), version: '0.0.1~test-1', exe, level: 1 });
     v2 = buildDebs({ out: join(work, 'v2'), version: '0.0.1~test-2', exe, level: 1 });
     await c.startMaster();

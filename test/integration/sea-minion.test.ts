@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
-import { buildExecutable } from '../../tools/sea/build-sea.js';
+import { sharedExecutable } from '../support/sea-executable.js';
 
 const run = promisify(execFile);
 
@@ -23,8 +23,11 @@ describe('the self-contained minion executable', () => {
   const c = new Cluster();
 
   beforeAll(async () => {
-    const built = buildExecutable(exe);
+    // this build's executable (built once for every test that runs one), copied to where it is installed
+    const built = sharedExecutable();
     expect(built.bytes).toBeGreaterThan(built.assetBytes);
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(built.path, exe);
     await c.writeMasterConfig();
     await c.startMaster();
   }, 300_000);

@@ -96,6 +96,8 @@ function unpacked(): string {
   if (fs.existsSync(path.join(dir, '.complete'))) return dir;
   fs.mkdirSync(root, { recursive: true, mode: 0o755 });
   const staging = fs.mkdtempSync(path.join(root, `.${hash}-`));
+  // readable by every user: a daemon that becomes its `user:` forks its children from here
+  fs.chmodSync(staging, 0o755);
   const archive = zlib.gunzipSync(Buffer.from(api.getAsset('app.tar.gz') as ArrayBuffer));
   if (crypto.createHash('sha256').update(archive).digest('hex') !== hash) {
     throw new Error('the executable is damaged: its code does not match its hash');
@@ -125,6 +127,8 @@ function runModule(dir: string, file: string): void {
 
 function main(): void {
   const dir = unpacked();
+  // children (a daemon's, also after it became its `user:`) run from the same unpacked code
+  process.env.TSALT_SEA_DIR = path.dirname(dir);
   const args = process.argv.slice(2);
   // a forked child: node options (V8's are applied; the others have no meaning here), then a script
   let i = 0;
