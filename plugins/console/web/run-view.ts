@@ -8,7 +8,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { mayRunKind, mayRunMinion } from './acl.js';
-import { get, lowstate, runner, type Session } from './api.js';
+import { get, lowstate, lowstateEntries, runner, type Session } from './api.js';
 import { cliCommand, parseArguments } from './args.js';
 import { batchSubJob, settleBatch } from './batch-track.js';
 import { FunctionPicker } from './function-picker.js';
@@ -129,7 +129,7 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
       await openStream();
       if (batchSize) {
         setRun({ jid: '', results, done: false, batch: [] });
-        const answer = await lowstate(s.token, {
+        const answer = await lowstateEntries(s.token, {
           client: 'local_batch',
           tgt: target,
           tgt_type: tgtType,
@@ -186,6 +186,7 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
       }, timeout * 1000);
     } catch (err) {
       finish();
+      if (batchSize) setRun(undefined);
       setError(err instanceof Error ? err.message : String(err));
     }
   };
