@@ -20,6 +20,13 @@ describe('the function picker', () => {
     expect(formatArgspec('test.arg', { args: [], varargs: 'args', kwargs: 'kwargs' })).toBe(
       'test.arg(*args, **kwargs)',
     );
+    // Salt 3006's own shape for the same functions
+    expect(formatArgspec('test.arg', { args: null, defaults: null, varargs: true, kwargs: true })).toBe(
+      'test.arg(*args, **kwargs)',
+    );
+    expect(formatArgspec('test.ping', { args: null, defaults: null, varargs: null, kwargs: null })).toBe(
+      'test.ping()',
+    );
   });
 
   it("lists the union of every minion's functions, each with a minion that has it", () => {

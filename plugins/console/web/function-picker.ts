@@ -9,12 +9,16 @@ import { useState } from 'preact/hooks';
 import { mayRunMinion } from './acl.js';
 import { lowstate, type Session } from './api.js';
 
-/** Salt's `sys.argspec` entry of one function. */
+/**
+ * Salt's `sys.argspec` entry of one function. Salt 3006 says `args: null` for a function
+ * without named arguments and `varargs: true` / `kwargs: true` for `*args` / `**kwargs`
+ * (tsalt: `[]` and the names); both read the same here.
+ */
 export interface ArgSpec {
-  readonly args?: readonly string[];
+  readonly args?: readonly string[] | null;
   readonly defaults?: readonly unknown[] | null;
-  readonly varargs?: string | null;
-  readonly kwargs?: string | null;
+  readonly varargs?: string | boolean | null;
+  readonly kwargs?: string | boolean | null;
 }
 
 /** `fun(a, b=1, *args, **kwargs)`: the trailing `defaults` belong to the last arguments. */
@@ -25,8 +29,8 @@ export function formatArgspec(fun: string, spec: ArgSpec): string {
   const words = args.map((a, i) =>
     i >= first ? `${a}=${JSON.stringify(defaults[i - first]) ?? 'None'}` : a,
   );
-  if (spec.varargs) words.push(`*${spec.varargs}`);
-  if (spec.kwargs) words.push(`**${spec.kwargs}`);
+  if (spec.varargs) words.push(`*${spec.varargs === true ? 'args' : spec.varargs}`);
+  if (spec.kwargs) words.push(`**${spec.kwargs === true ? 'kwargs' : spec.kwargs}`);
   return `${fun}(${words.join(', ')})`;
 }
 

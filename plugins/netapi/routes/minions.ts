@@ -9,12 +9,14 @@ import { authCheck } from '../auth/acl.js';
 import { toLowstate } from '../body.js';
 import { type NetapiContext, requireIdentity, send, sessionCookie } from '../context.js';
 import { NETAPI_ERR_FORBIDDEN } from '../errors.js';
+import { LightGrainsMemo } from '../light-grains.js';
 import { targetResolver } from '../local-call.js';
 import { requireMinionId } from '../minion-id.js';
-import { type ListingQuery, listingQuery, pageOf, pickGrains } from '../minion-listing.js';
+import { type ListingQuery, listingQuery, pageOf } from '../minion-listing.js';
 import { execLowstate } from './root.js';
 
 export function minionRoutes(app: FastifyInstance, ctx: NetapiContext): void {
+  const light = new LightGrainsMemo(ctx.config.cachedir);
   const getMinions = async (mid: string | undefined, listing?: ListingQuery) => {
     const { minions } = await listKeys(ctx.config.pki_dir);
     const all = (mid === undefined ? minions : minions.filter((m) => m === mid)).sort();
@@ -22,8 +24,13 @@ export function minionRoutes(app: FastifyInstance, ctx: NetapiContext): void {
     const out: Record<string, unknown> = {};
     await Promise.all(
       ids.map(async (id) => {
+        if (listing?.grains) {
+          const picked = await light.get(id, listing.grains);
+          if (picked) out[id] = picked;
+          return;
+        }
         const data = await readMinionData(ctx.config.cachedir, id);
-        if (data?.grains) out[id] = pickGrains(data.grains, listing?.grains);
+        if (data?.grains) out[id] = data.grains;
       }),
     );
     const sorted: Record<string, unknown> = {};
