@@ -242,13 +242,13 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     await page.fill('input[name=target]', 'm0');
     await page.click('button:has-text("Functions")');
     await expect
-      .poll(() => page.locator('[data-testid=functions-note]').textContent(), { timeout: WAIT })
+      .poll(() => page.locator('[data-testid=functions-note]').textContent(), { timeout: 2 * WAIT })
       .toMatch(/^\d{3,} functions on 1 minions$/);
     expect(await page.locator('datalist#functions option[value="test.echo"]').count()).toBe(1);
     await page.fill('input[name=function]', 'test.echo');
     await page.click('button:has-text("Doc")');
     await expect
-      .poll(() => page.locator('[data-testid=argspec]').textContent(), { timeout: WAIT })
+      .poll(() => page.locator('[data-testid=argspec]').textContent(), { timeout: 2 * WAIT })
       .toBe('test.echo(text)');
     expect(await page.locator('section[aria-label=Documentation] pre').textContent()).toContain('test.echo');
   });

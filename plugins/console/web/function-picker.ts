@@ -51,7 +51,7 @@ interface Help {
 }
 
 async function local(s: Session, tgt: string, tgtType: string, fun: string, arg: unknown[]) {
-  return (await lowstate(s.token, { client: 'local', tgt, tgt_type: tgtType, fun, arg, timeout: 10 })) as
+  return (await lowstate(s.token, { client: 'local', tgt, tgt_type: tgtType, fun, arg, timeout: 30 })) as
     | Record<string, unknown>
     | undefined;
 }

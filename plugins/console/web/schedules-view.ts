@@ -63,7 +63,7 @@ export function SchedulesView(props: { session: Session }) {
   const [rows, setRows] = useState<ScheduleRow[] | undefined>(undefined);
   const [note, setNote] = useState<{ text: string; error: boolean } | undefined>(undefined);
   const call = (tgt: string, tgtType: string, fun: string, arg: unknown[]) =>
-    lowstate(s.token, { client: 'local', tgt, tgt_type: tgtType, fun, arg, timeout: 15 });
+    lowstate(s.token, { client: 'local', tgt, tgt_type: tgtType, fun, arg, timeout: 30 });
 
   const load = async (e?: Event) => {
     e?.preventDefault();
