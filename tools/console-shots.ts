@@ -8,10 +8,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { freePort } from '../kernel/process/ports.js';
+import { startConsoleCluster } from './console-cluster.js';
 import { launchBrowser } from './headless-chromium.js';
-import { Cluster, REPO } from './local-cluster.js';
-import { waitForApi } from './netapi-http.js';
+import { REPO } from './local-cluster.js';
 
 const DOCS = join(REPO, 'docs');
 
@@ -272,44 +271,32 @@ Served gzipped to browsers that accept it.
 
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  const port = await freePort();
-  const master: Record<string, unknown> = {
-    rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0 },
-    netapi_enable_clients: ['local', 'local_async', 'local_batch', 'runner', 'wheel'],
-    auto_accept: false,
-  };
-  const c = new Cluster({ master, quiet: true });
+  const { cluster: c, base } = await startConsoleCluster({
+    quiet: true,
+    states: {
+      'demo.sls':
+        'motd:\n  cmd.run:\n    - name: echo welcome\nmigrate:\n  cmd.run:\n    - name: echo "schema locked" >&2; exit 4\n',
+    },
+    pillar: {
+      'top.sls': "base:\n  '*':\n    - app\n",
+      'app.sls': 'db_password: s3cret\napp:\n  workers: 4\n  release: 1.4.2\n',
+    },
+    minions: () => [
+      {
+        id: 'web-01',
+        config: {
+          schedule: {
+            backup: { function: 'cmd.run', args: ['true'], hours: 24 },
+            logrotate: { function: 'cmd.run', args: ['true'], cron: '0 3 * * *' },
+          },
+        },
+      },
+      { id: 'db-01' },
+      { id: 'pending-01', pending: true },
+    ],
+  });
   const browser = await launchBrowser({ width: 1100, height: 640 });
   try {
-    const users = join(c.root, 'users.txt');
-    const autosign = join(c.root, 'autosign.conf');
-    writeFileSync(users, 'saltdev:saltdev\nlimited:pw\n');
-    writeFileSync(autosign, 'web-01\ndb-01\n');
-    master.autosign_file = autosign;
-    const states = join(c.root, 'srv', 'salt');
-    const pillar = join(c.root, 'srv', 'pillar');
-    mkdirSync(states, { recursive: true });
-    mkdirSync(pillar, { recursive: true });
-    writeFileSync(
-      join(states, 'demo.sls'),
-      'motd:\n  cmd.run:\n    - name: echo welcome\nmigrate:\n  cmd.run:\n    - name: echo "schema locked" >&2; exit 4\n',
-    );
-    writeFileSync(join(pillar, 'top.sls'), "base:\n  '*':\n    - app\n");
-    writeFileSync(join(pillar, 'app.sls'), 'db_password: s3cret\napp:\n  workers: 4\n  release: 1.4.2\n');
-    master.file_roots = { base: [states] };
-    master.pillar_roots = { base: [pillar] };
-    master.external_auth = {
-      file: { '^filename': users, saltdev: ['.*', '@runner', '@wheel', '@jobs'], limited: ['test.*'] },
-    };
-    await c.startMaster();
-    const schedule = {
-      backup: { function: 'cmd.run', args: ['true'], hours: 24 },
-      logrotate: { function: 'cmd.run', args: ['true'], cron: '0 3 * * *' },
-    };
-    await Promise.all([c.startMinion('web-01', { schedule }), c.startMinion('db-01')]);
-    await c.startMinion('pending-01', {}, false);
-    const base = `http://127.0.0.1:${port}`;
-    await waitForApi(base);
     const p = await browser.context.newPage();
     p.setDefaultTimeout(30_000);
     const shots = await drive(p, base);

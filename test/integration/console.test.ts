@@ -6,15 +6,15 @@
  * key, an event.send tail, the schedules view, and a user whose ACL allows only test.* (no
  * way to run cmd.run; the API refuses it).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { freePort } from '../../kernel/process/ports.js';
+import { startConsoleCluster } from '../../tools/console-cluster.js';
 import { type Browser, launchBrowser, skipBrowserTests } from '../../tools/headless-chromium.js';
-import { Cluster } from '../../tools/local-cluster.js';
-import { loginToken, waitForApi } from '../../tools/netapi-http.js';
+import type { Cluster } from '../../tools/local-cluster.js';
+import { loginToken } from '../../tools/netapi-http.js';
 
 const WAIT = 30_000;
 
@@ -27,43 +27,23 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
   const problems: string[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    const master: Record<string, unknown> = {
-      rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0 },
-      netapi_enable_clients: ['local', 'local_async', 'local_batch', 'runner', 'wheel'],
-      auto_accept: false,
-    };
-    c = new Cluster({ master });
-    const users = join(c.root, 'users.txt');
-    const autosign = join(c.root, 'autosign.conf');
-    writeFileSync(users, 'saltdev:saltdev\nlimited:pw\n');
-    writeFileSync(autosign, 'm0\nm1\n');
-    master.autosign_file = autosign;
-    // a state file with a failing state, and a pillar secret
-    const states = join(c.root, 'srv', 'salt');
-    const pillar = join(c.root, 'srv', 'pillar');
-    mkdirSync(states, { recursive: true });
-    mkdirSync(pillar, { recursive: true });
-    writeFileSync(
-      join(states, 'demo.sls'),
-      'hello:\n  cmd.run:\n    - name: echo hello\nbroken:\n  cmd.run:\n    - name: exit 4\n',
-    );
-    writeFileSync(join(pillar, 'top.sls'), "base:\n  '*':\n    - secrets\n");
-    writeFileSync(join(pillar, 'secrets.sls'), 'db_password: hunter2-console\n');
-    master.file_roots = { base: [states] };
-    master.pillar_roots = { base: [pillar] };
-    master.external_auth = {
-      file: { '^filename': users, saltdev: ['.*', '@runner', '@wheel', '@jobs'], limited: ['test.*'] },
-    };
-    await c.startMaster();
-    // m0 has a scheduled job for the schedules view; "run now" makes its file
-    touched = join(c.root, 'schedule-ran');
-    const schedule = { 'console-touch': { function: 'cmd.run', args: [`touch ${touched}`], hours: 24 } };
-    await Promise.all([c.startMinion('m0', { schedule }), c.startMinion('m1')]);
-    // its key stays pending until the console accepts it
-    await c.startMinion('pend', {}, false);
-    base = `http://127.0.0.1:${port}`;
-    await waitForApi(base);
+    ({ cluster: c, base } = await startConsoleCluster({
+      // a state file with a failing state, and a pillar secret
+      states: {
+        'demo.sls': 'hello:\n  cmd.run:\n    - name: echo hello\nbroken:\n  cmd.run:\n    - name: exit 4\n',
+      },
+      pillar: {
+        'top.sls': "base:\n  '*':\n    - secrets\n",
+        'secrets.sls': 'db_password: hunter2-console\n',
+      },
+      minions: (root) => {
+        // m0 has a scheduled job for the schedules view; "run now" makes its file
+        touched = join(root, 'schedule-ran');
+        const schedule = { 'console-touch': { function: 'cmd.run', args: [`touch ${touched}`], hours: 24 } };
+        // pend's key stays pending until the console accepts it
+        return [{ id: 'm0', config: { schedule } }, { id: 'm1' }, { id: 'pend', pending: true }];
+      },
+    }));
     browser = await launchBrowser();
     page = await browser.context.newPage();
     page.setDefaultTimeout(WAIT);
