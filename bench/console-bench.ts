@@ -29,15 +29,21 @@ async function until(what: string, timeoutMs: number, check: () => Promise<boole
   }
 }
 
-/** Reloads the minions page; FCP and the time until all `count` minions are listed, ms. */
-async function loadMinions(page: Page, count: number): Promise<{ fcp: number; tti: number }> {
+/**
+ * Reloads the minions page; FCP, the time until the first minion row shows and until all
+ * `count` minions are listed, ms.
+ */
+async function loadMinions(page: Page, count: number): Promise<{ fcp: number; first: number; tti: number }> {
   await page.reload();
   // in the page (a string: this file is compiled without the DOM's types)
-  const tti = await page.evaluate<number>(`new Promise((resolve) => {
+  const [first, tti] = await page.evaluate<[number, number]>(`new Promise((resolve) => {
     const want = '${count} of ${count}';
+    let first = -1;
     const poll = () => {
+      const row = document.querySelector('.minion-row[data-minion]');
+      if (row && first < 0) first = performance.now();
       const hit = [...document.querySelectorAll('.toolbar span')].some((s) => s.textContent === want);
-      if (hit && document.querySelector('.minion-row[data-minion]')) resolve(performance.now());
+      if (hit && row) resolve([first, performance.now()]);
       else requestAnimationFrame(poll);
     };
     poll();
@@ -45,23 +51,41 @@ async function loadMinions(page: Page, count: number): Promise<{ fcp: number; tt
   const fcp = await page.evaluate<number>(
     `performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`,
   );
-  return { fcp, tti };
+  return { fcp, first, tti };
 }
 
-/** Clicks Run (test.ping on `*`) and resolves with the ms until `count` returns are on screen. */
-async function runAll(page: Page, count: number): Promise<number> {
+/** `GET /minions` as salt-api answers it and in the console's light pages: ms and bytes. */
+async function apiListing(base: string, headers: Record<string, string>, count: number) {
+  const time = async (paths: string[]) => {
+    const t0 = performance.now();
+    let bytes = 0;
+    for (const p of paths)
+      bytes += (await (await fetch(`${base}${p}`, { headers })).arrayBuffer()).byteLength;
+    return { ms: performance.now() - t0, bytes };
+  };
+  const pages: string[] = [];
+  for (let o = 0; o < count; o += 2000)
+    pages.push(`/minions?grains=os,osrelease,saltversion&offset=${o}&limit=2000`);
+  return { full: await time(['/minions']), light: await time(pages) };
+}
+
+/**
+ * Clicks Run (test.ping on `*`) and resolves when the run is done (no minion waiting): the ms
+ * from the click and the summary line (a run with a lost return says so rather than hang).
+ */
+async function runUntilDone(page: Page): Promise<{ ms: number; summary: string }> {
   await page.goto(page.url().replace(/#.*$/, '#/jobs'));
   await page.goto(page.url().replace(/#.*$/, '#/run'));
   await page.fill('input[name=target]', '*');
   await page.fill('input[name=function]', 'test.ping');
   await page.fill('input[name=timeout]', '120');
-  return page.evaluate<number>(`new Promise((resolve) => {
+  return page.evaluate<{ ms: number; summary: string }>(`new Promise((resolve) => {
     const button = document.querySelector('form[aria-label="Run a function"] button[type=submit]');
     const t0 = performance.now();
     button.click();
     const poll = () => {
       const s = document.querySelector('[data-testid=summary]')?.textContent ?? '';
-      if (s.startsWith('${count} returned')) resolve(performance.now() - t0);
+      if (s && !s.includes('waiting')) resolve({ ms: performance.now() - t0, summary: s });
       else requestAnimationFrame(poll);
     };
     poll();
@@ -120,13 +144,29 @@ async function main(): Promise<void> {
     await page.fill('input[name=password]', 'saltdev');
     await page.click('button[type=submit]');
     await page.locator('.minion-row[data-minion]').first().waitFor();
-    const loads = [];
-    for (let i = 0; i < 3; i++) loads.push(await loadMinions(page, count));
-    const runs = [];
-    for (let i = 0; i < 3; i++) runs.push(await runAll(page, count));
     const f = (n: number) => `${Math.round(n)} ms`;
+    const say = (line: string) => process.stdout.write(`${line}\n`);
+    for (let i = 0; i < 3; i++) {
+      const a = await apiListing(base, headers, count);
+      say(
+        `GET /minions (salt-api's): ${f(a.full.ms)}, ${a.full.bytes} B; light pages: ${f(a.light.ms)}, ${a.light.bytes} B`,
+      );
+    }
+    const loads = [];
+    for (let i = 0; i < 3; i++) {
+      loads.push(await loadMinions(page, count));
+      const l = loads[loads.length - 1];
+      if (l) say(`minions page: FCP ${f(l.fcp)}, first row ${f(l.first)}, all ${count} listed ${f(l.tti)}`);
+    }
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await runUntilDone(page);
+      say(`run: ${f(r.ms)}, ${r.summary}`);
+      if (r.summary.startsWith(`${count} returned`)) runs.push(r.ms);
+    }
     process.stdout.write(
       `console, ${count} swarm minions: first contentful paint ${f(median(loads.map((l) => l.fcp)))}, ` +
+        `first row ${f(median(loads.map((l) => l.first)))}, ` +
         `all ${count} listed (interactive) ${f(median(loads.map((l) => l.tti)))}, ` +
         `Run to the last of ${count} returns on screen ${f(median(runs))} (medians of 3: ${runs.map(f).join(', ')})\n`,
     );

@@ -20,6 +20,7 @@ export const NETAPI_ERR_BODY_TOO_LARGE = createError(
     `request body too large: the limit is ${limit} bytes (rest_cherrypy max_request_body_size)`,
 );
 export const NETAPI_ERR_BAD_LOWSTATE = createError('NETAPI_ERR_BAD_LOWSTATE', (message: string) => message);
+export const NETAPI_ERR_BAD_QUERY = createError('NETAPI_ERR_BAD_QUERY', (message: string) => message);
 export const NETAPI_ERR_BAD_MINION_ID = createError(
   'NETAPI_ERR_BAD_MINION_ID',
   (id: string) =>
@@ -57,6 +58,7 @@ const STATUS: Readonly<Record<string, number>> = {
   NETAPI_ERR_BAD_BODY: 400,
   NETAPI_ERR_BAD_LOWSTATE: 400,
   NETAPI_ERR_BAD_MINION_ID: 400,
+  NETAPI_ERR_BAD_QUERY: 400,
   NETAPI_ERR_CLIENT_DISABLED: 400,
   NETAPI_ERR_NOT_SUPPORTED: 400,
   NETAPI_ERR_UNAUTHENTICATED: 401,

@@ -1,18 +1,20 @@
 /**
  * The web console in real headless Chromium against a real master, minions and REST API:
- * login (and a wrong password), the minions list, runs of test.ping and cmd.run with each
- * minion's return and end state, the job view, accepting a pending key, an event.send tail,
- * and a user whose ACL allows only test.* (no way to run cmd.run; the API refuses it).
+ * login (and a wrong password), the minions list (the light paged listing, a grain filter,
+ * full grains on click), runs of test.ping and cmd.run with each minion's return and end
+ * state, a batch run, the function picker, the job view and job search, accepting a pending
+ * key, an event.send tail, the schedules view, and a user whose ACL allows only test.* (no
+ * way to run cmd.run; the API refuses it).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { freePort } from '../../kernel/process/ports.js';
+import { startConsoleCluster } from '../../tools/console-cluster.js';
 import { type Browser, launchBrowser, skipBrowserTests } from '../../tools/headless-chromium.js';
-import { Cluster } from '../../tools/local-cluster.js';
-import { loginToken, waitForApi } from '../../tools/netapi-http.js';
+import type { Cluster } from '../../tools/local-cluster.js';
+import { loginToken } from '../../tools/netapi-http.js';
 
 const WAIT = 30_000;
 
@@ -21,43 +23,27 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
   let browser: Browser;
   let page: Page;
   let base = '';
+  let touched = '';
   const problems: string[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    const master: Record<string, unknown> = {
-      rest_cherrypy: { port, host: '127.0.0.1', disable_ssl: true, rate_limit: 0 },
-      netapi_enable_clients: ['local', 'local_async', 'runner', 'wheel'],
-      auto_accept: false,
-    };
-    c = new Cluster({ master });
-    const users = join(c.root, 'users.txt');
-    const autosign = join(c.root, 'autosign.conf');
-    writeFileSync(users, 'saltdev:saltdev\nlimited:pw\n');
-    writeFileSync(autosign, 'm0\nm1\n');
-    master.autosign_file = autosign;
-    // a state file with a failing state, and a pillar secret
-    const states = join(c.root, 'srv', 'salt');
-    const pillar = join(c.root, 'srv', 'pillar');
-    mkdirSync(states, { recursive: true });
-    mkdirSync(pillar, { recursive: true });
-    writeFileSync(
-      join(states, 'demo.sls'),
-      'hello:\n  cmd.run:\n    - name: echo hello\nbroken:\n  cmd.run:\n    - name: exit 4\n',
-    );
-    writeFileSync(join(pillar, 'top.sls'), "base:\n  '*':\n    - secrets\n");
-    writeFileSync(join(pillar, 'secrets.sls'), 'db_password: hunter2-console\n');
-    master.file_roots = { base: [states] };
-    master.pillar_roots = { base: [pillar] };
-    master.external_auth = {
-      file: { '^filename': users, saltdev: ['.*', '@runner', '@wheel', '@jobs'], limited: ['test.*'] },
-    };
-    await c.startMaster();
-    await Promise.all([c.startMinion('m0'), c.startMinion('m1')]);
-    // its key stays pending until the console accepts it
-    await c.startMinion('pend', {}, false);
-    base = `http://127.0.0.1:${port}`;
-    await waitForApi(base);
+    ({ cluster: c, base } = await startConsoleCluster({
+      // a state file with a failing state, and a pillar secret
+      states: {
+        'demo.sls': 'hello:\n  cmd.run:\n    - name: echo hello\nbroken:\n  cmd.run:\n    - name: exit 4\n',
+      },
+      pillar: {
+        'top.sls': "base:\n  '*':\n    - secrets\n",
+        'secrets.sls': 'db_password: hunter2-console\n',
+      },
+      minions: (root) => {
+        // m0 has a scheduled job for the schedules view; "run now" makes its file
+        touched = join(root, 'schedule-ran');
+        const schedule = { 'console-touch': { function: 'cmd.run', args: [`touch ${touched}`], hours: 24 } };
+        // pend's key stays pending until the console accepts it
+        return [{ id: 'm0', config: { schedule } }, { id: 'm1' }, { id: 'pend', pending: true }];
+      },
+    }));
     browser = await launchBrowser();
     page = await browser.context.newPage();
     page.setDefaultTimeout(WAIT);
@@ -100,6 +86,17 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
 
   const result = (id: string) => page.locator(`.minion-result[data-minion="${id}"]`);
 
+  /** The job cache's jobs of `fun`, from GET /jobs. */
+  const jobsOf = async (fun: string) => {
+    const token = await loginToken(base, 'saltdev', 'saltdev');
+    const r = await fetch(`${base}/jobs`, { headers: { 'X-Auth-Token': token, Accept: 'application/json' } });
+    const jobs = ((await r.json()) as { return: [Record<string, { Function: string; Target: unknown }>] })
+      .return[0];
+    return Object.entries(jobs)
+      .filter(([, j]) => j.Function === fun)
+      .map(([jid, j]) => ({ jid, target: j.Target }));
+  };
+
   it('serves the page with a Content-Security-Policy and no inline script', async () => {
     const r = await fetch(`${base}/console`, { headers: { Accept: 'text/html' } });
     expect(r.status).toBe(200);
@@ -126,11 +123,38 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     await page.locator('.minion-row[data-minion="m0"]').waitFor();
     await page.locator('.minion-row[data-minion="m1"]').waitFor();
     expect(await page.locator('nav .who').textContent()).toContain('saltdev');
-    // grains on click
+    // full grains on click (the list has only os, osrelease and saltversion)
     await page.click('.minion-row[data-minion="m0"]');
     await expect
       .poll(() => page.locator('aside.grains pre').textContent(), { timeout: WAIT })
       .toContain('saltversion:');
+    expect(await page.locator('aside.grains pre').textContent()).toContain('kernel:');
+    // a grain filter on a grain the list lacks fetches that grain of every minion
+    await page.fill('input[name=filter]', 'id:m1');
+    await expect.poll(() => page.locator('.minion-row[data-minion]').count(), { timeout: WAIT }).toBe(1);
+    expect(await page.locator('.minion-row[data-minion="m1"]').count()).toBe(1);
+    await page.fill('input[name=filter]', '');
+  });
+
+  it("lists minions light and paged on request; salt-api's GET /minions is unchanged", async () => {
+    const token = await loginToken(base, 'saltdev', 'saltdev');
+    const h = { 'X-Auth-Token': token, Accept: 'application/json' };
+    const full = (await (await fetch(`${base}/minions`, { headers: h })).json()) as Record<string, unknown>;
+    expect(Object.keys(full)).toEqual(['return']);
+    const grains = (full.return as [Record<string, Record<string, unknown>>])[0];
+    expect(Object.keys(grains)).toEqual(['m0', 'm1']);
+    expect(Object.keys(grains.m0 ?? {}).length).toBeGreaterThan(20);
+    const light = (await (
+      await fetch(`${base}/minions?grains=saltversion,os&offset=1&limit=1`, { headers: h })
+    ).json()) as { return: [Record<string, Record<string, unknown>>]; _page: unknown };
+    expect(Object.keys(light.return[0])).toEqual(['m1']);
+    expect(Object.keys(light.return[0].m1 ?? {})).toEqual(['saltversion', 'os']);
+    expect(light._page).toEqual({ offset: 1, limit: 1, total: 2 });
+    const bad = await fetch(`${base}/minions?limit=all`, { headers: h });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('NETAPI_ERR_BAD_QUERY');
+    // without a token a bad query is still only a 401
+    expect((await fetch(`${base}/minions?limit=all`)).status).toBe(401);
   });
 
   it('runs test.ping: each minion returns', async () => {
@@ -173,6 +197,65 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     expect(await row.textContent()).toContain('saltdev');
     await row.locator('a').click();
     await page.locator('h2', { hasText: `Job ${jid}` }).waitFor();
+  });
+
+  it('runs in batches through local_batch: one job per batch, each return shown', async () => {
+    shotOnFailure('batch');
+    await run('m0,m1', 'test.arg', 'batched');
+    await page.selectOption('select[name=tgt_type]', 'list');
+    await page.fill('input[name=batch]', '1');
+    expect(await page.locator('code.cli').textContent()).toBe('salt -b 1 -L m0,m1 test.arg batched');
+    const before = await jobsOf('test.arg');
+    await page.click('form[aria-label="Run a function"] button[type=submit]');
+    await page.locator('[data-testid=batch]', { hasText: 'finished' }).waitFor();
+    expect(await page.locator('[data-testid=summary]').textContent()).toMatch(/^2 returned · 0 failed/);
+    expect(await result('m0').locator('pre').textContent()).toContain('- batched');
+    expect(await result('m1').getAttribute('data-state')).toBe('returned');
+    // batch 1 of two minions: two jobs of one minion each
+    const batches = (await jobsOf('test.arg')).filter((j) => !before.some((b) => b.jid === j.jid));
+    expect(batches.map((j) => j.target).sort()).toEqual([['m0'], ['m1']]);
+  });
+
+  it('picks a function from those the minions offer, with its argument spec and help', async () => {
+    await page.goto(`${base}/console#/jobs`);
+    await page.goto(`${base}/console#/run`);
+    await page.fill('input[name=target]', 'm0');
+    await page.click('button:has-text("Functions")');
+    await expect
+      .poll(() => page.locator('[data-testid=functions-note]').textContent(), { timeout: 2 * WAIT })
+      .toMatch(/^\d{3,} functions on 1 minions$/);
+    expect(await page.locator('datalist#functions option[value="test.echo"]').count()).toBe(1);
+    await page.fill('input[name=function]', 'test.echo');
+    await page.click('button:has-text("Doc")');
+    await expect
+      .poll(() => page.locator('[data-testid=argspec]').textContent(), { timeout: 2 * WAIT })
+      .toBe('test.echo(text)');
+    expect(await page.locator('section[aria-label=Documentation] pre').textContent()).toContain('test.echo');
+  });
+
+  it('searches jobs by function, user and date', async () => {
+    shotOnFailure('jobs-search');
+    await page.goto(`${base}/console#/jobs`);
+    const rows = page.locator('table.jobs tbody tr');
+    await rows.first().waitFor();
+    await page.fill('input[name=search-fun]', 'test.arg');
+    await expect.poll(() => rows.count(), { timeout: WAIT }).toBeGreaterThanOrEqual(3);
+    for (const text of await rows.locator('td:nth-child(2)').allTextContents())
+      expect(text).toMatch(/^test\.arg /);
+    await page.fill('input[name=search-user]', 'nobody');
+    await expect.poll(() => rows.count(), { timeout: WAIT }).toBe(0);
+    await page.fill('input[name=search-user]', 'saltdev');
+    // the date range: the day of the newest job, from its jid
+    const jid = (await rows.first().getAttribute('data-jid')) ?? '';
+    const day = `${jid.slice(0, 4)}-${jid.slice(4, 6)}-${jid.slice(6, 8)}`;
+    await page.fill('input[name=search-from]', day);
+    await page.fill('input[name=search-to]', day);
+    await expect.poll(() => rows.count(), { timeout: WAIT }).toBeGreaterThanOrEqual(3);
+    const next = new Date(`${day}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    await page.fill('input[name=search-from]', next.toISOString().slice(0, 10));
+    await page.fill('input[name=search-to]', '');
+    await expect.poll(() => rows.count(), { timeout: WAIT }).toBe(0);
   });
 
   it('accepts a pending key after a confirmation', async () => {
@@ -261,6 +344,24 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
       .toContain('- m0');
   });
 
+  it("lists a minion's schedule, disables and enables a job, and runs it now", async () => {
+    shotOnFailure('schedules');
+    await page.goto(`${base}/console#/schedules`);
+    await page.fill('form[aria-label="List schedules"] input[name=target]', 'm0');
+    await page.click('form[aria-label="List schedules"] button[type=submit]');
+    const row = page.locator('tr[data-minion="m0"][data-job="console-touch"]');
+    await row.waitFor();
+    expect(await row.getAttribute('data-enabled')).toBe('true');
+    expect(await row.locator('td').nth(3).textContent()).toBe('every 24 hours');
+    await row.locator('button[data-action=disable]').click();
+    await expect.poll(() => row.getAttribute('data-enabled'), { timeout: WAIT }).toBe('false');
+    await row.locator('button[data-action=enable]').click();
+    await expect.poll(() => row.getAttribute('data-enabled'), { timeout: WAIT }).toBe('true');
+    expect(existsSync(touched)).toBe(false);
+    await row.locator('button[data-action=run]').click();
+    await expect.poll(() => existsSync(touched), { timeout: WAIT }).toBe(true);
+  });
+
   it('a minion that is stopped ends as not connected', async () => {
     await c.minions.get('m1')?.stop();
     const token = await loginToken(base, 'saltdev', 'saltdev');
@@ -294,6 +395,7 @@ describe.skipIf(skipBrowserTests)('console: the web console in headless Chromium
     await page.locator('nav').waitFor();
     expect(await page.locator('nav a[href="#/keys"]').count()).toBe(0);
     expect(await page.locator('nav a[href="#/jobs"]').count()).toBe(0);
+    expect(await page.locator('nav a[href="#/schedules"]').count()).toBe(0);
     await page.goto(`${base}/console#/run`);
     await page.fill('input[name=function]', 'cmd.run');
     await page.locator('[role=alert]', { hasText: 'does not allow cmd.run' }).waitFor();

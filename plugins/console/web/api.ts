@@ -100,6 +100,15 @@ export async function lowstate(token: string, chunk: Record<string, unknown>): P
   return body.return[0];
 }
 
+/**
+ * One lowstate chunk whose client answers with many entries (`local_batch`: one
+ * `{minion: return}` per minion), which salt-api lays out as the whole `return` list.
+ */
+export async function lowstateEntries(token: string, chunk: Record<string, unknown>): Promise<unknown[]> {
+  const body = (await call('POST', '/', token, [chunk])) as { return: unknown[] };
+  return body.return;
+}
+
 /** A wheel function's own return (the `data.return` of the wheel answer). */
 export async function wheel(
   token: string,

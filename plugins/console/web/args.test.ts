@@ -47,5 +47,12 @@ describe('console arguments (Salt CLI syntax)', () => {
     expect(cliCommand('os:Debian', 'grain', 'test.arg', 'a k=v')).toBe(
       'salt --grain os:Debian test.arg a k=v',
     );
+    // a batch size (salt -b) wins over async, which a batch run ignores
+    expect(cliCommand('*', 'glob', 'test.ping', '', { batch: '25%', async: true })).toBe(
+      "salt -b 25% '*' test.ping",
+    );
+    expect(cliCommand('a,b', 'list', 'test.ping', '', { batch: ' ', async: true })).toBe(
+      'salt --async -L a,b test.ping',
+    );
   });
 });

@@ -169,8 +169,17 @@ export function shellQuote(word: string): string {
 }
 
 /** The `salt` command line for a run (the target-type flag unless glob). */
-export function cliCommand(target: string, tgtType: string, fun: string, argText: string): string {
+export function cliCommand(
+  target: string,
+  tgtType: string,
+  fun: string,
+  argText: string,
+  opts: { batch?: string; async?: boolean } = {},
+): string {
   const flag = tgtType === 'glob' ? [] : tgtType === 'list' ? ['-L'] : [`--${tgtType.replace(/_/g, '-')}`];
+  const batch = opts.batch?.trim();
+  if (batch) flag.unshift('-b', shellQuote(batch));
+  else if (opts.async) flag.unshift('--async');
   const words = (() => {
     try {
       return splitWords(argText);

@@ -1,12 +1,13 @@
 /**
  * The jobs: recent jobs (`GET /jobs`, newest first) with function, target, user and time,
- * searched by any of them; a job's detail (`GET /jobs/<jid>`) with every targeted minion's
+ * searched by function, target, user and date (job-search.ts); a job's detail (`GET /jobs/<jid>`) with every targeted minion's
  * return and end state, and "run again".
  */
 import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
 import { get, type Session } from './api.js';
 import { go, useLoad } from './hooks.js';
+import { type JobSearch, jobMatches, NO_SEARCH } from './job-search.js';
 import { Results } from './results.js';
 import { type MinionResult, resultOf } from './run-state.js';
 
@@ -63,37 +64,43 @@ function runAgain(j: { fun: string; target: string; tgtType: string; args: reado
   go(`run?${q}`);
 }
 
+const SEARCH_FIELDS: readonly [keyof JobSearch, string, string][] = [
+  ['fun', 'Function', 'text'],
+  ['target', 'Target', 'text'],
+  ['user', 'User', 'text'],
+  ['from', 'From', 'date'],
+  ['to', 'To', 'date'],
+];
+
 export function JobsView(props: { session: Session }) {
   const jobs = useLoad(() => loadJobs(props.session), [props.session.token]);
-  const [search, setSearch] = useState('');
-  const shown = useMemo(() => {
-    const t = search.trim().toLowerCase();
-    const all = jobs.data ?? [];
-    const hits = t
-      ? all.filter((j) => [j.jid, j.fun, j.target, j.user, j.time].some((f) => f.toLowerCase().includes(t)))
-      : all;
-    return hits.slice(0, 500);
-  }, [jobs.data, search]);
+  const [search, setSearch] = useState<JobSearch>(NO_SEARCH);
+  const hits = useMemo(() => (jobs.data ?? []).filter((j) => jobMatches(j, search)), [jobs.data, search]);
   return html`<main>
     <h2>Jobs</h2>
-    <div class="toolbar">
-      <input
-        type="search"
-        name="search"
-        placeholder="search function, target, user, date"
-        value=${search}
-        onInput=${(e: Event) => setSearch((e.target as HTMLInputElement).value)}
-        aria-label="Search jobs"
-      />
+    <form class="toolbar" role="search" aria-label="Search jobs" onSubmit=${(e: Event) => e.preventDefault()}>
+      ${SEARCH_FIELDS.map(
+        ([field, label, type]) => html`<label
+          >${label}
+          <input
+            type=${type}
+            name=${`search-${field}`}
+            placeholder=${type === 'text' ? 'text or glob' : undefined}
+            value=${search[field]}
+            onInput=${(e: Event) => setSearch({ ...search, [field]: (e.target as HTMLInputElement).value })}
+        /></label>`,
+      )}
+      <span data-testid="jobs-count">${hits.length} of ${jobs.data?.length ?? 0}</span>
+      <button type="button" class="secondary" onClick=${() => setSearch(NO_SEARCH)}>Clear</button>
       <button type="button" class="secondary" onClick=${jobs.reload}>Refresh</button>
-    </div>
+    </form>
     ${jobs.error && html`<p class="error" role="alert">${jobs.error}</p>`}
     <table class="jobs">
       <thead>
         <tr><th>jid</th><th>function</th><th>target</th><th>user</th><th>time</th></tr>
       </thead>
       <tbody>
-        ${shown.map(
+        ${hits.slice(0, 500).map(
           (j) => html`<tr key=${j.jid} data-jid=${j.jid}>
             <td><a href=${`#/jobs/${j.jid}`}>${j.jid}</a></td>
             <td>${j.fun} ${argWords(j.args)}</td>

@@ -15,6 +15,7 @@ import { LoginView } from './login-view.js';
 import { MinionsView } from './minions-view.js';
 import { RunView } from './run-view.js';
 import { RunnersView } from './runners-view.js';
+import { SchedulesView } from './schedules-view.js';
 import { StatesView } from './states-view.js';
 import { closeStream, openStream } from './stream.js';
 
@@ -40,6 +41,7 @@ function Nav(props: {
     ['states', 'States', mayRunMinion(p, 'state.apply')],
     ['jobs', 'Jobs', mayRunKind(p, 'runner', 'jobs.list_jobs')],
     ['keys', 'Keys', mayRunKind(p, 'wheel', 'key.list_all')],
+    ['schedules', 'Schedules', mayRunMinion(p, 'schedule.list')],
     ['events', 'Events', true],
     [
       'runners',
@@ -110,6 +112,7 @@ function App() {
   else if (page === 'keys') view = html`<${KeysView} session=${session} />`;
   else if (page === 'events') view = html`<${EventsView} />`;
   else if (page === 'states') view = html`<${StatesView} session=${session} />`;
+  else if (page === 'schedules') view = html`<${SchedulesView} session=${session} />`;
   else if (page === 'runners') view = html`<${RunnersView} session=${session} />`;
   else view = html`<${MinionsView} session=${session} />`;
   return html`<${Nav} session=${session} page=${page} theme=${theme} onTheme=${toggle} onLogout=${onLogout} />${view}`;

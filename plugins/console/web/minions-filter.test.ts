@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterMinions, type MinionRow } from './minions-view.js';
+import { filterGrain, filterMinions, type MinionRow } from './minions-view.js';
 
 const row = (id: string, grains: Record<string, unknown>): MinionRow => ({
   id,
@@ -24,5 +24,16 @@ describe('minions filter', () => {
     expect(filterMinions(rows, 'roles:ed*').map((r) => r.id)).toEqual(['web-01']);
     expect(filterMinions(rows, 'dc:name:us-*').map((r) => r.id)).toEqual(['db-01']);
     expect(filterMinions(rows, 'nosuch:x')).toEqual([]);
+  });
+});
+
+describe('the grain a filter needs fetched', () => {
+  it('is the top-level grain of grain:glob unless the list already has it', () => {
+    expect(filterGrain('roles:web*')).toBe('roles');
+    expect(filterGrain('dc:name:us-*')).toBe('dc');
+    expect(filterGrain('os:Debian')).toBeUndefined();
+    expect(filterGrain('saltversion:3006*')).toBeUndefined();
+    expect(filterGrain('web-01')).toBeUndefined();
+    expect(filterGrain(':x')).toBeUndefined();
   });
 });

@@ -1,67 +1,20 @@
 /**
- * The minions: id, os and release, Salt version, presence and key state, from the grains
- * cache (`GET /minions`), the keys (`GET /keys`) and `manage.present`; filtered by text (id)
- * and by grain (`grain:glob`); a minion's grains on click.
+ * The minions: id, os and release, Salt version, presence and key state (minions-load.ts:
+ * the light paged listing, the keys, `manage.present`); filtered by text (id) and by grain
+ * (`grain:glob`, that grain fetched for every minion when the list lacks it); a minion's full
+ * grains on click.
  */
 import { html } from 'htm/preact';
-import { useMemo, useState } from 'preact/hooks';
-import { mayRunKind, mayRunMinion } from './acl.js';
-import { get, runner, type Session } from './api.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { mayRunMinion } from './acl.js';
+import type { Session } from './api.js';
 import { useLoad } from './hooks.js';
+import { LIST_GRAINS, listGrains, loadMinions, type MinionRow, minionGrains } from './minions-load.js';
 import { nested } from './nested.js';
 import { PillarView } from './pillar-view.js';
 import { VirtualList } from './virtual-list.js';
 
-export interface MinionRow {
-  readonly id: string;
-  readonly os: string;
-  readonly saltversion: string;
-  readonly up: boolean | undefined;
-  readonly key: string;
-  readonly grains: Readonly<Record<string, unknown>>;
-}
-
-const KEY_STATES: readonly [string, string][] = [
-  ['minions', 'accepted'],
-  ['minions_pre', 'pending'],
-  ['minions_rejected', 'rejected'],
-  ['minions_denied', 'denied'],
-];
-
-async function loadMinions(s: Session): Promise<MinionRow[]> {
-  // GET /minions needs grains.items: without it, say so rather than ask and be refused
-  if (!mayRunMinion(s.perms, 'grains.items'))
-    throw new Error(`Your eauth ACL does not allow grains.items, which the minions list reads.`);
-  // the grains, the keys and presence, asked for at once
-  const [grainsBody, keys, presentList] = await Promise.all([
-    get(s.token, '/minions') as Promise<{ return: [Record<string, Record<string, unknown>>] }>,
-    mayRunKind(s.perms, 'wheel', 'key.list_all')
-      ? (get(s.token, '/keys').catch(() => ({ return: {} })) as Promise<{ return: Record<string, string[]> }>)
-      : undefined,
-    mayRunKind(s.perms, 'runner', 'manage.present')
-      ? runner(s.token, 'manage.present').catch(() => undefined)
-      : undefined,
-  ]);
-  const grains = grainsBody.return[0];
-  const keyOf = new Map<string, string>();
-  for (const [field, label] of KEY_STATES) for (const id of keys?.return[field] ?? []) keyOf.set(id, label);
-  const present = Array.isArray(presentList) ? new Set(presentList.map(String)) : undefined;
-  const ids = new Set([
-    ...Object.keys(grains),
-    ...[...keyOf].filter(([, k]) => k === 'accepted').map(([id]) => id),
-  ]);
-  return [...ids].sort().map((id) => {
-    const g = grains[id] ?? {};
-    return {
-      id,
-      os: [g.os, g.osrelease].filter((x) => x !== undefined).join(' '),
-      saltversion: String(g.saltversion ?? ''),
-      up: present ? present.has(id) : undefined,
-      key: keyOf.get(id) ?? '',
-      grains: g,
-    };
-  });
-}
+export type { MinionRow } from './minions-load.js';
 
 function globRe(glob: string): RegExp {
   const esc = glob
@@ -69,6 +22,15 @@ function globRe(glob: string): RegExp {
     .replace(/\*/g, '.*')
     .replace(/\?/g, '.');
   return new RegExp(`^${esc}$`, 'i');
+}
+
+/** The top-level grain a `grain:glob` filter reads, when the list's rows lack it. */
+export function filterGrain(text: string): string | undefined {
+  const t = text.trim();
+  const colon = t.lastIndexOf(':');
+  if (colon <= 0) return undefined;
+  const top = t.slice(0, t.indexOf(':'));
+  return (LIST_GRAINS as readonly string[]).includes(top) ? undefined : top;
 }
 
 /** Filters by id text, or `grain:glob` (`os:Debian`, `roles:web*`; nested grains with `:`). */
@@ -90,14 +52,82 @@ export function filterMinions(rows: readonly MinionRow[], text: string): readonl
   return rows.filter((r) => r.id.toLowerCase().includes(lower));
 }
 
-export function MinionsView(props: { session: Session }) {
-  const list = useLoad(() => loadMinions(props.session), [props.session.token]);
-  const [filter, setFilter] = useState('');
-  const [open, setOpen] = useState<string | undefined>(undefined);
+function useMinions(session: Session) {
+  const [rows, setRows] = useState<MinionRow[] | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [loading, setLoading] = useState(true);
+  const [n, setN] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    setError(undefined);
+    loadMinions(session, (r) => live && setRows(r)).then(
+      () => live && setLoading(false),
+      (e: unknown) => {
+        if (!live) return;
+        setError(e instanceof Error ? e.message : String(e));
+        setLoading(false);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [session.token, n]);
+  return { rows, error, loading, reload: () => setN((x) => x + 1) };
+}
+
+function Details(props: { session: Session; id: string }) {
   const [tab, setTab] = useState<'grains' | 'pillar'>('grains');
   const mayPillar = mayRunMinion(props.session.perms, 'pillar.items');
-  const rows = useMemo(() => filterMinions(list.data ?? [], filter), [list.data, filter]);
-  const chosen = list.data?.find((r) => r.id === open);
+  const grains = useLoad(() => minionGrains(props.session, props.id), [props.session.token, props.id]);
+  return html`<aside class="card grains" aria-label=${`Details of ${props.id}`}>
+    <div class="toolbar" role="tablist">
+      <strong>${props.id}</strong>
+      <button type="button" role="tab" aria-selected=${tab === 'grains'} class=${tab === 'grains' ? '' : 'secondary'} onClick=${() => setTab('grains')}>Grains</button>
+      ${
+        mayPillar &&
+        html`<button type="button" role="tab" aria-selected=${tab === 'pillar'} class=${tab === 'pillar' ? '' : 'secondary'} onClick=${() => setTab('pillar')}>
+        Pillar
+      </button>`
+      }
+    </div>
+    ${
+      tab === 'pillar' && mayPillar
+        ? html`<${PillarView} session=${props.session} id=${props.id} key=${props.id} />`
+        : grains.error
+          ? html`<p class="error" role="alert">${grains.error}</p>`
+          : grains.data
+            ? html`<pre>${nested(grains.data, 0)}</pre>`
+            : html`<p>Loading…</p>`
+    }
+  </aside>`;
+}
+
+export function MinionsView(props: { session: Session }) {
+  const list = useMinions(props.session);
+  const [filter, setFilter] = useState('');
+  const [open, setOpen] = useState<string | undefined>(undefined);
+  // one extra grain of every minion, fetched for a grain:glob filter on a grain the list lacks
+  const [extra, setExtra] = useState<{ grain: string; values: Record<string, Record<string, unknown>> }>();
+  const wanted = filterGrain(filter);
+  useEffect(() => {
+    if (!wanted || extra?.grain === wanted) return;
+    let live = true;
+    listGrains(props.session, [wanted]).then(
+      (values) => live && setExtra({ grain: wanted, values }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted]);
+  const rows = useMemo(() => {
+    let all = list.rows ?? [];
+    if (wanted && extra?.grain === wanted)
+      all = all.map((r) => ({ ...r, grains: { ...r.grains, ...extra.values[r.id] } }));
+    else if (wanted) return [];
+    return filterMinions(all, filter);
+  }, [list.rows, filter, extra]);
   return html`<main>
     <h2>Minions</h2>
     <div class="toolbar">
@@ -109,11 +139,11 @@ export function MinionsView(props: { session: Session }) {
         onInput=${(e: Event) => setFilter((e.target as HTMLInputElement).value)}
         aria-label="Filter minions"
       />
-      <span>${rows.length} of ${list.data?.length ?? 0}</span>
+      <span>${rows.length} of ${list.rows?.length ?? 0}</span>
       <button type="button" class="secondary" onClick=${list.reload}>Refresh</button>
     </div>
     ${list.error && html`<p class="error" role="alert">${list.error}</p>`}
-    ${list.loading && !list.data && html`<p>Loading…</p>`}
+    ${list.loading && !list.rows && html`<p>Loading…</p>`}
     <div class="split">
       <div class="grow">
         <div class="minion-row head" aria-hidden="true">
@@ -138,26 +168,7 @@ export function MinionsView(props: { session: Session }) {
           </button>`}
         />
       </div>
-      ${
-        chosen &&
-        html`<aside class="card grains" aria-label=${`Details of ${chosen.id}`}>
-        <div class="toolbar" role="tablist">
-          <strong>${chosen.id}</strong>
-          <button type="button" role="tab" aria-selected=${tab === 'grains'} class=${tab === 'grains' ? '' : 'secondary'} onClick=${() => setTab('grains')}>Grains</button>
-          ${
-            mayPillar &&
-            html`<button type="button" role="tab" aria-selected=${tab === 'pillar'} class=${tab === 'pillar' ? '' : 'secondary'} onClick=${() => setTab('pillar')}>
-            Pillar
-          </button>`
-          }
-        </div>
-        ${
-          tab === 'pillar' && mayPillar
-            ? html`<${PillarView} session=${props.session} id=${chosen.id} key=${chosen.id} />`
-            : html`<pre>${nested(chosen.grains, 0)}</pre>`
-        }
-      </aside>`
-      }
+      ${open && html`<${Details} session=${props.session} id=${open} key=${open} />`}
     </div>
   </main>`;
 }

@@ -27,10 +27,14 @@ function Body(props: { r: MinionResult; format: OutputFormat }) {
     : html`<pre>${body(r, format === 'highstate' ? 'nested' : format)}</pre>`;
 }
 
+/** Results rendered at first (and added per "show more"): a 10,000-minion run stays quick. */
+export const SHOWN = 200;
+
 export function Results(props: { results: readonly MinionResult[] }) {
   // a state function's returns open in the highstate view
   const states = props.results.some((r) => stateRows(r.ret) !== undefined);
   const [chosen, setFormat] = useState<OutputFormat | undefined>(undefined);
+  const [shown, setShown] = useState(SHOWN);
   const format = chosen ?? (states ? 'highstate' : 'nested');
   const t = tally(props.results);
   // failures first, then the rest by id
@@ -54,7 +58,7 @@ export function Results(props: { results: readonly MinionResult[] }) {
         </select></label
       >
     </div>
-    ${sorted.map(
+    ${sorted.slice(0, shown).map(
       (
         r,
       ) => html`<article class=${`minion-result state-${r.state}`} data-minion=${r.id} data-state=${r.state}>
@@ -65,5 +69,11 @@ export function Results(props: { results: readonly MinionResult[] }) {
         <${Body} r=${r} format=${format} />
       </article>`,
     )}
+    ${
+      sorted.length > shown &&
+      html`<button type="button" class="secondary" onClick=${() => setShown(shown + SHOWN)}>
+        Show ${Math.min(SHOWN, sorted.length - shown)} more of ${sorted.length - shown}
+      </button>`
+    }
   </section>`;
 }

@@ -1,14 +1,17 @@
 /**
- * The run form (target, target type, function, arguments in Salt's CLI syntax, timeout) and
- * the run's live results: the job goes out as `local_async`, each minion's return shows as
- * its `salt/job/<jid>/ret/<id>` event arrives on the event stream, and at the timeout the
- * silent minions are settled (did not return / not connected, from `manage.present`).
+ * The run form (target, target type, function with its picker, arguments in Salt's CLI
+ * syntax, timeout, batch size) and the run's live results: the job goes out as `local_async`,
+ * each minion's return shows as its `salt/job/<jid>/ret/<id>` event arrives on the event
+ * stream, and at the timeout the silent minions are settled (did not return / not connected,
+ * from `manage.present`). With a batch size it goes out as `local_batch` (batch-track.ts).
  */
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { mayRunKind, mayRunMinion } from './acl.js';
-import { get, lowstate, runner, type Session } from './api.js';
+import { get, lowstate, lowstateEntries, runner, type Session } from './api.js';
 import { cliCommand, parseArguments } from './args.js';
+import { batchSubJob, settleBatch } from './batch-track.js';
+import { FunctionPicker } from './function-picker.js';
 import { go } from './hooks.js';
 import { Results } from './results.js';
 import { type MinionResult, resultOf, settle } from './run-state.js';
@@ -20,6 +23,8 @@ interface RunState {
   readonly results: ReadonlyMap<string, MinionResult>;
   readonly done: boolean;
   readonly sent?: boolean;
+  /** A batch run: its sub-jobs (each batch is a job of its own). */
+  readonly batch?: readonly string[];
 }
 
 async function presentMinions(s: Session): Promise<Set<string> | undefined> {
@@ -44,7 +49,7 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
   const [error, setError] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState(false);
   const [isAsync, setAsync] = useState(false);
-  const [doc, setDoc] = useState<string | undefined>(undefined);
+  const [batch, setBatch] = useState(q.get('batch') ?? '');
   const stop = useRef<() => void>(() => undefined);
   useEffect(() => () => stop.current(), []);
   // the states page (and "run again") may ask for the run to start at once
@@ -71,7 +76,22 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
     let jid: string | undefined;
     let results = new Map<string, MinionResult>();
     let settled = false;
+    const funName = fun.trim();
+    const batchSize = batch.trim();
+    const subJobs: string[] = [];
     const take = (ev: BusEvent) => {
+      if (batchSize && !settled) {
+        const sub = batchSubJob(ev.tag, ev.data, funName, s.user);
+        if (sub) {
+          subJobs.push(sub.jid);
+          for (const id of sub.minions) if (!results.has(id)) results.set(id, { id, state: 'waiting' });
+        }
+        const r = /^salt\/job\/(\d+)\/ret\/(.+)$/.exec(ev.tag);
+        if (r && subJobs.includes(r[1] as string))
+          results.set(r[2] as string, resultOf(r[2] as string, ev.data));
+        if ((sub || r) && !frame) frame = requestAnimationFrame(flush);
+        return;
+      }
       const m = /^salt\/job\/(\d+)\/ret\/(.+)$/.exec(ev.tag);
       if (!m) return;
       if (jid === undefined) {
@@ -93,7 +113,8 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
     let waiting = 0;
     const flush = () => {
       frame = 0;
-      if (jid !== undefined) setRun({ jid, results: new Map(results), done: waiting === 0 });
+      if (batchSize) setRun({ jid: '', results: new Map(results), done: false, batch: [...subJobs] });
+      else if (jid !== undefined) setRun({ jid, results: new Map(results), done: waiting === 0 });
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const unsubscribe = subscribe(take);
@@ -106,6 +127,22 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
     stop.current = finish;
     try {
       await openStream();
+      if (batchSize) {
+        setRun({ jid: '', results, done: false, batch: [] });
+        const answer = await lowstateEntries(s.token, {
+          client: 'local_batch',
+          tgt: target,
+          tgt_type: tgtType,
+          fun: funName,
+          arg,
+          batch: batchSize,
+          timeout,
+        });
+        finish();
+        results = settleBatch(results, answer);
+        setRun({ jid: '', results, done: true, batch: [...subJobs] });
+        return;
+      }
       const r = (await lowstate(s.token, {
         client: 'local_async',
         tgt: target,
@@ -149,36 +186,15 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
       }, timeout * 1000);
     } catch (err) {
       finish();
+      if (batchSize) setRun(undefined);
       setError(err instanceof Error ? err.message : String(err));
     }
   };
 
-  // sys.doc of the function, from the first minion of the target that answers
-  const help = async () => {
-    setDoc('…');
-    try {
-      const r = (await lowstate(s.token, {
-        client: 'local',
-        tgt: target,
-        tgt_type: tgtType,
-        fun: 'sys.doc',
-        arg: [fun.trim()],
-        timeout: 10,
-      })) as Record<string, Record<string, string> | string> | undefined;
-      const first = Object.values(r ?? {}).find((v) => v && typeof v === 'object') as
-        | Record<string, string>
-        | undefined;
-      setDoc(
-        first?.[fun.trim()] ??
-          `No documentation for ${fun.trim()} (no minion of the target answered, or no such function).`,
-      );
-    } catch (err) {
-      setDoc(err instanceof Error ? err.message : String(err));
-    }
-  };
-
   const copy = async () => {
-    await navigator.clipboard?.writeText(cliCommand(target, tgtType, fun, argText)).catch(() => undefined);
+    await navigator.clipboard
+      ?.writeText(cliCommand(target, tgtType, fun, argText, { batch, async: isAsync }))
+      .catch(() => undefined);
     setCopied(true);
     setTimeout(() => setCopied(false), 1500);
   };
@@ -201,22 +217,37 @@ export function RunView(props: { session: Session; query: URLSearchParams }) {
           <input name="timeout" type="number" min="1" max="3600" value=${timeout} onInput=${(e: Event) => setTimeoutSecs(Number((e.target as HTMLInputElement).value) || 10)}
         /></label>
       </div>
+      <${FunctionPicker} session=${s} target=${target} tgtType=${tgtType} fun=${fun} />
+      <div class="row">
+        <label
+          >Batch size
+          <input name="batch" value=${batch} placeholder="all at once; 10 or 25%" size="10" onInput=${(e: Event) => setBatch((e.target as HTMLInputElement).value)}
+        /></label>
       <label class="check"
-        ><input type="checkbox" name="async" checked=${isAsync} onChange=${(e: Event) => setAsync((e.target as HTMLInputElement).checked)} />
+        ><input type="checkbox" name="async" disabled=${batch.trim() !== ''} checked=${isAsync} onChange=${(e: Event) => setAsync((e.target as HTMLInputElement).checked)} />
         Async (send the job, do not wait for its returns)</label
       >
+      </div>
       ${!allowed && fun.trim() !== '' && html`<p class="error" role="alert">Your eauth ACL does not allow ${fun.trim()}.</p>`}
       ${error && html`<p class="error" role="alert">${error}</p>`}
       <div class="row">
         ${allowed && html`<button type="submit">Run</button>`}
-        ${mayRunMinion(s.perms, 'sys.doc') && html`<button type="button" class="secondary" onClick=${help}>Doc</button>`}
         <button type="button" class="secondary" onClick=${copy}>${copied ? 'Copied' : 'Copy as CLI command'}</button>
-        <code class="cli">${cliCommand(target, tgtType, fun, argText)}</code>
+        <code class="cli">${cliCommand(target, tgtType, fun, argText, { batch, async: isAsync })}</code>
       </div>
     </form>
-    ${doc !== undefined && html`<section class="card" aria-label="Documentation"><pre class="doc">${doc}</pre></section>`}
+    ${
+      run?.batch &&
+      html`<p data-testid="batch">
+        Batch of ${batch.trim()}: ${run.batch.length} ${run.batch.length === 1 ? 'job' : 'jobs'}
+        ${run.batch.map((j) => html` <a href=${`#/jobs/${j}`}>${j}</a>`)}
+        ${run.done ? ' finished' : ' running…'}
+      </p>
+      <${Results} results=${[...run.results.values()]} />`
+    }
     ${
       run &&
+      !run.batch &&
       html`<p>
         Job <a href=${`#/jobs/${run.jid}`} onClick=${(e: Event) => {
           e.preventDefault();
