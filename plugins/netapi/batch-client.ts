@@ -7,7 +7,7 @@
  */
 import { type BatchDriver, batchSize, runBatch } from '../../client/batch.js';
 import type { PublishOptions } from '../../client/local-client.js';
-import type { JobReturn, SaltEvent } from '../../kernel/index.js';
+import type { SaltEvent } from '../../kernel/index.js';
 import type { Chunk } from './body.js';
 import { NETAPI_ERR_BAD_LOWSTATE, NETAPI_ERR_MASTER } from './errors.js';
 import { askTargets, shapeReturns, stillRunning } from './gather.js';
@@ -95,14 +95,6 @@ class LinkDriver implements BatchDriver {
   }
 }
 
-/** Salt's batch adds the job's retcode into a dict return. */
-function batchValue(ret: JobReturn): unknown {
-  const r = ret.return;
-  return r && typeof r === 'object' && !Array.isArray(r) && !('retcode' in r)
-    ? { ...(r as Record<string, unknown>), retcode: ret.retcode ?? 0 }
-    : r;
-}
-
 export async function runBatchClient(env: ClientEnv, who: Identity, chunk: Chunk): Promise<unknown[]> {
   const asked = localCall(chunk);
   const batch = batchOptions(chunk);
@@ -124,7 +116,7 @@ export async function runBatchClient(env: ClientEnv, who: Identity, chunk: Chunk
         out.push(
           chunk.full_return === true
             ? shapeReturns(new Map([[ev.id, ev.ret]]), true)
-            : { [ev.id]: batchValue(ev.ret) },
+            : { [ev.id]: ev.ret.return },
         );
       else if (ev.type === 'noReturn') out.push({ [ev.id]: {} });
     }

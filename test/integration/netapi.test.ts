@@ -133,6 +133,9 @@ describe('netapi: salt-api compatible REST API on a real master', () => {
       return: [Record<string, { User: string }>];
     };
     expect(list.return[0][jid]?.User).toBe('saltdev');
+    // as Salt: the listing is each job's load alone, the detail names the targeted minions
+    expect(list.return[0][jid]).not.toHaveProperty('Minions');
+    expect(job?.info[0]).toHaveProperty('Minions', ['m0', 'm1']);
     const none = await fetch(
       `${base}/`,
       json({ client: 'local_async', tgt: 'nosuchminion', fun: 'test.ping' }),

@@ -62,7 +62,8 @@ export function jobRoutes(app: FastifyInstance, ctx: NetapiContext): void {
     const listed = await (await jobs()).listJobs({});
     const out: Record<string, unknown> = {};
     for (const job of [...listed].sort((a, b) => (a.jid < b.jid ? -1 : a.jid > b.jid ? 1 : 0))) {
-      const { jid, ...rest } = job;
+      // Salt's listing is each job's load alone: `Minions` only in a job's detail (below)
+      const { jid, Minions: _targeted, ...rest } = job;
       out[jid] = rest;
     }
     reply.header('Cache-Control', 'private').header('Set-Cookie', sessionCookie(who.token));
