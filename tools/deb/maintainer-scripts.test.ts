@@ -52,10 +52,14 @@ describe('the Debian maintainer scripts', () => {
     // the variables are set, not defaulted from dpkg's environment (SALT_USER=x dpkg -i ...)
     expect(preinst).toContain(`SALT_USER=${SALT_USER}\nSALT_GROUP=${SALT_USER}\n`);
     expect(preinst).not.toMatch(/\$\{SALT_(USER|GROUP):-/);
-    const r = spawnSync('sh', ['-c', `${preinst.replace(/case "\$1"[\s\S]*$/, '')}echo "$SALT_USER:$SALT_GROUP"`], {
-      encoding: 'utf8',
-      env: { ...process.env, SALT_USER: 'other', SALT_GROUP: 'other' },
-    });
+    const r = spawnSync(
+      'sh',
+      ['-c', `${preinst.replace(/case "\$1"[\s\S]*$/, '')}echo "$SALT_USER:$SALT_GROUP"`],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, SALT_USER: 'other', SALT_GROUP: 'other' },
+      },
+    );
     expect(r.stdout.trim()).toBe(`${SALT_USER}:${SALT_USER}`);
   });
 
