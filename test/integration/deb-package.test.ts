@@ -282,7 +282,9 @@ describe.skipIf(!!skip)(`the Debian packages${skip ? ` (skipped: ${skip})` : ''}
     await pingable(90_000);
     expect(packagedJson('salt', ['--static', ID, 'cmd.run', 'echo from-deb'])).toEqual({ [ID]: 'from-deb' });
     expect(packagedJson('salt', ['--static', ID, 'cmd.run', 'id -u'])).toEqual({ [ID]: '0' });
-    expect(statSync(join(PKI, 'master.pem')).uid).toBe(uidOfUser(USER));
+    // Salt's layout: the master's keys and log file are the user's
+    for (const path of [join(PKI, 'master.pem'), join(PKI, 'minions', ID), '/var/log/salt/master'])
+      expect(statSync(path).uid, path).toBe(uidOfUser(USER));
   }, 240_000);
 
   it('upgrades while test.sleep 20 runs: the job returns, both daemons restart, keys and edited configs kept', async () => {
