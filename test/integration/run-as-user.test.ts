@@ -8,11 +8,12 @@
  * Root only (it creates a system user, removed afterwards).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/process/ports.js';
 import { Cluster, Daemon } from '../../tools/local-cluster.js';
+import { childrenOf, uidOf } from '../support/proc-status.js';
 
 const USER = `tsaltu${Math.random().toString(36).slice(2, 8)}`;
 const skip =
@@ -21,29 +22,6 @@ const skip =
     : spawnSync('useradd', ['--help'], { stdio: 'ignore' }).status !== 0
       ? 'needs useradd'
       : undefined;
-
-/** The real uid of a process, from /proc. */
-function uidOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('Uid:'));
-  return Number(line?.split(/\s+/)[1]);
-}
-
-/** The pids whose parent is `pid`. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const ppid = /\nPPid:\s+(\d+)/.exec(readFileSync(`/proc/${e}/status`, 'utf8'))?.[1];
-      if (Number(ppid) === pid) out.push(Number(e));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

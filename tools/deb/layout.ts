@@ -9,6 +9,14 @@
 export const EXECUTABLE = '/usr/lib/tsalt/tsalt';
 /** The sysvinit scripts' shared logic (packaging/sysvinit/salt-init.sh). */
 export const INIT_FUNCTIONS = '/usr/lib/tsalt/salt-init.sh';
+/**
+ * The system user (and group) tsalt-common creates and the master runs as: the name the
+ * package's default master config sets (`user: salt`, packaging/conf/master), as in Salt's
+ * packages. It is fixed, not chosen at install time, so that the two always agree; an admin who
+ * wants another user sets `user:` in /etc/salt/master.d/ (Salt's documented way), and the
+ * master hands that user its folders when it starts (master/run-as-user.ts).
+ */
+export const SALT_USER = 'salt';
 /** Where the executable unpacks its code when root runs it (tools/sea/sea-main.cts). */
 export const UNPACK_DIR = '/var/cache/tsalt/sea';
 

@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PACKAGES } from './layout.js';
+import { PACKAGES, SALT_USER } from './layout.js';
 import { maintainerScripts } from './maintainer-scripts.js';
 
 const HASH = 'a'.repeat(64);
@@ -43,6 +43,24 @@ describe('the Debian maintainer scripts', () => {
     expect(minion.prerm).toMatch(/remove \| deconfigure\)/);
     expect(minion.prerm).not.toMatch(/upgrade\)/);
     expect(minion.postrm).toContain('rm -rf /etc/salt/pki/minion /var/cache/salt/minion');
+  });
+
+  it('create the user the default master config names, whatever the environment says', () => {
+    const conf = readFileSync(join(import.meta.dirname, '../../packaging/conf/master'), 'utf8');
+    expect(/^user: (\S+)$/m.exec(conf)?.[1]).toBe(SALT_USER);
+    const preinst = maintainerScripts(PACKAGES[0]!, HASH).preinst!;
+    // the variables are set, not defaulted from dpkg's environment (SALT_USER=x dpkg -i ...)
+    expect(preinst).toContain(`SALT_USER=${SALT_USER}\nSALT_GROUP=${SALT_USER}\n`);
+    expect(preinst).not.toMatch(/\$\{SALT_(USER|GROUP):-/);
+    const r = spawnSync(
+      'sh',
+      ['-c', `${preinst.replace(/case "\$1"[\s\S]*$/, '')}echo "$SALT_USER:$SALT_GROUP"`],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, SALT_USER: 'other', SALT_GROUP: 'other' },
+      },
+    );
+    expect(r.stdout.trim()).toBe(`${SALT_USER}:${SALT_USER}`);
   });
 
   it("keep the running build's code and remove only what no process runs", () => {

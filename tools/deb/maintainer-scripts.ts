@@ -2,15 +2,15 @@
  * The maintainer scripts of tsalt's Debian packages (preinst, postinst, prerm, postrm), written
  * for each package from its layout (layout.ts). What they do, as Salt's packages and debhelper
  * do it:
- * - tsalt-common creates the `salt` system user and group (`SALT_USER`/`SALT_GROUP` name them),
- *   unpacks the executable's code before the services restart, and on purge removes what the
+ * - tsalt-common creates the `salt` system user and group (layout.ts's SALT_USER: the user the
+ *   package's master config names; no install-time variable renames it, see there), unpacks the executable's code before the services restart, and on purge removes what the
  *   daemons wrote (caches, logs, sockets, the user it created);
  * - a service's package enables its unit (systemd) or its init script's links (sysvinit) on
  *   install, restarts it after an upgrade in postinst (prerm leaves it running, so the new
  *   minion replaces the old one once, and the old one's running jobs finish and return from
  *   their own processes), stops it on removal, and on purge removes its keys, cache and log.
  */
-import { type DebPackage, EXECUTABLE, UNPACK_DIR } from './layout.js';
+import { type DebPackage, EXECUTABLE, SALT_USER, UNPACK_DIR } from './layout.js';
 
 export type ScriptName = 'preinst' | 'postinst' | 'prerm' | 'postrm';
 
@@ -21,8 +21,9 @@ const STATE_DIR = '/var/lib/tsalt';
 
 function commonPreinst(): string {
   return `${HEAD}
-SALT_USER=\${SALT_USER:-salt}
-SALT_GROUP=\${SALT_GROUP:-$SALT_USER}
+# the user the default master config names (user: ${SALT_USER}); fixed, so the two agree
+SALT_USER=${SALT_USER}
+SALT_GROUP=${SALT_USER}
 case "$1" in
   install | upgrade)
     mkdir -p ${STATE_DIR}
