@@ -49,7 +49,7 @@ function isUnicodePrintable(ch: string): boolean {
 }
 
 /** PyYAML's `Emitter.analyze_scalar` (with `allow_unicode`, as Salt's dumper sets it). */
-function analyze(text: string): Analysis {
+function analyze(text: string, allowUnicode: boolean): Analysis {
   if (text === '')
     return { empty: true, multiline: false, flowPlain: false, blockPlain: true, singleQuoted: true };
   const chars = Array.from(text);
@@ -86,7 +86,8 @@ function analyze(text: string): Analysis {
       if (ch === '#' && precededByWs) flowInd = blockInd = true;
     }
     if (BREAKS.includes(ch)) lineBreaks = true;
-    if (!(ch === '\n' || (ch >= ' ' && ch <= '~')) && !isUnicodePrintable(ch)) special = true;
+    if (!(ch === '\n' || (ch >= ' ' && ch <= '~')) && !(allowUnicode && isUnicodePrintable(ch)))
+      special = true;
     if (ch === ' ') {
       if (i === 0) leadSpace = true;
       if (i === chars.length - 1) trailSpace = true;
@@ -137,6 +138,8 @@ function isMapping(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof SaltFloat);
 }
 
+const isScalar = (v: unknown) => typeof v === 'string' || scalarText(v) !== undefined;
+
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One PyYAML emitter's output state. */
@@ -153,6 +156,8 @@ class Emitter {
   constructor(
     readonly width: number,
     readonly allowUnicode: boolean,
+    /** libyaml's emitter (Salt's serializers use `CSafeDumper`): no `...` after a lone plain scalar, empty simple keys. */
+    readonly libyaml = false,
   ) {}
 
   write(data: string): void {
@@ -299,7 +304,7 @@ class Emitter {
       return;
     }
     const s = String(v);
-    const a = analyze(s);
+    const a = analyze(s, this.allowUnicode);
     const implicit = !PYYAML_NON_STR.test(s);
     const plain =
       implicit &&
@@ -312,7 +317,7 @@ class Emitter {
 
   node(
     v: unknown,
-    flowStyle: boolean,
+    flowStyle: boolean | null,
     ctx: { root?: boolean; mapping?: boolean; simpleKey?: boolean },
   ): void {
     if (typeof v === 'string' || scalarText(v) !== undefined) {
@@ -322,13 +327,15 @@ class Emitter {
       return;
     }
     if (Array.isArray(v)) {
-      if (this.flowLevel > 0 || flowStyle || v.length === 0) this.flowSequence(v, flowStyle);
+      const flow = flowStyle ?? v.every(isScalar);
+      if (this.flowLevel > 0 || flow || v.length === 0) this.flowSequence(v, flowStyle);
       else this.blockSequence(v, ctx.mapping === true, flowStyle);
       return;
     }
     if (isMapping(v) && Object.getPrototypeOf(v) === Object.prototype) {
       const keys = Object.keys(v).sort(byCodePoint);
-      if (this.flowLevel > 0 || flowStyle || keys.length === 0) this.flowMapping(v, keys, flowStyle);
+      const flow = flowStyle ?? keys.every((k) => isScalar(v[k]));
+      if (this.flowLevel > 0 || flow || keys.length === 0) this.flowMapping(v, keys, flowStyle);
       else this.blockMapping(v, keys, flowStyle);
       return;
     }
@@ -337,11 +344,11 @@ class Emitter {
 
   /** PyYAML's `check_simple_key`: the key and its tag (`!!str`, 5 characters) under 128. */
   private simpleKey(key: string): boolean {
-    const a = analyze(key);
-    return Array.from(key).length + 5 < 128 && !a.empty && !a.multiline;
+    const a = analyze(key, this.allowUnicode);
+    return Array.from(key).length + 5 < 128 && (this.libyaml || !a.empty) && !a.multiline;
   }
 
-  flowSequence(v: readonly unknown[], flowStyle: boolean): void {
+  flowSequence(v: readonly unknown[], flowStyle: boolean | null): void {
     this.indicator('[', true, true);
     this.flowLevel++;
     this.increaseIndent(true);
@@ -355,7 +362,11 @@ class Emitter {
     this.indicator(']', false);
   }
 
-  flowMapping(v: Readonly<Record<string, unknown>>, keys: readonly string[], flowStyle: boolean): void {
+  flowMapping(
+    v: Readonly<Record<string, unknown>>,
+    keys: readonly string[],
+    flowStyle: boolean | null,
+  ): void {
     this.indicator('{', true, true);
     this.flowLevel++;
     this.increaseIndent(true);
@@ -378,7 +389,7 @@ class Emitter {
     this.indicator('}', false);
   }
 
-  blockSequence(v: readonly unknown[], inMapping: boolean, flowStyle: boolean): void {
+  blockSequence(v: readonly unknown[], inMapping: boolean, flowStyle: boolean | null): void {
     this.increaseIndent(false, inMapping && !this.indention);
     for (const item of v) {
       this.writeIndent();
@@ -388,7 +399,11 @@ class Emitter {
     this.popIndent();
   }
 
-  blockMapping(v: Readonly<Record<string, unknown>>, keys: readonly string[], flowStyle: boolean): void {
+  blockMapping(
+    v: Readonly<Record<string, unknown>>,
+    keys: readonly string[],
+    flowStyle: boolean | null,
+  ): void {
     this.increaseIndent(false);
     for (const key of keys) {
       this.writeIndent();
@@ -410,16 +425,29 @@ class Emitter {
 /**
  * `yaml.safe_dump(value, default_flow_style=flow, allow_unicode=True)` as Salt's `yaml` filter
  * returns it: stripped, without the `...` that ends a document holding a plain scalar alone.
+ * `flow: null` is PyYAML's default style: a collection is flow when its items are all scalars.
  */
-export function pyYamlDump(value: unknown, flow: boolean): string {
-  const e = new Emitter(80, true);
+export function pyYamlDump(value: unknown, flow: boolean | null, allowUnicode = true): string {
+  return pyYamlDocument(value, flow, allowUnicode)
+    .trim()
+    .replace(/\n\.\.\.$/, '');
+}
+
+/** The whole document `yaml.dump(value, Dumper=SafeDumper, ...)` writes, `...` end marker included. */
+export function pyYamlDocument(
+  value: unknown,
+  flow: boolean | null,
+  allowUnicode: boolean,
+  libyaml = false,
+): string {
+  const e = new Emitter(80, allowUnicode, libyaml);
   e.node(value, flow, { root: true });
   e.writeIndent();
-  if (e.openEnded) {
+  if (e.openEnded && !libyaml) {
     e.write('...');
     e.writeIndent();
   }
-  return e.out.trim().replace(/\n\.\.\.$/, '');
+  return e.out;
 }
 
 /** PyYAML's `write_double_quoted` with no width limit (Salt's `yaml_dquote`). */
