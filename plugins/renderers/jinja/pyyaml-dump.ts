@@ -427,8 +427,13 @@ class Emitter {
  * returns it: stripped, without the `...` that ends a document holding a plain scalar alone.
  * `flow: null` is PyYAML's default style: a collection is flow when its items are all scalars.
  */
-export function pyYamlDump(value: unknown, flow: boolean | null, allowUnicode = true): string {
-  return pyYamlDocument(value, flow, allowUnicode)
+export function pyYamlDump(
+  value: unknown,
+  flow: boolean | null,
+  allowUnicode = true,
+  width = 80,
+): string {
+  return pyYamlDocument(value, flow, allowUnicode, false, width)
     .trim()
     .replace(/\n\.\.\.$/, '');
 }
@@ -439,8 +444,9 @@ export function pyYamlDocument(
   flow: boolean | null,
   allowUnicode: boolean,
   libyaml = false,
+  width = 80,
 ): string {
-  const e = new Emitter(80, allowUnicode, libyaml);
+  const e = new Emitter(width, allowUnicode, libyaml);
   e.node(value, flow, { root: true });
   e.writeIndent();
   if (e.openEnded && !libyaml) {

@@ -97,11 +97,13 @@ function yamlScalar(v: unknown): string {
 }
 
 /**
- * Salt's `yaml` filter: PyYAML's `safe_dump`, character for character (pyyaml-dump.ts), flow
- * style unless `flow_style=False`.
+ * Salt's `yaml` filter: PyYAML's `safe_dump` (pyyaml-dump.ts), flow style unless
+ * `flow_style=False`, except that lines are not folded at column 80: PyYAML reads a folded
+ * flow collection back whatever its indentation, the YAML 1.2 loader SLS files go through
+ * wants continuation lines indented past the block holding them (`map: {{ big | yaml }}`).
  */
 function saltYaml(value: unknown, flow: unknown): string {
-  return pyYamlDump(defined(value), flow !== false);
+  return pyYamlDump(defined(value), flow !== false, true, Number.POSITIVE_INFINITY);
 }
 
 function hash(algo: string): Fn {
