@@ -427,12 +427,7 @@ class Emitter {
  * returns it: stripped, without the `...` that ends a document holding a plain scalar alone.
  * `flow: null` is PyYAML's default style: a collection is flow when its items are all scalars.
  */
-export function pyYamlDump(
-  value: unknown,
-  flow: boolean | null,
-  allowUnicode = true,
-  width = 80,
-): string {
+export function pyYamlDump(value: unknown, flow: boolean | null, allowUnicode = true, width = 80): string {
   return pyYamlDocument(value, flow, allowUnicode, false, width)
     .trim()
     .replace(/\n\.\.\.$/, '');
