@@ -139,6 +139,13 @@ describe('formula patterns through real daemons', () => {
     expect(high['demo-paths']!.test![0]).toEqual({ text: `${out} /srv/demo-deb` });
   });
 
+  it("lets a pillar= override reach salt['pillar.get'] in map.jinja, as Salt's __pillar__ does", async () => {
+    const r = await c.saltJson(['m1', 'state.show_sls', 'demo', 'pillar={"demo": {"port": 7070}}']);
+    const high = r.data.m1 as Record<string, Record<string, unknown[]>>;
+    const ctx = high['demo-config']!.file![4] as { context: { demo: Record<string, unknown> } };
+    expect(ctx.context.demo).toMatchObject({ port: 7070, users: ['cy'], flag: 'no' });
+  });
+
   it('predicts with test=True without touching the disk, then applies, check_cmd passing', async () => {
     const dry = await c.saltJson(['m1', 'state.apply', 'demo', 'test=True']);
     const d = dry.data.m1 as Record<string, Entry>;
