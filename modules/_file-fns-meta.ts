@@ -154,7 +154,45 @@ async function onBackup(
   return { result: comment.startsWith('Success'), comment };
 }
 
+/** Python's `os.path.dirname` (`/a/b/` → `/a/b`, `a` → ``). */
+export function pyDirname(path: string): string {
+  const at = path.lastIndexOf('/');
+  if (at < 0) return '';
+  const head = path.slice(0, at + 1);
+  return /^\/+$/.test(head) ? head : head.replace(/\/+$/, '');
+}
+
+/** Python's `os.path.join`: an absolute part starts over, a slash is added where missing. */
+function pyJoin(parts: readonly string[]): string {
+  let out = parts[0] ?? '';
+  for (const p of parts.slice(1)) {
+    if (p.startsWith('/')) out = p;
+    else if (out === '' || out.endsWith('/')) out += p;
+    else out += `/${p}`;
+  }
+  return out;
+}
+
 export const metaFunctions = {
+  dirname: defineFunction({
+    args: (z) => z.object({ path: str(z) }),
+    doc: `Return the directory component of a pathname.${cli("salt '*' file.dirname 'C:\\path\\to\\file'")}`,
+    inline: true,
+    run: (_ctx, a) => pyDirname(expand(a.path)),
+  }),
+  basename: defineFunction({
+    args: (z) => z.object({ path: str(z) }),
+    doc: `Returns the final component of a pathname.${cli("salt '*' file.basename 'C:\\test.txt'")}`,
+    inline: true,
+    run: (_ctx, a) => expand(a.path).slice(expand(a.path).lastIndexOf('/') + 1),
+  }),
+  join: defineFunction({
+    args: (z) => z.object({}),
+    varargs: true,
+    doc: `Return a normalized file system path for the underlying OS.${cli("salt '*' file.join '/' 'usr' 'local' 'bin'")}`,
+    inline: true,
+    run: (_ctx, _a, extra) => pyJoin(extra.args.map(String)),
+  }),
   lchown: defineFunction({
     args: (z) => z.object({ path: str(z), user: owner(z), group: owner(z) }),
     doc: `Chown a file without following symlinks.${cli("salt '*' file.lchown /etc/passwd root root")}`,

@@ -4,9 +4,11 @@
  * plugin's) over a text, with the minion's grains, pillar, opts, `salt[...]` and `salt://`
  * imports through the file client. Render errors keep the renderers' codes and locations.
  */
+
 import { readFile } from 'node:fs/promises';
 import type { ExecContext } from '../kernel/index.js';
 import { BUILTIN_RENDERERS, DEFAULT_RENDER_LIMITS, type RenderContext } from '../plugins/renderers/index.js';
+import { callWithPillar } from './_call-with-pillar.js';
 import type { FileClient } from './_file-client.js';
 import { SALT_ERR_FILE_CLIENT } from './_file-client.js';
 
@@ -43,11 +45,12 @@ export async function renderText(
   const def = BUILTIN_RENDERERS.find((r) => r.name === template);
   if (!def)
     throw new SALT_ERR_FILE_CLIENT(`Attempted to render file paths with unavailable engine ${template}`);
+  const pillar = await pillarOf(ctx);
   const context: RenderContext = {
     grains: ctx.grains,
-    pillar: await pillarOf(ctx),
+    pillar,
     opts: ctx.opts,
-    salt: { call: (fun, args, kwargs) => ctx.call(fun, args, kwargs), has: () => true },
+    salt: { call: callWithPillar(ctx, pillar), has: () => true },
     saltenv,
     extra,
     loadFile: async (name, env) => {

@@ -6,11 +6,13 @@
  * minion's grains, pillar, opts, `salt[...]` and `salt://` imports, and Salt's template
  * variables `sls`, `slspath`, `tpldir`, `tplfile`.
  */
+
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ExecContext } from '../kernel/index.js';
 import { renderPipeline } from '../plugins/renderers/index.js';
 import type { SlsFile, SlsRenderer, SlsSource } from '../plugins/states/index.js';
+import { callWithPillar } from './_call-with-pillar.js';
 import type { FileClient } from './_file-client.js';
 
 /** The file client as the state compiler's source of files. */
@@ -35,6 +37,7 @@ export function slsRenderer(
   fc: FileClient,
   pillar: Readonly<Record<string, unknown>>,
 ): SlsRenderer {
+  const call = callWithPillar(ctx, pillar);
   return async (file) => {
     const source = await readFile(file.path, 'utf8');
     const tpldir = file.rel.includes('/') ? dirname(file.rel) : '';
@@ -45,7 +48,7 @@ export function slsRenderer(
         grains: ctx.grains,
         pillar,
         opts: ctx.opts,
-        salt: { call: (fun, args, kwargs) => ctx.call(fun, args, kwargs), has: () => true },
+        salt: { call, has: () => true },
         saltenv: file.saltenv,
         sls: file.sls,
         slspath: slspathOf(file),

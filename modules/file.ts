@@ -32,7 +32,7 @@ import { cli, expand, owner, str } from './_file-args.js';
 import { diffBuffers } from './_file-diff.js';
 import { blockReplace, commentLine, replaceInFile, searchFile } from './_file-edit.js';
 import { findFiles } from './_file-find.js';
-import { metaFunctions } from './_file-fns-meta.js';
+import { metaFunctions, pyDirname } from './_file-fns-meta.js';
 import { textFunctions } from './_file-fns-text.js';
 import { checkManagedChanges, getManaged, manageFile } from './_file-manage.js';
 import type { Ret } from './_file-perms.js';
@@ -821,13 +821,6 @@ export default defineModule({
     ...metaFunctions,
   },
 });
-
-/** Python's `os.path.dirname`: everything before the last slash (`/a/b/` → `/a/b`). */
-function pyDirname(path: string): string {
-  const at = path.lastIndexOf('/');
-  if (at < 0) return '';
-  return path.slice(0, at).replace(/\/+$/, '') || '/';
-}
 
 function linesOf(args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): string[] {
   if ('args' in kwargs) {

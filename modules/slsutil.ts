@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
-import { renderPipeline } from '../plugins/renderers/index.js';
+import { pyJson, pyJsonIndent, pyYamlDocument, renderPipeline } from '../plugins/renderers/index.js';
 import { pyFlag } from './_coerce.js';
 import { fileClientOf } from './_file-client-of.js';
 import { dictMerge, dictUpdate } from './_slsutil-dictupdate.js';
@@ -75,6 +75,17 @@ CLI Example:
         return ret;
       },
     }),
+    serialize: defineFunction({
+      args: (z) => z.object({ serializer: z.string(), obj: z.unknown() }),
+      varkw: true,
+      doc: `Serialize a Python object using one of the available serializers (json, yaml).
+
+CLI Example:
+
+    salt '*' --no-parse=obj slsutil.serialize 'json' obj="{'foo': 'Foo!'}"`,
+      inline: true,
+      run: (_ctx, a, extra) => serialize(a.serializer, a.obj, extra.kwargs),
+    }),
     renderer: defineFunction({
       varkw: true,
       args: (z) =>
@@ -132,3 +143,27 @@ CLI Example:
     }),
   },
 });
+
+/** Salt's json and yaml serializers (`salt/serializers/`), with the options formulas pass. */
+function serialize(serializer: string, obj: unknown, kw: Readonly<Record<string, unknown>>): string {
+  const opts = Object.fromEntries(Object.entries(kw).filter(([k]) => !k.startsWith('__')));
+  if (serializer === 'json') {
+    const sortKeys = opts.sort_keys === true;
+    const ascii = opts.ensure_ascii === true;
+    return opts.indent === undefined || opts.indent === null
+      ? pyJson(obj, sortKeys, ascii)
+      : pyJsonIndent(obj, opts.indent, { sortKeys, ascii });
+  }
+  if (serializer === 'yaml') {
+    const flow = opts.default_flow_style;
+    const text = pyYamlDocument(
+      obj,
+      flow === undefined || flow === null ? null : flow === true,
+      opts.allow_unicode === true,
+      true,
+    );
+    if (text.endsWith('\n...\n')) return text.slice(0, -5);
+    return text.endsWith('\n') ? text.slice(0, -1) : text;
+  }
+  throw new Error(`Serializer '${serializer}' not found.`);
+}

@@ -6,7 +6,13 @@
  */
 import { isAbsolute } from 'node:path';
 import type { z as Zod } from 'zod';
-import { checkManagedChanges, getManaged, type ManagedSpec, manageFile } from '../modules/_file-manage.js';
+import {
+  checkManagedChanges,
+  getManaged,
+  type ManagedSpec,
+  type ManageOptions,
+  manageFile,
+} from '../modules/_file-manage.js';
 import { checkPerms, checkUser } from '../modules/_file-perms.js';
 import { fileClient, getSourceSum, type SourceSpec, schemeOf, sourceList } from '../modules/_file-source.js';
 import { hashFile, isDir, lexists, normalizeMode } from '../modules/_file-stat.js';
@@ -14,6 +20,7 @@ import { renderText } from '../modules/_file-template.js';
 import { traverse } from '../modules/_traverse.js';
 import { defineState, type StateContext } from '../plugins/states/index.js';
 import { managedAccumulator } from './_file-accumulated.js';
+import { checkBeforeManage } from './_file-check-cmd.js';
 import { expandUser, fail, type Ret } from './_file-common.js';
 
 const owner = (z: typeof Zod) => z.union([z.string(), z.number()]).nullish();
@@ -52,6 +59,9 @@ export const managedArgs = (z: typeof Zod) =>
     allow_empty: flag(z, true),
     follow_symlinks: flag(z, true),
     skip_verify: flag(z, false),
+    check_cmd: z.string().nullish(),
+    tmp_dir: z.string().nullish(),
+    tmp_ext: z.string().nullish(),
   });
 
 const NOT_FOUND = Symbol('not found');
@@ -251,27 +261,40 @@ export const managed = defineState({
       return fail(ret, `Unable to manage file: ${(err as Error).message}`);
     }
     if (comment && contents === null) return fail(ret, comment);
-    try {
-      return await manageFile(ctx, name, ret, {
-        sfn,
-        source: single,
-        sum,
-        user: a.user,
-        group: a.group,
-        mode,
-        saltenv: ctx.saltenv,
-        backup: a.backup ?? '',
-        makedirs: a.makedirs,
-        showChanges: a.show_changes,
-        contents,
-        dirMode: a.dir_mode,
-        followSymlinks: a.follow_symlinks,
-        skipVerify: a.skip_verify,
-        test: ctx.test,
+    const options: ManageOptions = {
+      sfn,
+      source: single,
+      sum,
+      user: a.user,
+      group: a.group,
+      mode,
+      saltenv: ctx.saltenv,
+      backup: a.backup ?? '',
+      makedirs: a.makedirs,
+      showChanges: a.show_changes,
+      contents,
+      dirMode: a.dir_mode,
+      followSymlinks: a.follow_symlinks,
+      skipVerify: a.skip_verify,
+      test: ctx.test,
+    };
+    let cleanup = async () => {};
+    if (a.check_cmd) {
+      const checked = await checkBeforeManage(ctx, name, a.check_cmd, options, {
+        tmpDir: a.tmp_dir,
+        tmpExt: a.tmp_ext,
       });
+      if ('failed' in checked) return checked.failed;
+      options.sfn = checked.sfn;
+      cleanup = checked.cleanup;
+    }
+    try {
+      return await manageFile(ctx, name, ret, options);
     } catch (err) {
       ret.changes = {};
       return fail(ret, `Unable to manage file: ${(err as Error).message}`);
+    } finally {
+      await cleanup();
     }
   },
 });

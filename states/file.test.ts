@@ -56,7 +56,8 @@ async function run(fun: string, kwargs: Record<string, unknown>, test = false): 
       throw new Error('no nested states here');
     },
   });
-  const spec = await resolveFunctionArgs(file.functions[fun as keyof typeof file.functions]!);
+  const fn = file.functions[fun as keyof typeof file.functions] as Parameters<typeof resolveFunctionArgs>[0];
+  const spec = await resolveFunctionArgs(fn);
   const { bound, extra } = bindArgs(spec, `file.${fun}`, [], kwargs);
   const ret = (await spec.run(ctx as never, bound as never, extra)) as StateReturn;
   return JSON.parse(

@@ -8,6 +8,7 @@
  */
 import { defineStateModule } from '../plugins/states/index.js';
 import { accumulated } from './_file-accumulated.js';
+import { modRunCheckCmd } from './_file-check-cmd.js';
 import { directory } from './_file-directory.js';
 import { hardlink } from './_file-hardlink.js';
 import { keyvalue } from './_file-keyvalue.js';
@@ -47,5 +48,6 @@ export default defineStateModule({
     tidied,
     patch,
     hardlink,
+    mod_run_check_cmd: modRunCheckCmd,
   },
 });

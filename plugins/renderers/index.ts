@@ -7,6 +7,8 @@ export {
   SALT_ERR_RENDER_SYNTAX,
   SALT_ERR_RENDER_UNKNOWN,
 } from './errors.js';
+export { pyJson, pyJsonIndent } from './jinja/filters.js';
+export { pyYamlDocument, pyYamlDump } from './jinja/pyyaml-dump.js';
 export { type JinjaOptions, renderJinja } from './jinja/renderer.js';
 export { compileTemplate, renderTemplate, type Template } from './jinja/template.js';
 export { TemplateError } from './jinja/values.js';

@@ -45,10 +45,15 @@ export function stateFunctions(loader: ModuleLoader, ctx: ExecContext): StateFun
       const spec = await loader.get(fun);
       if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await loader.explain(fun));
       const keys = keysOf(spec);
-      const given =
+      const given: Record<string, unknown> =
         keys === 'any'
           ? { ...kwargs }
           : Object.fromEntries(Object.entries(kwargs).filter(([k]) => keys.includes(k)));
+      // Salt's format_call: an argument the function names takes its value from the low chunk,
+      // a state-system keyword included (file.managed's own check_cmd)
+      const low = options?.low;
+      const shape = (spec.args as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+      if (low) for (const k of Object.keys(shape)) if (!(k in given) && k in low) given[k] = low[k];
       const { bound, extra } = bindArgs(spec, fun, [], given);
       const sctx = stateContext(ctx, states, fun, options);
       return (await spec.run(sctx, bound, extra)) as StateReturn;

@@ -8,7 +8,6 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { stringify } from 'yaml';
 import { loadJson } from '../json-renderer.js';
 import { loadYaml } from '../yaml/load.js';
 import { attrOf, BUILTIN_FILTERS, BUILTIN_TESTS, htmlEscape } from './builtin-filters.js';
@@ -17,6 +16,7 @@ import { LOCAL_FILTERS } from './local-filters.js';
 import { hasPyMethod, pyMethod } from './methods.js';
 import { NET_FILTERS } from './net-filters.js';
 import { isFloat, isInt, isNumber, numValue, pyFloat, sameKind, yamlFloats } from './numbers.js';
+import { pyYamlDoubleQuoted, pyYamlDump, pyYamlSingleQuoted } from './pyyaml-dump.js';
 import { SALT_MORE_FILTERS } from './salt-more-filters.js';
 import { urlize } from './urlize.js';
 import {
@@ -89,30 +89,21 @@ export function traverse(data: unknown, key: string, def: unknown = null, delimi
   return v;
 }
 
-/** PyYAML's `safe_dump` of a scalar without the document end marker (Salt's `yaml_encode`). */
+/** Salt's `yaml_encode`: a scalar as PyYAML represents it, a string double-quoted. */
 function yamlScalar(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (isNumber(v)) return str(v);
-  return JSON.stringify(str(v));
+  if (typeof v === 'string') return pyYamlDoubleQuoted(v);
+  if (v === null || typeof v === 'boolean' || isNumber(v)) return pyYamlDump(v, false);
+  throw new TemplateError(`yaml_encode() only works with YAML scalar data; failed for ${typeName(v)}`);
 }
 
 /**
- * Salt's `yaml` filter: PyYAML's `safe_dump` (keys sorted, single quotes, empty collections
- * inline, sequences not indented under their key), flow style unless `flow_style=False`.
- * PyYAML folds flow output at 80 columns; this does not (the data read back is the same).
+ * Salt's `yaml` filter: PyYAML's `safe_dump` (pyyaml-dump.ts), flow style unless
+ * `flow_style=False`, except that lines are not folded at column 80: PyYAML reads a folded
+ * flow collection back whatever its indentation, the YAML 1.2 loader SLS files go through
+ * wants continuation lines indented past the block holding them (`map: {{ big | yaml }}`).
  */
 function saltYaml(value: unknown, flow: unknown): string {
-  return stringify(yamlFloats(defined(value)), {
-    ...(flow === false ? {} : { collectionStyle: 'flow' as const }),
-    lineWidth: 0,
-    flowCollectionPadding: false,
-    indentSeq: false,
-    sortMapEntries: true,
-    singleQuote: true,
-  })
-    .trim()
-    .replace(/\n\.\.\.$/, '');
+  return pyYamlDump(defined(value), flow !== false, true, Number.POSITIVE_INFINITY);
 }
 
 function hash(algo: string): Fn {
@@ -307,8 +298,8 @@ export const SALT_FILTERS: Record<string, Fn> = {
   load_json: (v) => loadJson(str(v), { path: '<load_json filter>' }),
   // Salt's @jinja_filter functions
   yaml_encode: (v) => yamlScalar(defined(v)),
-  yaml_dquote: (v) => JSON.stringify(str(v)),
-  yaml_squote: (v) => `'${str(v).replace(/'/g, "''")}'`,
+  yaml_dquote: (v) => pyYamlDoubleQuoted(str(v)),
+  yaml_squote: (v) => pyYamlSingleQuoted(str(v)),
   to_bool: (v) => toBool(v),
   to_num(v) {
     const s = defined(v);

@@ -17,11 +17,15 @@ export class SaltProxy {
     return this.fns.has(this.prefix + name);
   }
 
-  /** The function `prefix + name`, the module namespace `name.` , or an Undefined naming it. */
+  /**
+   * The function `prefix + name`, the module namespace `name.` , or an Undefined naming it. A bare
+   * name on the top proxy is always a namespace (`salt.user` then `.info`): every function is
+   * `mod.fn`, and a context whose `has` answers true for any name must not turn `user` into one.
+   */
   get(name: string): unknown {
     const full = this.prefix + name;
-    if (this.fns.has(full)) return saltFunction(this.fns, full);
     if (!this.prefix && !name.includes('.')) return new SaltProxy(this.fns, `${name}.`);
+    if (this.fns.has(full)) return saltFunction(this.fns, full);
     return new Undefined(`salt['${full}'] is not available (no such execution module function)`);
   }
 }

@@ -173,12 +173,21 @@ export function equal(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** Python's ordering for numbers with numbers and strings with strings; anything else is an error. */
+/**
+ * Python's ordering: numbers (bools among them) with numbers, strings with strings, lists and
+ * tuples item by item then by length (`grains.saltversioninfo >= [2018, 3, 1]`); else an error.
+ */
 export function compare(a: unknown, b: unknown, op: string): number {
   const x = defined(a);
   const y = defined(b);
-  if (isNumber(x) && isNumber(y)) return numValue(x) - numValue(y);
+  const num = (v: unknown) => isNumber(v) || typeof v === 'boolean';
+  if (num(x) && num(y)) return numValue(x as number | boolean) - numValue(y as number | boolean);
   if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
+  if (Array.isArray(x) && Array.isArray(y)) {
+    for (let i = 0; i < Math.min(x.length, y.length); i++)
+      if (!equal(x[i], y[i])) return compare(x[i], y[i], op);
+    return x.length - y.length;
+  }
   throw new TemplateError(`'${op}' not supported between instances of '${typeName(x)}' and '${typeName(y)}'`);
 }
 

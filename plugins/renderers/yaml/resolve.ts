@@ -14,6 +14,18 @@ const INT =
 const FLOAT =
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
+const TIMESTAMP =
+  /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/;
+
+/**
+ * Matches every plain scalar PyYAML's resolver reads as something other than a string (bool,
+ * null, int, float, timestamp, the merge key `<<`, the value key `=`): the strings PyYAML's
+ * dumper must quote.
+ */
+export const PYYAML_NON_STR = new RegExp(
+  [BOOL, NULL, INT, FLOAT, TIMESTAMP, /^(?:<<|=)$/].map((r) => `(?:${r.source})`).join('|'),
+);
+
 /** The tag PyYAML's resolver gives a plain scalar. */
 export function implicitTag(text: string): 'bool' | 'null' | 'int' | 'float' | 'str' {
   if (BOOL.test(text)) return 'bool';
