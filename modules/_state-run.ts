@@ -81,6 +81,7 @@ export function stateCall(ctx: ExecContext, kw: StateKwargs): StateCall {
   if (
     kw.pillar !== undefined &&
     kw.pillar !== null &&
+    (kw.pillar_enc === undefined || kw.pillar_enc === null) &&
     (typeof kw.pillar !== 'object' || Array.isArray(kw.pillar))
   )
     throw new Error('Pillar data must be formatted as a dictionary, unless pillar_enc is specified.');

@@ -4,13 +4,21 @@
  * Salt's `__pillar__`). `items` without keys has the master compile afresh, as Salt does, for
  * the `pillarenv` asked (else the minion's) with `pillar=` merged over, without replacing the
  * kept copy (under salt-call, whose pillar was compiled at its start, it reads that copy);
+ * with `pillar_enc=gpg` the override is decrypted here first (_pillar-enc.ts);
  * `raw`, `get`, `ls` and `obfuscate` read the kept copy. Values leave only in the owner's own
  * returns.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  SALT_ERR_EXEC_COMMAND,
+  SALT_ERR_EXEC_VALUE,
+} from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
+import { decryptOverride } from './_pillar-enc.js';
 import { deepCopy, filterBy, isMapping, pyEquals, traverse } from './_traverse.js';
 
 /** An option of the minion config: top-level, else among the plugin options kept in `extra`. */
@@ -62,7 +70,15 @@ export default defineModule({
       varargs: true,
       varkw: true,
       doc: "Return the minion's pillar data.\n\nPositional keys restrict the answer to those keys (as pillar.item); `pillar` merges override data in.",
-      run: async (ctx, _a, { args, kwargs }) => {
+      run: async (ctx, _a, { args, kwargs: given }) => {
+        const kwargs = { ...given };
+        if (kwargs.pillar && kwargs.pillar_enc) {
+          try {
+            kwargs.pillar = await decryptOverride(ctx, kwargs.pillar, String(kwargs.pillar_enc));
+          } catch (err) {
+            throw new SALT_ERR_EXEC_COMMAND(`Failed to decrypt pillar override: ${(err as Error).message}`);
+          }
+        }
         const link = ctx.master;
         if (args.length === 0 && link?.compilePillar) {
           const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
