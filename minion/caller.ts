@@ -19,7 +19,7 @@ import {
 import { genJid } from '../kernel/jid.js';
 import { sendToReturners } from '../kernel/jobs/returner-calls.js';
 import type { JobReturn } from '../kernel/jobs/types.js';
-import type { UnitLogger } from '../kernel/loader/define.js';
+import type { PillarAsk, UnitLogger } from '../kernel/loader/define.js';
 import { packIpc } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import type { Credentials, MinionKeys } from './auth.js';
@@ -225,6 +225,8 @@ export async function callFunction(
   // channel; a one-shot process has nothing to reload afterwards
   const link = channel && {
     request: (load: Record<string, unknown>, opts?: { timeoutMs?: number }) => channel.send(load, opts),
+    // pillar.items compiles afresh on the master (for a pillarenv or pillar= of its own)
+    compilePillar: (ask: PillarAsk) => askPillar(env, id, channel, session!, ask),
     recycle: () => undefined,
     inProcess: false,
     // the schedule module reaches the minion running on this host, through its bus (as in Salt);
@@ -257,27 +259,44 @@ async function fetchPillar(
   log: CallOptions['log'],
 ): Promise<void> {
   try {
-    const { reply, nonce } = await channel.sendPrivate({
-      id,
-      grains: env.grains,
+    const ask = {
       saltenv: config.saltenv ?? null,
       pillarenv: typeof config.extra.pillarenv === 'string' ? config.extra.pillarenv : null,
-      pillar_override: {},
-      extra_minion_data: {},
-      ver: '2',
-      cmd: '_pillar',
-    });
-    const { openPrivateReply } = await import('./private-reply.js');
-    const pillar = openPrivateReply(reply, 'pillar', {
-      minionPem: session.keys.privatePem,
-      masterPub: session.creds.masterPub,
-      nonce,
-    });
-    if (pillar && typeof pillar === 'object' && !Array.isArray(pillar))
-      env.pillar = pillar as Record<string, unknown>;
+      pillarOverride: {},
+    };
+    env.pillar = await askPillar(env, id, channel, session, ask);
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'pillar not received');
   }
+}
+
+/** One `_pillar` request: the master compiles this minion's pillar for `ask` (a fresh `pillar.items` too). */
+async function askPillar(
+  env: Awaited<ReturnType<typeof createRunEnv>>,
+  id: string,
+  channel: Awaited<ReturnType<typeof openChannel>>,
+  session: Session,
+  ask: PillarAsk,
+): Promise<Record<string, unknown>> {
+  const { reply, nonce } = await channel.sendPrivate({
+    id,
+    grains: env.grains,
+    saltenv: ask.saltenv,
+    pillarenv: ask.pillarenv,
+    pillar_override: ask.pillarOverride,
+    extra_minion_data: {},
+    ver: '2',
+    cmd: '_pillar',
+  });
+  const { openPrivateReply } = await import('./private-reply.js');
+  const pillar = openPrivateReply(reply, 'pillar', {
+    minionPem: session.keys.privatePem,
+    masterPub: session.creds.masterPub,
+    nonce,
+  });
+  return pillar && typeof pillar === 'object' && !Array.isArray(pillar)
+    ? (pillar as Record<string, unknown>)
+    : {};
 }
 
 /** `--local`: the minion compiles its own pillar from its `pillar_roots` and `ext_pillar`. */
