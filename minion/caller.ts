@@ -28,7 +28,7 @@ import { createRunEnv } from './job-env.js';
 import { minionReturnerLoader } from './job-returners.js';
 import { primaryMaster } from './master-address.js';
 import { clearMasterLink, setMasterLink } from './master-link.js';
-import { type RunEnv, runFunction } from './run-function.js';
+import { type FunctionResult, type RunEnv, runFunction } from './run-function.js';
 
 export interface CallOptions {
   /** The function, `module.function`. */
@@ -54,6 +54,8 @@ export interface CallResult {
   out?: string;
   /** True when the function does not exist and no function starts with its name. */
   missing?: boolean;
+  /** Bad arguments or a CommandExecutionError: salt-call prints its own message and sends no return. */
+  failure?: FunctionResult['failure'];
   /** Whether the master acknowledged the `_return` (`undefined` when local). */
   returned?: boolean;
   /** The `_return` load sent (or that would have been sent). */
@@ -192,6 +194,7 @@ export async function runLocally(
     const r = await runFunction(env, fun, arg, jid, undefined, sdata);
     const result: CallResult = { jid, return: r.return, retcode: r.retcode };
     if (r.out !== undefined) result.out = r.out;
+    if (r.failure) result.failure = r.failure;
     return result;
   } finally {
     if (wroteProc) await rm(procFile, { force: true });
@@ -340,7 +343,8 @@ async function callAndReturn(
 ): Promise<CallResult> {
   const returners = (opts.returners ?? []).filter(Boolean);
   const result = await runLocally(env, config, opts.fun, opts.arg);
-  if (result.missing) return result;
+  // as Salt's caller: these end salt-call before any return is sent
+  if (result.missing || result.failure) return result;
 
   const loadOpts: Parameters<typeof buildCallReturn>[0] = {
     id,
