@@ -156,6 +156,22 @@ if (result.missing) {
   process.stderr.write(`${String(result.return)}\n`);
   await exitWhenWritten(255);
 }
+if (result.failure?.kind === 'usage') {
+  // Salt's caller: the reason on stderr, the function's docstring on stdout, exit 1
+  const { pyDocstring } = await import('../kernel/jobs/args.js');
+  process.stderr.write(`\nPassed invalid arguments: ${result.failure.message}.\n\nUsage:\n`);
+  const doc = result.failure.doc;
+  process.stdout.write(`${doc ? pyDocstring(doc) : 'None'}\n`);
+  await exitWhenWritten(1);
+}
+if (result.failure?.kind === 'command') {
+  process.stderr.write(`Error running '${fun}': ${result.failure.message}\n`);
+  await exitWhenWritten(1);
+}
+if (result.failure?.kind === 'exit') {
+  process.stderr.write(`${result.failure.message}\n`);
+  await exitWhenWritten(1);
+}
 const outputter = resolveOutputter(outName ?? result.out);
 const text = outputter.render(
   { local: result.return },

@@ -123,7 +123,7 @@ export class RequestHandler {
     let payload: unknown;
     try {
       // the sealed load stays a view of the frame (both live as long as this request)
-      payload = unpackNetwork(frame, { viewBytes: true });
+      payload = unpackNetwork(frame, { viewBytes: true, exactFloats: true });
     } catch {
       this.#env.kernel.log.warn({ bytes: frame.length }, 'undecodable request');
       return packNetwork(BAD_LOAD);

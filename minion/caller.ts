@@ -19,7 +19,7 @@ import {
 import { genJid } from '../kernel/jid.js';
 import { sendToReturners } from '../kernel/jobs/returner-calls.js';
 import type { JobReturn } from '../kernel/jobs/types.js';
-import type { UnitLogger } from '../kernel/loader/define.js';
+import type { PillarAsk, UnitLogger } from '../kernel/loader/define.js';
 import { packIpc } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import type { Credentials, MinionKeys } from './auth.js';
@@ -28,7 +28,7 @@ import { createRunEnv } from './job-env.js';
 import { minionReturnerLoader } from './job-returners.js';
 import { primaryMaster } from './master-address.js';
 import { clearMasterLink, setMasterLink } from './master-link.js';
-import { type RunEnv, runFunction } from './run-function.js';
+import { type FunctionResult, type RunEnv, runFunction } from './run-function.js';
 
 export interface CallOptions {
   /** The function, `module.function`. */
@@ -54,6 +54,8 @@ export interface CallResult {
   out?: string;
   /** True when the function does not exist and no function starts with its name. */
   missing?: boolean;
+  /** Bad arguments or a CommandExecutionError: salt-call prints its own message and sends no return. */
+  failure?: FunctionResult['failure'];
   /** Whether the master acknowledged the `_return` (`undefined` when local). */
   returned?: boolean;
   /** The `_return` load sent (or that would have been sent). */
@@ -192,6 +194,7 @@ export async function runLocally(
     const r = await runFunction(env, fun, arg, jid, undefined, sdata);
     const result: CallResult = { jid, return: r.return, retcode: r.retcode };
     if (r.out !== undefined) result.out = r.out;
+    if (r.failure) result.failure = r.failure;
     return result;
   } finally {
     if (wroteProc) await rm(procFile, { force: true });
@@ -225,6 +228,8 @@ export async function callFunction(
   // channel; a one-shot process has nothing to reload afterwards
   const link = channel && {
     request: (load: Record<string, unknown>, opts?: { timeoutMs?: number }) => channel.send(load, opts),
+    // pillar.items compiles afresh on the master (for a pillarenv or pillar= of its own)
+    compilePillar: (ask: PillarAsk) => askPillar(env, id, channel, session!, ask),
     recycle: () => undefined,
     inProcess: false,
     // the schedule module reaches the minion running on this host, through its bus (as in Salt);
@@ -257,27 +262,44 @@ async function fetchPillar(
   log: CallOptions['log'],
 ): Promise<void> {
   try {
-    const { reply, nonce } = await channel.sendPrivate({
-      id,
-      grains: env.grains,
+    const ask = {
       saltenv: config.saltenv ?? null,
       pillarenv: typeof config.extra.pillarenv === 'string' ? config.extra.pillarenv : null,
-      pillar_override: {},
-      extra_minion_data: {},
-      ver: '2',
-      cmd: '_pillar',
-    });
-    const { openPrivateReply } = await import('./private-reply.js');
-    const pillar = openPrivateReply(reply, 'pillar', {
-      minionPem: session.keys.privatePem,
-      masterPub: session.creds.masterPub,
-      nonce,
-    });
-    if (pillar && typeof pillar === 'object' && !Array.isArray(pillar))
-      env.pillar = pillar as Record<string, unknown>;
+      pillarOverride: {},
+    };
+    env.pillar = await askPillar(env, id, channel, session, ask);
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'pillar not received');
   }
+}
+
+/** One `_pillar` request: the master compiles this minion's pillar for `ask` (a fresh `pillar.items` too). */
+async function askPillar(
+  env: Awaited<ReturnType<typeof createRunEnv>>,
+  id: string,
+  channel: Awaited<ReturnType<typeof openChannel>>,
+  session: Session,
+  ask: PillarAsk,
+): Promise<Record<string, unknown>> {
+  const { reply, nonce } = await channel.sendPrivate({
+    id,
+    grains: env.grains,
+    saltenv: ask.saltenv,
+    pillarenv: ask.pillarenv,
+    pillar_override: ask.pillarOverride,
+    extra_minion_data: {},
+    ver: '2',
+    cmd: '_pillar',
+  });
+  const { openPrivateReply } = await import('./private-reply.js');
+  const pillar = openPrivateReply(reply, 'pillar', {
+    minionPem: session.keys.privatePem,
+    masterPub: session.creds.masterPub,
+    nonce,
+  });
+  return pillar && typeof pillar === 'object' && !Array.isArray(pillar)
+    ? (pillar as Record<string, unknown>)
+    : {};
 }
 
 /** `--local`: the minion compiles its own pillar from its `pillar_roots` and `ext_pillar`. */
@@ -321,7 +343,8 @@ async function callAndReturn(
 ): Promise<CallResult> {
   const returners = (opts.returners ?? []).filter(Boolean);
   const result = await runLocally(env, config, opts.fun, opts.arg);
-  if (result.missing) return result;
+  // as Salt's caller: these end salt-call before any return is sent
+  if (result.missing || result.failure) return result;
 
   const loadOpts: Parameters<typeof buildCallReturn>[0] = {
     id,

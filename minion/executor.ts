@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../kernel/errors.js';
 import type { PillarAsk } from '../kernel/loader/define.js';
+import { packIpc } from '../kernel/serial/index.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
 import { createInlineRunner, type InlineRunner } from './inline-job.js';
@@ -352,7 +353,7 @@ export class JobExecutor {
       return await new Promise<JobOutcome>((resolve) => {
         proc.jobs.set(seq, { jid: job.jid, fun: String(job.fun), resolve });
         void proc.ready.then(() => {
-          const msg: RunJob = { type: 'run', seq, job };
+          const msg: RunJob = { type: 'run', seq, job, arg: packIpc(job.arg ?? []) };
           const pillar = this.#opts.pillar?.();
           if (pillar && proc.pillarSent !== pillar) {
             msg.pillar = pillar;

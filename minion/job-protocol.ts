@@ -14,6 +14,11 @@ export interface RunJob {
   seq: number;
   job: JobData;
   /**
+   * The job's `arg` as msgpack: the IPC channel's structured clone would turn an integral
+   * float (a `SaltFloat`, Python's `1.0`) into a plain object, so it travels packed.
+   */
+  arg?: Uint8Array;
+  /**
    * The minion's pillar (msgpack), sent when this process has not had this version yet: job
    * processes keep the last one they were given (Salt's `__pillar__`).
    */

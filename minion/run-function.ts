@@ -18,6 +18,13 @@ export interface FunctionResult {
   retcode: number;
   success: boolean;
   out?: string;
+  /**
+   * Why the function failed, for salt-call's own messages (Salt's caller catches these):
+   * `usage` for bad arguments (its Usage block with the docstring), `command` for a
+   * CommandExecutionError (`Error running 'fun': ...`), `exit` for keywords the function does
+   * not take (the message alone, as Salt's `SystemExit`).
+   */
+  failure?: { kind: 'usage' | 'command' | 'exit'; message: string; doc?: string };
 }
 
 export interface RunEnv {
@@ -164,15 +171,21 @@ export async function runFunction(
     const code = (err as { code?: string }).code;
     const message = err instanceof Error ? err.message : String(err);
     let text: string;
-    if (code === 'SALT_ERR_INVOCATION' && err instanceof SaltError)
+    let failure: FunctionResult['failure'];
+    if (code === 'SALT_ERR_INVOCATION' && err instanceof SaltError) {
       text = formatInvocationError(fun, err, spec.doc);
-    else if (code === 'SALT_ERR_EXEC_COMMAND' || code === 'SALT_ERR_EXEC_TIMEOUT') {
+      const kwargs = (err.details as { kind?: string } | undefined)?.kind === 'kwargs';
+      failure = kwargs ? { kind: 'exit', message } : { kind: 'usage', message, doc: spec.doc };
+    } else if (code === 'SALT_ERR_EXEC_COMMAND' || code === 'SALT_ERR_EXEC_TIMEOUT') {
       text = `ERROR: A command in '${fun}' had a problem: ${message}`;
+      if (code === 'SALT_ERR_EXEC_COMMAND') failure = { kind: 'command', message };
     } else if (err instanceof SaltError) text = `ERROR: ${message}`;
     else {
       env.log.error({ err, fun, jid }, 'the minion function caused an exception');
       text = `The minion function caused an exception: ${pyTraceback(err)}`;
     }
-    return { return: text, retcode: EX_GENERIC, success: false, out: 'nested' };
+    const result: FunctionResult = { return: text, retcode: EX_GENERIC, success: false, out: 'nested' };
+    if (failure) result.failure = failure;
+    return result;
   }
 }

@@ -7,6 +7,7 @@ import type { z as Zod } from 'zod';
 import { type ExecContext, RetcodeResult } from '../kernel/index.js';
 import { compileHighstate, compileSls, compileTop, highToLow } from '../plugins/states/compile/index.js';
 import type { HighData, LowChunk } from '../plugins/states/index.js';
+import { statePillarKwargs } from './_pillar-enc.js';
 import {
   callHigh,
   checkQueue,
@@ -75,7 +76,7 @@ export function shown<T>(data: T, errors: readonly string[]): T | RetcodeResult<
 
 export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Promise<unknown> {
   return locked(ctx, kw, async () => {
-    const call = stateCall(ctx, kw);
+    const call = stateCall(ctx, await statePillarKwargs(ctx, kw));
     const { high, errors } = await slsHigh(call, mods, kw);
     return callHigh(call, high, errors);
   });
@@ -83,7 +84,7 @@ export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Pro
 
 export async function highstate(ctx: ExecContext, kw: StateKwargs, topfn?: string): Promise<unknown> {
   return locked(ctx, kw, async () => {
-    const base = stateCall(ctx, kw);
+    const base = stateCall(ctx, await statePillarKwargs(ctx, kw));
     const call = topfn ? withTop(base, topfn, base.highstateEnv) : base;
     const { high, errors } = await highstateHigh(call, kw);
     if (errors.length === 0 && Object.keys(high).length === 0) {

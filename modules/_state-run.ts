@@ -5,7 +5,7 @@
  * and the retcode Salt sets (1 when the run did not compile, 2 when a state failed).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ExecContext, RetcodeResult } from '../kernel/index.js';
+import { type ExecContext, RetcodeResult, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { jidToTime, pyTruthy } from '../kernel/util.js';
 import { mergePillar } from '../plugins/pillar/index.js';
 import type { TopMinion, TopOptions } from '../plugins/states/compile/index.js';
@@ -81,9 +81,12 @@ export function stateCall(ctx: ExecContext, kw: StateKwargs): StateCall {
   if (
     kw.pillar !== undefined &&
     kw.pillar !== null &&
+    (kw.pillar_enc === undefined || kw.pillar_enc === null) &&
     (typeof kw.pillar !== 'object' || Array.isArray(kw.pillar))
   )
-    throw new Error('Pillar data must be formatted as a dictionary, unless pillar_enc is specified.');
+    throw new SALT_ERR_INVOCATION(
+      'Pillar data must be formatted as a dictionary, unless pillar_enc is specified.',
+    );
   const given = kw.saltenv === undefined || kw.saltenv === null ? null : String(kw.saltenv);
   if (given !== null && ctx.opts.lock_saltenv === true && given !== ctx.opts.saltenv)
     throw new Error('lock_saltenv is enabled, saltenv cannot be changed');

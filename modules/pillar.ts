@@ -3,14 +3,23 @@
  * master compiled for this minion (kept by the minion, given to each job as `opts.pillar`,
  * Salt's `__pillar__`). `items` without keys has the master compile afresh, as Salt does, for
  * the `pillarenv` asked (else the minion's) with `pillar=` merged over, without replacing the
- * kept copy (under salt-call, whose pillar was compiled at its start, it reads that copy);
+ * kept copy (a masterless minion compiles it itself over its kept copy, _pillar-local.ts);
+ * with `pillar_enc=gpg` the override is decrypted here first (_pillar-enc.ts);
  * `raw`, `get`, `ls` and `obfuscate` read the kept copy. Values leave only in the owner's own
  * returns.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  SALT_ERR_EXEC_COMMAND,
+  SALT_ERR_EXEC_VALUE,
+} from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
+import { decryptOverride } from './_pillar-enc.js';
+import { compileLocalPillar } from './_pillar-local.js';
 import { deepCopy, filterBy, isMapping, pyEquals, traverse } from './_traverse.js';
 
 /** An option of the minion config: top-level, else among the plugin options kept in `extra`. */
@@ -27,6 +36,45 @@ export function minionPillar(ctx: ExecContext): Record<string, unknown> {
 }
 
 const MISSING = Symbol('missing');
+
+/**
+ * A fresh compile (Salt's `items()`: `get_pillar(...).compile_pillar()`) for the `pillarenv`
+ * asked (else, with `pillarenv_from_saltenv`, the saltenv; else the minion's), with `pillar=`
+ * over it: by the master, or by a masterless minion itself. Undefined where neither can compile.
+ */
+async function freshPillar(
+  ctx: ExecContext,
+  kwargs: Readonly<Record<string, unknown>>,
+): Promise<Record<string, unknown> | undefined> {
+  const link = ctx.master;
+  const local = !link?.compilePillar && option(ctx, 'file_client') === 'local';
+  if (!link?.compilePillar && !local) return undefined;
+  const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  let pillarenv = text(kwargs.pillarenv);
+  if (kwargs.pillarenv === undefined || kwargs.pillarenv === null) {
+    pillarenv =
+      option(ctx, 'pillarenv_from_saltenv') === true
+        ? (text(kwargs.saltenv) ?? text(ctx.opts.saltenv))
+        : text(option(ctx, 'pillarenv'));
+  }
+  const ask = {
+    pillarenv,
+    saltenv: text(ctx.opts.saltenv),
+    pillarOverride: isMapping(kwargs.pillar) ? kwargs.pillar : {},
+  };
+  if (link?.compilePillar) return link.compilePillar(ask);
+  return compileLocalPillar(ctx, ask, minionPillar(ctx));
+}
+
+/** Salt's `item`/`get`: the in-memory pillar, or a fresh one when `pillarenv` or `saltenv` is given. */
+async function pillarFor(ctx: ExecContext, kwargs: Readonly<Record<string, unknown>>) {
+  const given = (v: unknown) => v !== undefined && v !== null;
+  if (given(kwargs.pillarenv) || given(kwargs.saltenv)) {
+    const fresh = await freshPillar(ctx, { pillarenv: kwargs.pillarenv, saltenv: kwargs.saltenv });
+    if (fresh) return fresh;
+  }
+  return minionPillar(ctx);
+}
 
 /** Salt's `dictupdate.update(dest, upd, merge_lists)`: recursive, lists merged or replaced. */
 function merge(dest: Record<string, unknown>, upd: Record<string, unknown>, mergeLists: boolean) {
@@ -62,22 +110,18 @@ export default defineModule({
       varargs: true,
       varkw: true,
       doc: "Return the minion's pillar data.\n\nPositional keys restrict the answer to those keys (as pillar.item); `pillar` merges override data in.",
-      run: async (ctx, _a, { args, kwargs }) => {
-        const link = ctx.master;
-        if (args.length === 0 && link?.compilePillar) {
-          const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-          let pillarenv = text(kwargs.pillarenv);
-          if (kwargs.pillarenv === undefined || kwargs.pillarenv === null) {
-            pillarenv =
-              option(ctx, 'pillarenv_from_saltenv') === true
-                ? (text(kwargs.saltenv) ?? text(ctx.opts.saltenv))
-                : text(option(ctx, 'pillarenv'));
+      run: async (ctx, _a, { args, kwargs: given }) => {
+        const kwargs = { ...given };
+        if (kwargs.pillar && kwargs.pillar_enc) {
+          try {
+            kwargs.pillar = await decryptOverride(ctx, kwargs.pillar, String(kwargs.pillar_enc));
+          } catch (err) {
+            throw new SALT_ERR_EXEC_COMMAND(`Failed to decrypt pillar override: ${(err as Error).message}`);
           }
-          return link.compilePillar({
-            pillarenv,
-            saltenv: text(ctx.opts.saltenv),
-            pillarOverride: isMapping(kwargs.pillar) ? kwargs.pillar : {},
-          });
+        }
+        if (args.length === 0) {
+          const fresh = await freshPillar(ctx, kwargs);
+          if (fresh) return fresh;
         }
         const pillar = deepCopy(minionPillar(ctx)) as Record<string, unknown>;
         if (isMapping(kwargs.pillar)) merge(pillar, kwargs.pillar, false);
@@ -108,8 +152,8 @@ export default defineModule({
     get: defineFunction({
       args: getArgs,
       doc: "The pillar value at key (a:b:c), else default ('' unless pillar_raise_on_missing).",
-      run: (ctx, a) => {
-        const pillar = minionPillar(ctx);
+      run: async (ctx, a) => {
+        const pillar = await pillarFor(ctx, a);
         let fallback: unknown = a.default;
         if (fallback === undefined) fallback = option(ctx, 'pillar_raise_on_missing') === true ? MISSING : '';
         if (a.merge) {
@@ -183,8 +227,8 @@ export default defineModule({
       varargs: true,
       varkw: true,
       doc: "A mapping of each key given to its pillar value (`default`, else '', when missing).",
-      run: (ctx, _a, { args, kwargs }) => {
-        const pillar = minionPillar(ctx);
+      run: async (ctx, _a, { args, kwargs }) => {
+        const pillar = await pillarFor(ctx, kwargs);
         const fallback = kwargs.default ?? '';
         const delimiter = typeof kwargs.delimiter === 'string' ? kwargs.delimiter : ':';
         const out: Record<string, unknown> = {};

@@ -13,7 +13,7 @@ import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
 import { netapiMasterOptions } from './netapi/options.js';
 import { peerOptions } from './peer/options.js';
 import { gitPillarOptionSet } from './pillar/git-pillar/options.js';
-import { pillarOptionSet } from './pillar/options.js';
+import { pillarMinionOptionSet, pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
 import { renderersOptions } from './renderers/options.js';
 import { scheduleOptions } from './schedule/options.js';
@@ -27,6 +27,7 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   fileServerOptionSet,
   minionFileRootsOption,
   pillarOptionSet,
+  pillarMinionOptionSet,
   gitPillarOptionSet,
   mineMasterOptions,
   mineMinionOptions,

@@ -161,8 +161,7 @@ export class Crypticle {
       if (!got.equals(Buffer.from(nonce, 'utf8'))) throw new SALT_ERR_CRYPT_NONCE();
       offset += NONCE_CHARS;
     }
-    const payload = unpackNetwork(plain.subarray(offset));
-    return this.#checkSerial(payload);
+    return this.#checkSerial(unpackNetwork(plain.subarray(offset), { exactFloats: true }));
   }
 
   #checkSerial(payload: unknown): unknown {

@@ -44,7 +44,8 @@ export function decodeEventBody(buf: Uint8Array): EventBody {
   if (cut < 0) throw new SALT_ERR_BUS_DECODE('event body: no "\\n\\n" after the tag');
   const tagBytes = b.subarray(0, cut);
   if (!isUtf8(tagBytes)) throw new SALT_ERR_BUS_DECODE('event body: the tag is not valid UTF-8');
-  return { tag: tagBytes.toString('utf8'), data: unpackIpc(b.subarray(cut + TAGEND.length)) };
+  const data = unpackIpc(b.subarray(cut + TAGEND.length), { exactFloats: true });
+  return { tag: tagBytes.toString('utf8'), data };
 }
 
 /**

@@ -122,7 +122,7 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
         }
         let load: Record<string, unknown>;
         try {
-          load = unpackIpc(frame) as Record<string, unknown>;
+          load = unpackIpc(frame, { exactFloats: true }) as Record<string, unknown>;
         } catch {
           log.warn('undecodable publish load dropped');
           continue;

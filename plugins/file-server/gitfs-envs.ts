@@ -4,9 +4,10 @@
  * overlay): a branch or tag is the saltenv of its name (the `base` branch is `base`), unless a
  * per-remote or global `saltenv` entry maps it to other saltenvs by `ref`, or
  * `disable_saltenv_mapping` limits the saltenvs to the mapped ones. A saltenv's ref missing from
- * the remote falls back to `fallback`; `all_saltenvs` serves one ref in every saltenv.
+ * the remote falls back to `fallback`; `all_saltenvs` serves one ref in every saltenv. A saltenv
+ * kept out by `saltenv_whitelist` / `saltenv_blacklist` is neither listed nor served.
  */
-import type { GitRef } from '../git/index.js';
+import { envExposed, type GitRef } from '../git/index.js';
 import type { GitRemote, SaltenvConf } from './gitfs-remotes.js';
 
 /** What one saltenv of a remote serves. */
@@ -38,6 +39,11 @@ function revmap(remote: GitRemote): Map<string, string[]> {
   return map;
 }
 
+/** The saltenvs a `ref` mapping names, listed by `envs` even when their ref is missing (as Salt does). */
+export function mappedEnvs(remote: GitRemote): string[] {
+  return [...revmap(remote).values()].flat().filter((env) => exposed(remote, env));
+}
+
 /** The ref a saltenv is served from, or undefined when mapping is disabled and none is set. */
 export function refForEnv(remote: GitRemote, env: string): string | undefined {
   if (remote.allSaltenvs) return remote.allSaltenvs;
@@ -45,6 +51,11 @@ export function refForEnv(remote: GitRemote, env: string): string | undefined {
   const ref = conf(remote, env).ref;
   if (remote.disableSaltenvMapping) return ref;
   return ref ?? env;
+}
+
+/** Whether the remote's saltenv white- and blacklists let `env` through. */
+export function exposed(remote: GitRemote, env: string): boolean {
+  return envExposed(env, remote.saltenvWhitelist, remote.saltenvBlacklist);
 }
 
 export function remoteEnvs(remote: GitRemote, refs: readonly GitRef[]): RemoteEnvs {
@@ -64,6 +75,7 @@ export function remoteEnvs(remote: GitRemote, refs: readonly GitRef[]): RemoteEn
     return { tree, root: c.root ?? remote.root, mountpoint: c.mountpoint ?? remote.mountpoint };
   };
   for (const env of [...names].sort()) {
+    if (!exposed(remote, env)) continue;
     const ref = refForEnv(remote, env);
     const tree = (ref && byName(ref)) || (remote.fallback ? byName(remote.fallback) : undefined);
     if (tree) out.envs[env] = place(env, tree);

@@ -2,7 +2,8 @@
  * `gitfs_remotes` as Salt writes it (`salt/utils/gitfs.py` `GitBase.init_remotes`): a URL, or
  * a one-key mapping from the URL to a list of one-key mappings of per-remote options (`root`,
  * `mountpoint`, `base`, `name`, `saltenv`, `fallback`, `all_saltenvs`,
- * `disable_saltenv_mapping`, `ssl_verify` and the auth options), which override the global
+ * `disable_saltenv_mapping`, `ssl_verify`, `refspecs`, `saltenv_whitelist`, `saltenv_blacklist`
+ * and the auth options), which override the global
  * `gitfs_*` ones. Mount points are given as `salt://path`. Two remotes with the same cache
  * folder (the same URL without distinct `name`s) are refused, as in Salt.
  */
@@ -10,12 +11,15 @@ import { createHash } from 'node:crypto';
 import {
   AUTH_PARAMS,
   type GitAuth,
+  GitRefspecError,
+  mirrorRefspecs,
   paramString,
   RemoteEntryError,
   readRemoteEntry,
   redactUrl,
   repackDictlist,
   stripSaltPath,
+  toStringList,
 } from '../git/index.js';
 import { SALT_ERR_GITFS_REMOTE } from './errors.js';
 import type { FileServerOptions } from './options.js';
@@ -39,6 +43,11 @@ export interface GitRemote {
   readonly allSaltenvs?: string;
   readonly disableSaltenvMapping: boolean;
   readonly sslVerify: boolean;
+  /** Fetch refspecs (per remote, else `gitfs_refspecs`). */
+  readonly refspecs: readonly string[];
+  /** Saltenvs served / hidden (per remote, else `gitfs_saltenv_whitelist` / `_blacklist`). */
+  readonly saltenvWhitelist: readonly string[];
+  readonly saltenvBlacklist: readonly string[];
   /** Per-saltenv overrides of this remote (its `saltenv` option). */
   readonly saltenv: Readonly<Record<string, SaltenvConf>>;
   /** The global `gitfs_saltenv` overrides. */
@@ -56,6 +65,9 @@ const PER_REMOTE = new Set([
   'all_saltenvs',
   'disable_saltenv_mapping',
   'ssl_verify',
+  'refspecs',
+  'saltenv_whitelist',
+  'saltenv_blacklist',
   ...AUTH_PARAMS,
 ]);
 
@@ -85,6 +97,22 @@ export function saltenvConf(url: string, value: unknown): Record<string, Saltenv
     out[String(env)] = entry;
   }
   return out;
+}
+
+/** A per-remote `stringlist` parameter, else the global one. */
+const listParam = (v: unknown, global: readonly string[]): readonly string[] =>
+  v === undefined || v === null ? global : toStringList(v);
+
+/** The remote's refspecs, checked here so a bad one is a config error, not a failed fetch. */
+function refspecsOf(url: string, v: unknown, global: readonly string[]): readonly string[] {
+  const specs = listParam(v, global);
+  try {
+    mirrorRefspecs(specs);
+  } catch (err) {
+    if (err instanceof GitRefspecError) throw new SALT_ERR_GITFS_REMOTE(redactUrl(url), err.message);
+    throw err;
+  }
+  return specs;
 }
 
 /** The auth options: per-remote, else the global `gitfs_<param>`. */
@@ -134,6 +162,9 @@ export function parseRemotes(opts: FileServerOptions): GitRemote[] {
       allSaltenvs: params.all_saltenvs === undefined ? undefined : String(params.all_saltenvs),
       disableSaltenvMapping: bool(params.disable_saltenv_mapping, opts.gitfs_disable_saltenv_mapping),
       sslVerify: bool(params.ssl_verify, opts.gitfs_ssl_verify),
+      refspecs: refspecsOf(url, params.refspecs, opts.gitfs_refspecs),
+      saltenvWhitelist: listParam(params.saltenv_whitelist, opts.gitfs_saltenv_whitelist),
+      saltenvBlacklist: listParam(params.saltenv_blacklist, opts.gitfs_saltenv_blacklist),
       saltenv,
       globalSaltenv,
       auth: authOf(params, opts),

@@ -14,7 +14,7 @@ import { join, posix } from 'node:path';
 import { authEnv, GitMirror, redactUrl, withLock } from '../git/index.js';
 import type { FileServerBackend, FileServerBackendDef, FileServerLog, ServedRoot } from './backend-kind.js';
 import { SALT_ERR_GITFS_REMOTE } from './errors.js';
-import { type RemoteEnvs, remoteEnvs } from './gitfs-envs.js';
+import { exposed, mappedEnvs, type RemoteEnvs, remoteEnvs } from './gitfs-envs.js';
 import { type GitRemote, parseRemotes } from './gitfs-remotes.js';
 import type { FileServerOptions } from './options.js';
 
@@ -53,13 +53,17 @@ class GitfsBackend implements FileServerBackend {
 
   async envs(): Promise<string[]> {
     const all = new Set<string>();
-    for (const r of this.remotes) for (const e of Object.keys((await this.envTrees(r)).envs)) all.add(e);
+    for (const r of this.remotes) {
+      for (const e of Object.keys((await this.envTrees(r)).envs)) all.add(e);
+      for (const e of mappedEnvs(r)) all.add(e);
+    }
     return [...all].sort();
   }
 
   async roots(saltenv: string): Promise<ServedRoot[]> {
     const out: ServedRoot[] = [];
     for (const r of this.remotes) {
+      if (!exposed(r, saltenv)) continue;
       const data = await this.envTrees(r);
       const t = data.envs[saltenv] ?? data.all;
       if (t && /^[0-9a-f]{40,64}$/.test(t.tree)) {
@@ -75,7 +79,7 @@ class GitfsBackend implements FileServerBackend {
     const env: Record<string, string> = authEnv('gitfs', remote.url, remote.auth, join(this.top, '.helpers'));
     if (!remote.sslVerify) env.GIT_SSL_NO_VERIFY = 'true';
     try {
-      await mirror.fetch(remote.url, env);
+      await mirror.fetch(remote.url, env, { refspecs: remote.refspecs });
     } catch (err) {
       const e = new SALT_ERR_GITFS_REMOTE(
         redactUrl(remote.url),

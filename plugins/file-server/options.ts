@@ -19,6 +19,7 @@ import {
   stringOption,
   stringOrListOption,
 } from '../../kernel/index.js';
+import { DEFAULT_REFSPECS, stringListSchema } from '../git/index.js';
 import { SALT_ERR_FILESERVER_OPTIONS } from './errors.js';
 
 /** A `gitfs_remotes` entry: a URL, or `{url: [{root: x}, {mountpoint: y}, ...]}` as Salt writes it. */
@@ -68,6 +69,24 @@ export const fileServerOptionSet = defineOptions(['master', 'minion'], {
   gitfs_disable_saltenv_mapping: boolOption(
     false,
     'Serve only the `base` branch and the saltenvs mapped by a `saltenv` `ref`, not every branch and tag.',
+  ),
+  gitfs_refspecs: collectionOption(
+    stringListSchema,
+    [...DEFAULT_REFSPECS],
+    'Refspecs every gitfs remote fetches; branches land under `refs/remotes/origin/`, tags under `refs/tags/`.',
+    'string | list of strings',
+  ),
+  gitfs_saltenv_whitelist: collectionOption(
+    stringListSchema,
+    [],
+    'Saltenvs gitfs serves (globs or regular expressions); empty serves all.',
+    'string | list of strings',
+  ),
+  gitfs_saltenv_blacklist: collectionOption(
+    stringListSchema,
+    [],
+    'Saltenvs gitfs never serves (globs or regular expressions).',
+    'string | list of strings',
   ),
   gitfs_provider: stringOption(
     '',

@@ -9,12 +9,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exportTree, git } from './git.js';
+import { DEFAULT_REFSPECS, mirrorRefspecs } from './refspecs.js';
 
 /** A branch or tag of the mirror and the tree it points at. */
 export interface GitRef {
   kind: 'branch' | 'tag';
   name: string;
   tree: string;
+}
+
+/** How a mirror fetches: git's time limit and Salt's refspecs. */
+export interface FetchOptions {
+  timeoutMs?: number;
+  refspecs?: readonly string[];
 }
 
 const LOCK_STALE_MS = 5 * 60_000;
@@ -56,32 +63,24 @@ export class GitMirror {
   }
 
   /**
-   * Fetches every branch and tag of `url` (pruning the ones gone), under the lock. Resolves to
-   * whether any ref changed; rejects with git's (URL-redacted) message when the fetch fails.
+   * Fetches `url` with Salt's `refspecs` (every branch and tag by default; refspecs.ts), pruning
+   * the refs gone, under the lock. Resolves to whether any ref changed; rejects with git's
+   * (URL-redacted) message when the fetch fails.
    */
   async fetch(
     url: string,
     env: Readonly<Record<string, string>> = {},
-    timeoutMs = 120_000,
+    { timeoutMs = 120_000, refspecs = DEFAULT_REFSPECS }: FetchOptions = {},
   ): Promise<boolean> {
+    const specs = mirrorRefspecs(refspecs);
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     return withLock(this.dir, async () => {
       if (!(await this.exists())) await git(['init', '--quiet', '--bare', this.gitDir]);
       const before = await this.#refText();
-      await git(
-        [
-          '--git-dir',
-          this.gitDir,
-          'fetch',
-          '--quiet',
-          '--prune',
-          '--force',
-          url,
-          '+refs/heads/*:refs/heads/*',
-          '+refs/tags/*:refs/tags/*',
-        ],
-        { timeoutMs, env },
-      );
+      await git(['--git-dir', this.gitDir, 'fetch', '--quiet', '--prune', '--force', '--', url, ...specs], {
+        timeoutMs,
+        env,
+      });
       return (await this.#refText()) !== before;
     });
   }

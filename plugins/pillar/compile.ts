@@ -31,6 +31,12 @@ export interface CompileEnv {
   log: PillarLog;
   /** Who compiles (default: the master). */
   role?: 'master' | 'minion';
+  /**
+   * A masterless minion's in-memory pillar, under the fresh compile (Salt's `ssh_merge_pillar`,
+   * on by default on a minion: `pillar.items pillarenv=dev` keeps the keys of the other
+   * environments the minion compiled at its start, with the fresh values on top).
+   */
+  mergeUnder?: PillarData;
 }
 
 /** The pillarenv a request compiles: the minion's, else its saltenv with `pillarenv_from_saltenv`, else the master's. */
@@ -136,6 +142,7 @@ export async function compilePillar(req: PillarRequest, env: CompileEnv): Promis
     );
     pillar = await runExtPillars(extRun, pillar, errors);
   }
+  if (env.mergeUnder) pillar = merge(structuredClone(env.mergeUnder), pillar);
   errors.push(...topErrors);
   if (errors.length > 0) {
     for (const e of errors) env.log.error({ minion: req.id }, `Pillar render error: ${e.split('\n')[0]}`);

@@ -3,5 +3,5 @@ export { BUILTIN_EXT_PILLARS } from './ext/builtins.js';
 export { defineExtPillar, type ExtPillarContext, type ExtPillarDef } from './ext-kind.js';
 export { updateGitPillar } from './git-pillar/update.js';
 export { mergePillar } from './merge.js';
-export { pillarOptions } from './options.js';
+export { pillarMinionOptionSet, pillarOptions } from './options.js';
 export { pillarPlugin } from './pillar-plugin.js';

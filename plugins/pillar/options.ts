@@ -114,3 +114,11 @@ export function pillarOptions(config: Readonly<Record<string, unknown>>): Pillar
     opts: config,
   };
 }
+
+/** Minion-only: a masterless `pillar.items` keeps the in-memory pillar under a fresh compile. */
+export const pillarMinionOptionSet = defineOptions('minion', {
+  ssh_merge_pillar: boolOption(
+    true,
+    'A masterless minion merges a fresh pillar compile (`pillar.items pillarenv=...`) over the pillar it compiled at start.',
+  ),
+});

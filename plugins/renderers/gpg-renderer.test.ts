@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gpgKey, killGpgAgent } from '../../test/support/gpg-key.js';
 import { gpgKeyDir } from './gpg-renderer.js';
 import { renderPipeline } from './pipeline.js';
 import { NO_SALT_FUNCTIONS } from './salt-functions.js';
@@ -23,32 +24,10 @@ const ctx = (opts: Record<string, unknown>): RenderContext => ({
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tsalt-gpg-'));
   keydir = join(dir, 'gpgkeys');
-  execFileSync('mkdir', ['-m', '700', keydir]);
-  const env = { ...process.env, GNUPGHOME: keydir };
-  execFileSync(
-    'gpg',
-    [
-      '--batch',
-      '--passphrase',
-      '',
-      '--quick-gen-key',
-      'tsalt-test <t@example.invalid>',
-      'default',
-      'default',
-      'never',
-    ],
-    { env, stdio: 'ignore' },
-  );
-  cipher = execFileSync(
-    'gpg',
-    ['--batch', '--armor', '--trust-model', 'always', '-e', '-r', 't@example.invalid'],
-    { env, input: 's3cr3t-password' },
-  ).toString();
+  cipher = gpgKey(keydir, 't@example.invalid')('s3cr3t-password');
 }, 60_000);
 afterAll(async () => {
-  try {
-    execFileSync('gpgconf', ['--homedir', keydir, '--kill', 'all'], { stdio: 'ignore' });
-  } catch {}
+  killGpgAgent(keydir);
   await rm(dir, { recursive: true, force: true });
 });
 

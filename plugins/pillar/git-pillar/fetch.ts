@@ -36,7 +36,7 @@ export async function fetchRemote(
   try {
     const env = authEnv('git_pillar', r.url, r.auth, join(o.cachedir, 'git_pillar', '.helpers'));
     if (!r.sslVerify) env.GIT_SSL_NO_VERIFY = 'true';
-    const changed = await mirror.fetch(r.url, env);
+    const changed = await mirror.fetch(r.url, env, { refspecs: r.refspecs });
     // trees of refs gone or moved are dropped once no compile can still be reading them
     if (changed) await mirror.pruneTrees(new Set((await mirror.refs()).map((x) => x.tree)), 10 * 60_000);
     return changed ? true : null;

@@ -58,6 +58,11 @@ commit(main, {
 });
 run(main, 'checkout', '-q', 'master');
 run(main, 'tag', 'v1');
+// a pull-request head outside refs/heads (only a refspec fetches it)
+run(main, 'checkout', '-q', '--detach', 'master');
+commit(main, { 'pillar/common.sls': 'common:\n  from: pr1\n' });
+run(main, 'update-ref', 'refs/pull/1/head', 'HEAD');
+run(main, 'checkout', '-q', 'master');
 // `nginx`: SLS meant to be mounted at web/server
 const nginx = repo('nginx');
 commit(nginx, { 'nginx.sls': 'nginx: {port: 80}\n' });
@@ -187,6 +192,37 @@ describe('git_pillar: what Salt 3006 compiles from the same repositories', () =>
       { git_pillar_branch: 'dev', git_pillar_root: 'pillar' },
       {},
       DEV,
+    ],
+    [
+      'refspecs: a pull-request head fetched under refs/remotes/origin/ is a branch',
+      [
+        {
+          [`pr/1 ${M}`]: [
+            { root: 'pillar' },
+            { env: 'base' },
+            {
+              refspecs: ['+refs/heads/*:refs/remotes/origin/*', '+refs/pull/*/head:refs/remotes/origin/pr/*'],
+            },
+          ],
+        },
+      ],
+      {},
+      {},
+      { common: { from: 'pr1' }, _errors: [NGINX_MISSING] },
+    ],
+    [
+      'git_pillar_refspecs as a comma-separated string',
+      [{ [`pr/1 ${M}`]: [{ root: 'pillar' }, { env: 'base' }] }],
+      { git_pillar_refspecs: '+refs/pull/*/head:refs/remotes/origin/pr/*, +refs/tags/*:refs/tags/*' },
+      {},
+      { common: { from: 'pr1' }, _errors: [NGINX_MISSING] },
+    ],
+    [
+      'the default refspecs do not fetch pull-request heads',
+      [{ [`pr/1 ${M}`]: [{ root: 'pillar' }, { env: 'base' }] }],
+      {},
+      {},
+      {},
     ],
     ['a root the remote lacks', [{ [`master ${M}`]: [{ root: 'nope' }] }], {}, {}, {}],
     [

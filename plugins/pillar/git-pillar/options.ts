@@ -5,11 +5,13 @@
 import {
   boolOption,
   type ConfigWithExtra,
+  collectionOption,
   defineOptions,
   intOption,
   type OptionsInput,
   stringOption,
 } from '../../../kernel/index.js';
+import { DEFAULT_REFSPECS, stringListSchema } from '../../git/index.js';
 
 export const gitPillarOptionSet = defineOptions(['master', 'minion'], {
   git_pillar_base: stringOption(
@@ -23,6 +25,12 @@ export const gitPillarOptionSet = defineOptions(['master', 'minion'], {
   git_pillar_includes: boolOption(
     true,
     'SLS of other git_pillar remotes of the same `git` entry and pillarenv can be included and targeted.',
+  ),
+  git_pillar_refspecs: collectionOption(
+    stringListSchema,
+    [...DEFAULT_REFSPECS],
+    'Refspecs every git_pillar remote fetches; branches land under `refs/remotes/origin/`, tags under `refs/tags/`.',
+    'string | list of strings',
   ),
   git_pillar_update_interval: intOption(60, 'Seconds between fetches of the git_pillar remotes.', { min: 1 }),
   git_pillar_ssl_verify: boolOption(true, 'Verify the TLS certificates of https git_pillar remotes.'),

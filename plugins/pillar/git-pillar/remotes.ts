@@ -3,17 +3,20 @@
  * with the `git_pillar` role): `<branch> <url>` (or a bare URL, taking `git_pillar_branch`),
  * alone or as a one-key mapping to a list of per-remote parameters: `env`, `root`,
  * `mountpoint`, `name`, `base` (only with the `__env__` branch), `fallback`, `all_saltenvs`,
- * `ssl_verify` and the auth parameters, each overriding its global `git_pillar_*`.
+ * `ssl_verify`, `refspecs` and the auth parameters, each overriding its global `git_pillar_*`.
  */
 import { createHash } from 'node:crypto';
 import {
   AUTH_PARAMS,
   type GitAuth,
+  GitRefspecError,
+  mirrorRefspecs,
   paramString,
   RemoteEntryError,
   readRemoteEntry,
   redactUrl,
   stripSaltPath,
+  toStringList,
 } from '../../git/index.js';
 import { PILLAR_ERR_GIT_REMOTE } from '../errors.js';
 import type { GitPillarOptions } from './options.js';
@@ -34,6 +37,8 @@ export interface GitPillarRemote {
   readonly fallback: string;
   readonly allSaltenvs?: string;
   readonly sslVerify: boolean;
+  /** Fetch refspecs (per remote, else `git_pillar_refspecs`). */
+  readonly refspecs: readonly string[];
   readonly auth: GitAuth;
 }
 
@@ -46,6 +51,7 @@ const PER_REMOTE = new Set([
   'name',
   'mountpoint',
   'all_saltenvs',
+  'refspecs',
   ...AUTH_PARAMS,
 ]);
 
@@ -54,6 +60,18 @@ const bool = (v: unknown, def: boolean): boolean =>
 
 function fail(id: string, why: string): never {
   throw new PILLAR_ERR_GIT_REMOTE(redactUrl(id), why);
+}
+
+/** The remote's refspecs (per remote, else global), checked so a bad one is a config error. */
+function refspecsOf(id: string, v: unknown, global: readonly string[]): readonly string[] {
+  const specs = v === undefined || v === null ? global : toStringList(v);
+  try {
+    mirrorRefspecs(specs);
+  } catch (err) {
+    if (err instanceof GitRefspecError) fail(id, err.message);
+    throw err;
+  }
+  return specs;
 }
 
 /** The remotes of one `git` ext_pillar entry; a malformed one throws PILLAR_ERR_GIT_REMOTE. */
@@ -96,6 +114,7 @@ export function parseGitPillarRemotes(repos: readonly unknown[], o: GitPillarOpt
       fallback: paramString(params, 'fallback', o.git_pillar_fallback),
       allSaltenvs: params.all_saltenvs === undefined ? undefined : String(params.all_saltenvs),
       sslVerify: bool(params.ssl_verify, o.git_pillar_ssl_verify),
+      refspecs: refspecsOf(id, params.refspecs, o.git_pillar_refspecs),
       auth,
     });
   }
