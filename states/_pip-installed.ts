@@ -22,6 +22,9 @@ function lookup(list: Listing, name: string): string | undefined {
   return key === undefined ? undefined : list[key];
 }
 
+const isEmpty = (v: unknown) =>
+  !v || (typeof v === 'object' && Object.keys(v as Record<string, unknown>).length === 0);
+
 const REQUIREMENTS_NOCHANGE = [
   'Requirement already satisfied',
   'Requirement already up-to-date',
@@ -52,17 +55,18 @@ interface Args {
   env_vars?: Record<string, unknown> | null;
 }
 
-/** Salt's `_check_if_installed`: true when `prefix` is there in a version that will do. */
+/** Salt's `_check_if_installed`: its comment when `prefix` is there in a version that will do. */
 async function alreadyInstalled(
   ctx: StateContext,
   a: Args,
-  prefix: string,
-  spec: VersionSpec,
+  d: { prefix: string; pkg: string; spec: VersionSpec },
   list: Listing,
-): Promise<boolean> {
+): Promise<string | undefined> {
+  const { prefix, spec } = d;
+  const yes = `Python package ${d.pkg} was already installed`;
   const have = lookup(list, prefix);
-  if (a.ignore_installed || have === undefined || a.force_reinstall) return false;
-  if (!a.upgrade) return spec.length === 0 || fulfills(have, spec);
+  if (a.ignore_installed || have === undefined || a.force_reinstall) return undefined;
+  if (!a.upgrade) return spec.length === 0 || fulfills(have, spec) ? yes : undefined;
   const pre = (s: string) => spec.some(([, v]) => v.includes(s));
   const available = (await ctx.call('pip.list_all_versions', [prefix], {
     bin_env: a.bin_env,
@@ -76,7 +80,9 @@ async function alreadyInstalled(
   })) as string[] | null;
   const fitting = (available ?? []).filter((v) => spec.length === 0 || fulfills(v, spec));
   const desired = fitting[fitting.length - 1];
-  return desired === undefined || pep440Cmp(have, desired) === 0;
+  if (desired === undefined)
+    return `Python package ${prefix} was already installed and\nthe available upgrade doesn't fulfills the version requirements`;
+  return pep440Cmp(have, desired) === 0 ? yes : undefined;
 }
 
 /** The reason pip's version rules out an option, or undefined. */
@@ -118,7 +124,8 @@ async function installed(ctx: StateContext, a: Args, extra: Record<string, unkno
     }
     if (bad.length > 0) return { ...ret, result: false, comment: bad.join('\n') };
   }
-  if (a.user && (await ctx.functions.get('user.info')) && !(await ctx.call('user.info', [a.user])))
+  // user.info answers {} for a user that does not exist (falsy in Salt)
+  if (a.user && (await ctx.functions.get('user.info')) && isEmpty(await ctx.call('user.info', [a.user])))
     return { ...ret, result: false, comment: `User ${a.user} does not exist` };
   const targets: Array<{ prefix: string; pkg: string }> = [];
   const already: string[] = [];
@@ -141,8 +148,9 @@ async function installed(ctx: StateContext, a: Args, extra: Record<string, unkno
       ctx.log.warn({ err: (err as Error).message }, 'pip.list failed before pip.installed');
     }
     for (const d of details) {
-      if (d.prefix && (await alreadyInstalled(ctx, args, d.prefix, d.spec, list))) {
-        already.push(`Python package ${d.pkg} was already installed`);
+      const yes = d.prefix ? await alreadyInstalled(ctx, args, d, list) : undefined;
+      if (yes) {
+        already.push(yes);
         continue;
       }
       targets.push({ prefix: d.prefix, pkg: d.pkg.replaceAll(',', ';') });
