@@ -6,12 +6,14 @@
 import type { ExecContext } from '../kernel/index.js';
 import { fileChannel } from './_file-channel.js';
 import { FileClient } from './_file-client.js';
+import { httpLimits } from './_http-limits.js';
 
 export function fileClientOf(ctx: ExecContext): FileClient {
   return new FileClient({
-    cachedir: String(ctx.opts.cachedir),
+    cachedir: String(ctx.opts.cachedir ?? '/var/cache/salt/minion'),
     hashType: typeof ctx.opts.hash_type === 'string' ? ctx.opts.hash_type : 'sha256',
     request: fileChannel(ctx),
+    http: httpLimits(ctx.opts),
     log: ctx.log,
   });
 }

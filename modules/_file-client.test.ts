@@ -63,3 +63,33 @@ describe('file client downloads', () => {
     );
   });
 });
+
+describe('http(s) URLs under the http_* limits', () => {
+  it('refuses a body over http_max_body and a request over http_request_timeout; reads one under them', async () => {
+    const { startFixtureServer } = await import('../test/support/http-fixture-server.js');
+    const { createServer } = await import('node:net');
+    const srv = await startFixtureServer();
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const { port } = silent.address() as { port: number };
+    const limited = new FileClient({
+      cachedir: join(top, 'minion-http'),
+      hashType: 'sha256',
+      request: serve,
+      http: { connectTimeoutMs: 20_000, requestTimeoutMs: 1000, maxBody: 10 },
+      log: { error: () => undefined, debug: () => undefined },
+    });
+    try {
+      expect(await limited.getUrl(`${srv.url}/text`, null, true, 'base')).toBe('hello\n');
+      await expect(limited.getUrl(`${srv.url}/json`, null, true, 'base')).rejects.toThrow(
+        `Error: ${srv.url}/json reading ${srv.url}/json: Content-Length too long`,
+      );
+      await expect(limited.getUrl(`http://127.0.0.1:${port}/x`, null, true, 'base')).rejects.toThrow(
+        'Timeout during request',
+      );
+    } finally {
+      silent.close();
+      await srv.close();
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createError } from '../kernel/index.js';
 import type { FileRequest } from './_file-channel.js';
+import type { HttpLimits } from './_http-limits.js';
 
 /** A file client failure that Salt raises as `MinionError`/`CommandExecutionError`. */
 export const SALT_ERR_FILE_CLIENT = createError('SALT_ERR_FILE_CLIENT', (detail: string) => detail);
@@ -23,10 +24,25 @@ function clientError(message: string): Error {
 
 export type HashDict = { hsum: string; hash_type: string };
 
+/** The body of `res`, refused once it passes `max` bytes (Salt's `http_max_body`). */
+async function boundedBody(res: Response, max: number): Promise<Buffer> {
+  if (Number(res.headers.get('content-length') ?? 0) > max) throw new Error('Content-Length too long');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += chunk.length;
+    if (size > max) throw new Error('Content-Length too long');
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
 export interface FileClientOptions {
   cachedir: string;
   hashType: string;
   request: FileRequest;
+  /** Salt's `http_*` limits for `http(s)://` URLs; none: no limit. */
+  http?: HttpLimits;
   log: { error(obj: object | string, msg?: string): void; debug(obj: object | string, msg?: string): void };
 }
 
@@ -267,13 +283,17 @@ export class FileClient {
       throw clientError(`Unsupported scheme '${parsed.protocol.replace(/:$/, '')}' in ${url}`);
     }
     let res: Response;
+    let body: Buffer;
     try {
-      res = await fetch(parsed, { redirect: 'follow' });
+      const signal = this.o.http ? AbortSignal.timeout(this.o.http.requestTimeoutMs) : undefined;
+      res = await fetch(parsed, { redirect: 'follow', signal });
+      if (!res.ok) throw clientError(`HTTP error ${res.status} reading ${url}: ${res.statusText}`);
+      body = await boundedBody(res, this.o.http?.maxBody ?? Number.POSITIVE_INFINITY);
     } catch (err) {
-      throw clientError(`Error: ${url} reading ${url}: ${(err as Error).message}`);
+      if (err instanceof SALT_ERR_FILE_CLIENT) throw err;
+      const why = (err as Error).name === 'TimeoutError' ? 'Timeout during request' : (err as Error).message;
+      throw clientError(`Error: ${url} reading ${url}: ${why}`);
     }
-    if (!res.ok) throw clientError(`HTTP error ${res.status} reading ${url}: ${res.statusText}`);
-    const body = Buffer.from(await res.arrayBuffer());
     if (dest === null) return body.toString('utf8');
     let target = dest || this.extrnPath(parsed, saltenv);
     if (dest && ((await isDir(dest)) || dest.endsWith('/')))

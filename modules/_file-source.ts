@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
-import { fileChannel } from './_file-channel.js';
-import { FileClient, splitEnv } from './_file-client.js';
+import { type FileClient, splitEnv } from './_file-client.js';
+import { fileClientOf } from './_file-client-of.js';
 import { lexists } from './_file-stat.js';
 
 /** Salt's `CommandExecutionError` as file functions raise it: its message is what states quote. */
@@ -16,12 +16,7 @@ export const FileError = SALT_ERR_EXEC_COMMAND;
 
 /** The minion's file client (as `cp` builds it). */
 export function fileClient(ctx: ExecContext): FileClient {
-  return new FileClient({
-    cachedir: String(ctx.opts.cachedir ?? '/var/cache/salt/minion'),
-    hashType: typeof ctx.opts.hash_type === 'string' ? ctx.opts.hash_type : 'sha256',
-    request: fileChannel(ctx),
-    log: ctx.log,
-  });
+  return fileClientOf(ctx);
 }
 
 /** The URL scheme of a source (`''` for a plain path), as `urllib.parse.urlparse(...).scheme`. */

@@ -91,7 +91,9 @@ export function fetchOnce(spec: FetchSpec): Promise<FetchResult> {
         res.on('data', (c: Buffer) => {
           size += c.length;
           if (size > spec.maxBody) {
-            req.destroy(new Error(`Content-Length too long`));
+            clearTimeout(timer);
+            reject(new Error('Content-Length too long'));
+            req.destroy();
             return;
           }
           chunks.push(c);

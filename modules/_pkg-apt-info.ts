@@ -22,27 +22,46 @@ export async function owner(
   return values.length === 1 ? (values[0] ?? '') : ret;
 }
 
+/** The files of each named installed package (every one with none named), or Salt's error text. */
+async function filesByPackage(
+  ctx: ExecContext,
+  packages: readonly string[],
+): Promise<Map<string, string[]> | string> {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's format, not a template
+  const format = '-f=${db:Status-Status}\t${binary:Package}\n';
+  const out = await execCommand(['dpkg-query', format, '-W', ...packages], { signal: ctx.signal });
+  if (out.retcode !== 0) return `Error:  ${out.stderr}`;
+  const found = new Map<string, string[]>();
+  for (const line of out.stdout.split('\n')) {
+    const [status, pkg] = line.split('\t');
+    if (status !== 'installed' || !pkg) continue;
+    const list = await execCommand(['dpkg', '-L', pkg], { signal: ctx.signal });
+    found.set(
+      pkg,
+      list.stdout.split('\n').filter((f) => f !== ''),
+    );
+  }
+  return found;
+}
+
 /** Salt's `pkg.file_list`: every file of the named installed packages (of all, with none named). */
 export async function fileList(
   ctx: ExecContext,
   packages: readonly string[],
 ): Promise<{ errors: string[]; files: string[] } | string> {
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's format, not a template
-  const out = await execCommand(
-    ['dpkg-query', '-f=${db:Status-Status}\t${binary:Package}\n', '-W', ...packages],
-    {
-      signal: ctx.signal,
-    },
-  );
-  if (out.retcode !== 0) return `Error:  ${out.stderr}`;
-  const files = new Set<string>();
-  for (const line of out.stdout.split('\n')) {
-    const [status, pkg] = line.split('\t');
-    if (status !== 'installed' || !pkg) continue;
-    const list = await execCommand(['dpkg', '-L', pkg], { signal: ctx.signal });
-    for (const f of list.stdout.split('\n')) if (f) files.add(f);
-  }
-  return { errors: [], files: [...files].sort() };
+  const found = await filesByPackage(ctx, packages);
+  if (typeof found === 'string') return found;
+  return { errors: [], files: [...new Set([...found.values()].flat())].sort() };
+}
+
+/** Salt's `pkg.file_dict`: the files of each named installed package (of all, with none named). */
+export async function fileDict(
+  ctx: ExecContext,
+  packages: readonly string[],
+): Promise<{ errors: string[]; packages: Record<string, string[]> } | string> {
+  const found = await filesByPackage(ctx, packages);
+  if (typeof found === 'string') return found;
+  return { errors: [], packages: Object.fromEntries(found) };
 }
 
 const FIELDS: readonly [string, string][] = [

@@ -116,3 +116,25 @@ export async function show(ctx: ExecContext, name: string): Promise<Record<strin
   }
   return ret;
 }
+
+const UNIT_TYPES = ['service', 'socket', 'device', 'mount', 'automount', 'swap', 'target', 'path', 'timer'];
+
+/** Salt's parse of `systemctl` (list-units): the units whose sub-state is `running`, services without `.service`. */
+export function runningUnits(out: string): string[] {
+  const ret = new Set<string>();
+  for (const line of out.split('\n')) {
+    const comps = line.trim().split(/\s+/);
+    const full = comps[0] ?? '';
+    if (comps.length <= 3 || comps[3] !== 'running') continue;
+    const dot = full.lastIndexOf('.');
+    if (dot < 0) continue;
+    const type = full.slice(dot + 1);
+    if (UNIT_TYPES.includes(type)) ret.add(type === 'service' ? full.slice(0, dot) : full);
+  }
+  return [...ret].sort();
+}
+
+/** Salt's `service.get_running` (systemd): the running units. */
+export async function getRunning(ctx: ExecContext): Promise<string[]> {
+  return runningUnits((await systemctl(ctx, '--full', '--no-legend', '--no-pager')).stdout);
+}

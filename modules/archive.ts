@@ -1,7 +1,7 @@
 /**
  * Salt's `archive` execution module (`salt/modules/archive.py`), the part `archive.extracted`
  * needs and users call: `list` (verbose: dirs, files, links and the top level), `is_encrypted`,
- * `tar`, `unzip` and `cmd_unzip`. Archives are read and unpacked with the system's `tar` and
+ * `tar`, `unzip`, `cmd_unzip`, and `zip`, `gzip`, `gunzip` (`_archive-pack.ts`). Archives are read and unpacked with the system's `tar` and
  * `unzip` programs (Salt uses Python's tarfile/zipfile for some of these; the results are the same).
  */
 import {
@@ -11,6 +11,7 @@ import {
   SALT_ERR_EXEC_COMMAND,
   SALT_ERR_INVOCATION,
 } from '../kernel/index.js';
+import { gzipCall, zipSources } from './_archive-pack.js';
 import {
   guessArchiveType,
   type Members,
@@ -110,6 +111,13 @@ export async function listArchive(
   return [...members.dirs, ...members.files, ...members.links].sort();
 }
 
+type Z = typeof import('zod').z;
+const gzipArgs = (z: Z) => ({
+  template: z.string().nullish(),
+  runas: z.string().nullish(),
+  options: z.string().nullish(),
+});
+
 const splitList = (v: unknown): string[] =>
   v === undefined || v === null
     ? []
@@ -172,6 +180,29 @@ export default defineModule({
         const out = String(await ctx.call('cmd.run', [cmd], kw));
         return out === '' ? [] : out.split('\n');
       },
+    }),
+    gzip: defineFunction({
+      args: (z) => z.object({ sourcefile: z.string(), ...gzipArgs(z) }),
+      doc: "Uses the gzip command to create gzip files; returns its output lines.\n\nCLI Example: salt '*' archive.gzip /tmp/sourcefile.txt options='-9'",
+      run: (ctx, a) => gzipCall(ctx, 'gzip', a.sourcefile, a),
+    }),
+    gunzip: defineFunction({
+      args: (z) => z.object({ gzipfile: z.string(), ...gzipArgs(z) }),
+      doc: "Uses the gunzip command to unpack gzip files; returns its output lines.\n\nCLI Example: salt '*' archive.gunzip /tmp/sourcefile.txt.gz options='--verbose'",
+      run: (ctx, a) => gzipCall(ctx, 'gunzip', a.gzipfile, a),
+    }),
+    zip: defineFunction({
+      args: (z) =>
+        z.object({
+          zip_file: z.string(),
+          sources: z.unknown(),
+          template: z.string().nullish(),
+          cwd: z.string().nullish(),
+          runas: z.string().nullish(),
+          zip64: z.boolean().default(false),
+        }),
+      doc: "Create a zip file of the sources (comma list or list, globs expanded); returns the names archived. Relative sources need cwd, and are named relative to it; absolute ones relative to /.\n\nCLI Example: salt '*' archive.zip /tmp/zipfile.zip /tmp/sourcefile1,/tmp/sourcefile2",
+      run: (ctx, a) => zipSources(ctx, a.zip_file, a.sources, a.cwd, a.runas),
     }),
     unzip: defineFunction({
       args: (z) =>

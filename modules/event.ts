@@ -1,10 +1,12 @@
 /**
  * Salt's `event` execution module (`salt/modules/event.py`): a minion fires events to the
- * master through its authenticated channel (`_minion_event`). The master refuses tags in its
- * own namespaces (master/handlers/minion-event.ts).
+ * master through its authenticated channel (`_minion_event`; the master refuses tags in its
+ * own namespaces, master/handlers/minion-event.ts), and `fire` on its own local bus, where the
+ * minion's engines listen (`_minion-bus.ts`).
  */
 import { z } from 'zod';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_SYNC } from '../kernel/index.js';
+import { fireOnOwnBus } from './_minion-bus.js';
 import { isMapping } from './_traverse.js';
 
 /** Whether this minion runs without a master (`salt-call --local`, `file_client: local`). */
@@ -42,8 +44,20 @@ const tagArg = z.string({ error: 'tag must be a string' }).min(1, 'tag must not 
 
 export default defineModule({
   name: 'event',
-  doc: 'Fire events from the minion to the master event bus.',
+  doc: "Fire events from the minion to the master event bus, or on the minion's own bus.",
   functions: {
+    fire: defineFunction({
+      args: z.object({ data: z.unknown(), tag: z.string({ error: 'tag must be a string' }) }),
+      doc: "Fire an event on the local minion event bus. Data must be formed as a dict.\n\nReturns False when no minion runs on this host or the event is refused.\n\nCLI Example: salt '*' event.fire '{\"data\":\"my event data\"}' 'tag'",
+      run: async (ctx, { data, tag }) => {
+        try {
+          return await fireOnOwnBus(String(ctx.opts.sock_dir ?? ''), ctx.id, tag, data);
+        } catch (err) {
+          ctx.log.debug({ tag, err: (err as Error).message }, 'event not fired on the minion bus');
+          return false;
+        }
+      },
+    }),
     fire_master: defineFunction({
       args: z.object({ data: z.unknown(), tag: tagArg, preload: z.unknown().optional() }),
       doc: "Fire an event off up to the master server.\n\nReturns True when the master took it.\n\nCLI Example: salt '*' event.fire_master '{\"data\":\"my event data\"}' 'tag'",

@@ -112,3 +112,37 @@ describe('http.query against a local server', () => {
     ).toEqual({ error: '[Errno 111] Connection refused' });
   });
 });
+
+describe('the http_* options (plugins/http/options.ts)', () => {
+  // Salt 3006.18 crashes on both ('NoneType' object has no attribute 'body'); tsalt answers an error
+  const limited = moduleCtx([httpMod], { opts: { extra: { http_max_body: 10, http_request_timeout: 1 } } });
+
+  it('http_max_body: a larger body is an error, a smaller one passes', async () => {
+    expect(await limited.call('http.query', [`${srv.url}/json`], { status: true })).toEqual({
+      status: 0,
+      error: 'Content-Length too long',
+    });
+    expect(await limited.call('http.query', [`${srv.url}/text`])).toEqual({ body: 'hello\n' });
+  });
+
+  it('http_request_timeout: a server that never answers is a timeout', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const { port } = silent.address() as { port: number };
+    try {
+      expect(await limited.call('http.query', [`http://127.0.0.1:${port}/`], { status: true })).toEqual({
+        status: 0,
+        error: 'Timeout during request',
+      });
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('a bad value is a config error naming the option', async () => {
+    const bad = moduleCtx([httpMod], { opts: { extra: { http_max_body: 'lots' } } });
+    expect(await bad.call('http.query', [`${srv.url}/text`])).toEqual({
+      error: expect.stringContaining('http_max_body: expected an integer >= 0, got "lots"'),
+    });
+  });
+});

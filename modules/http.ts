@@ -16,14 +16,13 @@ import {
 } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { fetchOnce } from './_http-fetch.js';
+import { httpLimits } from './_http-limits.js';
 
 type Query = Record<string, unknown>;
 
 /** A dict as `k=v&...` (Python's `urlencode` of its str() values). */
 const formEncode = (d: Query): string =>
   new URLSearchParams(Object.entries(d).map(([k, v]): [string, string] => [k, pyStr(v)])).toString();
-
-const num = (v: unknown, dflt: number) => (typeof v === 'number' && v > 0 ? v : dflt);
 
 /** `url` with `params` appended as a query string (tornado's `url_concat`). */
 function withParams(url: string, params: unknown): string {
@@ -80,9 +79,7 @@ export async function query(ctx: ExecContext, url: string, kw: Query): Promise<R
       body: data,
       auth: username !== null && password !== null ? { user: username, pass: password } : null,
       verifySsl,
-      connectTimeoutMs: num(opts.http_connect_timeout, 20) * 1000,
-      requestTimeoutMs: num(opts.http_request_timeout, 3600) * 1000,
-      maxBody: num(opts.http_max_body, 100 * 1024 ** 3),
+      ...httpLimits(opts),
       signal: ctx.signal,
     });
   } catch (err) {

@@ -11,6 +11,7 @@ import { connect as tcpConnect } from 'node:net';
 import { hostname } from 'node:os';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
+import { getFqdn, modHostname } from './_network-hostname.js';
 import { activeTcp, filterIfaces, ifaceInfo, interfaces, ipAddrs, subnetsOf } from './_network-ifaces.js';
 import {
   broadcastOf,
@@ -171,26 +172,6 @@ async function routes(family?: string | null): Promise<Array<Record<string, stri
     }
   }
   return family ? out.filter((r) => r.addr_family === family) : out;
-}
-
-/**
- * Python's `socket.getfqdn()` as /etc/hosts answers it: the host name's address, that address's
- * first entry (`gethostbyaddr`), then its first dotted name or else its canonical name.
- */
-function getFqdn(): string {
-  const name = hostname();
-  let entries: string[][] = [];
-  try {
-    entries = readFileSync('/etc/hosts', 'utf8')
-      .split('\n')
-      .map((raw) => pySplit(raw.split('#')[0] ?? ''))
-      .filter((f) => f.length > 1);
-  } catch {}
-  const own = entries.find((f) => f.slice(1).includes(name));
-  if (!own) return name;
-  const byAddr = entries.find((f) => f[0] === own[0]) ?? own;
-  const names = byAddr.slice(1);
-  return names.find((n) => n.includes('.')) ?? names[0] ?? name;
 }
 
 async function connectTo(host: string, port: number, proto: string, timeoutS: number, family: number) {
@@ -555,6 +536,19 @@ CLI Example:
 
     salt '*' network.get_hostname`,
       run: () => hostname(),
+    }),
+    mod_hostname: defineFunction({
+      args: (z) => z.object({ hostname: z.union([z.string(), z.number()]).transform(String).nullable() }),
+      doc: `Modify hostname
+
+Sets it with hostnamectl (or the hostname program), replaces the old name in /etc/hosts and
+writes /etc/hostname (Debian) or /etc/sysconfig/network (RedHat). False when the program
+refuses the name.
+
+CLI Example:
+
+    salt '*' network.mod_hostname master.saltstack.com`,
+      run: (ctx, a) => modHostname(ctx, a.hostname),
     }),
     get_fqdn: defineFunction({
       doc: `Get fully qualified domain name.

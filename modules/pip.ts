@@ -5,6 +5,7 @@
  * environment (`_pip-bin.ts`); the install command line is `_pip-install-args.ts`.
  */
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { pep440Cmp } from './_pep440.js';
 import { forgetVersion, listArg, type PipCall, pipVersion, type RunAll, runPip } from './_pip-bin.js';
 import { installArgs, proxyArgs, timeoutArgs } from './_pip-install-args.js';
 
@@ -107,6 +108,45 @@ async function listUpgrades(ctx: ExecContext, a: PipCall): Promise<Record<string
     throw new SALT_ERR_EXEC_COMMAND('Invalid JSON');
   }
   return Object.fromEntries(pkgs.map((p) => [p.name, `${p.latest_version} [${p.latest_filetype}]`]));
+}
+
+/** Salt's `pip.list_all_versions`: the versions the index offers, oldest first; null when none. */
+async function listAllVersions(
+  ctx: ExecContext,
+  a: PipCall & {
+    pkg: string;
+    include_alpha: boolean;
+    include_beta: boolean;
+    include_rc: boolean;
+    index_url?: string | null;
+    extra_index_url?: string | null;
+  },
+): Promise<string[] | null> {
+  const modern = !older(await pipVersion(ctx, a), '21.2');
+  const args = modern ? ['index', 'versions', a.pkg] : ['install', `${a.pkg}==versions`];
+  for (const [flag, url] of [
+    ['--index-url', a.index_url],
+    ['--extra-index-url', a.extra_index_url],
+  ] as const) {
+    if (!url) continue;
+    if (!/^(https?|file):\/\/./.test(url)) throw new SALT_ERR_EXEC_COMMAND(`'${url}' is not a valid URL`);
+    args.push(flag, url);
+  }
+  const r = await runPip(ctx, args, a, { redirect_stderr: true, output_loglevel: 'quiet' });
+  const found = modern
+    ? /\s*Available versions: (.*)/
+    : /\s*Could not find a version.* \(from versions: (.*)\)/;
+  const skip = [a.include_alpha ? '' : 'a', a.include_beta ? '' : 'b', a.include_rc ? '' : 'rc'].filter(
+    Boolean,
+  );
+  for (const line of r.stdout.split('\n')) {
+    const m = found.exec(line);
+    if (!m) continue;
+    const versions = (m[1] as string).split(', ').filter((v) => v && !skip.some((x) => v.includes(x)));
+    versions.sort((x, y) => pep440Cmp(x, y) ?? 0);
+    return versions.length > 0 ? versions : null;
+  }
+  return null;
 }
 
 const prefixArg = (z: Z) =>
@@ -241,6 +281,22 @@ export default defineModule({
       doc: "Whether pkgname is installed (its name compared without case).\n\nCLI Example: salt '*' pip.is_installed salt",
       run: async (ctx, a) =>
         Object.keys(await list(ctx, a.pkgname, a)).some((p) => p.toLowerCase() === a.pkgname.toLowerCase()),
+    }),
+    list_all_versions: defineFunction({
+      args: (z) =>
+        z.object({
+          pkg: z.union([z.string(), z.number()]).transform(String),
+          bin_env: z.string().nullish(),
+          include_alpha: z.boolean().default(false),
+          include_beta: z.boolean().default(false),
+          include_rc: z.boolean().default(false),
+          user: z.string().nullish(),
+          cwd: z.string().nullish(),
+          index_url: z.string().nullish(),
+          extra_index_url: z.string().nullish(),
+        }),
+      doc: "List all available versions of a package from the index (pip index versions), oldest first; None when there are none.\n\nCLI Example: salt '*' pip.list_all_versions <package name>",
+      run: (ctx, a) => listAllVersions(ctx, a),
     }),
     upgrade_available: defineFunction({
       args: (z) => z.object({ pkg: z.string(), ...callArgs(z) }),

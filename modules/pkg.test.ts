@@ -104,6 +104,24 @@ describe('pkg module (apt/dpkg)', () => {
           `/usr/share/${NAME}/hello.txt`,
         ],
       });
+      // a package dpkg does not know makes the whole answer dpkg-query's error, as in Salt
+      await expect(call('pkg.file_dict', [NAME, 'tsalt-t-nosuch'])).resolves.toBe(
+        'Error:  dpkg-query: no packages found matching tsalt-t-nosuch',
+      );
+      await expect(call('pkg.file_dict', [NAME])).resolves.toEqual({
+        errors: [],
+        packages: {
+          [NAME]: [
+            '/.',
+            '/etc',
+            `/etc/${NAME}.conf`,
+            '/usr',
+            '/usr/share',
+            `/usr/share/${NAME}`,
+            `/usr/share/${NAME}/hello.txt`,
+          ],
+        },
+      });
       const info = (await call('pkg.info_installed', [NAME])) as Record<string, Record<string, string>>;
       expect(Object.keys(info[NAME] ?? {})).toEqual([
         'name',

@@ -25,7 +25,7 @@ import {
   version,
   versionCmp,
 } from './_pkg-apt.js';
-import { fileList, infoInstalled, owner } from './_pkg-apt-info.js';
+import { fileDict, fileList, infoInstalled, owner } from './_pkg-apt-info.js';
 import { delRepo, getRepo, listRepos, modRepo } from './_pkg-apt-repos.js';
 import { getSelections, hold, setSelections, unhold } from './_pkg-apt-select.js';
 import { which } from './_which.js';
@@ -243,6 +243,13 @@ export default defineModule({
       varkw: true,
       doc: 'The files of the named packages: {errors, files}.',
       run: (ctx, _a, extra) => fileList(ctx, names(extra.args)),
+    }),
+    file_dict: defineFunction({
+      args: (z) => z.object({}),
+      varargs: true,
+      varkw: true,
+      doc: "List the files that belong to a package, grouped by package: {errors, packages: {name: [files]}}. Not specifying any packages will return every package's files.\n\nCLI Example: salt '*' pkg.file_dict hostname mount",
+      run: (ctx, _a, extra) => fileDict(ctx, names(extra.args)),
     }),
     info_installed: defineFunction({
       args: (z) => z.object({}),

@@ -2,7 +2,7 @@
  * Salt's `service` execution module: start, stop and query system services, and set which
  * start at boot. Two backends as in Salt: systemd (`systemd_service.py`) when systemd is PID 1,
  * else Debian's sysvinit scripts (`debian_service.py`). The systemd-only functions (`show`,
- * `masked`, `mask`, `unmask`, `systemctl_reload`) say they are not available on sysvinit.
+ * `get_running`, `masked`, `mask`, `unmask`, `systemctl_reload`) are not available on sysvinit.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import {
@@ -15,6 +15,7 @@ import {
 import { fnmatch } from './_fnmatch.js';
 import * as deb from './_service-debian.js';
 import * as sd from './_service-systemd.js';
+import { which } from './_which.js';
 
 const DEBIAN_OSES = ['Debian', 'Raspbian', 'Devuan', 'NILinuxRT'];
 
@@ -135,6 +136,14 @@ export default defineModule({
       doc: 'True when the named service does not start at boot.',
       run: async (ctx, { name }) =>
         sd.systemdBooted() ? !(await sd.isEnabled(ctx, name)) : (await getDisabled()).includes(name),
+    }),
+    get_running: defineFunction({
+      doc: "Return a list of all running services, so far as systemd is concerned (systemd only).\n\nCLI Example: salt '*' service.get_running",
+      run: (ctx) => {
+        // Salt's systemd module also loads "offline" (no PID 1 systemd, systemctl installed)
+        if (!which('systemctl')) systemdOnly('get_running');
+        return sd.getRunning(ctx);
+      },
     }),
     show: defineFunction({
       args: (z) => z.object({ name: z.string() }),

@@ -7,6 +7,7 @@ import type { OptionSet } from '../kernel/index.js';
 import { clusterMinionOptions, clusterOptions } from './cluster/options.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
+import { httpOptions } from './http/options.js';
 import { jobProcessOptions } from './job-processes/options.js';
 import { matchersOptions } from './matchers/options.js';
 import { mineMasterOptions, mineMinionOptions } from './mine/options.js';
@@ -39,4 +40,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   matchersOptions,
   clusterOptions,
   clusterMinionOptions,
+  httpOptions,
 ];

@@ -57,3 +57,66 @@ describe.skipIf(!canVenv)('pip.removed', () => {
     });
   });
 });
+
+describe.skipIf(!canVenv)('pip.installed', () => {
+  const inst = (kw: Record<string, unknown>, test = false) =>
+    runState(
+      pip,
+      'installed',
+      { find_links: (fx as PipFixture).wheels, no_index: true, ...kw },
+      { ctx, test },
+    );
+
+  it("predicts, installs, then finds it installed; a version it cannot meet fails with pip's words", async () => {
+    const { venv } = fx as PipFixture;
+    const name = 'tsalt-fixture';
+    await ctx.call('pip.uninstall', [name], { bin_env: venv });
+    expect(await inst({ name, bin_env: venv }, true)).toEqual({
+      name,
+      result: null,
+      comment: `Python package ${name} is set to be installed`,
+      changes: {},
+    });
+    expect(await inst({ name, bin_env: venv })).toEqual({
+      name,
+      result: true,
+      comment: 'All packages were successfully installed',
+      changes: { 'tsalt-fixture==1.0': 'Installed' },
+    });
+    expect(await inst({ name: 'tsalt_fixture==1.0', bin_env: venv })).toEqual({
+      name: 'tsalt_fixture==1.0',
+      result: true,
+      comment:
+        'Python package tsalt_fixture==1.0 was already installed\nAll specified packages are already installed',
+      changes: {},
+    });
+    const higher = await inst({ name: 'x', pkgs: ['tsalt-fixture>=2', 'tsalt-fixture<2'], bin_env: venv });
+    expect(higher).toMatchObject({ name: 'tsalt-fixture>=2;tsalt-fixture<2', result: false, changes: {} });
+    expect(higher.comment).toMatch(
+      /^Python package tsalt-fixture<2 was already installed\nFailed to install packages: tsalt-fixture>=2\. Error: .*No matching distribution found for tsalt-fixture>=2/s,
+    );
+  }, 240_000);
+
+  it("refuses Salt's bad inputs before pip runs", async () => {
+    const { venv } = fx as PipFixture;
+    expect(await inst({ name: 'tsalt-fixture=1.0', bin_env: venv })).toEqual({
+      name: 'tsalt-fixture=1.0',
+      result: false,
+      comment:
+        "Invalid version specification in package tsalt-fixture=1.0. '=' is not supported, use '==' instead.",
+      changes: {},
+    });
+    expect(await inst({ name: 'x', pkgs: 'a,b', bin_env: venv })).toEqual({
+      name: 'x',
+      result: false,
+      comment: 'pkgs argument must be formatted as a list',
+      changes: {},
+    });
+    expect(await inst({ name: 'x', bin_env: (fx as PipFixture).wheels })).toEqual({
+      name: 'x',
+      result: false,
+      comment: `Error installing 'x': Could not find a pip binary in virtualenv ${(fx as PipFixture).wheels}`,
+      changes: {},
+    });
+  });
+});

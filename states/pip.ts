@@ -1,9 +1,11 @@
 /**
- * Salt's `pip` state module (`salt/states/pip_state.py`), its `pip.removed`: uninstall a
- * Python package that `pip.list` shows, through the `pip` execution module. (`pip.installed`
- * is not here yet.)
+ * Salt's `pip` state module (`salt/states/pip_state.py`): `pip.installed` (`_pip-installed.ts`)
+ * and `pip.removed`, which uninstalls a Python package that `pip.list` shows, through the `pip`
+ * execution module.
  */
+
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+import { pipInstalled } from './_pip-installed.js';
 
 const removed = defineState({
   args: (z) =>
@@ -57,6 +59,6 @@ const removed = defineState({
 
 export default defineStateModule({
   name: 'pip',
-  doc: 'Installation of Python packages using pip (pip.removed).',
-  functions: { removed },
+  doc: 'Installation of Python packages using pip (pip.installed, pip.removed).',
+  functions: { installed: pipInstalled, removed },
 });

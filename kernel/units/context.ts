@@ -1,8 +1,7 @@
 /**
  * The context a process or engine runs with: its options validated by its own schema, the
  * signal that stops it, and events. On the master they are fired on and read from the master
- * bus; on a minion they go to the master through `_minion_event` (the minion has no bus of
- * its own to read).
+ * bus; on a minion fired to the master (`_minion_event`) and read from the minion's own bus.
  */
 import { EventFirer, EventListener, masterEventAddresses } from '../bus/event-bus.js';
 import { SALT_ERR_PLUGIN_OPTIONS, SALT_ERR_PROCESS_MASTER_ONLY } from '../errors.js';
@@ -66,16 +65,10 @@ export function masterProcessContext(
 }
 
 /**
- * The `_minion_event` load for one event a minion's engine fires: Salt's `events` form, so
- * the master bus gets the engine's tag and data as they are, plus the minion's `id` (as a
- * beacon's events have it), and the master's tag rules (no `salt/job/...`, `salt/auth`, ...)
- * apply as for `event.send`.
+ * The `_minion_event` load (Salt's `events` form) for one event a minion's engine fires: its tag
+ * and data plus the minion's `id`; the master's tag rules apply as for `event.send`.
  */
-export function minionEngineEventLoad(
-  id: string,
-  tag: string,
-  data: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
+export function minionEngineEventLoad(id: string, tag: string, data: Readonly<Record<string, unknown>>) {
   const body: Record<string, unknown> = { ...data };
   if (!('id' in body)) body.id = id;
   return { cmd: '_minion_event', id, pretag: null, events: [{ tag, data: body }] };
@@ -83,7 +76,7 @@ export function minionEngineEventLoad(
 
 /**
  * A context for `def` on minion `id`: `fire` sends each event to the master with `request`
- * (the minion's master link); `listen` is master-only and throws.
+ * (the minion's master link); `listen` reads the minion's own bus (`link.listen`) or throws.
  */
 export function minionProcessContext(
   def: ProcessDef,
@@ -91,7 +84,11 @@ export function minionProcessContext(
   rawOptions: Readonly<Record<string, unknown>>,
   log: UnitLogger,
   signal: AbortSignal,
-  link: { id: string; request(load: Record<string, unknown>): Promise<unknown> },
+  link: {
+    id: string;
+    request(load: Record<string, unknown>): Promise<unknown>;
+    listen?: ProcessContext['listen'];
+  },
 ): ClosableContext {
   const options = unitOptions(def, rawOptions);
   return {
@@ -103,7 +100,8 @@ export function minionProcessContext(
     async fire(tag, data) {
       await link.request(minionEngineEventLoad(link.id, tag, data));
     },
-    listen(): EventStream {
+    listen(prefixes): EventStream {
+      if (link.listen) return link.listen(prefixes);
       throw new SALT_ERR_PROCESS_MASTER_ONLY('ctx.listen');
     },
     async close() {},
