@@ -5,8 +5,13 @@
  */
 import { z } from 'zod';
 import { defineRunner, defineRunnerFunction } from '../../../kernel/index.js';
-import { type ReactorSetup, reactorDryRun, reactorListing, reactorOptions } from '../../reactor/index.js';
-import { SALT_ERR_REACTOR_REACTION } from '../../reactor/index.js';
+import {
+  type ReactorSetup,
+  reactorDryRun,
+  reactorListing,
+  reactorOptions,
+  SALT_ERR_REACTOR_REACTION,
+} from '../../reactor/index.js';
 
 function configDir(opts: Readonly<Record<string, unknown>>): string {
   return typeof opts.config_dir === 'string' ? opts.config_dir : process.cwd();
