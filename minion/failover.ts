@@ -95,7 +95,10 @@ export function watchMasters(o: FailoverWatchOptions): { stop(): void } {
 }
 
 /** Runs named checks one after another; a check already waiting or running is not queued twice. */
-function serialTurns(signal: AbortSignal, log: Logger): { run(name: string, check: () => Promise<void>): void } {
+function serialTurns(
+  signal: AbortSignal,
+  log: Logger,
+): { run(name: string, check: () => Promise<void>): void } {
   const queued = new Set<string>();
   let tail: Promise<void> = Promise.resolve();
   return {
@@ -106,7 +109,8 @@ function serialTurns(signal: AbortSignal, log: Logger): { run(name: string, chec
         try {
           if (!signal.aborted) await check();
         } catch (err) {
-          if (!signal.aborted) log.warn({ err: (err as Error).message }, `${name} did not complete; retrying`);
+          if (!signal.aborted)
+            log.warn({ err: (err as Error).message }, `${name} did not complete; retrying`);
         } finally {
           queued.delete(name);
         }
