@@ -3,14 +3,17 @@
  * docs/cluster.md): two masters share one AES key and the minions' session keys through
  * PostgreSQL, so a minion that signed in on one master is served by the other. The balancer
  * (test/support/tcp-balancer.ts) sends the minion's request connection to one master and its
- * publish connection to the other, then swaps them mid-session.
+ * publish connection to the other, then swaps them mid-session. Also: a job's progress events
+ * (`salt/job/<jid>/prog/...`), fired on the master its minion is connected to, reach the master
+ * that published the job.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import { type PostgresTestServer, SKIP_DB_TESTS, startPostgres } from '../../tools/db-servers.js';
 import type { Cluster, Daemon } from '../../tools/local-cluster.js';
-import { type ClusterPair, startClusterPair, until } from '../support/cluster-pair.js';
+import { B, type ClusterPair, startClusterPair, until } from '../support/cluster-pair.js';
 import { TcpBalancer } from '../support/tcp-balancer.js';
 
 /** The balancer's address: the only master address the minion knows. */
@@ -108,5 +111,34 @@ describe.skipIf(SKIP_DB_TESTS)('a cluster behind a TCP load balancer (master_typ
     await until('the new key on A', async () => (aesKeyOf(pair.a) === rotated ? true : undefined));
     await pingFromBoth();
     expect(aesKeyOf(pair.a)).toBe(aesKeyOf(pair.b));
+  }, 120_000);
+
+  it("a job's progress events reach the master that published it", async () => {
+    // a minion of B only; the job is published on A
+    await pair.a.startMinion('pe1', { master: B, state_events: true });
+    const events = new EventListener(masterEventAddresses(join(pair.a.root, 'var/run/salt/master')), [
+      'salt/job/',
+    ]);
+    await events.ready();
+    const prog = (async () => {
+      for await (const ev of events) if (/^salt\/job\/\d{20}\/prog\/pe1\//.test(ev.tag)) return ev;
+      return undefined;
+    })();
+    try {
+      const r = await pair.a.saltJson([
+        'pe1',
+        'state.single',
+        'test.succeed_without_changes',
+        'name=p',
+        '-t',
+        '30',
+      ]);
+      expect(Object.keys(r.data)).toEqual(['pe1']);
+      const ev = await Promise.race([prog, new Promise<undefined>((r) => setTimeout(r, 30_000, undefined))]);
+      expect(ev?.tag).toMatch(/^salt\/job\/\d{20}\/prog\/pe1\/0$/);
+      expect((ev?.data as { data?: { ret?: { name?: string } } } | undefined)?.data?.ret?.name).toBe('p');
+    } finally {
+      events.close();
+    }
   }, 120_000);
 });
