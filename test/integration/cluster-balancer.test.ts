@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import { type PostgresTestServer, SKIP_DB_TESTS, startPostgres } from '../../tools/db-servers.js';
 import type { Cluster, Daemon } from '../../tools/local-cluster.js';
+import { TcpBalancer } from '../../tools/tcp-balancer.js';
 import { B, type ClusterPair, startClusterPair, until } from '../support/cluster-pair.js';
-import { TcpBalancer } from '../support/tcp-balancer.js';
 
 /** The balancer's address: the only master address the minion knows. */
 const LB = '127.0.0.4';
