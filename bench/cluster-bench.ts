@@ -1,11 +1,12 @@
 /**
  * Cluster figures (issue 24, by hand): one master with `count` swarm minions against a cluster of
- * two masters (127.0.0.2, 127.0.0.3) with `count / 2` each, both with PostgreSQL as the job cache
- * (and, for the cluster, its backend): the sign-in storm, `test.ping` to every minion published on
- * the first master (seconds to the last return, returns seen), and the PostgreSQL transactions
- * per second while the pings run. Standalone: `node dist/bench/cluster-bench.js --count 1000 [--runs 3]`.
+ * two masters (127.0.0.2, 127.0.0.3) behind a TCP load balancer (about `count / 2` each), both
+ * with PostgreSQL as the job cache (and, for the cluster, its backend): the sign-in storm,
+ * `test.ping` to every minion published on the first master (seconds to the last return, returns
+ * seen), the masters' CPU per return, PostgreSQL's transactions, inserts and CPU while the pings
+ * run, and, for the cluster, the time from `kill -9` of one master until every minion answers. Standalone: `node dist/bench/cluster-bench.js --count 1000 [--runs 3]`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,9 +18,13 @@ import { startPostgres } from '../tools/db-servers.js';
 import { Cluster } from '../tools/local-cluster.js';
 import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';
 import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
+import { TcpBalancer } from '../tools/tcp-balancer.js';
+import { treeCpuMs } from './proc-stats.js';
 
 const A = '127.0.0.2';
 const B = '127.0.0.3';
+/** The load balancer in front of the cluster. */
+const LB = '127.0.0.4';
 
 async function ping(confDir: string, timeoutS: number): Promise<{ seconds: number; returns: number }> {
   const { config } = await loadConfig('master', confDir);
@@ -42,6 +47,32 @@ async function ping(confDir: string, timeoutS: number): Promise<{ seconds: numbe
   }
 }
 
+/** The PostgreSQL server listening on `port`: its postmaster's pid, found by its command line. */
+function postgresPid(port: number): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv[0]?.endsWith('/postgres') && argv.includes(String(port))) return Number(name);
+  }
+  return undefined;
+}
+
+/** Every process of the masters, the swarm's excluded: the CPU they used, in ms. */
+function mastersCpuMs(clusters: readonly Cluster[]): number {
+  return clusters.reduce((sum, c) => sum + (c.master?.alive ? treeCpuMs(c.master.proc.pid!) : 0), 0);
+}
+
+/**
+ * `masters: 1`: one master, the swarm on it. `masters: 2`: a cluster of two, the swarm behind a
+ * TCP load balancer on 127.0.0.4 (Salt 3007's layout: every minion's request and publish
+ * connections each go to either master), and at the end master B is killed (SIGKILL): the time
+ * until a `test.ping` from A gets every minion's return.
+ */
 async function run(count: number, runs: number, masters: 1 | 2): Promise<string> {
   const server = await startPostgres();
   const db = `b${masters}`;
@@ -67,63 +98,113 @@ async function run(count: number, runs: number, masters: 1 | 2): Promise<string>
   });
   const clusters = [new Cluster({ master: base(A, 'ma'), quiet: true })];
   await clusters[0]!.writeMasterConfig();
+  const balancers: TcpBalancer[] = [];
   if (masters === 2) {
     const b = new Cluster({ master: base(B, 'mb'), quiet: true });
     b.publishPort = clusters[0]!.publishPort;
     b.retPort = clusters[0]!.retPort;
     clusters.push(b);
   }
-  const swarms: SwarmHandle[] = [];
+  let swarm: SwarmHandle | undefined;
   const stat = new pg.Client({ host: server.host, port: server.port, user: server.user, database: db });
   try {
-    for (const c of clusters) await c.startMaster();
-    const keysDir = defaultKeysDir();
-    await ensureKeys(keysDir, count);
-    const per = count / masters;
-    const t0 = performance.now();
-    for (const [i, c] of clusters.entries()) {
-      const s = await startSwarm({
-        count: per,
-        masterHost: i === 0 ? A : B,
-        retPort: c.retPort,
-        keysDir,
-        idPrefix: `s${i}-`,
-        logLevel: 'error',
-      });
-      swarms.push(s);
-      s.go();
+    await clusters[0]!.startMaster();
+    if (masters === 2) {
+      // one master key pair for the cluster
+      const pki = (c: Cluster) => join(c.root, 'etc/salt/pki/master');
+      mkdirSync(pki(clusters[1]!), { recursive: true, mode: 0o700 });
+      for (const f of ['master.pem', 'master.pub'])
+        copyFileSync(join(pki(clusters[0]!), f), join(pki(clusters[1]!), f));
+      await clusters[1]!.startMaster();
+      for (const port of [clusters[0]!.retPort, clusters[0]!.publishPort]) {
+        const lb = new TcpBalancer([
+          { host: A, port },
+          { host: B, port },
+        ]);
+        await lb.listen(LB, port);
+        balancers.push(lb);
+      }
     }
-    await Promise.all(swarms.map((s) => s.waitFor((st) => st.authenticated >= per, 600_000)));
+    const keysDir = defaultKeysDir();
+    // minions share keys from a pool (as the console bench's do): 10,000 fresh RSA pairs take an hour here
+    const keyPool = Math.min(count, 2000);
+    await ensureKeys(keysDir, keyPool);
+    const t0 = performance.now();
+    swarm = await startSwarm({
+      count,
+      masterHost: masters === 2 ? LB : A,
+      retPort: clusters[0]!.retPort,
+      keysDir,
+      keyPool,
+      idPrefix: 's-',
+      logLevel: 'error',
+    });
+    swarm.go();
+    await swarm.waitFor((st) => st.authenticated >= count, 1_800_000);
     const signIn = (performance.now() - t0) / 1000;
     // the first master knows every key (the other master's through the cluster) before it publishes
     const pkiA = join(clusters[0]!.root, 'etc/salt/pki/master');
     while ((await listKeys(pkiA)).minions.length < count) await new Promise((r) => setTimeout(r, 200));
     const keysSeen = (performance.now() - t0) / 1000;
     await stat.connect();
+    const pgPid = postgresPid(server.port);
     const lines = [
-      `${masters} master(s) × ${per} minions: sign-in storm ${signIn.toFixed(1)} s, every key on the first master at ${keysSeen.toFixed(1)} s`,
+      masters === 2
+        ? `2 masters behind a TCP balancer, ${count} minions (requests to A/B: ${balancers[0]!.routed.join('/')}, publish connections: ${balancers[1]!.routed.join('/')})`
+        : `1 master, ${count} minions`,
+      `  sign-in storm ${signIn.toFixed(1)} s, every key on the first master at ${keysSeen.toFixed(1)} s`,
     ];
     const first = await ping(clusters[0]!.confDir, 120);
     lines.push(`  first test.ping: ${first.returns}/${count} returns, ${first.seconds.toFixed(2)} s`);
-    const tx = async () =>
-      Number(
-        (await stat.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db])).rows[0]
-          .xact_commit,
+    const counters = async () => {
+      const r = await stat.query(
+        'SELECT xact_commit, tup_inserted FROM pg_stat_database WHERE datname = $1',
+        [db],
       );
+      return { tx: Number(r.rows[0].xact_commit), ins: Number(r.rows[0].tup_inserted) };
+    };
     for (let k = 0; k < runs; k++) {
-      const before = await tx();
+      const before = await counters();
+      const cpu0 = mastersCpuMs(clusters);
+      const pg0 = pgPid ? treeCpuMs(pgPid) : 0;
+      const own0 = process.cpuUsage();
       const t = performance.now();
       const r = await ping(clusters[0]!.confDir, 120);
       const s = (performance.now() - t) / 1000;
-      const after = await tx();
+      const own = process.cpuUsage(own0);
+      const after = await counters();
+      const cpu = mastersCpuMs(clusters) - cpu0;
+      const pgCpu = pgPid ? treeCpuMs(pgPid) - pg0 : Number.NaN;
       lines.push(
-        `  test.ping ${k + 1}: ${r.returns}/${count} returns, last at ${r.seconds.toFixed(2)} s; PostgreSQL ${((after - before) / s).toFixed(0)} transactions/s`,
+        `  test.ping ${k + 1}: ${r.returns}/${count} returns, last at ${r.seconds.toFixed(2)} s; masters' CPU ${((cpu * 1000) / Math.max(1, r.returns)).toFixed(0)} µs per return; PostgreSQL ${((after.tx - before.tx) / s).toFixed(0)} transactions/s, ${((after.ins - before.ins) / s).toFixed(0)} rows inserted/s, CPU ${(pgCpu / s / 10).toFixed(0)} % of a core` +
+          (masters === 2
+            ? `; this process (client, balancer) ${((own.user + own.system) / 1000 / s / 10).toFixed(0)} % of a core`
+            : ''),
+      );
+    }
+    if (masters === 2) {
+      const killed = performance.now();
+      await clusters[1]!.master!.stop('SIGKILL');
+      let tries = 0;
+      for (;;) {
+        tries++;
+        const r = await ping(clusters[0]!.confDir, 10);
+        if (r.returns >= count) break;
+        if (performance.now() - killed > 600_000) {
+          lines.push(`  after kill -9 of B: ${r.returns}/${count} answer after 600 s`);
+          break;
+        }
+      }
+      const st = swarm.stats();
+      lines.push(
+        `  kill -9 of master B: every minion answers a test.ping from A ${((performance.now() - killed) / 1000).toFixed(1)} s later (${tries} pings; swarm re-auths ${st.reauths}, errors ${st.errors})`,
       );
     }
     return lines.join('\n');
   } finally {
     await stat.end().catch(() => undefined);
-    for (const s of swarms) await s.stop().catch(() => undefined);
+    await swarm?.stop().catch(() => undefined);
+    for (const lb of balancers) await lb.close();
     for (const c of clusters) await c.stop().catch(() => undefined);
     await server.destroy();
     rmSync(cpki, { recursive: true, force: true });
@@ -137,6 +218,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   };
   const count = arg('--count', 1000);
   const runs = arg('--runs', 3);
-  console.log(await run(count, runs, 1));
-  console.log(await run(count, runs, 2));
+  // --only 1 or --only 2: one of the two set-ups
+  const only = arg('--only', 0);
+  if (only !== 2) console.log(await run(count, runs, 1));
+  if (only !== 1) console.log(await run(count, runs, 2));
 }

@@ -146,9 +146,10 @@ export async function startMaster(
   }
 
   pm.on('message', (proc, msg) => {
-    if (proc.name === 'maintenance' && (msg as { type?: string }).type === 'rotate-aes') {
-      void rotateAes();
-    }
+    const type = (msg as { type?: string }).type;
+    if (proc.name === 'maintenance' && type === 'rotate-aes') void rotateAes();
+    // the cluster process wrote the cluster's shared AES key into `.aes` (plugins/cluster)
+    if (proc.name === 'cluster' && type === 'aes-adopted') void reloadAes();
   });
   pm.on('restart', (proc, info) => {
     log.warn({ process: proc.name, restarts: proc.restarts, exit: info.exit }, 'child restarted');
@@ -185,8 +186,16 @@ export async function startMaster(
     }
   }
 
+  /** Has the publisher and request server read `.aes` again, once they are up to hear it. */
+  async function reloadAes(): Promise<void> {
+    await starting.catch(() => undefined);
+    await pm.send('publisher', { type: 'aes-rotated' });
+    await pm.send('request-server', { type: 'aes-rotated' });
+  }
+
+  const starting = pm.start();
   try {
-    await pm.start();
+    await starting;
   } catch (err) {
     await removePidfile(config.pidfile).catch(() => false);
     throw err;

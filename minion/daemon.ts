@@ -28,6 +28,7 @@ import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
 import { firstAlive, watchMasters } from './failover.js';
 import type { GrainsView } from './grains-view.js';
+import { HotMasters, type PublishSource } from './hot-masters.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
 import type { JobData } from './job-protocol.js';
@@ -174,7 +175,7 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
 
 /** What the minion does with each publish: open it, match it, run its job once, return it. */
 interface PublishIntake {
-  onPublish(frame: Buffer): Promise<void>;
+  onPublish(frame: Buffer, from?: PublishSource): Promise<void>;
   /** Waits for the returns being sent now. */
   drain(): Promise<void>;
 }
@@ -186,20 +187,20 @@ function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor
   const hooks = kernel.hooks;
 
   const sending = new Set<Promise<void>>();
-  function sendReturn(job: JobData, outcome: JobOutcome): Promise<void> {
-    const p = sendReturnNow(job, outcome).finally(() => sending.delete(p));
+  function sendReturn(job: JobData, outcome: JobOutcome, to: PublishSource): Promise<void> {
+    const p = sendReturnNow(job, outcome, to).finally(() => sending.delete(p));
     sending.add(p);
     return p;
   }
 
-  async function sendReturnNow(job: JobData, outcome: JobOutcome): Promise<void> {
+  async function sendReturnNow(job: JobData, outcome: JobOutcome, to: PublishSource): Promise<void> {
     const load = buildReturnLoad(id, job, outcome);
     const timeoutMs = randomBetween(config.return_retry_timer, config.return_retry_timer_max) * 1000;
     try {
-      await master.send(load, { timeoutMs });
+      await to.send(load, { timeoutMs });
     } catch (err) {
       if ((err as { code?: string }).code === 'SALT_ERR_REQUEST_TOO_LARGE') {
-        await sendRefusedReturn(job, err as Error, timeoutMs);
+        await sendRefusedReturn(job, err as Error, timeoutMs, to);
         return;
       }
       log.error(
@@ -214,11 +215,16 @@ function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor
    * in its place (without the job's arguments, which may be what made it large), so that the
    * user sees why rather than a minion that did not return.
    */
-  async function sendRefusedReturn(job: JobData, err: Error, timeoutMs: number): Promise<void> {
+  async function sendRefusedReturn(
+    job: JobData,
+    err: Error,
+    timeoutMs: number,
+    to: PublishSource,
+  ): Promise<void> {
     log.error({ jid: job.jid, err: err.message }, 'the return is too large for the master');
     const failed = { return: `ERROR: ${err.message}`, retcode: 1, success: false };
     try {
-      await master.send(buildReturnLoad(id, { ...job, arg: [] }, failed), { timeoutMs });
+      await to.send(buildReturnLoad(id, { ...job, arg: [] }, failed), { timeoutMs });
     } catch (again) {
       log.error(
         { jid: job.jid, err: (again as Error).message },
@@ -238,8 +244,9 @@ function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor
     }
   }
 
-  const onPublish = async (frame: Buffer): Promise<void> => {
-    const load = await master.openPublish(frame);
+  /** `from`: the master the publish came from (a hot multi-master's other one), its return goes there. */
+  const onPublish = async (frame: Buffer, from: PublishSource = master): Promise<void> => {
+    const load = await from.openPublish(frame);
     if (!load) return;
     const jid = String(load.jid);
     const matchData = {
@@ -261,7 +268,7 @@ function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor
     const job = 'jid' in ready ? (ready as JobData) : published;
     log.info({ jid, fun: job.fun }, 'executing job');
     const outcome = 'jid' in ready ? await executor.run(job) : (ready as JobOutcome);
-    await sendReturn(job, outcome);
+    await sendReturn(job, outcome, from);
     if (hooks.jobReturned.taps.length > 0) await hooks.jobReturned.promise(job, outcome);
     await data.refreshIfChanged();
     // Job processes call the job's returners themselves; in-process jobs have theirs called here.
@@ -281,12 +288,13 @@ function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor
 function subscribe(
   m: MinionContext,
   masterHost: string,
+  publishPort: number,
   onPublish: (frame: Buffer) => Promise<void>,
 ): ZmtpSubscriber {
   const { config, id, log } = m;
   const recon = config.recon_default + (config.recon_randomize ? config.recon_max : 0);
   const sub = new ZmtpSubscriber({
-    ...parseTcpAddress(tcpAddress(masterHost, m.master.creds.publishPort)),
+    ...parseTcpAddress(tcpAddress(masterHost, publishPort)),
     reconnectMs: Math.round(randomBetween(config.recon_default, recon)),
     reconnectMaxMs: config.recon_max,
     onMessage: ([frame]) => {
@@ -419,13 +427,18 @@ export async function startMinion(
   if (keys.created) log.info({ pki_dir: config.pki_dir }, 'generated the minion key pair');
   // master_type: failover: the first master of the list that answers (minion/failover.ts)
   const failover = config.master_type === 'failover' && typeof config.master !== 'string';
-  const masters = failover ? [...config.master] : [primaryMaster(config.master)];
+  // hot multi-master: a list without failover, every master at once (minion/hot-masters.ts)
+  const hot = !failover && typeof config.master !== 'string' && config.master.length > 1;
+  const masters = failover || hot ? [...config.master] : [primaryMaster(config.master)];
   const starting = new AbortController();
-  let index = failover
-    ? await firstAlive(masters, config.master_port, 0, { signal: starting.signal, log, probeMs: 5000 })
-    : 0;
+  let index =
+    failover || hot
+      ? await firstAlive(masters, config.master_port, 0, { signal: starting.signal, log, probeMs: 5000 })
+      : 0;
+  const connection = (i: number): MasterConnection =>
+    new MasterConnection(config, id, keys, tcpAddress(masters[i]!, config.master_port), log);
   const signedIn = async (i: number): Promise<MasterConnection> => {
-    const conn = new MasterConnection(config, id, keys, tcpAddress(masters[i]!, config.master_port), log);
+    const conn = connection(i);
     await conn.signIn();
     return conn;
   };
@@ -450,7 +463,17 @@ export async function startMinion(
   };
   setMasterLink(id, link);
   const intake = publishIntake(m, data, executor);
-  let sub = subscribe(m, masters[index]!, intake.onPublish);
+  let sub = subscribe(m, masters[index]!, master.creds.publishPort, intake.onPublish);
+  const others = hot
+    ? new HotMasters({
+        masters,
+        primary: index,
+        connect: connection,
+        subscribe: (host, port, from) => subscribe(m, host, port, (frame) => intake.onPublish(frame, from)),
+        log,
+      })
+    : undefined;
+  others?.start();
   const own = clusterMinionOptions.read(config);
   const watch =
     failover && masters.length > 1 && config.master_alive_interval > 0
@@ -468,7 +491,7 @@ export async function startMinion(
             master.replace(next);
             sub.close();
             index = i;
-            sub = subscribe(m, masters[i]!, intake.onPublish);
+            sub = subscribe(m, masters[i]!, next.creds.publishPort, intake.onPublish);
             log.warn({ master: masters[i], why }, `master ${why}: now connected to ${masters[i]}`);
           },
         })
@@ -532,6 +555,7 @@ export async function startMinion(
         await executor.detach();
         await intake.drain();
       }
+      others?.close();
       master.close();
       clearMasterLink(id, link);
       await executor.close();

@@ -55,55 +55,66 @@ export interface FailoverWatchOptions {
   switchTo(index: number, why: 'failover' | 'failback'): Promise<void>;
 }
 
-/** Watches the master in use; resolves `stop` to end the watch. */
+/**
+ * Watches the master in use; `stop` ends the watch. The alive check and the failback check run one
+ * at a time, in the order their timers fire: a check due while the other runs waits for it instead
+ * of being skipped (with equal intervals, skipping starved the failback check, which always fired
+ * while the alive check held the turn).
+ */
 export function watchMasters(o: FailoverWatchOptions): { stop(): void } {
   const stop = new AbortController();
   const probeMs = Math.max(1000, Math.min(o.aliveIntervalS * 1000, 5000));
-  let busy = false;
-  const step = async (): Promise<void> => {
-    if (busy || stop.signal.aborted) return;
-    busy = true;
-    try {
-      const at = o.current();
-      if (!(await reachable(o.masters[at]!, o.port, probeMs))) {
-        o.log.warn({ master: o.masters[at] }, 'the master does not answer; failing over to the next one');
-        const next = await firstAlive(o.masters, o.port, (at + 1) % o.masters.length, {
-          signal: stop.signal,
-          log: o.log,
-          probeMs,
-        });
-        await o.switchTo(next, 'failover');
-      }
-    } catch (err) {
-      if (!stop.signal.aborted)
-        o.log.warn({ err: (err as Error).message }, 'failover did not complete; retrying');
-    } finally {
-      busy = false;
-    }
+  const alive = async (): Promise<void> => {
+    const at = o.current();
+    if (await reachable(o.masters[at]!, o.port, probeMs)) return;
+    o.log.warn({ master: o.masters[at] }, 'the master does not answer; failing over to the next one');
+    const next = await firstAlive(o.masters, o.port, (at + 1) % o.masters.length, {
+      signal: stop.signal,
+      log: o.log,
+      probeMs,
+    });
+    await o.switchTo(next, 'failover');
   };
   const back = async (): Promise<void> => {
-    if (busy || stop.signal.aborted || o.current() === 0) return;
-    busy = true;
-    try {
-      if (await reachable(o.masters[0]!, o.port, probeMs)) {
-        o.log.info({ master: o.masters[0] }, 'the first master answers again; failing back');
-        await o.switchTo(0, 'failback');
-      }
-    } catch (err) {
-      if (!stop.signal.aborted) o.log.warn({ err: (err as Error).message }, 'failback did not complete');
-    } finally {
-      busy = false;
-    }
+    if (o.current() === 0 || !(await reachable(o.masters[0]!, o.port, probeMs))) return;
+    o.log.info({ master: o.masters[0] }, 'the first master answers again; failing back');
+    await o.switchTo(0, 'failback');
   };
-  const alive = setInterval(() => void step(), o.aliveIntervalS * 1000);
-  const failback = o.failback
-    ? setInterval(() => void back(), (o.failbackIntervalS || o.aliveIntervalS) * 1000)
+  const turns = serialTurns(stop.signal, o.log);
+  const aliveTimer = setInterval(() => turns.run('failover', alive), o.aliveIntervalS * 1000);
+  const failbackTimer = o.failback
+    ? setInterval(() => turns.run('failback', back), (o.failbackIntervalS || o.aliveIntervalS) * 1000)
     : undefined;
   return {
     stop() {
       stop.abort();
-      clearInterval(alive);
-      clearInterval(failback);
+      clearInterval(aliveTimer);
+      clearInterval(failbackTimer);
+    },
+  };
+}
+
+/** Runs named checks one after another; a check already waiting or running is not queued twice. */
+function serialTurns(
+  signal: AbortSignal,
+  log: Logger,
+): { run(name: string, check: () => Promise<void>): void } {
+  const queued = new Set<string>();
+  let tail: Promise<void> = Promise.resolve();
+  return {
+    run(name, check) {
+      if (queued.has(name) || signal.aborted) return;
+      queued.add(name);
+      tail = tail.then(async () => {
+        try {
+          if (!signal.aborted) await check();
+        } catch (err) {
+          if (!signal.aborted)
+            log.warn({ err: (err as Error).message }, `${name} did not complete; retrying`);
+        } finally {
+          queued.delete(name);
+        }
+      });
     },
   };
 }

@@ -2,8 +2,8 @@
  * The master's `cluster` process (Salt 3007's cluster pool): listens on `cluster_pool_port` for
  * the peers' signed messages and keeps a link to each peer. A job published here is sent to every
  * peer, whose cluster process hands it to its own publisher, so it reaches the minions connected
- * there; their returns (`salt/job/<jid>/ret/<id>` on the peer's bus) come back here and are fired
- * on this master's bus for the client that published. With `cluster_backend: postgres` it also
+ * there; their returns and other job events (`salt/job/<jid>/ret/<id>`, `salt/job/<jid>/prog/...`
+ * on the peer's bus) come back here and are fired on this master's bus for the client that published. With `cluster_backend: postgres` it also
  * shares the minion keys (shared-state.ts).
  */
 import { createHash } from 'node:crypto';
@@ -32,7 +32,8 @@ import { SharedState } from './shared-state.js';
 
 /** How long a job published by a peer has its returns sent back to it. */
 const FOREIGN_JOB_MS = 60 * 60 * 1000;
-const RET_TAG = /^salt\/job\/(\d{20})\/ret\/(.+)$/;
+/** A job's events: its returns (`ret/<id>`) and the rest (`prog/<id>/<n>`, ...) alike. */
+const JOB_TAG = /^salt\/job\/(\d{20})\//;
 
 function isWildcard(iface: string): boolean {
   return ['0.0.0.0', '::', '[::]', ''].includes(iface);
@@ -143,15 +144,15 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
   });
   await handoff.bindPath(clusterPullPath(config.sock_dir));
 
-  // the returns to peers' jobs → the peer that published
+  // the events of peers' jobs (returns, progress) → the peer that published
   const events = ctx.listen(['salt/job/']);
   const forwarding = (async () => {
     for await (const ev of events) {
-      const m = RET_TAG.exec(ev.tag);
+      const m = JOB_TAG.exec(ev.tag);
       const f = m ? foreign.get(m[1]!) : undefined;
       if (f) links.get(f.peer)?.send(frame('event', { tag: ev.tag, data: ev.data }));
     }
-  })().catch((err: unknown) => log.error({ err }, 'cluster: the return forwarder failed'));
+  })().catch((err: unknown) => log.error({ err }, 'cluster: the job event forwarder failed'));
 
   let keys: SharedState | undefined;
   if (own.cluster_backend === 'postgres') {
@@ -166,11 +167,16 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
       keys: new KeyManager({
         pkiDir: config.pki_dir,
         cachedir: config.cachedir,
-        rotateAesKey: config.rotate_aes_key,
+        // the master where the key was deleted rotates the AES key; the new one reaches this one
+        // as the cluster's (secret-sync.ts), not as a second rotation of its own
+        rotateAesKey: false,
         onEvent: (tag, data) => void ctx.fire(tag, data).catch(() => undefined),
       }),
       intervalMs: own.cluster_sync_interval * 1000,
       log,
+      clusterKey: key,
+      // the master's parent asks its publisher and request server to read `.aes` again
+      onAesAdopted: () => process.send?.({ type: 'aes-adopted' }),
     });
     try {
       await keys.start();

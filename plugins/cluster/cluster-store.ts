@@ -2,7 +2,8 @@
  * The cluster's shared state in PostgreSQL (`cluster_backend: postgres`): every minion key and
  * its state (`tsalt_cluster_keys`, each change numbered from one sequence so a master reads only
  * what is new, and announced with NOTIFY), the minion data cache (`tsalt_cluster_minion_data`,
- * numbered and announced alike), and the masters of the cluster with their last sign of
+ * numbered and announced alike), the secrets the masters share sealed under the cluster key
+ * (`tsalt_cluster_secrets`: the AES key, the minions' session keys), and the masters of the cluster with their last sign of
  * life (`tsalt_cluster_masters`: two live masters with one id are refused). Tables are made on
  * first use under an advisory lock, as the `postgres` returner makes its own.
  */
@@ -35,6 +36,14 @@ const DDL = [
      origin text NOT NULL,
      PRIMARY KEY (cluster, id, name))`,
   'CREATE INDEX IF NOT EXISTS idx_tsalt_cluster_minion_data_version ON tsalt_cluster_minion_data (cluster, version)',
+  `CREATE TABLE IF NOT EXISTS tsalt_cluster_secrets (
+     cluster text NOT NULL,
+     name text NOT NULL,
+     data bytea NOT NULL,
+     version bigint NOT NULL,
+     origin text NOT NULL,
+     PRIMARY KEY (cluster, name))`,
+  'CREATE INDEX IF NOT EXISTS idx_tsalt_cluster_secrets_version ON tsalt_cluster_secrets (cluster, version)',
   `CREATE TABLE IF NOT EXISTS tsalt_cluster_masters (
      cluster text NOT NULL,
      id text NOT NULL,
@@ -51,6 +60,14 @@ export interface SharedKey {
   id: string;
   state: SharedKeyState;
   pub: string;
+  version: number;
+  origin: string;
+}
+
+/** A shared secret as the store holds it: sealed (secret-box.ts). */
+export interface SealedSecret {
+  name: string;
+  data: Buffer;
   version: number;
   origin: string;
 }
@@ -146,6 +163,32 @@ export class ClusterStore {
       [this.cluster, version, limit],
     );
     return r.rows.map((row) => ({ ...row, version: Number(row.version) }));
+  }
+
+  /** Secrets recorded after `version`, oldest first. */
+  async secretsSince(version: number, limit = 1000): Promise<SealedSecret[]> {
+    await this.ready();
+    const r = await this.pool.query<Omit<SealedSecret, 'version'> & { version: string }>(
+      `SELECT name, data, version, origin FROM tsalt_cluster_secrets
+        WHERE cluster = $1 AND version > $2 ORDER BY version LIMIT $3`,
+      [this.cluster, version, limit],
+    );
+    return r.rows.map((row) => ({ ...row, version: Number(row.version) }));
+  }
+
+  /** Records a sealed secret (the latest writer wins) and tells the other masters. */
+  async putSecret(name: string, data: Buffer, origin: string): Promise<void> {
+    await this.ready();
+    await this.pool.query(
+      `WITH up AS (
+         INSERT INTO tsalt_cluster_secrets (cluster, name, data, version, origin)
+         VALUES ($1, $2, $3, nextval('tsalt_cluster_key_version'), $4)
+         ON CONFLICT (cluster, name) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
+           origin = EXCLUDED.origin
+         RETURNING 1)
+       SELECT pg_notify($5, $1) FROM up`,
+      [this.cluster, name, data, origin, KEYS_CHANNEL],
+    );
   }
 
   /** Records one file of a minion's data cache (`data.p`, `mine.p`) and tells the other masters. */

@@ -1,11 +1,14 @@
 /**
  * The cluster process's part for `cluster_backend: postgres`: registers this master (refusing a
- * second live master with its id), then syncs the minion keys and the minion data cache
- * (key-sync.ts, data-sync.ts) every `cluster_sync_interval`, and at once when another master
- * announces a change (LISTEN). The database going away stops
+ * second live master with its id), then syncs the minion keys, the minion data cache and the
+ * AES and session keys (key-sync.ts, data-sync.ts, secret-sync.ts) every `cluster_sync_interval`,
+ * at once when another master announces a change (LISTEN), and when a session or AES key file
+ * changes here. The database going away stops
  * nothing: the failure is logged once with CLUSTER_ERR_BACKEND, rounds go on failing quietly,
  * and the first round that succeeds again catches up with every change made meanwhile.
  */
+import { type FSWatcher, watch } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { KeyManager } from '../../kernel/services.js';
 import { gatherReturnerOptions } from '../../kernel/util.js';
@@ -14,6 +17,7 @@ import { ClusterStore } from './cluster-store.js';
 import { DataSync } from './data-sync.js';
 import { CLUSTER_ERR_BACKEND, CLUSTER_ERR_DUPLICATE_ID } from './errors.js';
 import { KeySync } from './key-sync.js';
+import { SecretSync } from './secret-sync.js';
 
 /** Seconds between two registrations; a master silent for three of them no longer holds its id. */
 const REGISTER_EVERY_S = 5;
@@ -31,12 +35,22 @@ export interface SharedStateOptions {
   keys: KeyManager;
   intervalMs: number;
   log: Logger;
+  /** The cluster key, under which the shared AES and session keys are sealed (secret-sync.ts). */
+  clusterKey: Buffer;
+  /** This master's `.aes` now holds the cluster's key: its publisher and request server read it again. */
+  onAesAdopted(): void;
 }
+
+/** A change under the watched folders runs a round this soon (changes in a burst share it). */
+const WATCH_DELAY_MS = 50;
 
 export class SharedState {
   readonly store: ClusterStore;
   readonly #sync: KeySync;
   readonly #data: DataSync;
+  readonly #secrets: SecretSync;
+  readonly #watchers: FSWatcher[] = [];
+  #soon: NodeJS.Timeout | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
@@ -51,6 +65,19 @@ export class SharedState {
     );
     this.#sync = new KeySync({ pkiDir: o.pkiDir, store: this.store, keys: o.keys, origin: o.masterId });
     this.#data = new DataSync(o.cachedir, this.store, o.masterId);
+    this.#secrets = new SecretSync({
+      cachedir: o.cachedir,
+      store: this.store,
+      origin: o.masterId,
+      cluster: o.cluster,
+      key: o.clusterKey,
+      onAesAdopted: () => {
+        o.log.info('cluster: took the AES key of the cluster');
+        o.onAesAdopted();
+      },
+      onRefused: (name) =>
+        o.log.warn({ name }, 'cluster: a shared secret does not open under this cluster key; ignored'),
+    });
   }
 
   /** The first registration and round; throws CLUSTER_ERR_DUPLICATE_ID, never for a database that is down. */
@@ -58,6 +85,28 @@ export class SharedState {
     await this.#register(true);
     await this.#round();
     this.#timer = setInterval(() => void this.trigger(), this.o.intervalMs);
+    // a sign-in's new session key or a rotated AES key goes out at once, not at the next round:
+    // behind a load balancer the minion's next request may reach another master
+    const soon = () => {
+      this.#soon ??= setTimeout(() => {
+        this.#soon = undefined;
+        void this.trigger();
+      }, WATCH_DELAY_MS);
+    };
+    for (const [dir, only] of [
+      [join(this.o.cachedir, 'sessions'), undefined],
+      [this.o.cachedir, '.aes'],
+    ] as const) {
+      try {
+        const w = watch(dir, (_event, name) => {
+          if (only === undefined || name === only) soon();
+        });
+        w.on('error', () => w.close());
+        this.#watchers.push(w);
+      } catch {
+        // no watch here: the rounds still find every change
+      }
+    }
   }
 
   async #register(atStart: boolean): Promise<void> {
@@ -99,6 +148,9 @@ export class SharedState {
       if (applied || recorded) this.o.log.info({ applied, recorded }, 'cluster: minion keys synced');
       const data = await this.#data.round();
       if (data.applied || data.recorded) this.o.log.debug(data, 'cluster: minion data cache synced');
+      const secrets = await this.#secrets.round();
+      if (secrets.applied || secrets.recorded)
+        this.o.log.debug(secrets, 'cluster: AES and session keys synced');
       if (this.#down) this.o.log.info(`cluster: ${this.store.where} is back`);
       this.#down = false;
     } catch (err) {
@@ -127,6 +179,8 @@ export class SharedState {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#soon);
+    for (const w of this.#watchers.splice(0)) w.close();
     await this.#running;
     await this.store.close();
   }

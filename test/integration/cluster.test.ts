@@ -12,35 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePeerFrame } from '../../plugins/cluster/peer-frame.js';
 import { type PostgresTestServer, SKIP_DB_TESTS, startPostgres } from '../../tools/db-servers.js';
 import { Cluster, Daemon } from '../../tools/local-cluster.js';
+import { A, B, freePort, until } from '../support/cluster-pair.js';
 
-const A = '127.0.0.2';
-const B = '127.0.0.3';
 /** Listed as a peer, never started: the others keep serving. */
 const SILENT = '127.0.0.9';
 /** Each minion sends this mine function to its own master at its start. */
 const MINED = { mine_functions: { 'test.echo': ['mined'] } };
-
-async function freePort(host: string): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, host, () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe().catch(() => undefined);
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** Sends raw bytes to host:port from `from`, and waits until the other end closes. */
 function sendFrom(from: string, host: string, port: number, bytes: Buffer): Promise<void> {
