@@ -28,11 +28,12 @@ function select(all: readonly string[], patterns: readonly unknown[], bareIsModu
   return [...out].sort();
 }
 
+/** Salt's `argspec_report` entry: `null` for what a function lacks, `true` for `*args`/`**kwargs`. */
 interface ArgSpec {
-  args: string[];
+  args: string[] | null;
   defaults: unknown[] | null;
-  varargs: string | null;
-  kwargs: string | null;
+  varargs: true | null;
+  kwargs: true | null;
 }
 
 /** Python-style argspec of a function spec: named args in order, trailing defaults, `*args`/`**kwargs`. */
@@ -46,10 +47,10 @@ function argspecOf(spec: ResolvedFunctionSpec): ArgSpec {
     else if (field instanceof z.ZodOptional || defaults.length > 0) defaults.push(null);
   }
   return {
-    args,
+    args: args.length > 0 ? args : null,
     defaults: defaults.length > 0 ? defaults : null,
-    varargs: spec.varargs ? 'args' : null,
-    kwargs: spec.varkw ? 'kwargs' : null,
+    varargs: spec.varargs ? true : null,
+    kwargs: spec.varkw ? true : null,
   };
 }
 
