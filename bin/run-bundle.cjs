@@ -15,10 +15,20 @@ function userCacheDir() {
   return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'tsalt');
 }
 
-/** The code cache file of `name`, and the key its first line must carry to match `st`, the bundle's stat. */
-function cacheOf(name, st) {
-  const key = [st.size, st.mtimeMs, st.ino, process.version, process.arch].join(' ');
-  return { file: path.join(userCacheDir(), `${name}-cli.v8cache`), key: Buffer.from(`${key}\n`) };
+/** 32 bits of FNV-1a over `text`'s UTF-16 units: one cache file per installed copy of tsalt. */
+function fnv(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The code cache file of bundle `file`, and the key its first line must carry to match `st`, its stat. */
+function cacheOf(name, file, st) {
+  const key = [file, st.size, st.mtimeMs, st.ino, process.version, process.arch].join(' ');
+  return {
+    file: path.join(userCacheDir(), `${name}-cli-${fnv(file)}.v8cache`),
+    key: Buffer.from(`${key}\n`),
+  };
 }
 
 function readCache(cache) {
@@ -45,7 +55,7 @@ function writeCache(cache, script) {
 
 /** Loads the bundle as a CommonJS module, from the code cache when it has one. */
 function load(name, file, st) {
-  const cache = cacheOf(name, st);
+  const cache = cacheOf(name, file, st);
   const cachedData = readCache(cache);
   const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
   if (!cachedData || script.cachedDataRejected) process.once('exit', () => writeCache(cache, script));

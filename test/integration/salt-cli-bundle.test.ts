@@ -3,7 +3,18 @@
  * cache): it prints what the ES module CLI prints, hands over to it where it must (an `--out`
  * outputter, a batch, a config not in the cache), keeps its code cache, and holds no package.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +58,12 @@ describe('salt: the single-file CLI', () => {
       },
     );
   };
+  /** The code cache file (one per installed copy of tsalt). */
+  const codeCache = (): string => {
+    const files = readdirSync(join(cache, 'tsalt')).filter((f) => /^salt-cli-[0-9a-f]{8}\.v8cache$/.test(f));
+    expect(files).toHaveLength(1);
+    return join(cache, 'tsalt', files[0] ?? '');
+  };
   /** Without what differs between two runs: job ids, a state's start time and duration. */
   const steady = (s: string): string =>
     s
@@ -77,8 +94,7 @@ describe('salt: the single-file CLI', () => {
       });
       expect(bundled.stdout.length, args.join(' ')).toBeGreaterThan(0);
     }
-    const code = join(cache, 'tsalt', 'salt-cli.v8cache');
-    expect(existsSync(code)).toBe(true);
+    const code = codeCache();
     // V8 takes the cache: a run that used it does not write it again
     const before = statSync(code).mtimeMs;
     expect((await salt(['*', 'test.ping'])).code).toBe(0);
@@ -99,7 +115,7 @@ describe('salt: the single-file CLI', () => {
       u2: true,
     });
     // a corrupt code cache is only a slower start
-    const code = join(cache, 'tsalt', 'salt-cli.v8cache');
+    const code = codeCache();
     const key = readFileSync(code).subarray(0, readFileSync(code).indexOf(10) + 1);
     writeFileSync(code, Buffer.concat([key, Buffer.from('not a code cache')]));
     const r = await salt(['u1', 'test.ping']);
@@ -123,5 +139,51 @@ describe('salt: the single-file CLI', () => {
   it("bin/run-bundle.cjs's cache folder is the CLIs' (kernel/cache/user-cache-dir.ts)", () => {
     const runner = createRequire(import.meta.url)('../../bin/run-bundle.cjs') as { userCacheDir(): string };
     expect(runner.userCacheDir()).toBe(userCacheDir());
+  });
+});
+
+describe('bin/run-bundle.cjs: when the ES module CLI runs instead', () => {
+  const root = mkdtempSync(join(tmpdir(), 'tsalt-run-bundle-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** A copy of the runner over a stand-in bundle whose `main` answers `ran`. */
+  const tree = (ran: boolean, bundleNewer: boolean): string => {
+    const dir = mkdtempSync(join(root, 't-'));
+    for (const d of ['bin', 'dist/cli/bundle']) mkdirSync(join(dir, d), { recursive: true });
+    copyFileSync(join(REPO, 'bin/run-bundle.cjs'), join(dir, 'bin/run-bundle.cjs'));
+    const bundle = join(dir, 'dist/cli/bundle/salt.cjs');
+    const entry = join(dir, 'dist/cli/salt.js');
+    writeFileSync(
+      bundle,
+      `exports.main = async () => { process.stdout.write('bundle\\n'); return ${ran}; };\n`,
+    );
+    writeFileSync(entry, '');
+    const [older, newer] = bundleNewer ? [entry, bundle] : [bundle, entry];
+    utimesSync(older, new Date(1_000_000_000_000), new Date(1_000_000_000_000));
+    utimesSync(newer, new Date(1_000_000_100_000), new Date(1_000_000_100_000));
+    return dir;
+  };
+  const run = async (dir: string, env: Record<string, string> = {}): Promise<string> => {
+    const script = `require(${JSON.stringify(join(dir, 'bin/run-bundle.cjs'))}).runBundle('salt', () => process.stdout.write('esm\\n'))`;
+    const r = await runCommand(process.execPath, ['-e', script], 30_000, {
+      ...process.env,
+      XDG_CACHE_HOME: join(root, 'cache'),
+      ...env,
+    });
+    expect(r.stderr).toBe('');
+    return r.stdout;
+  };
+
+  it('runs the bundle, which may hand over', async () => {
+    expect(await run(tree(true, true))).toBe('bundle\n');
+    expect(await run(tree(false, true))).toBe('bundle\nesm\n');
+  });
+
+  it('runs the ES modules for a bundle older than their build, a missing one, or TSALT_CLI_BUNDLE=0', async () => {
+    expect(await run(tree(true, false))).toBe('esm\n');
+    expect(await run(tree(true, true), { TSALT_CLI_BUNDLE: '0' })).toBe('esm\n');
+    const dir = tree(true, true);
+    rmSync(join(dir, 'dist/cli/bundle'), { recursive: true });
+    expect(await run(dir)).toBe('esm\n');
   });
 });
