@@ -83,7 +83,9 @@ describe('salt: the single-file CLI', () => {
       ['--static', 'u1', 'test.echo', 'same'],
       ['u2', 'state.single', 'test.nop', 'name=n', '--state-output=terse'],
     ];
-    for (const args of commands) {
+    for (const command of commands) {
+      // generous timeouts: a first job process starting on a loaded machine must not make one run differ
+      const args = ['-t', '60', '--gather-job-timeout', '30', ...command];
       const esm = await salt(args, false);
       const bundled = await salt(args);
       expect(bundled.stderr, args.join(' ')).not.toContain('[esm]');
@@ -103,14 +105,16 @@ describe('salt: the single-file CLI', () => {
 
   it('hands over to the ES modules for --out, batches and a config it has not cached', async () => {
     for (const args of [
-      ['--out', 'json', '*', 'test.ping'],
-      ['-b', '1', '*', 'test.ping'],
+      ['-t', '60', '--out', 'json', '*', 'test.ping'],
+      ['-t', '60', '-b', '1', '*', 'test.ping'],
     ]) {
       const r = await salt(args);
       expect(r.stderr, args.join(' ')).toBe('[esm]\n');
       expect(r.code).toBe(0);
     }
-    expect(JSON.parse((await salt(['--out', 'json', '--static', '*', 'test.ping'])).stdout)).toEqual({
+    expect(
+      JSON.parse((await salt(['-t', '60', '--out', 'json', '--static', '*', 'test.ping'])).stdout),
+    ).toEqual({
       u1: true,
       u2: true,
     });
