@@ -68,9 +68,9 @@ function load(name, file, st) {
   return mod.exports;
 }
 
-/** Runs CLI `name` from its bundle, or `esm()` (the ES module CLI) where the bundle cannot. */
 exports.userCacheDir = userCacheDir;
 
+/** Runs CLI `name` from its bundle, or `esm()` (the ES module CLI) where the bundle cannot. */
 exports.runBundle = (name, esm) => {
   const dist = path.join(__dirname, '..', 'dist', 'cli');
   const file = path.join(dist, 'bundle', `${name}.cjs`);
