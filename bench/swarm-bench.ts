@@ -327,7 +327,7 @@ async function main(argv: string[]): Promise<void> {
     );
     const roles = Object.entries(a.masterCpuByRole).map(([k, v]) => `${k} ${v.toFixed(2)}`);
     out(
-      `master CPU per sign-in: ${a.masterCpuMsPerSignIn.toFixed(2)} ms (${roles.join(', ')}); its RSA alone, measured now in one thread: ${masterRsaCpuMs().toFixed(2)} ms`,
+      `master CPU per sign-in: ${a.masterCpuMsPerSignIn.toFixed(2)} ms (${roles.join(', ')}); its RSA alone, measured now in one thread: ${masterRsaCpuMs().toFixed(2)} ms; its ${NEW_INODES_PER_SIGN_IN} new files alone, measured after it in the master's folder: ${(a.newFileCpuMs * NEW_INODES_PER_SIGN_IN).toFixed(2)} ms`,
     );
     if (a.lastError) out(`  last swarm error: ${a.lastError}`);
     const floor = await rsaFloor(count);
