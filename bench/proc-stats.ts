@@ -60,6 +60,16 @@ export function treePssMiB(pid: number): { mib: number; processes: number } {
   return { mib: all.reduce((s, p) => s + pssMiB(p), 0), processes: all.length };
 }
 
+/** PSS in MiB of `pid` and each descendant, summed by {@link processRole}, largest first. */
+export function treePssByRole(pid: number): Record<string, number> {
+  const byRole = new Map<string, number>();
+  for (const p of [pid, ...descendants(pid)]) {
+    const role = processRole(p);
+    byRole.set(role, (byRole.get(role) ?? 0) + pssMiB(p));
+  }
+  return Object.fromEntries([...byRole].sort((a, b) => b[1] - a[1]));
+}
+
 /** RSS in MiB of `pid` and all its descendants, and how many processes that is. */
 export function treeRssMiB(pid: number): { mib: number; processes: number } {
   const all = [pid, ...descendants(pid)];
@@ -94,7 +104,8 @@ export function processRole(pid: number): string {
     if (child) return (child.split('/').pop() ?? child).replace(/\.js$/, '');
     const cli = argv.find((a) => /salt-(master|minion)\.js$/.test(a));
     if (cli) return cli.includes('master') ? 'master' : 'minion';
-    return (argv[1]?.split('/').pop() ?? '?').replace(/\.js$/, '');
+    const script = argv.slice(1).find((a) => !a.startsWith('-'));
+    return (script?.split('/').pop() ?? '?').replace(/\.js$/, '');
   } catch {
     return '?';
   }

@@ -15,7 +15,16 @@ import { Cluster } from '../tools/local-cluster.js';
 import { minionId } from '../tools/swarm/grains-spread.js';
 import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';
 import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
-import { cpuDelta, cpuSnapshot, descendants, treeCpuMs, treePssMiB, treeRssMiB } from './proc-stats.js';
+import { NEW_INODES_PER_SIGN_IN, newFileCpuMs } from './new-file-cost.js';
+import {
+  cpuDelta,
+  cpuSnapshot,
+  descendants,
+  treeCpuMs,
+  treePssByRole,
+  treePssMiB,
+  treeRssMiB,
+} from './proc-stats.js';
 import { masterRsaCpuMs, PRIVATE_OPS_PER_MINION, rsaFloor } from './rsa-floor.js';
 
 export interface SwarmBenchOptions {
@@ -44,6 +53,11 @@ export interface AuthStormResult {
    */
   masterCpuMsPerSignIn: number;
   masterCpuByRole: Record<string, number>;
+  /**
+   * CPU ms the filesystem takes for one new file in the master's folder, measured right after
+   * the storm (bench/new-file-cost.ts): a fresh sign-in makes {@link NEW_INODES_PER_SIGN_IN}.
+   */
+  newFileCpuMs: number;
   /** After a master restart: seconds until presence shows every minion again (SUB reconnects). */
   restartConnectedSeconds: number;
   /** After the restart, the first job triggers the re-auth storm: seconds from its publish to the last return. */
@@ -73,7 +87,15 @@ export interface FanOutResult {
   masterRssMiB: number;
   /** The same tree's PSS: shared pages (the node binary, libraries) counted once. */
   masterPssMiB: number;
+  /** That PSS by process (request-server, publisher, ...). */
+  masterPssByRole: Record<string, number>;
   masterProcesses: number;
+  /**
+   * CPU µs per return over the runs after the first, every process (the master's, the swarm's,
+   * and this one, whose LocalClient is the `salt` CLI's part), by role, from /proc.
+   */
+  cpuUsPerReturn: number;
+  cpuUsByRole: Record<string, number>;
 }
 
 function median(xs: readonly number[]): number {
@@ -189,6 +211,7 @@ export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promi
     const connectedSeconds = (performance.now() - t0) / 1000;
     await quiet(masterPid);
     const signInCpu = cpuDelta(cpu0, cpuSnapshot([...cpu0.keys()]), count);
+    const newFile = newFileCpuMs(r.cluster.root);
     o.log?.(
       `auth storm ${count}: authenticated ${authSeconds.toFixed(2)} s, connected ${connectedSeconds.toFixed(2)} s`,
     );
@@ -214,6 +237,7 @@ export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promi
       connectedSeconds,
       masterCpuMsPerSignIn: signInCpu.total,
       masterCpuByRole: signInCpu.byRole,
+      newFileCpuMs: newFile,
       restartConnectedSeconds,
       restartReauthSeconds: storm.seconds,
       restartReturns: storm.returns,
@@ -240,14 +264,22 @@ export async function fanOut(count: number, runs: number, o: SwarmBenchOptions =
     o.log?.(`first test.ping to ${count}: ${first.seconds.toFixed(3)} s, ${first.returns} returns`);
     const seconds: number[] = [];
     const returns: number[] = [];
+    const masterPid = r.cluster.master?.proc.pid ?? 0;
+    const cpu0 = cpuSnapshot([masterPid, ...descendants(masterPid), ...r.swarm.pids]);
+    const own0 = process.cpuUsage();
     for (let i = 0; i < runs; i++) {
       const one = await ping(r, 60);
       seconds.push(one.seconds);
       returns.push(one.returns);
       o.log?.(`test.ping to ${count}: ${one.seconds.toFixed(3)} s, ${one.returns} returns`);
     }
+    const own = process.cpuUsage(own0);
+    const total = returns.reduce((a, b) => a + b, 0) || 1;
+    const cpu = cpuDelta(cpu0, cpuSnapshot([...cpu0.keys()]), total / 1000);
+    const cpuUsByRole: Record<string, number> = { ...cpu.byRole, client: (own.user + own.system) / total };
     const rss = masterRss(r.cluster.master?.proc.pid ?? 0);
     const pss = treePssMiB(r.cluster.master?.proc.pid ?? 0);
+    const pssByRole = treePssByRole(r.cluster.master?.proc.pid ?? 0);
     return {
       count,
       runs,
@@ -258,7 +290,10 @@ export async function fanOut(count: number, runs: number, o: SwarmBenchOptions =
       returns,
       masterRssMiB: rss.mib,
       masterPssMiB: pss.mib,
+      masterPssByRole: pssByRole,
       masterProcesses: rss.processes,
+      cpuUsPerReturn: cpu.total + (own.user + own.system) / total,
+      cpuUsByRole,
     };
   } finally {
     await teardown(r);
@@ -292,7 +327,7 @@ async function main(argv: string[]): Promise<void> {
     );
     const roles = Object.entries(a.masterCpuByRole).map(([k, v]) => `${k} ${v.toFixed(2)}`);
     out(
-      `master CPU per sign-in: ${a.masterCpuMsPerSignIn.toFixed(2)} ms (${roles.join(', ')}); its RSA alone, measured now in one thread: ${masterRsaCpuMs().toFixed(2)} ms`,
+      `master CPU per sign-in: ${a.masterCpuMsPerSignIn.toFixed(2)} ms (${roles.join(', ')}); its RSA alone, measured now in one thread: ${masterRsaCpuMs().toFixed(2)} ms; its ${NEW_INODES_PER_SIGN_IN} new files alone, measured after it in the master's folder: ${(a.newFileCpuMs * NEW_INODES_PER_SIGN_IN).toFixed(2)} ms`,
     );
     if (a.lastError) out(`  last swarm error: ${a.lastError}`);
     const floor = await rsaFloor(count);
@@ -305,8 +340,14 @@ async function main(argv: string[]): Promise<void> {
     out(
       `test.ping to ${count} swarm minions: first ${f.firstSeconds.toFixed(3)} s (${f.firstReturns} returns), then median ${f.median.toFixed(3)} s over ${runs} runs [${f.seconds.map((s) => s.toFixed(3)).join(' ')}], returns [${f.returns.join(' ')}]`,
     );
+    const roles = Object.entries(f.cpuUsByRole).map(([k, v]) => `${k} ${v.toFixed(0)}`);
+    out(`CPU per return over those runs: ${f.cpuUsPerReturn.toFixed(0)} µs (${roles.join(', ')})`);
     out(
-      `master RSS with ${count} connected minions: ${f.masterRssMiB.toFixed(0)} MiB, PSS ${f.masterPssMiB.toFixed(0)} MiB (${f.masterProcesses} processes)`,
+      `master RSS with ${count} connected minions: ${f.masterRssMiB.toFixed(0)} MiB, PSS ${f.masterPssMiB.toFixed(0)} MiB (${f.masterProcesses} processes: ${Object.entries(
+        f.masterPssByRole,
+      )
+        .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+        .join(', ')})`,
     );
   }
 }
