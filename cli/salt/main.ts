@@ -70,7 +70,7 @@ const { runBatchJob, runJob } = await running;
 try {
   await listening;
   let batch = opts.batchSize;
-  if (!batch && opts.batchSafeLimit && !opts.async) {
+  if (!batch && opts.batchSafeLimit && !opts.async && !opts.static) {
     // Salt: past --batch-safe-limit expected minions, run in batches of --batch-safe-size
     // (resolved here on the master host, as Salt's CLI does, without publishing anything)
     const { expectedMinions } = await import('../../kernel/targeting/expected-minions.js');
@@ -80,7 +80,9 @@ try {
       batch = String(opts.batchSafeSize);
     }
   }
-  if (batch && !opts.async) await runBatchJob({ client, config, inv, printer }, batch);
+  // Salt's `--static` always runs as a batch, of 100 % unless `-b` says otherwise (and quietly)
+  if (opts.static) await runBatchJob({ client, config, inv, printer }, batch || '100%');
+  else if (batch && !opts.async) await runBatchJob({ client, config, inv, printer }, batch);
   else await runJob({ client, config, inv, printer });
 } catch (err) {
   await client.close();
