@@ -353,10 +353,11 @@ export default { ...base, ${fields} };
   async saltJson(
     args: string[],
   ): Promise<{ code: number | null; data: Record<string, unknown>; raw: RunResult }> {
-    const raw = await this.salt(['--out', 'json', '--static', ...args]);
+    // not --static: that is Salt's quiet batch (no "did not return", exit 0 whatever failed)
+    const raw = await this.salt(['--out', 'json', ...args]);
     let data: Record<string, unknown> = {};
     try {
-      data = raw.stdout.trim() ? (JSON.parse(raw.stdout) as Record<string, unknown>) : {};
+      data = Object.assign({}, ...jsonDocuments(raw.stdout));
     } catch {
       throw new Error(`salt did not print JSON: ${raw.stdout}\n${raw.stderr}`);
     }
@@ -370,4 +371,26 @@ export default { ...base, ${fields} };
     await jobCache?.def.close?.(jobCache.ctx).catch(() => undefined);
     rmSync(this.root, { recursive: true, force: true });
   }
+}
+
+/** The JSON documents `salt --out json` prints one after another (one per return). */
+export function jsonDocuments(text: string): Record<string, unknown>[] {
+  const docs: Record<string, unknown>[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') {
+      if (depth++ === 0) start = i;
+    } else if (ch === '}' || ch === ']') {
+      if (--depth === 0) docs.push(JSON.parse(text.slice(start, i + 1)) as Record<string, unknown>);
+    } else if (depth === 0 && ch !== undefined && !/\s/.test(ch)) throw new Error(`not JSON at ${i}`);
+  }
+  if (depth !== 0) throw new Error('unterminated JSON');
+  return docs;
 }

@@ -14,13 +14,15 @@ import { parseSaltCommandLine, type SaltCliOptions } from './options.js';
 
 /**
  * What the single-file CLI (cli/bundle-entry.ts) leaves to the ES modules: anything that may
- * load a plugin or zod (an `--out` outputter, a config that is not in the cache) and batches.
+ * load a plugin or zod (an `--out` outputter, a config that is not in the cache) and batches
+ * (`--static` is one).
  */
 function bundleCanRun(opts: SaltCliOptions): boolean {
   return (
     opts.out === undefined &&
     opts.output === undefined &&
     opts.batchSize === undefined &&
+    !opts.static &&
     !opts.batchSafeLimit
   );
 }
@@ -94,7 +96,7 @@ export async function saltMain(bundled = false): Promise<boolean> {
   try {
     await listening;
     let batch = opts.batchSize;
-    if (!batch && opts.batchSafeLimit && !opts.async) {
+    if (!batch && opts.batchSafeLimit && !opts.async && !opts.static) {
       // Salt: past --batch-safe-limit expected minions, run in batches of --batch-safe-size
       // (resolved here on the master host, as Salt's CLI does, without publishing anything)
       const { expectedMinions } = await import('../../kernel/targeting/expected-minions.js');
@@ -104,7 +106,9 @@ export async function saltMain(bundled = false): Promise<boolean> {
         batch = String(opts.batchSafeSize);
       }
     }
-    if (batch && !opts.async) await runBatchJob({ client, config, inv, printer }, batch);
+    // Salt's `--static` always runs as a batch, of 100 % unless `-b` says otherwise (and quietly)
+    if (opts.static) await runBatchJob({ client, config, inv, printer }, batch || '100%');
+    else if (batch && !opts.async) await runBatchJob({ client, config, inv, printer }, batch);
     else await runJob({ client, config, inv, printer });
   } catch (err) {
     await client.close();

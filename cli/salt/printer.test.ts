@@ -12,7 +12,10 @@ afterEach(() => {
 });
 
 /** A printer writing to a real file, whose state options come from `stateRender` (counted). */
-function printer(state: Partial<OutputOptions>) {
+function printer(
+  state: Partial<OutputOptions>,
+  more: { static?: boolean; summary?: boolean; fun?: string } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'tsalt-printer-'));
   dirs.push(dir);
   const outFile = join(dir, 'out.txt');
@@ -24,9 +27,10 @@ function printer(state: Partial<OutputOptions>) {
       calls.n++;
       return state;
     },
-    static: false,
+    static: more.static ?? false,
+    fun: more.fun,
     hideTimeout: false,
-    summary: false,
+    summary: more.summary ?? false,
     verbose: false,
     retcodePassthrough: false,
     outFile,
@@ -75,5 +79,32 @@ describe('Printer: the state options load only for a return that needs them', ()
     expect(calls.n).toBe(1);
     expect(text()).toContain('Name: x - Function: test.succeed_with_changes - Result: Changed');
     expect(text()).not.toContain('Comment: Success!');
+  });
+});
+
+// Salt's `salt --static` (salt/cli/salt.py `_run_batch`): a quiet batch whose collected returns
+// print once, with no summary, and exit 0 unless nothing returned.
+describe('Printer with --static', () => {
+  it('prints the returns at once, {} for a minion that never answered, no summary, exit 0', async () => {
+    const { p, text } = printer({}, { static: true, summary: true, fun: 'cmd.run' });
+    p.startBatch();
+    p.ret('m2', { ...ret('', undefined), id: 'm2', retcode: 3 });
+    p.noReturn('m1', 'No response');
+    expect(text()).toBe('');
+    expect(await p.finish()).toBe(0);
+    expect(text()).toBe('m1:\n    ----------\nm2:\n');
+  });
+
+  it('a state function prints with highstate', async () => {
+    const { p, text } = printer({}, { static: true, fun: 'state.single' });
+    p.ret('m1', ret(STATE, 'highstate'));
+    expect(await p.finish()).toBe(0);
+    expect(text()).toMatch(/^m1:\n-{10}\n {10}ID: x\n/);
+  });
+
+  it('nothing returned: nothing printed, exit 2', async () => {
+    const { p, text } = printer({}, { static: true, fun: 'test.ping' });
+    expect(await p.finish()).toBe(2);
+    expect(text()).toBe('');
   });
 });

@@ -136,25 +136,18 @@ export class Printer {
         ? `Minion did not return. [No response]\n${LOOKUP_HINT}\n\nsalt-run jobs.lookup_jid ${jid}`
         : `Minion did not return. [${reason}]`;
     this.#full[id] = { ret: text, retcode: 1 };
-    if (this.#o.hideTimeout) return;
-    if (this.#o.static) this.#collected[id] = text;
-    else this.#render({ [id]: text }, 'nested');
+    // Salt's batch gives a minion that never answered its job an empty return
+    if (this.#o.static) this.#collected[id] = {};
+    else if (!this.#o.hideTimeout) this.#render({ [id]: text }, 'nested');
   }
 
   /**
-   * Prints what `--static` held back and the `--summary`, and Salt's `ERROR: Minions returned
-   * with non-zero exit code` on stderr when one failed or did not return (Salt's `--static`
-   * prints no such line); returns the exit code.
+   * Prints the `--summary`, and Salt's `ERROR: Minions returned with non-zero exit code` on
+   * stderr when one failed or did not return; returns the exit code. `--static`: see
+   * {@link finishStatic}.
    */
   async finish(): Promise<number> {
-    if (this.#o.static) {
-      // Salt prints the collected returns with no outputter of theirs: highstate for a state
-      // function, else nested (`--out` wins over both)
-      const fun = this.#o.fun;
-      const out = typeof fun === 'string' && fun.split('.')[0] === 'state' ? 'highstate' : 'nested';
-      await this.prepare(out);
-      this.#render(this.#collected, out);
-    }
+    if (this.#o.static) return this.#finishStatic();
     if (this.#o.summary) {
       const { renderReturnsSummary } = await import('../../outputters/returns-summary.js');
       this.write(renderReturnsSummary(this.#full, { verbose: this.#o.verbose }));
@@ -165,5 +158,20 @@ export class Printer {
       process.stderr.write('ERROR: Minions returned with non-zero exit code\n');
     if (this.#o.retcodePassthrough) return this.#maxRetcode;
     return this.#failed ? 1 : 0;
+  }
+
+  /**
+   * `--static` (Salt's quiet batch): the collected returns at once, with no outputter of
+   * theirs (highstate for a state function, else nested; `--out` wins over both), no summary;
+   * exit 0 whatever the minions returned, 2 with `ERROR: No return received` when none did.
+   */
+  async #finishStatic(): Promise<number> {
+    const fun = this.#o.fun;
+    const out = typeof fun === 'string' && fun.split('.')[0] === 'state' ? 'highstate' : 'nested';
+    await this.prepare(out);
+    this.#render(this.#collected, out);
+    if (Object.keys(this.#collected).length > 0) return 0;
+    process.stderr.write('ERROR: No return received\n');
+    return 2;
   }
 }

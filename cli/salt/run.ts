@@ -88,14 +88,18 @@ function progress(done: number, running: number, left: number): void {
   process.stderr.write(`\r\u001b[K[batch] done ${done}, running ${running}, left ${left}`);
 }
 
-/** Batch mode: the responding minions, N at a time (Salt's `salt/cli/batch.py`). */
+/**
+ * Batch mode: the responding minions, N at a time (Salt's `salt/cli/batch.py`); quiet with
+ * `--static` (no down minions, no runs announced, no progress).
+ */
 export async function runBatchJob(ctx: RunContext, size: string): Promise<void> {
   const { client, inv } = ctx;
   const printer = await ctx.printer;
   const { timeout } = timeouts(ctx);
-  const [{ respondingMinions, runBatch }, { pyRepr }] = await Promise.all([
+  const [{ respondingMinions, runBatch }, { pyRepr }, { cliBatchDriver }] = await Promise.all([
     import('../../client/batch.js'),
     import('../../kernel/python/repr.js'),
+    import('./batch-driver.js'),
   ]);
   const { up, down } = await respondingMinions(
     client,
@@ -108,7 +112,7 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
     for (const id of down) printer.write(`Minion ${id} did not respond. No job will be sent.`);
   let done = 0;
   let running = 0;
-  for await (const ev of runBatch(client, up, {
+  for await (const ev of runBatch(cliBatchDriver(client, timeouts(ctx).gatherJobTimeout), up, {
     ...(await publishOptions(inv)),
     size,
     wait: inv.opts.batchWait,
@@ -133,7 +137,7 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
         `[ERROR   ] Minion ${ev.id} returned with non-zero exit code. Batch run stopped due to failhard\n`,
       );
     }
-    progress(done, running, up.length - done - running);
+    if (!inv.opts.static) progress(done, running, up.length - done - running);
   }
-  if (process.stderr.isTTY) process.stderr.write('\n');
+  if (process.stderr.isTTY && !inv.opts.static) process.stderr.write('\n');
 }

@@ -28,8 +28,16 @@ export interface FileServerBackend {
   envs(): Promise<string[]>;
   /** The roots of `saltenv`, searched in order; `[]` when it does not serve it. */
   roots(saltenv: string): Promise<ServedRoot[]>;
-  /** Brings the backend's copy up to date (gitfs fetches); roots has nothing to do. */
-  update?(): Promise<BackendUpdateResult>;
+  /**
+   * Brings the backend's copy up to date (gitfs fetches); roots has nothing to do. `ids`: only
+   * those of {@link updateIntervals}' keys.
+   */
+  update?(ids?: readonly string[]): Promise<BackendUpdateResult>;
+  /**
+   * Seconds between updates of each part (gitfs: each remote's `update_interval`); without it
+   * the whole backend updates every `gitfs_update_interval` (Salt's `update_intervals`).
+   */
+  updateIntervals?(): Readonly<Record<string, number>>;
   /**
    * Masterless (`file_client: local`): brings in only what was never fetched (Salt's minion
    * fetches new gitfs remotes when it starts), since no master process keeps them fresh.

@@ -5,7 +5,7 @@
  * `_file_hash`, `_file_hash_and_stat`, `_file_find`, `_serve_file`, `_file_recv`,
  * `_master_opts`, `_master_tops`/`_ext_nodes`, and, when a backend other than `roots` is on,
  * runs Salt's `FileServerUpdate` process, which updates the backends every
- * `gitfs_update_interval` seconds. Reads are small and asynchronous, so the commands run on
+ * `gitfs_update_interval` seconds (a gitfs remote with its own `update_interval` on that). Reads are small and asynchronous, so the commands run on
  * the request server's router thread.
  */
 import { defineCommand, defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
@@ -17,6 +17,7 @@ import { parseRemotes } from './gitfs-remotes.js';
 import { masterOpts } from './master-opts.js';
 import { fileServerOptions } from './options.js';
 import { rootsBackend } from './roots.js';
+import { runBucket, updateBuckets } from './update-buckets.js';
 
 /** How long the update process waits for its first update before the master counts it up. */
 const FIRST_UPDATE_WAIT_MS = 15_000;
@@ -71,11 +72,14 @@ export function fileServerPlugin(): KernelPlugin {
               const updater = new FileServer(opts, ctx.kinds.all('fileserver.backends'), ctx.log);
               let running: Promise<unknown> = updater.update();
               await Promise.race([running, new Promise((r) => setTimeout(r, FIRST_UPDATE_WAIT_MS).unref())]);
-              const timer = setInterval(() => {
-                running = running.then(() => updater.update());
-              }, opts.gitfs_update_interval * 1000);
+              const buckets = updateBuckets(updater.backends(), opts.gitfs_update_interval);
+              const timers = [...buckets].map(([every, bucket]) =>
+                setInterval(() => {
+                  running = running.then(() => runBucket(bucket, ctx.log));
+                }, every * 1000),
+              );
               return async () => {
-                clearInterval(timer);
+                for (const t of timers) clearInterval(t);
                 await running.catch(() => undefined);
               };
             },

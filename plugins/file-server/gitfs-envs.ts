@@ -6,6 +6,8 @@
  * `disable_saltenv_mapping` limits the saltenvs to the mapped ones. A saltenv's ref missing from
  * the remote falls back to `fallback`; `all_saltenvs` serves one ref in every saltenv. A saltenv
  * kept out by `saltenv_whitelist` / `saltenv_blacklist` is neither listed nor served.
+ * `ref_types` says which refs are saltenvs (branches, tags) and in which order a saltenv's ref
+ * is looked up (branch, tag, then a commit with `sha`).
  */
 import { envExposed, type GitRef } from '../git/index.js';
 import type { GitRemote, SaltenvConf } from './gitfs-remotes.js';
@@ -58,17 +60,51 @@ export function exposed(remote: GitRemote, env: string): boolean {
   return envExposed(env, remote.saltenvWhitelist, remote.saltenvBlacklist);
 }
 
-export function remoteEnvs(remote: GitRemote, refs: readonly GitRef[]): RemoteEnvs {
-  const byName = (name: string) =>
-    (refs.find((r) => r.kind === 'branch' && r.name === name) ?? refs.find((r) => r.name === name))?.tree;
+/**
+ * The refs a remote may serve that are no branch or tag name (its `base`, `fallback`,
+ * `all_saltenvs` and mapped refs), to look up as commits when `ref_types` has `sha`.
+ */
+export function shaCandidates(remote: GitRemote, refs: readonly GitRef[]): string[] {
+  if (!remote.refTypes.includes('sha')) return [];
+  const names = new Set(refs.map((r) => r.name));
+  const wanted = [remote.base, remote.fallback, remote.allSaltenvs ?? '', ...revmap(remote).keys()];
+  return [...new Set(wanted)].filter((r) => r && !names.has(r));
+}
+
+/** A hex string, as Salt's `is_hex`: a `base` that is one is listed as a saltenv. */
+export const isHex = (s: string): boolean => /^[0-9a-fA-F]+$/.test(s);
+
+/**
+ * The saltenvs of a remote and their trees: branches and tags as `ref_types` allows, a
+ * saltenv's ref looked up as each type in turn (`shaTrees`: the trees of commits found by
+ * {@link shaCandidates}).
+ */
+export function remoteEnvs(
+  remote: GitRemote,
+  refs: readonly GitRef[],
+  shaTrees: ReadonlyMap<string, string> = new Map(),
+): RemoteEnvs {
+  const types = remote.refTypes;
+  const byName = (name: string) => {
+    for (const type of types) {
+      const tree =
+        type === 'sha' ? shaTrees.get(name) : refs.find((r) => r.kind === type && r.name === name)?.tree;
+      if (tree) return tree;
+    }
+    return undefined;
+  };
   const rev = revmap(remote);
   const names = new Set<string>();
+  if (isHex(remote.base)) names.add('base');
   for (const ref of refs) {
+    if (!types.includes(ref.kind)) continue;
     const mapped = rev.get(ref.name);
     if (mapped) for (const e of mapped) names.add(e);
     else if (ref.name === remote.base) names.add('base');
     else if (!remote.disableSaltenvMapping) names.add(ref.name);
   }
+  // saltenvs mapped to a commit
+  for (const [ref, envs] of rev) if (shaTrees.has(ref)) for (const e of envs) names.add(e);
   const out: RemoteEnvs = { envs: {} };
   const place = (env: string, tree: string): EnvTree => {
     const c = conf(remote, env);

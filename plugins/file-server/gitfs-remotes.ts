@@ -2,8 +2,8 @@
  * `gitfs_remotes` as Salt writes it (`salt/utils/gitfs.py` `GitBase.init_remotes`): a URL, or
  * a one-key mapping from the URL to a list of one-key mappings of per-remote options (`root`,
  * `mountpoint`, `base`, `name`, `saltenv`, `fallback`, `all_saltenvs`,
- * `disable_saltenv_mapping`, `ssl_verify`, `refspecs`, `saltenv_whitelist`, `saltenv_blacklist`
- * and the auth options), which override the global
+ * `disable_saltenv_mapping`, `ssl_verify`, `refspecs`, `saltenv_whitelist`, `saltenv_blacklist`,
+ * `ref_types`, `update_interval` and the auth options), which override the global
  * `gitfs_*` ones. Mount points are given as `salt://path`. Two remotes with the same cache
  * folder (the same URL without distinct `name`s) are refused, as in Salt.
  */
@@ -53,7 +53,16 @@ export interface GitRemote {
   /** The global `gitfs_saltenv` overrides. */
   readonly globalSaltenv: Readonly<Record<string, SaltenvConf>>;
   readonly auth: GitAuth;
+  /** Which refs are saltenvs and in which order a saltenv's ref is looked up (`ref_types`). */
+  readonly refTypes: readonly RefType[];
+  /** Seconds between fetches of this remote (per remote, else `gitfs_update_interval`). */
+  readonly updateInterval: number;
 }
+
+export type RefType = 'branch' | 'tag' | 'sha';
+const REF_TYPES: readonly RefType[] = ['branch', 'tag', 'sha'];
+/** Salt's FileserverUpdate: an interval of 0 means its default. */
+const DEFAULT_INTERVAL = 60;
 
 const PER_REMOTE = new Set([
   'root',
@@ -68,6 +77,8 @@ const PER_REMOTE = new Set([
   'refspecs',
   'saltenv_whitelist',
   'saltenv_blacklist',
+  'ref_types',
+  'update_interval',
   ...AUTH_PARAMS,
 ]);
 
@@ -113,6 +124,30 @@ function refspecsOf(url: string, v: unknown, global: readonly string[]): readonl
     throw err;
   }
   return specs;
+}
+
+/** `ref_types` (per remote, else `gitfs_ref_types`), lower-cased; an unknown type is refused. */
+function refTypesOf(url: string, v: unknown, global: readonly string[]): RefType[] {
+  const types = listParam(v, global).map((t) => t.toLowerCase());
+  const bad = types.filter((t) => !(REF_TYPES as readonly string[]).includes(t));
+  if (bad.length > 0)
+    throw new SALT_ERR_GITFS_REMOTE(
+      redactUrl(url),
+      `invalid ref_types: ${bad.join(', ')}. The supported values are: ${REF_TYPES.join(', ')}`,
+    );
+  return types as RefType[];
+}
+
+/** `update_interval` (per remote, else `gitfs_update_interval`): whole seconds, 0 → 60. */
+function intervalOf(url: string, v: unknown, global: number): number {
+  if (v === undefined || v === null) return global || DEFAULT_INTERVAL;
+  const n = typeof v === 'number' ? v : /^\s*\d+\s*$/.test(String(v)) ? Number(v) : Number.NaN;
+  if (!Number.isInteger(n) || n < 0)
+    throw new SALT_ERR_GITFS_REMOTE(
+      redactUrl(url),
+      `update_interval must be a whole number of seconds, not ${JSON.stringify(v)}`,
+    );
+  return n || DEFAULT_INTERVAL;
 }
 
 /** The auth options: per-remote, else the global `gitfs_<param>`. */
@@ -168,6 +203,8 @@ export function parseRemotes(opts: FileServerOptions): GitRemote[] {
       saltenv,
       globalSaltenv,
       auth: authOf(params, opts),
+      refTypes: refTypesOf(url, params.ref_types, opts.gitfs_ref_types),
+      updateInterval: intervalOf(url, params.update_interval, opts.gitfs_update_interval),
     });
   }
   const seen = new Map<string, string>();

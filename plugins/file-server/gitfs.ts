@@ -14,7 +14,15 @@ import { join, posix } from 'node:path';
 import { authEnv, GitMirror, redactUrl, withLock } from '../git/index.js';
 import type { FileServerBackend, FileServerBackendDef, FileServerLog, ServedRoot } from './backend-kind.js';
 import { SALT_ERR_GITFS_REMOTE } from './errors.js';
-import { exposed, mappedEnvs, type RemoteEnvs, remoteEnvs } from './gitfs-envs.js';
+import {
+  type EnvTree,
+  exposed,
+  mappedEnvs,
+  type RemoteEnvs,
+  refForEnv,
+  remoteEnvs,
+  shaCandidates,
+} from './gitfs-envs.js';
 import { type GitRemote, parseRemotes } from './gitfs-remotes.js';
 import type { FileServerOptions } from './options.js';
 
@@ -22,6 +30,8 @@ class GitfsBackend implements FileServerBackend {
   private readonly remotes: GitRemote[];
   private readonly top: string;
   private readonly cache = new Map<string, { mtimeMs: number; envs: RemoteEnvs }>();
+  /** `<remote id>\0<commit>` → its tree, for `saltenv=<commit>`. */
+  private readonly commits = new Map<string, string>();
 
   constructor(
     opts: FileServerOptions,
@@ -65,12 +75,32 @@ class GitfsBackend implements FileServerBackend {
     for (const r of this.remotes) {
       if (!exposed(r, saltenv)) continue;
       const data = await this.envTrees(r);
-      const t = data.envs[saltenv] ?? data.all;
+      const t = data.envs[saltenv] ?? data.all ?? (await this.commitEnv(r, saltenv));
       if (t && /^[0-9a-f]{40,64}$/.test(t.tree)) {
         out.push({ dir: posix.join(this.top, r.id, 'trees', t.tree, t.root), mount: t.mountpoint });
       }
     }
     return out;
+  }
+
+  /**
+   * `saltenv=<commit>` with `sha` in the remote's `ref_types` (Salt's `get_tree_from_sha`): the
+   * commit's tree, written out on first use (the one time git runs outside the update process;
+   * an update may prune it, and the next request writes it again).
+   */
+  private async commitEnv(remote: GitRemote, saltenv: string): Promise<EnvTree | undefined> {
+    if (!remote.refTypes.includes('sha') || !/^[0-9a-fA-F]{4,64}$/.test(saltenv)) return undefined;
+    const ref = refForEnv(remote, saltenv);
+    if (ref !== saltenv) return undefined;
+    const key = `${remote.id}\0${saltenv}`;
+    let tree = this.commits.get(key);
+    if (!tree) {
+      tree = await this.mirror(remote).treeOfCommit(saltenv);
+      if (!tree) return undefined;
+      this.commits.set(key, tree);
+    }
+    await this.mirror(remote).checkout(tree);
+    return { tree, root: remote.root, mountpoint: remote.mountpoint };
   }
 
   /** Fetches one remote and writes out the trees of the saltenvs it serves. */
@@ -89,7 +119,13 @@ class GitfsBackend implements FileServerBackend {
       return false;
     }
     return withLock(mirror.dir, async () => {
-      const envs = remoteEnvs(remote, await mirror.refs());
+      const refs = await mirror.refs();
+      const shaTrees = new Map<string, string>();
+      for (const rev of shaCandidates(remote, refs)) {
+        const tree = await mirror.treeOfCommit(rev);
+        if (tree) shaTrees.set(rev, tree);
+      }
+      const envs = remoteEnvs(remote, refs, shaTrees);
       const trees = new Set(
         [...Object.values(envs.envs), ...(envs.all ? [envs.all] : [])].map((t) => t.tree),
       );
@@ -111,9 +147,15 @@ class GitfsBackend implements FileServerBackend {
     }
   }
 
-  async update(): Promise<Record<string, boolean>> {
+  /** Seconds between fetches, by remote id (per-remote `update_interval`). */
+  updateIntervals(): Record<string, number> {
+    return Object.fromEntries(this.remotes.map((r) => [r.id, r.updateInterval]));
+  }
+
+  async update(ids?: readonly string[]): Promise<Record<string, boolean>> {
     const out: Record<string, boolean> = {};
     for (const r of this.remotes) {
+      if (ids && !ids.includes(r.id)) continue;
       try {
         out[redactUrl(r.url)] = await this.updateRemote(r);
       } catch (err) {

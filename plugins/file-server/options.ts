@@ -76,6 +76,12 @@ export const fileServerOptionSet = defineOptions(['master', 'minion'], {
     'Refspecs every gitfs remote fetches; branches land under `refs/remotes/origin/`, tags under `refs/tags/`.',
     'string | list of strings',
   ),
+  gitfs_ref_types: collectionOption(
+    stringListSchema,
+    ['branch', 'tag', 'sha'],
+    'Which refs are gitfs saltenvs (`branch`, `tag`), and the order a saltenv is looked up in; `sha` serves `saltenv=<commit>`.',
+    'string | list of strings',
+  ),
   gitfs_saltenv_whitelist: collectionOption(
     stringListSchema,
     [],

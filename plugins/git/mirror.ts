@@ -123,6 +123,20 @@ export class GitMirror {
       ?.tree;
   }
 
+  /**
+   * The tree of a commit named by `rev` (a full or abbreviated SHA; Salt's `get_tree_from_sha`),
+   * else undefined. Names that git could read as an option are refused.
+   */
+  async treeOfCommit(rev: string): Promise<string | undefined> {
+    if (!rev || rev.startsWith('-') || !(await this.exists())) return undefined;
+    try {
+      const out = await git(['--git-dir', this.gitDir, 'rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
+      return out.stdout.toString('utf8').trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Whether `tree` has a folder at `path`. */
   async hasDir(tree: string, path: string): Promise<boolean> {
     if (!path) return true;

@@ -142,17 +142,7 @@ describe.skipIf(SKIP_DB_TESTS)('a cluster of two masters on PostgreSQL', () => {
   }, 120_000);
 
   it('jobs.lookup_jid on either master sees every return, manage.up lists the minions of both', async () => {
-    const pub = await masters.a.salt([
-      '--out',
-      'json',
-      '--static',
-      '-v',
-      '*',
-      'test.echo',
-      'lookup',
-      '-t',
-      '30',
-    ]);
+    const pub = await masters.a.salt(['--out', 'json', '-v', '*', 'test.echo', 'lookup', '-t', '30']);
     const jid = /jid (\d{20})/.exec(pub.stdout + pub.stderr)?.[1];
     expect(jid, pub.stdout + pub.stderr).toBeDefined();
     for (const c of [masters.b, masters.a]) {

@@ -56,7 +56,7 @@ describe('hot multi-master: a minion with two masters at once', () => {
         string,
         unknown
       >;
-    const pub = await b.salt(['--out', 'json', '--static', '-v', 'hm1', 'test.echo', 'only-b', '-t', '30']);
+    const pub = await b.salt(['--out', 'json', '-v', 'hm1', 'test.echo', 'only-b', '-t', '30']);
     const jid = /jid (\d{20})/.exec(pub.stdout + pub.stderr)?.[1];
     expect(jid, pub.stdout + pub.stderr).toBeDefined();
     expect(await lookup(b, jid!)).toEqual({ hm1: 'only-b' });

@@ -55,7 +55,7 @@ describe('job_store: a master started on a corrupt store', () => {
     await c.master!.waitFor(
       `job store ${store} is corrupt (file is not a database): moved aside to ${aside[0]}`,
     );
-    const pub = await c.salt(['--out', 'json', '--static', '-v', 'm1', 'test.echo', 'stored']);
+    const pub = await c.salt(['--out', 'json', '-v', 'm1', 'test.echo', 'stored']);
     const jid = /jid (\d{20})/.exec(pub.stdout)?.[1] ?? '';
     await c.jobReturns(jid, (s) => 'm1' in s);
     const look = await c.saltRun(['--out', 'json', 'jobs.lookup_jid', jid]);
@@ -67,7 +67,7 @@ describe('job_store: a master started on a corrupt store', () => {
     other.prepare('BEGIN IMMEDIATE').run();
     let r: Awaited<ReturnType<Cluster['salt']>>;
     try {
-      r = await c.salt(['--out', 'json', '--static', '-v', 'm1', 'test.echo', 'kept']);
+      r = await c.salt(['--out', 'json', '-v', 'm1', 'test.echo', 'kept']);
       expect(r.stdout, r.stderr).toContain('"m1": "kept"');
       await c.master!.waitFor(
         `job store ${store} cannot be written (database is locked): writes are kept in memory`,

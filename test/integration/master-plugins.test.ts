@@ -62,7 +62,7 @@ import { stages } from ${JSON.stringify(PUBLIC_API)};`,
   });
 
   it('calls eventFired with the events the request server fires', async () => {
-    const run = await c.salt(['--out', 'json', '--static', '-v', 'plug1', 'test.ping']);
+    const run = await c.salt(['--out', 'json', '-v', 'plug1', 'test.ping']);
     const jid = /(\d{20})/.exec(run.stdout)?.[1];
     const text = await fileMatching(fired, new RegExp(`salt/job/${jid}/ret/plug1`));
     expect(text).toContain(`salt/job/${jid}/new\n`);

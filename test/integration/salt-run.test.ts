@@ -130,7 +130,7 @@ describe('salt-run: runners through the master', () => {
   });
 
   it('jobs.lookup_jid / list_job / print_job / list_jobs of a salt job', async () => {
-    const pub = await c.salt(['--out', 'json', '--static', '-v', '*', 'test.echo', 'hello']);
+    const pub = await c.salt(['--out', 'json', '-v', '*', 'test.echo', 'hello']);
     const jid = /jid (\d{20})/.exec(pub.stdout)?.[1] ?? '';
     expect(jid).toMatch(/^\d{20}$/);
     await c.jobReturns(jid, (s) => Object.keys(s).length === 2);

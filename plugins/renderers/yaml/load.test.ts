@@ -76,6 +76,46 @@ describe('loadYaml (Salt 3006 SaltYamlSafeLoader)', () => {
     expect(err.message).toContain('included from top.sls, line 4');
   });
 
+  it('refuses keys equal under Python == (1, 1.0, true; 0, no; 010 and 10), not 1 and "1"', () => {
+    expect(fail('1: a\n1.0: b').message).toMatch(/line 2, column 1: found conflicting ID '1.0'/);
+    expect(fail('yes: 1\ntrue: 2').message).toMatch(/found conflicting ID 'True'/);
+    expect(fail('0: a\nno: b').message).toMatch(/found conflicting ID 'False'/);
+    expect(fail('010: a\n10: b').message).toMatch(/found conflicting ID '10'/);
+    expect(fail('- x: 1\n  y: 2\n  x: 3').message).toMatch(/line 3, column 3: found conflicting ID 'x'/);
+    expect(fail('x: &m {a: 1}\ny:\n  <<: *m\n  <<: *m').message).toMatch(/found conflicting ID 'a'/);
+    expect(load('1: x\n"2": y')).toEqual({ 1: 'x', 2: 'y' });
+    expect(() => load('1: x\n"1": y')).not.toThrow();
+  });
+
+  // PyYAML reads quoted scalars and flow collections without checking the indentation of their
+  // continuation lines (a multi-line `{{ x | yaml }}` inside an indented block).
+  it('reads under-indented continuation lines of quoted scalars and flow collections as PyYAML', () => {
+    expect(load('a:\n  - contents: "line one\nline two"\n')).toEqual({
+      a: [{ contents: 'line one line two' }],
+    });
+    expect(load("a:\n  b: 'x\n\n  y'\n  c: 1\n")).toEqual({ a: { b: 'x\ny', c: 1 } });
+    expect(load('a:\n  b: "x \\\ny"\n')).toEqual({ a: { b: 'x y' } });
+    expect(load('a:\n  b: "x\\"\ny"\n')).toEqual({ a: { b: 'x" y' } });
+    expect(load('a:\n  b: "x\n# no comment\ny"\n')).toEqual({ a: { b: 'x # no comment y' } });
+    expect(load('a:\n  b: "x\n\ty"\n')).toEqual({ a: { b: 'x y' } });
+    expect(load("a:\n  - c: 'it''s\nz'\n  - d\n")).toEqual({ a: [{ c: "it's z" }, 'd'] });
+    expect(load('a:\n  b: [ "x,\ny", {k: "v\nw"},\n  # c ]\nz ]\n')).toEqual({
+      a: { b: ['x, y', { k: 'v w' }, 'z'] },
+    });
+    expect(load('a:\n  b: {x: 1,\ny: 2}\n  c: "p\nq"\n')).toEqual({ a: { b: { x: 1, y: 2 }, c: 'p q' } });
+    expect(load('a:\n  b: |\n    "x\n  c: "y\nz"\n')).toEqual({ a: { b: '"x\n', c: 'y z' } });
+  });
+
+  it('still refuses what PyYAML refuses there, at the original column', () => {
+    expect(fail('a:\n  b: "x\n---\ny"\n').code).toBe('SALT_ERR_RENDER_SYNTAX');
+    expect(fail('a:\n  b: "x\n').code).toBe('SALT_ERR_RENDER_SYNTAX');
+    expect(fail('a:\n  "k\nm": 1\n').code).toBe('SALT_ERR_RENDER_SYNTAX');
+    expect(fail('a:\n  b: x\n y\n').code).toBe('SALT_ERR_RENDER_SYNTAX');
+    const err = fail('a:\n  b: "x\ny" extra\n');
+    expect(err.details).toMatchObject({ line: 3, column: 4 });
+    expect(err.message).toContain('  3 | y" extra');
+  });
+
   it('names the line and column of syntax errors, tabs and unrendered {{ }} keys', () => {
     expect(fail('a: [1, 2\nb: 3').details.line).toBe(2);
     expect(fail('a:\n\tb: 1').message).toMatch(/line 2, column 1: Illegal tab character/);

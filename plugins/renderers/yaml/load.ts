@@ -3,7 +3,8 @@
  * PyYAML's SafeLoader): the `yaml` package parses (with positions), and this walk builds the
  * data with PyYAML's 1.1 resolver (resolve.ts), Salt's duplicate-key error ("found conflicting
  * ID"), merge keys (`<<`) and the safe tags only. Alias expansion is counted so an anchor bomb
- * stops at `maxNodes`. Every error carries the file, line and column.
+ * stops at `maxNodes`. Every error carries the file, line and column. Continuation lines of
+ * quoted scalars and flow collections may be under-indented, as PyYAML allows (reindent.ts).
  */
 import {
   type Alias,
@@ -20,6 +21,7 @@ import {
 import { pyFloatRepr, SaltFloat } from '../../../kernel/util.js';
 import { SALT_ERR_RENDER_LIMIT, SALT_ERR_RENDER_SYNTAX } from '../errors.js';
 import { renderError } from '../where.js';
+import { type LineShifts, reindentAt } from './reindent.js';
 import { constructBool, constructFloat, constructInt, implicitTag, resolvePlain } from './resolve.js';
 
 export interface YamlLoadOptions {
@@ -39,10 +41,13 @@ class Builder {
     readonly lines: LineCounter,
     readonly o: YamlLoadOptions,
     readonly maxNodes: number,
+    readonly shifts: LineShifts,
   ) {}
 
   fail(offset: number | undefined, message: string, Cls = SALT_ERR_RENDER_SYNTAX): Error {
     const pos = offset === undefined ? { line: 0, col: 0 } : this.lines.linePos(offset);
+    const shift = this.shifts.get(pos.line - 1) ?? 0;
+    if (shift) pos.col = Math.max(1, pos.col - shift);
     return renderError(
       Cls,
       { path: this.o.path, line: pos.line, column: pos.col, source: this.source, chain: this.o.chain },
@@ -144,7 +149,8 @@ class Builder {
     }
   }
 
-  key(node: unknown): { key: string; at: number | undefined } {
+  /** The key's text, and its identity under Python's `==` (1, 1.0 and true are one key; 1 and '1' two). */
+  key(node: unknown): { key: string; id: string; at: number | undefined } {
     const n = node as Node | Alias | null;
     const at = n?.range?.[0];
     if (n && (isMap(n) || isSeq(n) || (isAlias(n) && typeof this.anchors.get(n.source)?.value === 'object')))
@@ -153,11 +159,13 @@ class Builder {
         'found unacceptable key (a mapping or list): invalid YAML, possibly a {{ }} left unrendered (double curly-brace)',
       );
     const { value } = this.build(n);
-    if (value instanceof SaltFloat) return { key: pyFloatRepr(value.value), at };
+    if (value instanceof SaltFloat) return { key: pyFloatRepr(value.value), id: `n:${value.value}`, at };
     if (value !== null && typeof value === 'object')
       throw this.fail(at, 'found unacceptable key (a mapping or list): invalid YAML');
+    const id = typeof value === 'string' ? `s:${value}` : value === null ? 'None' : `n:${Number(value)}`;
     return {
       key: value === null ? 'None' : typeof value === 'boolean' ? (value ? 'True' : 'False') : String(value),
+      id,
       at,
     };
   }
@@ -179,17 +187,17 @@ class Builder {
     const seen = new Set<string>();
     const explicitKeys = explicit.map((e) => this.key(e.key));
     const names = new Set(explicitKeys.map((k) => k.key));
-    const put = (key: string, at: number | undefined, value: unknown) => {
-      if (seen.has(key)) throw this.fail(at, `found conflicting ID '${key}'`);
-      seen.add(key);
+    const put = (key: string, id: string, at: number | undefined, value: unknown) => {
+      if (seen.has(id)) throw this.fail(at, `found conflicting ID '${key}'`);
+      seen.add(id);
       out[key] = value;
     };
-    for (const m of merged) if (!names.has(m.key)) put(m.key, m.at, m.value);
+    for (const m of merged) if (!names.has(m.key)) put(m.key, `s:${m.key}`, m.at, m.value);
     explicit.forEach((e, i) => {
-      const k = explicitKeys[i] as { key: string; at: number | undefined };
+      const k = explicitKeys[i] as { key: string; id: string; at: number | undefined };
       const b = this.build(e.value as Node);
       size += b.size;
-      put(k.key, k.at, b.value);
+      put(k.key, k.id, k.at, b.value);
     });
     return { value: out, size };
   }
@@ -213,9 +221,10 @@ class Builder {
   }
 }
 
-/** One YAML document as Salt loads it; an empty document is `null`. */
-export function loadYaml(source: string, o: YamlLoadOptions): unknown {
-  const lines = new LineCounter();
+/** Repairs of under-indented continuation lines tried before the first error is reported. */
+const MAX_REINDENTS = 200;
+
+function parse(source: string, lines: LineCounter) {
   const docs = parseAllDocuments(source, {
     schema: 'failsafe',
     lineCounter: lines,
@@ -224,8 +233,24 @@ export function loadYaml(source: string, o: YamlLoadOptions): unknown {
     prettyErrors: false,
     strict: false,
   });
-  const b = new Builder(source, lines, o, o.maxNodes ?? 1_000_000);
-  const list = Array.isArray(docs) ? docs : [];
+  return Array.isArray(docs) ? docs : [];
+}
+
+/** One YAML document as Salt loads it; an empty document is `null`. */
+export function loadYaml(source: string, o: YamlLoadOptions): unknown {
+  const shifts: LineShifts = new Map();
+  let text = source;
+  let lines = new LineCounter();
+  let list = parse(text, lines);
+  for (let n = 0; n < MAX_REINDENTS; n++) {
+    const err = list.find((d) => d.errors.length > 0)?.errors[0];
+    const fixed = err ? reindentAt(text, err.pos[0], shifts) : null;
+    if (fixed === null) break;
+    text = fixed;
+    lines = new LineCounter();
+    list = parse(text, lines);
+  }
+  const b = new Builder(source, lines, o, o.maxNodes ?? 1_000_000, shifts);
   for (const doc of list) {
     const err = doc.errors[0];
     if (err) {
