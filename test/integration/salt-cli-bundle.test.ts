@@ -80,7 +80,6 @@ describe('salt: the single-file CLI', () => {
       ['u1', 'test.arg', '1', 'a=2', 'b=[1, 2]'],
       ['-L', 'u2', 'cmd.run', 'echo hi; exit 3'],
       ['ghost', 'test.ping'],
-      ['--static', 'u1', 'test.echo', 'same'],
       ['u2', 'state.single', 'test.nop', 'name=n', '--state-output=terse'],
     ];
     for (const command of commands) {
@@ -103,10 +102,11 @@ describe('salt: the single-file CLI', () => {
     expect(statSync(code).mtimeMs).toBe(before);
   });
 
-  it('hands over to the ES modules for --out, batches and a config it has not cached', async () => {
+  it('hands over to the ES modules for --out, batches (--static is one) and a config it has not cached', async () => {
     for (const args of [
       ['-t', '60', '--out', 'json', '*', 'test.ping'],
       ['-t', '60', '-b', '1', '*', 'test.ping'],
+      ['-t', '60', '--static', 'u1', 'test.echo', 'same'],
     ]) {
       const r = await salt(args);
       expect(r.stderr, args.join(' ')).toBe('[esm]\n');
