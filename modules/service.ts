@@ -60,7 +60,6 @@ async function statusOne(ctx: ExecContext, name: string): Promise<boolean> {
 function action(verb: string, sdVerb: string, doc: string) {
   return defineFunction({
     args: (z) => z.object({ name: z.string() }),
-    varkw: true,
     doc,
     run: (ctx, { name }) => (useSystemd ? sd.act(ctx, sdVerb, name) : deb.serviceCmd(ctx, name, verb)),
   });
@@ -86,7 +85,6 @@ const COMMON: Record<string, FunctionSpec> = {
   }),
   status: defineFunction({
     args: (z) => z.object({ name: z.string(), sig: z.string().nullish() }),
-    varkw: true,
     doc: 'True when the service runs; a glob name gives {service: bool}. With sig, look for a matching process.',
     run: async (ctx, { name, sig }) => {
       if (sig) return pidMatches(sig);
@@ -123,7 +121,6 @@ const COMMON: Record<string, FunctionSpec> = {
   }),
   disabled: defineFunction({
     args: (z) => z.object({ name: z.string() }),
-    varkw: true,
     doc: 'True when the named service does not start at boot.',
     run: async (ctx, { name }) =>
       useSystemd ? !(await sd.isEnabled(ctx, name)) : (await getDisabled()).includes(name),
