@@ -76,6 +76,34 @@ function inputsOf(kind: ConfigKind, dir: string): Stamp[] {
   return [dir, dropIn, ...list(dir), ...list(dropIn)].map(stamp);
 }
 
+/** The cached resolved config of `dir` while every input is unchanged, else `undefined`. */
+export function cachedConfig(
+  kind: 'master',
+  dir: string,
+  overrides?: Record<string, unknown>,
+): { config: ResolvedMasterConfig; warnings: string[] } | undefined;
+export function cachedConfig(
+  kind: 'minion',
+  dir: string,
+  overrides?: Record<string, unknown>,
+): { config: ResolvedMinionConfig; warnings: string[] } | undefined;
+export function cachedConfig(
+  kind: ConfigKind,
+  dir: string,
+  overrides: Record<string, unknown> = {},
+): { config: ResolvedMasterConfig | ResolvedMinionConfig; warnings: string[] } | undefined {
+  const key = cacheKey(kind, resolve(dir), overrides);
+  try {
+    const entry = JSON.parse(readFileSync(cachePath(kind, key), 'utf8')) as CacheEntry;
+    if (entry.version === 2 && entry.key === key && fresh(entry)) {
+      return { config: entry.config as unknown as ResolvedMasterConfig, warnings: entry.warnings };
+    }
+  } catch {
+    // no usable cache entry
+  }
+  return undefined;
+}
+
 export function loadConfigCached(
   kind: 'master',
   dir: string,
@@ -93,16 +121,10 @@ export async function loadConfigCached(
   overrides: Record<string, unknown> = {},
 ): Promise<{ config: ResolvedMasterConfig | ResolvedMinionConfig; warnings: string[] }> {
   const dir = resolve(configDir);
-  const key = cacheKey(kind, dir, overrides);
-  const path = cachePath(kind, key);
-  try {
-    const entry = JSON.parse(readFileSync(path, 'utf8')) as CacheEntry;
-    if (entry.version === 2 && entry.key === key && fresh(entry)) {
-      return { config: entry.config as unknown as ResolvedMasterConfig, warnings: entry.warnings };
-    }
-  } catch {
-    // no usable cache entry
-  }
+  const hit =
+    kind === 'master' ? cachedConfig('master', dir, overrides) : cachedConfig('minion', dir, overrides);
+  if (hit) return hit;
+  const path = cachePath(kind, cacheKey(kind, dir, overrides));
   const before = inputsOf(kind, dir);
   const { loadConfig } = await import('../kernel/config/load.js');
   const loaded =
@@ -121,7 +143,7 @@ export async function loadConfigCached(
         const tmp = `${path}.${process.pid}.tmp`;
         const entry: CacheEntry = {
           version: 2,
-          key,
+          key: cacheKey(kind, dir, overrides),
           inputs: after,
           config: loaded.config as unknown as Record<string, unknown>,
           warnings: loaded.warnings,

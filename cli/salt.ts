@@ -9,4 +9,5 @@ if (process.argv.includes('--version') || process.argv.includes('-V')) {
   const { handleVersionFlag } = await import('./version.js');
   handleVersionFlag('salt', process.argv);
 }
-await import('./salt/main.js');
+const { saltMain } = await import('./salt/main.js');
+await saltMain();

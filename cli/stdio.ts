@@ -21,7 +21,12 @@ interface BlockableHandle {
 /** The exit status of a process that wrote to a closed pipe (128 + SIGPIPE). */
 export const EXIT_BROKEN_PIPE = 141;
 
-function makeBlocking(stream: NodeJS.WriteStream): void {
+/** Marks a stream already made blocking (by the single-file CLI before it handed over to this copy). */
+const BLOCKING = Symbol.for('tsalt.blockingStdio');
+
+function makeBlocking(stream: NodeJS.WriteStream & { [BLOCKING]?: true }): void {
+  if (stream[BLOCKING]) return;
+  stream[BLOCKING] = true;
   // `_handle` is Node's libuv stream (Pipe, TTY or TCP); files have none and are synchronous.
   const handle = (stream as unknown as { _handle?: BlockableHandle })._handle;
   handle?.setBlocking?.(true);

@@ -28,6 +28,7 @@ import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
 import { firstAlive, watchMasters } from './failover.js';
 import type { GrainsView } from './grains-view.js';
+import { hostGrainsEnv } from './host-grains.js';
 import { HotMasters, type PublishSource } from './hot-masters.js';
 import { JidQueue } from './jid-queue.js';
 import { minionGrainsView, runEnvWith } from './job-env.js';
@@ -139,14 +140,16 @@ type ManageSchedule = (call: Readonly<Record<string, unknown>>) => Promise<Recor
 /** The job executor: job processes (or this process, for `inline` functions and without multiprocessing). */
 function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageSchedule): JobExecutor {
   const { config, id, boot, log } = m;
+  const childBoot = bootEnv({
+    kind: 'minion',
+    configDir: boot.configDir,
+    overrides: { ...boot.overrides, id },
+    resolved: resolvedForChildren(config),
+  });
   return new JobExecutor({
     multiprocessing: config.multiprocessing,
-    env: bootEnv({
-      kind: 'minion',
-      configDir: boot.configDir,
-      overrides: { ...boot.overrides, id },
-      resolved: resolvedForChildren(config),
-    }),
+    // the grains of this process's last refresh, as Salt's forked jobs inherit them
+    env: () => ({ ...childBoot, ...(data.view.host && hostGrainsEnv(data.view.host)) }),
     cachedir: config.cachedir,
     log,
     runEnv: () => runEnvWith(config, id, log, data.view, () => data.pillar),

@@ -65,7 +65,8 @@ interface PoolProc {
 
 export interface ExecutorOptions {
   multiprocessing: boolean;
-  env: Record<string, string>;
+  /** Added to a job process's environment, taken when it starts. */
+  env: () => Record<string, string>;
   cachedir: string;
   log: Logger;
   /** In-process execution environment (used when multiprocessing is off). */
@@ -136,7 +137,7 @@ export class JobExecutor {
 
   #spawn(): PoolProc {
     const child = fork(JOB_PROCESS, [], {
-      env: { ...process.env, ...this.#opts.env },
+      env: { ...process.env, ...this.#opts.env() },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
     });

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import type { Grains } from '../kernel/loader/define.js';
 import { readGrainsFile } from '../modules/_grains-file.js';
-import { mergeGrains } from './grains.js';
+import { mergeGrains } from './grains-merge.js';
 
 /** A cheap identity of the file's current version, or '' when absent. */
 function fileStamp(path: string): string {
@@ -21,6 +21,8 @@ function fileStamp(path: string): string {
 export interface GrainsViewOptions {
   /** Core grains (computed once). */
   core: Readonly<Record<string, unknown>>;
+  /** The host's part of them (grains.ts's `coreGrains`), which job processes are handed (host-grains.ts). */
+  host?: Readonly<Record<string, unknown>>;
   /** The grains file path. */
   file: string;
   /** The minion config's `grains` option. */
@@ -39,6 +41,11 @@ export class GrainsView {
 
   constructor(opts: GrainsViewOptions) {
     this.#opts = opts;
+  }
+
+  /** The host grains this view was made over, when it was made by `minionGrainsView`. */
+  get host(): Readonly<Record<string, unknown>> | undefined {
+    return this.#opts.host;
   }
 
   current(): Grains {

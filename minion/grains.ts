@@ -25,7 +25,10 @@ import {
 } from './grains/os-release.js';
 import { localeGrains, processGrains } from './grains/process.js';
 import { systemGrains } from './grains/system.js';
+import { mergeGrains } from './grains-merge.js';
 import { zmqVersion } from './zmq-version.js';
+
+export { deepUpdate, mergeGrains } from './grains-merge.js';
 
 const CPUARCH: Readonly<Record<string, string>> = {
   x64: 'x86_64',
@@ -119,30 +122,4 @@ export function coreGrains(
   const zmq = zmqVersion();
   if (zmq) g.zmqversion = zmq;
   return mergeGrains(g, configured, false);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
-}
-
-/** Salt's `dictupdate.update`: nested mappings merge, anything else replaces. */
-export function deepUpdate(
-  dest: Record<string, unknown>,
-  upd: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
-  for (const [k, v] of Object.entries(upd)) {
-    const cur = dest[k];
-    if (isPlainObject(cur) && isPlainObject(v)) dest[k] = deepUpdate({ ...cur }, v);
-    else dest[k] = v;
-  }
-  return dest;
-}
-
-/** `base` with `over` laid on it: replacing top-level keys, or deep-merging (`grains_deep_merge`). */
-export function mergeGrains(
-  base: Readonly<Record<string, unknown>>,
-  over: Readonly<Record<string, unknown>>,
-  deep: boolean,
-): Record<string, unknown> {
-  return deep ? deepUpdate({ ...base }, over) : { ...base, ...over };
 }

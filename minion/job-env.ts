@@ -9,7 +9,7 @@ import { createModuleLoader, loadCustomGrains } from '../kernel/loader/index.js'
 import { grainsFilePath } from '../modules/_grains-file.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { minionStatesOptions } from '../plugins/states/options.js';
-import { coreGrains, mergeGrains } from './grains.js';
+import { mergeGrains } from './grains-merge.js';
 import { GrainsView } from './grains-view.js';
 import { primaryMaster } from './master-address.js';
 import type { RunEnv } from './run-function.js';
@@ -24,21 +24,25 @@ export async function minionGrainsView(
   config: ResolvedMinionConfig,
   id: string,
   log: Logger,
+  /** The host grains the minion process found (a job process is handed them), else probed here. */
+  handed?: Readonly<Record<string, unknown>>,
 ): Promise<GrainsView> {
   const opts = config as unknown as Readonly<Record<string, unknown>>;
   const deep = opts.grains_deep_merge === true;
   const grainsDirs = Array.isArray(opts.grains_dirs) ? opts.grains_dirs.map(String) : [];
+  const host = handed ?? (await import('./grains.js')).coreGrains(id, primaryMaster(config.master), {});
   const core = await loadCustomGrains({
     dirs: [join(config.extension_modules, 'grains'), ...grainsDirs],
     packages: [...config.extensions],
     opts,
     id,
-    core: coreGrains(id, primaryMaster(config.master), {}),
+    core: host,
     merge: (base, over) => mergeGrains(base, over, deep),
     log,
   });
   return new GrainsView({
     core,
+    host,
     file: grainsFilePath(opts),
     configured: (config.grains ?? {}) as Record<string, unknown>,
     deep,
@@ -86,7 +90,15 @@ export function runEnvWith(
   return env;
 }
 
-/** The run environment of a job process or `salt-call`: computes the grains (custom grain modules run once). */
-export async function createRunEnv(config: ResolvedMinionConfig, id: string, log: Logger): Promise<RunEnv> {
-  return runEnvWith(config, id, log, await minionGrainsView(config, id, log));
+/**
+ * The run environment of a job process or `salt-call`: computes the grains (custom grain modules
+ * run once) over the host grains it was `handed`, or probes the host.
+ */
+export async function createRunEnv(
+  config: ResolvedMinionConfig,
+  id: string,
+  log: Logger,
+  handed?: Readonly<Record<string, unknown>>,
+): Promise<RunEnv> {
+  return runEnvWith(config, id, log, await minionGrainsView(config, id, log, handed));
 }

@@ -13,6 +13,7 @@ import { readBoot } from '../kernel/daemon/boot.js';
 import { createLogger } from '../kernel/log.js';
 import { unpackIpc } from '../kernel/serial/index.js';
 import { executeJob } from './execute-job.js';
+import { takeHostGrains } from './host-grains.js';
 import { createRunEnv } from './job-env.js';
 import {
   type AbortJob,
@@ -39,7 +40,7 @@ const log = createLogger({
   file: c.log_file,
   fileLevel: c.log_level_logfile ?? c.log_level,
 });
-const env: RunEnv & { pillar?: Record<string, unknown> } = await createRunEnv(c, id, log);
+const env: RunEnv & { pillar?: Record<string, unknown> } = await createRunEnv(c, id, log, takeHostGrains());
 // functions reach the master through the minion's main process
 setMasterLink(id, ipcMasterLink());
 

@@ -79,8 +79,8 @@ export interface FileStats {
   inode: number;
   uid: number;
   gid: number;
-  user: string | number;
   group: string | number;
+  user: string | number;
   atime: number;
   mtime: number;
   ctime: number;
@@ -115,8 +115,8 @@ export async function fileStats(
     inode: s.ino,
     uid: s.uid,
     gid: s.gid,
-    user: uidToUser(s.uid),
     group: gidToGroup(s.gid),
+    user: uidToUser(s.uid),
     atime: s.atimeMs / 1000,
     mtime: s.mtimeMs / 1000,
     ctime: s.ctimeMs / 1000,

@@ -15,7 +15,7 @@ import {
   lchown,
   lstat,
   mkdir,
-  readdir,
+  opendir,
   readFile,
   readlink,
   realpath,
@@ -413,7 +413,10 @@ export default defineModule({
         const path = expand(a.path);
         if (!isAbsolute(path)) throw new SALT_ERR_INVOCATION('Dir path must be absolute.');
         if (!(await isDir(path))) throw new SALT_ERR_INVOCATION('A valid directory was not specified.');
-        return ['.', '..', ...(await readdir(path))];
+        // os.listdir's order: the directory's own, not sorted (fs.readdir sorts)
+        const names = ['.', '..'];
+        for await (const entry of await opendir(path)) names.push(entry.name);
+        return names;
       },
     }),
     search: defineFunction({

@@ -105,6 +105,10 @@ describe('test module', () => {
     expect(steps.map(Number)).toEqual([6, 3, 10, 5, 16, 8, 4, 2]);
     expect(steps[0]).toBe(6);
     expect(steps[1]).toBeInstanceOf(SaltFloat);
+    // 5 * 3 + 1 stays an int in Python; only a halving makes a float
+    const [odd] = (await invoke(test, 'collatz', [5])).value as [unknown[]];
+    expect(odd.slice(0, 2)).toEqual([5, 16]);
+    expect(odd[2]).toBeInstanceOf(SaltFloat);
   });
 
   it('sleep sleeps and honours ctx.signal', async () => {

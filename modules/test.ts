@@ -210,13 +210,13 @@ export default defineModule({
       run: (_ctx, { start }) => {
         if (start < 1) throw new SALT_ERR_INVOCATION('start must be a positive integer');
         const begin = process.hrtime.bigint();
-        // Python divides with `/`, so every step after the first is a float.
+        // Python divides with `/`: from the first halving on, every step is a float.
         const steps: (number | SaltFloat)[] = [];
         let n = start;
-        let first = true;
+        let halved = false;
         while (n !== 1) {
-          steps.push(first ? n : float64(n));
-          first = false;
+          steps.push(halved ? float64(n) : n);
+          halved ||= n % 2 === 0;
           n = n % 2 === 0 ? n / 2 : n * 3 + 1;
         }
         return [steps, elapsedSince(begin)];

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { LocalClient } from '../../client/local-client.js';
 import { loadConfig } from '../../kernel/config/index.js';
 import { Cluster, REPO } from '../../tools/local-cluster.js';
+import { cpuBesideNode } from '../cli-cpu.js';
 import { cpuDelta, cpuSnapshot, descendants, rssMiB, treeRssMiB } from '../proc-stats.js';
-import { report, reportTimes, timeCommand } from '../report.js';
+import { report, reportTimes, stats, timeCommand } from '../report.js';
 
 /** How jobs/s is sampled: a cold window right after start, a warm-up, then steady windows. */
 interface JobsPlan {
@@ -78,6 +79,20 @@ async function withMinions(n: number, body: (c: Cluster) => Promise<void>): Prom
   }
 }
 
+/** `salt '*' test.ping`'s CPU above `node -e 0`, the two run in turn (bench/cli-cpu.ts). */
+function saltCpuAboveNode(confDir: string, runs: number): void {
+  const cpu = cpuBesideNode([join(REPO, 'bin/salt'), '-c', confDir, '*', 'test.ping'], runs);
+  if (!cpu) return;
+  const above = stats(cpu.cmd).median - stats(cpu.node).median;
+  report({
+    name: "  salt '*' test.ping CPU above node -e 0",
+    value: above,
+    unit: 'ms',
+    goal: '≤ 30 ms',
+    method: `median user + system CPU (bash's times) of bin/salt, ${stats(cpu.cmd).median.toFixed(0)} ms, minus node -e 0's, ${stats(cpu.node).median.toFixed(0)} ms, ${runs} runs each in turn`,
+  });
+}
+
 export async function cliSection(quick: boolean): Promise<void> {
   const runs = quick ? 3 : 10;
   reportTimes(
@@ -107,6 +122,7 @@ export async function cliSection(quick: boolean): Promise<void> {
         },
         timeCommand([join(REPO, 'bin/salt'), '-c', c.confDir, '*', 'test.ping'], runs),
       );
+      if (n === 1) saltCpuAboveNode(c.confDir, runs * 2);
       const plan: JobsPlan = quick
         ? { seconds: 2, warmupSeconds: 8, windows: 3 }
         : { seconds: 4, warmupSeconds: 16, windows: 5 };

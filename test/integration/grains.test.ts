@@ -20,6 +20,18 @@ describe('grains end to end', () => {
     expect(r.code).toBe(0);
   });
 
+  it("a job sees the minion's host grains: its pid is the minion's, as Salt's forked jobs inherit it", async () => {
+    const minion = c.minions.get('m1')!;
+    // cmd.run runs in a job process, a child of the minion process
+    const child = await c.saltJson(['m1', 'cmd.run', 'echo $PPID']);
+    expect(child.data.m1).not.toBe(String(minion.proc.pid));
+    const r = await c.saltJson(['m1', 'grains.item', 'pid', 'id']);
+    expect(r.data).toEqual({ m1: { pid: minion.proc.pid, id: 'm1' } });
+    // the hand-over is not passed on to the commands a job runs
+    const env = await c.saltJson(['m1', 'cmd.run', 'echo "[$TSALT_HOST_GRAINS]"']);
+    expect(env.data).toEqual({ m1: '[]' });
+  });
+
   it('grains.get reads nested keys and falls back on the default', async () => {
     const r = await c.saltJson(['m2', 'grains.get', 'app:tier']);
     expect(r.data).toEqual({ m2: 'front' });

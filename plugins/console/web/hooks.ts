@@ -8,8 +8,14 @@ export interface Loaded<T> {
   reload(): void;
 }
 
-/** Runs `load` now and whenever `deps` change or `reload()` is called. */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+/**
+ * Runs `load` now and whenever `deps` change or `reload()` is called; a load that arrives in
+ * parts hands each part to `progress` (shown while `loading` stays true).
+ */
+export function useLoad<T>(
+  load: (progress: (partial: T) => void) => Promise<T>,
+  deps: readonly unknown[],
+): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [loading, setLoading] = useState(true);
@@ -17,7 +23,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
   useEffect(() => {
     let live = true;
     setLoading(true);
-    load().then(
+    load((partial) => live && setData(partial)).then(
       (d) => {
         if (!live) return;
         setData(d);

@@ -75,7 +75,7 @@ function rowsOf(
 }
 
 /** Loads the list; `onRows` gets the rows after each page (the last call has them all). */
-export async function loadMinions(s: Session, onRows: (rows: MinionRow[]) => void): Promise<void> {
+export async function loadMinions(s: Session, onRows: (rows: MinionRow[]) => void): Promise<MinionRow[]> {
   // GET /minions needs grains.items: without it, say so rather than ask and be refused
   if (!mayRunMinion(s.perms, 'grains.items'))
     throw new Error(`Your eauth ACL does not allow grains.items, which the minions list reads.`);
@@ -102,7 +102,7 @@ export async function loadMinions(s: Session, onRows: (rows: MinionRow[]) => voi
   extrasIn = true;
   onRows(rowsOf(last, keyOf, present));
   await grains;
-  onRows(rowsOf(last, keyOf, present));
+  return rowsOf(last, keyOf, present);
 }
 
 /** One minion's full grains, from the master's cache. */

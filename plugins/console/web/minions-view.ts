@@ -52,30 +52,6 @@ export function filterMinions(rows: readonly MinionRow[], text: string): readonl
   return rows.filter((r) => r.id.toLowerCase().includes(lower));
 }
 
-function useMinions(session: Session) {
-  const [rows, setRows] = useState<MinionRow[] | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [loading, setLoading] = useState(true);
-  const [n, setN] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    setError(undefined);
-    loadMinions(session, (r) => live && setRows(r)).then(
-      () => live && setLoading(false),
-      (e: unknown) => {
-        if (!live) return;
-        setError(e instanceof Error ? e.message : String(e));
-        setLoading(false);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [session.token, n]);
-  return { rows, error, loading, reload: () => setN((x) => x + 1) };
-}
-
 function Details(props: { session: Session; id: string }) {
   const [tab, setTab] = useState<'grains' | 'pillar'>('grains');
   const mayPillar = mayRunMinion(props.session.perms, 'pillar.items');
@@ -104,7 +80,10 @@ function Details(props: { session: Session; id: string }) {
 }
 
 export function MinionsView(props: { session: Session }) {
-  const list = useMinions(props.session);
+  const list = useLoad<MinionRow[]>(
+    (progress) => loadMinions(props.session, progress),
+    [props.session.token],
+  );
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<string | undefined>(undefined);
   // one extra grain of every minion, fetched for a grain:glob filter on a grain the list lacks
@@ -122,12 +101,12 @@ export function MinionsView(props: { session: Session }) {
     };
   }, [wanted]);
   const rows = useMemo(() => {
-    let all = list.rows ?? [];
+    let all = list.data ?? [];
     if (wanted && extra?.grain === wanted)
       all = all.map((r) => ({ ...r, grains: { ...r.grains, ...extra.values[r.id] } }));
     else if (wanted) return [];
     return filterMinions(all, filter);
-  }, [list.rows, filter, extra]);
+  }, [list.data, filter, extra]);
   return html`<main>
     <h2>Minions</h2>
     <div class="toolbar">
@@ -139,11 +118,11 @@ export function MinionsView(props: { session: Session }) {
         onInput=${(e: Event) => setFilter((e.target as HTMLInputElement).value)}
         aria-label="Filter minions"
       />
-      <span>${rows.length} of ${list.rows?.length ?? 0}</span>
+      <span>${rows.length} of ${list.data?.length ?? 0}</span>
       <button type="button" class="secondary" onClick=${list.reload}>Refresh</button>
     </div>
     ${list.error && html`<p class="error" role="alert">${list.error}</p>`}
-    ${list.loading && !list.rows && html`<p>Loading…</p>`}
+    ${list.loading && !list.data && html`<p>Loading…</p>`}
     <div class="split">
       <div class="grow">
         <div class="minion-row head" aria-hidden="true">

@@ -1,0 +1,128 @@
+/**
+ * Builds `salt`'s single-file CLI: dist/cli/salt/bundled.js and the modules it loads, as one
+ * CommonJS file, dist/cli/bundle/salt.cjs, which bin/salt runs with a V8 code cache
+ * (bin/run-bundle.cjs). Node 20's ES module loader costs a `salt` run ~1 ms per module and
+ * compiles each from source every time; one script with a code cache costs neither.
+ *
+ * The bundle holds tsalt's own code only. Packages stay outside it, and so do the modules that
+ * can load a plugin or zod ({@link COLD}): those stay ES module imports of dist/, so that a
+ * plugin and tsalt share one copy of zod and of the kernel. The build fails if a module in the
+ * bundle imports a package other than {@link PACKAGES}. A script compiled from a code cache
+ * cannot `import()` (Node 20 loses its import callback), so the bundle imports them through
+ * {@link IMPORTER}, a CommonJS file beside it that Node loads as usual. Part of `npm run build`.
+ * `node dist/tools/build-cli-bundle.js [--quiet]`.
+ */
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+/** The checkout this file belongs to (it runs compiled from dist/tools/). */
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+/** dist/-relative modules the bundle imports from dist/ as ES modules when it needs them. */
+export const COLD: ReadonlySet<string> = new Set([
+  'kernel/config/load.js',
+  'outputters/extension-outputters.js',
+  'cli/state-output.js',
+  'kernel/targeting/expected-minions.js',
+  'client/batch.js',
+]);
+
+/** The file beside the bundle that imports an ES module for it. */
+const IMPORTER = 'esm-import.cjs';
+
+/** Packages a bundled module may import (each loads from node_modules as it would unbundled). */
+const PACKAGES: ReadonlySet<string> = new Set([]);
+
+export interface CliBundle {
+  readonly file: string;
+  readonly bytes: number;
+  /** dist/-relative modules in the bundle. */
+  readonly modules: readonly string[];
+}
+
+/** The relative specifier from the bundle's folder to `abs`. */
+function fromBundle(outDir: string, abs: string): string {
+  const rel = relative(outDir, abs);
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/**
+ * Keeps {@link COLD} modules as imports of dist/ and gives every bundled module its own
+ * `import.meta.url` (its file in dist/), so paths it resolves from there stay right.
+ */
+function distModules(dist: string, outDir: string): Plugin {
+  return {
+    name: 'tsalt-dist-modules',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const abs = resolve(args.resolveDir, args.path);
+        if (!COLD.has(relative(dist, abs))) return undefined;
+        return { path: fromBundle(outDir, abs), external: true };
+      });
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        const pkg = args.path.startsWith('@')
+          ? args.path.split('/').slice(0, 2).join('/')
+          : args.path.split('/')[0];
+        if (!PACKAGES.has(pkg ?? '')) {
+          return { errors: [{ text: `${relative(dist, args.importer)} imports the package ${args.path}` }] };
+        }
+        return { path: args.path, external: true };
+      });
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(fromBundle(outDir, args.path))})).href`;
+        const contents = readFileSync(args.path, 'utf8')
+          .replaceAll('import.meta.url', `(${url})`)
+          .replaceAll(
+            'import.meta.dirname',
+            `require("node:path").dirname(require("node:url").fileURLToPath(${url}))`,
+          );
+        return { contents, loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+export async function buildCliBundle(repo: string = REPO): Promise<CliBundle> {
+  const dist = join(repo, 'dist');
+  const outDir = join(dist, 'cli', 'bundle');
+  const file = join(outDir, 'salt.cjs');
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const result = await build({
+    entryPoints: [join(dist, 'cli', 'salt', 'bundled.js')],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outfile: file,
+    plugins: [distModules(dist, outDir)],
+    metafile: true,
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  const modules = Object.keys(result.metafile.inputs).map((p) => relative(dist, resolve(repo, p)));
+  const text = readFileSync(file, 'utf8').replace(
+    /\bimport\(("\.[^"]+")\)/g,
+    (_, spec: string) => `require(${JSON.stringify(`./${IMPORTER}`)})(${spec})`,
+  );
+  const left = /\bimport\(/.exec(text);
+  if (left)
+    throw new Error(
+      `the CLI bundle keeps an import() it cannot run: ${text.slice(left.index, left.index + 80)}`,
+    );
+  writeFileSync(file, text);
+  writeFileSync(join(outDir, IMPORTER), 'module.exports = (specifier) => import(specifier);\n');
+  return { file, bytes: statSync(file).size, modules };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const bundle = await buildCliBundle();
+  if (!process.argv.includes('--quiet')) {
+    process.stdout.write(
+      `cli bundle: ${relative(REPO, bundle.file)} ${bundle.bytes} B, ${bundle.modules.length} modules\n`,
+    );
+  }
+}
