@@ -12,6 +12,7 @@ import { consoleEnabled, consolePlugin } from '../plugins/console/index.js';
 import { eventReturnPlugin } from '../plugins/event-return/index.js';
 import { eventReturnOptions } from '../plugins/event-return/options.js';
 import { fileServerPlugin } from '../plugins/file-server/index.js';
+import { httpPlugin } from '../plugins/http/http-plugin.js';
 import { localCachePlugin } from '../plugins/local-cache/index.js';
 import { minePlugin } from '../plugins/mine/index.js';
 import { netapiConfigured } from '../plugins/netapi/config.js';
@@ -37,6 +38,7 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
     peerPlugin(),
     runnersPlugin(),
     wheelPlugin(),
+    httpPlugin(),
   ];
   // Salt's EventReturn process, only when event_return names returners
   if (eventReturnOptions.read(config).event_return.length > 0) plugins.push(eventReturnPlugin());

@@ -7,6 +7,9 @@ import { pyFlag } from './_coerce.js';
 
 const opt = () => z.unknown().optional();
 
+/** Salt's `DEFAULT_SHELL`: `$SHELL` of the process, else /bin/sh (`grains.extra.shell`), fixed at load. */
+const DEFAULT_SHELL = process.env.SHELL || '/bin/sh';
+
 // Each argument once; every function lists its own in Salt's positional order.
 const F = {
   cmd: z.unknown().refine((v) => v !== undefined && v !== null, 'a command is required'),
@@ -16,7 +19,7 @@ const F = {
   stdin: opt(),
   runas: z.string().nullish(),
   group: z.string().nullish(),
-  shell: z.string().nullish(),
+  shell: z.string().nullish().default(DEFAULT_SHELL),
   python_shell: z.boolean().nullish(),
   env: opt(),
   clean_env: pyFlag(z, false),
@@ -24,7 +27,7 @@ const F = {
   rstrip: pyFlag(z, true),
   umask: opt(),
   output_encoding: z.string().nullish(),
-  output_loglevel: opt(),
+  output_loglevel: opt().default('debug'),
   log_callback: opt(),
   hide_output: pyFlag(z, false),
   timeout: opt(),
@@ -176,7 +179,7 @@ export const scriptRetcodeArgs = pick(
   'success_retcodes',
   'success_stdout',
   'success_stderr',
-);
+).extend({ template: opt().default('jinja') });
 export const runBgArgs = pick(
   'cmd',
   'cwd',

@@ -7,6 +7,7 @@ import type { ExecContext } from '../kernel/index.js';
 import { fileChannel } from './_file-channel.js';
 import { FileClient } from './_file-client.js';
 import { httpLimits } from './_http-limits.js';
+import { proxyFor } from './_http-proxy.js';
 
 export function fileClientOf(ctx: ExecContext): FileClient {
   return new FileClient({
@@ -14,6 +15,7 @@ export function fileClientOf(ctx: ExecContext): FileClient {
     hashType: typeof ctx.opts.hash_type === 'string' ? ctx.opts.hash_type : 'sha256',
     request: fileChannel(ctx),
     http: httpLimits(ctx.opts),
+    proxy: (url) => proxyFor(ctx.opts, url),
     log: ctx.log,
   });
 }

@@ -13,7 +13,9 @@ import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createError } from '../kernel/index.js';
 import type { FileRequest } from './_file-channel.js';
+import { fetchOnce } from './_http-fetch.js';
 import type { HttpLimits } from './_http-limits.js';
+import type { HttpProxy } from './_http-proxy.js';
 
 /** A file client failure that Salt raises as `MinionError`/`CommandExecutionError`. */
 export const SALT_ERR_FILE_CLIENT = createError('SALT_ERR_FILE_CLIENT', (detail: string) => detail);
@@ -43,6 +45,8 @@ export interface FileClientOptions {
   request: FileRequest;
   /** Salt's `http_*` limits for `http(s)://` URLs; none: no limit. */
   http?: HttpLimits;
+  /** The forward proxy for a URL (Salt's `proxy_*`, `no_proxy`); none: direct. */
+  proxy?: (url: string) => HttpProxy | null;
   log: { error(obj: object | string, msg?: string): void; debug(obj: object | string, msg?: string): void };
 }
 
@@ -285,6 +289,8 @@ export class FileClient {
     let res: Response;
     let body: Buffer;
     try {
+      const proxy = this.o.proxy?.(url);
+      if (proxy) return await this.viaProxy(url, parsed, dest, makedirs, saltenv);
       const signal = this.o.http ? AbortSignal.timeout(this.o.http.requestTimeoutMs) : undefined;
       res = await fetch(parsed, { redirect: 'follow', signal });
       if (!res.ok) throw clientError(`HTTP error ${res.status} reading ${url}: ${res.statusText}`);
@@ -294,6 +300,50 @@ export class FileClient {
       const why = (err as Error).name === 'TimeoutError' ? 'Timeout during request' : (err as Error).message;
       throw clientError(`Error: ${url} reading ${url}: ${why}`);
     }
+    return this.keepBody(body, parsed, dest, makedirs, saltenv);
+  }
+
+  /** `url` fetched through `proxy`, following up to 5 redirects as Salt's requests backend does. */
+  private async viaProxy(
+    url: string,
+    parsed: URL,
+    dest: string | null,
+    makedirs: boolean,
+    saltenv: string,
+  ): Promise<string | false> {
+    let target = parsed.href;
+    for (let hop = 0; ; hop += 1) {
+      const res = await fetchOnce({
+        url: target,
+        method: 'GET',
+        headers: {},
+        body: null,
+        auth: null,
+        verifySsl: true,
+        connectTimeoutMs: this.o.http?.connectTimeoutMs ?? 20_000,
+        requestTimeoutMs: this.o.http?.requestTimeoutMs ?? 3_600_000,
+        maxBody: this.o.http?.maxBody ?? Number.POSITIVE_INFINITY,
+        proxy: this.o.proxy?.(target) ?? null,
+      });
+      const location = res.headers.Location;
+      if ([301, 302, 303, 307, 308].includes(res.status) && location && hop < 5) {
+        target = new URL(location, target).href;
+        continue;
+      }
+      if (res.status < 200 || res.status >= 300)
+        throw clientError(`HTTP error ${res.status} reading ${url}: ${res.reason}`);
+      return this.keepBody(res.body, parsed, dest, makedirs, saltenv);
+    }
+  }
+
+  /** Salt's end of `get_url`: the text (`dest === null`), or the body written where it belongs. */
+  private async keepBody(
+    body: Buffer,
+    parsed: URL,
+    dest: string | null,
+    makedirs: boolean,
+    saltenv: string,
+  ): Promise<string | false> {
     if (dest === null) return body.toString('utf8');
     let target = dest || this.extrnPath(parsed, saltenv);
     if (dest && ((await isDir(dest)) || dest.endsWith('/')))

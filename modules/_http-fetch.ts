@@ -2,11 +2,14 @@
  * One HTTP(S) request the way Salt's `http.query` makes it with its default (tornado) backend:
  * no redirects followed, the body read whole (up to a cap) and gzip/deflate bodies inflated,
  * response header names in tornado's capitalised form, and transport errors in Python's words
- * (`[Errno 111] Connection refused`).
+ * (`[Errno 111] Connection refused`); through the configured forward proxy when there is one.
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
+import { type HttpProxy, tunnel } from './_http-proxy.js';
 
 export interface FetchSpec {
   url: string;
@@ -19,6 +22,8 @@ export interface FetchSpec {
   requestTimeoutMs: number;
   maxBody: number;
   signal?: AbortSignal;
+  /** The forward proxy (`proxyFor`), or none. */
+  proxy?: HttpProxy | null;
 }
 
 export interface FetchResult {
@@ -66,10 +71,35 @@ function inflate(coding: string, body: Buffer): Buffer {
 }
 
 /** Sends the request; rejects with a Python-worded Error on a transport failure or a timeout. */
-export function fetchOnce(spec: FetchSpec): Promise<FetchResult> {
+export async function fetchOnce(spec: FetchSpec): Promise<FetchResult> {
   const u = new URL(spec.url);
-  const lib = u.protocol === 'https:' ? https : http;
-  const headers: Record<string, string> = { ...spec.headers };
+  if (!spec.proxy) return send(spec, u, {});
+  if (u.protocol !== 'https:') {
+    // the proxy gets the absolute URL; the origin's Host header stays
+    const { host, port } = spec.proxy;
+    const via: http.RequestOptions = { hostname: host, host, port, path: u.href };
+    const extra: Record<string, string> = { Host: u.host };
+    if (spec.proxy.authorization) extra['Proxy-Authorization'] = spec.proxy.authorization;
+    return send(spec, u, via, extra);
+  }
+  let raw: Socket;
+  try {
+    raw = await tunnel(spec.proxy, u, spec.connectTimeoutMs);
+  } catch (err) {
+    throw new Error(`Cannot connect to proxy: ${pythonError(err as NodeJS.ErrnoException)}`);
+  }
+  const secure = tls.connect({ socket: raw, servername: u.hostname, rejectUnauthorized: spec.verifySsl });
+  return send(spec, u, { agent: undefined, createConnection: () => secure });
+}
+
+function send(
+  spec: FetchSpec,
+  u: URL,
+  via: http.RequestOptions,
+  extraHeaders: Record<string, string> = {},
+): Promise<FetchResult> {
+  const lib = u.protocol === 'https:' && !via.path ? https : http;
+  const headers: Record<string, string> = { ...spec.headers, ...extraHeaders };
   if (spec.auth)
     headers.Authorization = `Basic ${Buffer.from(`${spec.auth.user}:${spec.auth.pass}`).toString('base64')}`;
   // tornado's client closes each connection; so does this one (no keep-alive agent)
@@ -84,6 +114,7 @@ export function fetchOnce(spec: FetchSpec): Promise<FetchResult> {
         agent: false,
         rejectUnauthorized: spec.verifySsl,
         signal: spec.signal,
+        ...via,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { proxyUrl } from './_http-proxy.js';
 import { listArg } from './_pip-bin.js';
 
 const VALID_PROTOS = ['http', 'https', 'ftp', 'file'];
@@ -60,10 +61,8 @@ export interface InstallArgs {
 /** `--proxy` from the call, or from the minion's proxy options unless `proxy` is False. */
 export function proxyArgs(ctx: ExecContext, proxy: unknown): string[] {
   if (proxy) return ['--proxy', String(proxy)];
-  const o = ctx.opts;
-  if (proxy === false || !o.proxy_host || !o.proxy_port) return [];
-  const auth = o.proxy_username && o.proxy_password ? `${o.proxy_username}:${o.proxy_password}@` : '';
-  return ['--proxy', `http://${auth}${o.proxy_host}:${o.proxy_port}`];
+  const url = proxy === false ? null : proxyUrl(ctx.opts);
+  return url ? ['--proxy', url] : [];
 }
 
 export function timeoutArgs(timeout: unknown): string[] {

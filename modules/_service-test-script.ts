@@ -4,7 +4,8 @@
  * Service names must start with `tsalt-t`.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { which } from './_which.js';
 
 /** Whether this machine runs sysvinit scripts here (root, /etc/init.d, `service`, no systemd as PID 1). */
 export function canRunInitScripts(): boolean {
@@ -16,6 +17,15 @@ export function canRunInitScripts(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether Salt's systemd module runs "offline" here: systemctl installed, systemd not PID 1.
+ * Salt then adds the systemd-only functions to the sysvinit ones, and the service states'
+ * `running`/`dead` do nothing.
+ */
+export function systemdOffline(): boolean {
+  return !existsSync('/run/systemd/system') && which('systemctl') !== null;
 }
 
 /** Writes /etc/init.d/<name>: start, stop, restart, reload, force-reload and status (LSB exit codes). */
@@ -62,4 +72,11 @@ export function removeInitScript(name: string): void {
   rmSync(`/etc/init.d/${name}`, { force: true });
   run(['update-rc.d', name, 'remove']);
   rmSync(`/run/${name}.pid`, { force: true });
+  // a mask `service.mask` left (a link to /dev/null)
+  const unit = `/etc/systemd/system/${name}.service`;
+  try {
+    if (lstatSync(unit).isSymbolicLink()) rmSync(unit);
+  } catch {
+    // not masked
+  }
 }

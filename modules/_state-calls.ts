@@ -136,11 +136,11 @@ export function lowOf(high: HighData, errors: readonly string[], raw = false) {
   return highToLow(high, { raw });
 }
 
-export const common = (z: typeof Zod) => ({
-  test: z.unknown().optional(),
-  queue: z.unknown().optional(),
-  saltenv: z.string().nullish(),
-  pillarenv: z.string().nullish(),
-  pillar: z.unknown().optional(),
-  exclude: z.unknown().optional(),
-});
+/**
+ * The optional arguments a Salt state function names in its signature (each None by default);
+ * every other keyword (saltenv, pillarenv, pillar, exclude, ...) arrives in its `**kwargs`.
+ */
+export const optional = <const K extends readonly string[]>(z: typeof Zod, ...names: K) =>
+  Object.fromEntries(names.map((n) => [n, z.unknown().optional()])) as {
+    [P in K[number]]: Zod.ZodOptional<Zod.ZodUnknown>;
+  };

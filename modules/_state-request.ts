@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineFunction, type ExecContext, type FunctionSpec, RetcodeResult } from '../kernel/index.js';
 import { packIpc, unpackIpc } from '../kernel/util.js';
-import { cli, common, highstate, modsArg, modsOf, sls } from './_state-calls.js';
+import { cli, highstate, modsArg, modsOf, sls } from './_state-calls.js';
 
 /** One stored request: the test run's result, the SLS names and the call's keywords. */
 export interface StateRequest {
@@ -50,13 +50,15 @@ export async function clearRequest(ctx: ExecContext, name?: string | null): Prom
 /** The `state.*request` functions. */
 export const requestFunctions: Record<string, FunctionSpec> = {
   request: defineFunction({
-    args: (z) => z.object({ mods: modsArg(z).nullish(), name: z.string().default('default'), ...common(z) }),
+    args: (z) => z.object({ mods: modsArg(z).nullish() }),
     varkw: true,
     outputter: 'highstate',
     doc: `Request that the local admin execute a state run via salt-call state.run_request: the run is tested now and kept.${cli('state.request nginx')}`,
     run: async (ctx, a, extra) => {
-      const { name, mods, ...rest } = a;
-      const kw = { ...extra.kwargs, ...rest, test: true };
+      const { mods } = a;
+      const { name: named = 'default', ...rest } = extra.kwargs;
+      const name = String(named);
+      const kw = { ...rest, test: true };
       const value = modsOf(mods).length > 0 ? await sls(ctx, mods, kw) : await highstate(ctx, kw);
       const ret = value instanceof RetcodeResult ? value.value : value;
       const reqs = await readRequests(ctx);

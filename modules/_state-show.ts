@@ -5,12 +5,12 @@
  */
 import { defineFunction, type FunctionSpec } from '../kernel/index.js';
 import { compileTop } from '../plugins/states/compile/index.js';
-import { cli, common, highstateHigh, lowOf, modsArg, modsOf, shown, slsHigh } from './_state-calls.js';
+import { cli, highstateHigh, lowOf, modsArg, modsOf, optional, shown, slsHigh } from './_state-calls.js';
 import { stateCall } from './_state-run.js';
 
 export const showFunctions: Record<string, FunctionSpec> = {
   show_sls: defineFunction({
-    args: (z) => z.object({ mods: modsArg(z), ...common(z) }),
+    args: (z) => z.object({ mods: modsArg(z), ...optional(z, 'test', 'queue') }),
     varkw: true,
     doc: `Display the state data from a specific SLS file or files on the master.${cli('state.show_sls core,edit.vim')}`,
     run: async (ctx, a, extra) => {
@@ -20,7 +20,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     },
   }),
   show_low_sls: defineFunction({
-    args: (z) => z.object({ mods: modsArg(z), ...common(z) }),
+    args: (z) => z.object({ mods: modsArg(z), ...optional(z, 'test', 'queue') }),
     varkw: true,
     doc: `Display the low data from a specific SLS file.${cli('state.show_low_sls foo')}`,
     run: async (ctx, a, extra) => {
@@ -31,7 +31,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     },
   }),
   show_highstate: defineFunction({
-    args: (z) => z.object(common(z)),
+    args: (z) => z.object(optional(z, 'queue')),
     varkw: true,
     doc: `Retrieve the highstate data from the salt master and display it.${cli('state.show_highstate')}`,
     run: async (ctx, a, extra) => {
@@ -41,7 +41,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     },
   }),
   show_lowstate: defineFunction({
-    args: (z) => z.object(common(z)),
+    args: (z) => z.object(optional(z, 'queue')),
     varkw: true,
     doc: `List out the low data that will be applied to this minion.${cli('state.show_lowstate')}`,
     run: async (ctx, a, extra) => {
@@ -52,7 +52,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     },
   }),
   show_top: defineFunction({
-    args: (z) => z.object(common(z)),
+    args: (z) => z.object(optional(z, 'queue')),
     varkw: true,
     doc: `Return the top data that the minion will use for a highstate.${cli('state.show_top')}`,
     run: async (ctx, a, extra) => {
@@ -62,7 +62,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     },
   }),
   show_state_usage: defineFunction({
-    args: (z) => z.object(common(z)),
+    args: (z) => z.object(optional(z, 'queue')),
     varkw: true,
     doc: `Retrieve the highstate data from the salt master to analyse used and unused states.${cli('state.show_state_usage')}`,
     run: async (ctx, a, extra) => {
@@ -86,7 +86,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     },
   }),
   sls_exists: defineFunction({
-    args: (z) => z.object({ mods: modsArg(z), ...common(z) }),
+    args: (z) => z.object({ mods: modsArg(z), ...optional(z, 'test', 'queue') }),
     varkw: true,
     doc: `Tests for the existence of a specific SLS or list of SLS files on the master.${cli('state.sls_exists core,edit.vim')}`,
     run: async (ctx, a, extra) => {
@@ -96,7 +96,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     },
   }),
   id_exists: defineFunction({
-    args: (z) => z.object({ ids: modsArg(z), mods: modsArg(z), ...common(z) }),
+    args: (z) => z.object({ ids: modsArg(z), mods: modsArg(z), ...optional(z, 'test', 'queue') }),
     varkw: true,
     doc: `Tests for the existence of a specific ID or list of IDs within the specified SLS file(s).${cli('state.id_exists create_myfile,update_template filestate')}`,
     run: async (ctx, a, extra) => {

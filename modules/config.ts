@@ -237,7 +237,7 @@ CLI Example:
       },
     }),
     backup_mode: defineFunction({
-      args: (z) => z.object({ backup: z.unknown().optional() }),
+      args: (z) => z.object({ backup: z.unknown().default('') }),
       doc: `Return the backup mode.
 
 CLI Example:

@@ -94,7 +94,7 @@ CLI Example:
       },
     }),
     get: defineFunction({
-      args: (z) => z.object({ key: z.unknown(), default: z.unknown().optional() }),
+      args: (z) => z.object({ key: z.unknown(), default: z.unknown().default('') }),
       doc: `Get a single salt process environment variable.
 
 key: string name of the environment variable key to return the value of.
@@ -127,7 +127,7 @@ CLI Example:
       },
     }),
     item: defineFunction({
-      args: (z) => z.object({ keys: z.unknown(), default: z.unknown().optional() }),
+      args: (z) => z.object({ keys: z.unknown(), default: z.unknown().default('') }),
       doc: `Get one or more salt process environment variables. Returns a dict.
 
 keys: either a string or a list of strings naming the keys to return.

@@ -46,7 +46,7 @@ export default defineModule({
   doc: 'Hashing and encoding functions: digests, base64 and HMAC signatures.',
   functions: {
     digest: defineFunction({
-      args: (z) => z.object({ instr: text(z), checksum: z.string().optional() }),
+      args: (z) => z.object({ instr: text(z), checksum: z.string().default('md5') }),
       doc: `Return a checksum digest for a string.
 
 instr: the string.
@@ -55,7 +55,7 @@ checksum: md5 (the default), sha256 or sha512.${cli("hashutil.digest 'get salted
       run: (_ctx, a) => digest(a.instr, a.checksum ?? 'md5'),
     }),
     digest_file: defineFunction({
-      args: (z) => z.object({ infile: z.string(), checksum: z.string().optional() }),
+      args: (z) => z.object({ infile: z.string(), checksum: z.string().default('md5') }),
       doc: `Return a checksum digest for a file's content.
 
 infile: the file's path.

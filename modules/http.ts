@@ -17,6 +17,7 @@ import {
 import { pyStr } from '../kernel/util.js';
 import { fetchOnce } from './_http-fetch.js';
 import { httpLimits } from './_http-limits.js';
+import { proxyFor } from './_http-proxy.js';
 
 type Query = Record<string, unknown>;
 
@@ -80,6 +81,7 @@ export async function query(ctx: ExecContext, url: string, kw: Query): Promise<R
       auth: username !== null && password !== null ? { user: username, pass: password } : null,
       verifySsl,
       ...httpLimits(opts),
+      proxy: proxyFor(opts, full),
       signal: ctx.signal,
     });
   } catch (err) {

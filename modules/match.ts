@@ -89,7 +89,7 @@ CLI Example:
 
 const withDelim = (name: string, what: string, example: string) =>
   defineFunction({
-    args: (z) => z.object({ tgt: z.unknown(), delimiter: z.string().optional() }),
+    args: (z) => z.object({ tgt: z.unknown(), delimiter: z.string().default(':') }),
     doc: `Return True if the minion matches the given ${what} target. The delimiter argument
 can be used to specify a different delimiter.
 

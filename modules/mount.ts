@@ -160,7 +160,7 @@ export default defineModule({
       : true,
   functions: {
     active: defineFunction({
-      args: (z) => z.object({ extended: z.unknown().optional() }),
+      args: (z) => z.object({ extended: z.unknown().default(false) }),
       doc: `List the active mounts.
 
 extended: read /proc/self/mountinfo for ids, root, super options and blkid's UUID and label.
@@ -171,7 +171,7 @@ CLI Example:
       run: (ctx, a) => activeMounts(ctx, a.extended === true),
     }),
     fstab: defineFunction({
-      args: (z) => z.object({ config: z.string().optional() }),
+      args: (z) => z.object({ config: z.string().default('/etc/fstab') }),
       doc: `List the contents of the fstab.
 
 CLI Example:

@@ -289,7 +289,11 @@ export default defineModule({
     }),
     mod_repo: defineFunction({
       args: (z) =>
-        z.object({ repo: z.string(), saltenv: z.string().default('base'), aptkey: z.unknown().optional() }),
+        z.object({
+          repo: z.string(),
+          saltenv: z.string().default('base'),
+          aptkey: z.unknown().default(true),
+        }),
       varkw: true,
       doc: 'Add or modify a repo line in the sources.',
       run: (ctx, { repo }, extra) => modRepo(ctx, repo, extra.kwargs, (c) => refreshDb(c)),

@@ -88,7 +88,7 @@ export default defineModule({
     process.platform === 'linux' ? true : { ok: false, reason: 'The ps module reads /proc: Linux only.' },
   functions: {
     top: defineFunction({
-      args: (z) => z.object({ num_processes: pyInt(z).optional(), interval: z.number().optional() }),
+      args: (z) => z.object({ num_processes: pyInt(z).default(5), interval: z.number().default(3) }),
       doc: `Return a list of top CPU consuming processes during the interval.
 num_processes = return the top N CPU consuming processes
 interval = the number of seconds to sample CPU usage over
@@ -154,7 +154,7 @@ CLI Example:
       },
     }),
     kill_pid: defineFunction({
-      args: (z) => z.object({ pid: pyInt(z), signal: z.union([z.number(), z.string()]).optional() }),
+      args: (z) => z.object({ pid: pyInt(z), signal: z.union([z.number(), z.string()]).default(15) }),
       doc: `Kill a process by PID.
 
 pid: PID of process to kill.
@@ -173,7 +173,7 @@ CLI Example:
         z.object({
           pattern: z.union([z.string(), z.number()]).transform(String),
           user: z.string().nullable().optional(),
-          signal: z.union([z.number(), z.string()]).optional(),
+          signal: z.union([z.number(), z.string()]).default(15),
           full: pyFlag(z, false),
         }),
       doc: `Kill processes matching a pattern.

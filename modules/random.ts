@@ -57,7 +57,7 @@ export default defineModule({
   doc: 'Provides access to randomness generators.',
   functions: {
     hash: defineFunction({
-      args: (z) => z.object({ value: text(z), algorithm: z.string().optional() }),
+      args: (z) => z.object({ value: text(z), algorithm: z.string().default('sha512') }),
       doc: `Encodes a value with the specified encoder.
 
 value: the value to be hashed.
@@ -70,7 +70,7 @@ CLI Example:
       run: (_ctx, a) => hexHash(a.value, a.algorithm ?? 'sha512'),
     }),
     str_encode: defineFunction({
-      args: (z) => z.object({ value: text(z), encoder: z.string().optional() }),
+      args: (z) => z.object({ value: text(z), encoder: z.string().default('base64') }),
       doc: `Encodes a value with the specified encoder.
 
 value: the value to be encoded.
@@ -89,7 +89,7 @@ CLI Example:
     get_str: defineFunction({
       args: (z) =>
         z.object({
-          length: pyInt(z).optional(),
+          length: pyInt(z).default(20),
           chars: z.string().nullable().optional(),
           lowercase: pyFlag(z, true),
           uppercase: pyFlag(z, true),
@@ -118,7 +118,7 @@ CLI Example:
         z.object({
           crypt_salt: text(z).nullable().optional(),
           password: text(z).nullable().optional(),
-          algorithm: z.string().optional(),
+          algorithm: z.string().default('sha512'),
         }),
       doc: `Generates a salted hash suitable for /etc/shadow.
 
@@ -133,7 +133,7 @@ CLI Example:
     }),
     rand_int: defineFunction({
       args: (z) =>
-        z.object({ start: pyInt(z).optional(), end: pyInt(z).optional(), seed: z.unknown().optional() }),
+        z.object({ start: pyInt(z).default(1), end: pyInt(z).default(10), seed: z.unknown().optional() }),
       doc: `Returns a random integer number between the start and end number.
 
 start: any valid integer number (1).

@@ -10,12 +10,12 @@ import { defineFunction, defineModule, RetcodeResult } from '../kernel/index.js'
 import type { HighData, LowChunk } from '../plugins/states/index.js';
 import {
   cli,
-  common,
   highstate,
   locked,
   lowOf,
   modsArg,
   modsOf,
+  optional,
   pillarFailure,
   sls,
   slsHigh,
@@ -30,7 +30,7 @@ export default defineModule({
   doc: 'Control the state system on the minion: apply SLS files and the highstate, and show what they compile to.',
   functions: {
     apply: defineFunction({
-      args: (z) => z.object({ mods: modsArg(z).nullish(), ...common(z) }),
+      args: (z) => z.object({ mods: modsArg(z).nullish() }),
       varkw: true,
       outputter: 'highstate',
       doc: `Apply states: with SLS names, as state.sls; without, the highstate.${cli('state.apply nginx,edit.vim test=True')}`,
@@ -40,38 +40,45 @@ export default defineModule({
       },
     }),
     sls: defineFunction({
-      args: (z) => z.object({ mods: modsArg(z), ...common(z) }),
+      args: (z) =>
+        z.object({
+          mods: modsArg(z),
+          ...optional(z, 'test', 'exclude', 'queue', 'sync_mods', 'state_events'),
+        }),
       varkw: true,
       outputter: 'highstate',
       doc: `Execute the states in one or more SLS files.${cli('state.sls core,edit.vim pillar=\'{"foo": "bar"}\'')}`,
       run: (ctx, a, extra) => sls(ctx, a.mods, { ...extra.kwargs, ...a }),
     }),
     highstate: defineFunction({
-      args: (z) => z.object(common(z)),
+      args: (z) => z.object(optional(z, 'test', 'queue', 'state_events')),
       varkw: true,
       outputter: 'highstate',
       doc: `Retrieve the state data from the salt master for this minion and execute it.${cli('state.highstate test=True')}`,
       run: (ctx, a, extra) => highstate(ctx, { ...extra.kwargs, ...a }),
     }),
     top: defineFunction({
-      args: (z) => z.object({ topfn: z.string(), ...common(z) }),
+      args: (z) => z.object({ topfn: z.string(), ...optional(z, 'test', 'queue') }),
       varkw: true,
       outputter: 'highstate',
       doc: `Execute a specific top file instead of the default.${cli('state.top reverse_top.sls saltenv=dev')}`,
       run: (ctx, a, extra) => highstate(ctx, { ...extra.kwargs, ...a }, a.topfn),
     }),
     test: defineFunction({
-      args: (z) => z.object({ mods: modsArg(z).nullish(), ...common(z) }),
+      varargs: true,
       varkw: true,
       outputter: 'highstate',
       doc: `Run state.apply with test=True.${cli('state.test nginx')}`,
-      run: (ctx, a, extra) => {
-        const kw = { ...extra.kwargs, ...a, test: true };
-        return modsOf(a.mods).length > 0 ? sls(ctx, a.mods, kw) : highstate(ctx, kw);
+      run: (ctx, _a, extra) => {
+        // Salt's test(*args, **kwargs): state.apply's mods, positional or by name
+        const { mods = extra.args[0], ...rest } = extra.kwargs;
+        const kw = { ...rest, test: true };
+        return modsOf(mods).length > 0 ? sls(ctx, mods, kw) : highstate(ctx, kw);
       },
     }),
     sls_id: defineFunction({
-      args: (z) => z.object({ id_: z.string(), mods: modsArg(z), ...common(z) }),
+      args: (z) =>
+        z.object({ id_: z.string(), mods: modsArg(z), ...optional(z, 'test', 'queue', 'state_events') }),
       varkw: true,
       outputter: 'highstate',
       doc: `Call a single ID from the named SLS files.${cli('state.sls_id my_state my_module')}`,
@@ -124,7 +131,7 @@ export default defineModule({
         }),
     }),
     high: defineFunction({
-      args: (z) => z.object({ data: z.record(z.string(), z.unknown()), ...common(z) }),
+      args: (z) => z.object({ data: z.record(z.string(), z.unknown()), ...optional(z, 'test', 'queue') }),
       varkw: true,
       outputter: 'highstate',
       doc: `Execute the compound calls stored in a single set of high data.${cli('state.high \'{"vim": {"pkg": ["installed"]}}\'')}`,
@@ -156,7 +163,7 @@ export default defineModule({
     ...requestFunctions,
     ...pauseFunctions,
     running: defineFunction({
-      args: (z) => z.object({ concurrent: z.unknown().optional() }),
+      args: (z) => z.object({ concurrent: z.unknown().optional().default(false) }),
       doc: `Return a list of strings that contain state return data if a state function is already running.${cli('state.running')}`,
       run: (ctx, a) => (a.concurrent ? [] : runningStates(ctx)),
     }),

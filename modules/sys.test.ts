@@ -66,5 +66,16 @@ describe('sys module', () => {
     expect(arg['test.arg']).toEqual({ args: null, defaults: null, varargs: true, kwargs: true });
     const ping = (await invoke(sys, 'argspec', ['test.ping'], ctx)).value as Record<string, unknown>;
     expect(ping['test.ping']).toEqual({ args: null, defaults: null, varargs: null, kwargs: null });
+    // a default behind a transform (pyFlag) shows as the value leaving it out gives
+    const pf = (await invoke(sys, 'argspec', ['test.try'], ctx)).value as Record<string, unknown>;
+    expect(pf['test.try']).toEqual({
+      args: ['module', 'return_try_exception'],
+      defaults: [false],
+      varargs: null,
+      kwargs: true,
+    });
+    // Salt's argspec_report names nothing for no module; '*' names every function
+    expect((await invoke(sys, 'argspec', [], ctx)).value).toEqual({});
+    expect(Object.keys((await invoke(sys, 'argspec', ['*'], ctx)).value as object)).toContain('test.ping');
   });
 });

@@ -42,9 +42,12 @@ function argspecOf(spec: ResolvedFunctionSpec): ArgSpec {
   const args = Object.keys(shape);
   const defaults: unknown[] = [];
   for (const name of args) {
+    // an optional argument's default is what leaving it out gives, whatever wraps it (pyFlag's transform too)
     const field = shape[name];
-    if (field instanceof z.ZodDefault) defaults.push(field.def.defaultValue);
-    else if (field instanceof z.ZodOptional || defaults.length > 0) defaults.push(null);
+    const optin = (field as { _zod?: { optin?: string } } | undefined)?._zod?.optin;
+    const omitted = optin ? field?.safeParse(undefined) : undefined;
+    if (omitted?.success) defaults.push(omitted.data === undefined ? null : omitted.data);
+    else if (defaults.length > 0) defaults.push(null);
   }
   return {
     args: args.length > 0 ? args : null,
@@ -104,7 +107,9 @@ export default defineModule({
       args: z.object({ module: z.string().default('') }),
       doc: "Return the argument specification of the functions of a module, a function or a glob.\n\nCLI Example: salt '*' sys.argspec test.echo",
       run: async (ctx, { module }) => {
-        const funs = select(await ctx.functions.list(), module ? [module] : []);
+        // Salt's argspec_report: no module names nothing ('*' names every function)
+        if (!module) return {};
+        const funs = select(await ctx.functions.list(), [module]);
         const out: Record<string, ArgSpec> = {};
         for (const f of funs) {
           const spec = await ctx.functions.get(f);
