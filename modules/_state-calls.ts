@@ -8,6 +8,7 @@ import { type ExecContext, RetcodeResult } from '../kernel/index.js';
 import { compileHighstate, compileSls, compileTop, highToLow } from '../plugins/states/compile/index.js';
 import type { HighData, LowChunk } from '../plugins/states/index.js';
 import { statePillarKwargs } from './_pillar-enc.js';
+import { highstatePillarFailure, pillarFailure } from './_state-pillar-check.js';
 import {
   callHigh,
   checkQueue,
@@ -77,6 +78,8 @@ export function shown<T>(data: T, errors: readonly string[]): T | RetcodeResult<
 export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Promise<unknown> {
   return locked(ctx, kw, async () => {
     const call = stateCall(ctx, await statePillarKwargs(ctx, kw));
+    const failed = pillarFailure(call, kw);
+    if (failed) return failed;
     const { high, errors } = await slsHigh(call, mods, kw);
     return callHigh(call, high, errors);
   });
@@ -85,7 +88,11 @@ export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Pro
 export async function highstate(ctx: ExecContext, kw: StateKwargs, topfn?: string): Promise<unknown> {
   return locked(ctx, kw, async () => {
     const base = stateCall(ctx, await statePillarKwargs(ctx, kw));
+    const failed = pillarFailure(base, kw);
+    if (failed) return failed;
     const call = topfn ? withTop(base, topfn, base.highstateEnv) : base;
+    const leftover = highstatePillarFailure(call, topfn ? undefined : kw.force);
+    if (leftover) return leftover;
     const { high, errors } = await highstateHigh(call, kw);
     if (errors.length === 0 && Object.keys(high).length === 0) {
       const top = await compileTop(call.source, call.render, call.minion, call.top);

@@ -10,6 +10,7 @@ import { defineFunction, defineModule, RetcodeResult } from '../kernel/index.js'
 import type { HighData, LowChunk } from '../plugins/states/index.js';
 import { cli, common, highstate, locked, lowOf, modsArg, modsOf, sls, slsHigh } from './_state-calls.js';
 import { pauseFunctions } from './_state-pause.js';
+import { pillarFailure } from './_state-pillar-check.js';
 import { requestFunctions } from './_state-request.js';
 import { callHigh, EX_STATE_COMPILER_ERROR, finish, runLow, runningStates, stateCall } from './_state-run.js';
 import { showFunctions } from './_state-show.js';
@@ -68,6 +69,8 @@ export default defineModule({
         locked(ctx, { ...extra.kwargs, ...a }, async () => {
           const kw = { ...extra.kwargs, ...a };
           const call = stateCall(ctx, kw);
+          const failed = pillarFailure(call, kw);
+          if (failed) return failed;
           const { high, errors } = await slsHigh(call, a.mods, kw);
           const low = lowOf(high, errors);
           if (low.errors.length > 0) return finish(low.errors);
