@@ -9,6 +9,16 @@ import { parseConfigRegexp } from './_git-parse.js';
 import { configGet, configGetter } from './_git-query.js';
 import { expandPath, gitRun } from './_git-run.js';
 
+/** The checkout a config function works in: none for `global=True`, else `cwd` (required). */
+async function configCwd(
+  a: { cwd?: string | null; user?: string | null },
+  global: boolean,
+): Promise<string | null> {
+  if (a.cwd !== undefined && a.cwd !== null) return expandPath(a.cwd, a.user);
+  if (!global) throw new SALT_ERR_INVOCATION("'cwd' argument required unless global=True");
+  return null;
+}
+
 export const configFunctions = {
   config_get: defineFunction({
     args: (z) => z.object({ key: z.string(), cwd: z.string().nullish(), ...common(z) }),
@@ -44,10 +54,7 @@ export const configFunctions = {
     doc: 'Set a key in the git configuration file (value, or multivar for several); returns the values now set.\n\nCLI Example: salt myminion git.config_set user.email me@example.com cwd=/path/to/repo',
     run: async (ctx, a, extra) => {
       const global = extra.kwargs.global === true;
-      let cwd: string | null = null;
-      if (a.cwd === undefined || a.cwd === null) {
-        if (!global) throw new SALT_ERR_INVOCATION("'cwd' argument required unless global=True");
-      } else cwd = await expandPath(a.cwd, a.user);
+      const cwd = await configCwd(a, global);
       const has = (v: unknown) => v !== undefined && v !== null;
       if (has(a.value) && has(a.multivar))
         throw new SALT_ERR_INVOCATION("Only one of 'value' and 'multivar' is permitted");
@@ -79,10 +86,7 @@ export const configFunctions = {
     doc: 'Unset a key in the git configuration file (value_regex: only matching values; all=True: every match of a multivar).\n\nCLI Example: salt myminion git.config_unset /path/to/repo foo.bar all=True',
     run: async (ctx, a, extra) => {
       const global = extra.kwargs.global === true;
-      let cwd: string | null = null;
-      if (a.cwd === undefined || a.cwd === null) {
-        if (!global) throw new SALT_ERR_INVOCATION("'cwd' argument required unless global=True");
-      } else cwd = await expandPath(a.cwd, a.user);
+      const cwd = await configCwd(a, global);
       const regex = a.value_regex === undefined || a.value_regex === null ? null : String(a.value_regex);
       const command = ['git', 'config', extra.kwargs.all === true ? '--unset-all' : '--unset'];
       command.push(global ? '--global' : '--local', a.key, ...(regex === null ? [] : [regex]));
