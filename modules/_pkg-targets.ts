@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
-import { pyStr } from '../kernel/util.js';
+import { pyRepr, pyStr } from '../kernel/util.js';
 
 /** Package name → installed versions. */
 export type PkgList = Record<string, string[]>;
@@ -41,7 +41,7 @@ export function compareDicts(
 
 const versionText = (v: unknown): string | null => (v === null || v === undefined ? null : pyStr(v));
 
-/** A `pkgs` list (names, or one-key `{name: version}` maps) as name → version. */
+/** A `pkgs` list (names, or one-key `{name: version}` maps) as name → version; a name twice is Salt's error. */
 export function repackPkgs(pkgs: unknown): Record<string, string | null> {
   const list = typeof pkgs === 'string' ? pkgs.split(',') : Array.isArray(pkgs) ? pkgs : [];
   const out: Record<string, string | null> = {};
@@ -51,6 +51,10 @@ export function repackPkgs(pkgs: unknown): Record<string, string | null> {
       if (name !== undefined) out[name] = versionText(ver);
     } else if (item !== null && item !== undefined) out[pyStr(item)] = null;
   }
+  if (Array.isArray(pkgs) && pkgs.length !== Object.keys(out).length)
+    throw new SALT_ERR_INVOCATION(
+      `You are passing a list of packages that contains duplicated packages names: ${pyRepr(pkgs)}. This cannot be processed. In case you are targeting different versions of the same package, please target them individually`,
+    );
   return out;
 }
 

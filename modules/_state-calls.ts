@@ -9,6 +9,7 @@ import { pyTruthy } from '../kernel/util.js';
 import { compileHighstate, compileSls, compileTop, highToLow } from '../plugins/states/compile/index.js';
 import type { HighData, LowChunk } from '../plugins/states/index.js';
 import { statePillarKwargs } from './_pillar-enc.js';
+import { highstatePillarFailure, pillarFailure } from './_state-pillar-check.js';
 import {
   callHigh,
   checkQueue,
@@ -75,20 +76,6 @@ export function shown<T>(data: T, errors: readonly string[]): T | RetcodeResult<
   return errors.length > 0 ? new RetcodeResult([...errors], EX_STATE_COMPILER_ERROR) : data;
 }
 
-/** Salt's `EX_PILLAR_FAILURE`. */
-const EX_PILLAR_FAILURE = 5;
-
-/**
- * Salt's `_get_pillar_errors` for a run: the pillar's `_errors` (none with `force=True`) as the
- * run's value, with retcode 5; nothing runs.
- */
-export function pillarFailure(call: StateCall, kw: StateKwargs): RetcodeResult<string[]> | undefined {
-  const errors = call.pillar._errors;
-  if (pyTruthy(kw.force ?? false) || !Array.isArray(errors) || errors.length === 0) return undefined;
-  const head = 'Pillar failed to render with the following messages:';
-  return new RetcodeResult([head, ...errors.map(String)], EX_PILLAR_FAILURE);
-}
-
 export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Promise<unknown> {
   return locked(ctx, kw, async () => {
     const call = stateCall(ctx, await statePillarKwargs(ctx, kw));
@@ -105,6 +92,8 @@ export async function highstate(ctx: ExecContext, kw: StateKwargs, topfn?: strin
     const failed = pillarFailure(base, kw);
     if (failed) return failed;
     const call = topfn ? withTop(base, topfn, base.highstateEnv) : base;
+    const leftover = highstatePillarFailure(call, topfn ? undefined : kw.force);
+    if (leftover) return leftover;
     const { high, errors } = await highstateHigh(call, kw);
     if (errors.length === 0 && Object.keys(high).length === 0) {
       const top = await compileTop(call.source, call.render, call.minion, call.top);

@@ -1,12 +1,21 @@
 /**
  * The `state` module's functions that show what a run would compile without running it
  * (Salt's `state.show_sls`, `show_low_sls`, `show_highstate`, `show_lowstate`, `show_top`,
- * `show_state_usage`, `sls_exists`, `id_exists`).
+ * `show_state_usage`, `sls_exists`, `id_exists`). All but `show_state_usage` refuse a pillar
+ * that did not render, as Salt's do.
  */
-import { defineFunction, type FunctionSpec } from '../kernel/index.js';
+import { defineFunction, type ExecContext, type FunctionSpec } from '../kernel/index.js';
 import { compileTop } from '../plugins/states/compile/index.js';
 import { cli, highstateHigh, lowOf, modsArg, modsOf, optional, shown, slsHigh } from './_state-calls.js';
-import { stateCall } from './_state-run.js';
+import { assertPillarRendered } from './_state-pillar-check.js';
+import { type StateCall, type StateKwargs, stateCall } from './_state-run.js';
+
+/** The call of a showing function: Salt raises "Pillar failed to render" before it compiles. */
+function checkedCall(ctx: ExecContext, kw: StateKwargs): StateCall {
+  const call = stateCall(ctx, kw);
+  assertPillarRendered(call, kw);
+  return call;
+}
 
 export const showFunctions: Record<string, FunctionSpec> = {
   show_sls: defineFunction({
@@ -14,7 +23,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Display the state data from a specific SLS file or files on the master.${cli('state.show_sls core,edit.vim')}`,
     run: async (ctx, a, extra) => {
-      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await slsHigh(call, a.mods, a);
       return shown(high, errors);
     },
@@ -24,7 +33,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Display the low data from a specific SLS file.${cli('state.show_low_sls foo')}`,
     run: async (ctx, a, extra) => {
-      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await slsHigh(call, a.mods, a);
       const low = lowOf(high, errors, true);
       return shown(low.chunks, low.errors);
@@ -35,7 +44,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Retrieve the highstate data from the salt master and display it.${cli('state.show_highstate')}`,
     run: async (ctx, a, extra) => {
-      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await highstateHigh(call, a);
       return shown(high, errors);
     },
@@ -45,7 +54,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `List out the low data that will be applied to this minion.${cli('state.show_lowstate')}`,
     run: async (ctx, a, extra) => {
-      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await highstateHigh(call, a);
       const low = lowOf(high, errors);
       return shown(low.chunks, low.errors);
@@ -56,7 +65,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Return the top data that the minion will use for a highstate.${cli('state.show_top')}`,
     run: async (ctx, a, extra) => {
-      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
       const top = await compileTop(call.source, call.render, call.minion, call.top);
       return shown(top.matches, top.errors);
     },
@@ -90,7 +99,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Tests for the existence of a specific SLS or list of SLS files on the master.${cli('state.sls_exists core,edit.vim')}`,
     run: async (ctx, a, extra) => {
-      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
       const { errors } = await slsHigh(call, a.mods, a);
       return errors.length === 0;
     },
@@ -100,7 +109,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Tests for the existence of a specific ID or list of IDs within the specified SLS file(s).${cli('state.id_exists create_myfile,update_template filestate')}`,
     run: async (ctx, a, extra) => {
-      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await slsHigh(call, a.mods, a);
       if (errors.length > 0) return false;
       return modsOf(a.ids).every((id) => Object.hasOwn(high, id));

@@ -385,7 +385,7 @@ CLI Example:
 CLI Example:
 
     salt '*' network.dig archlinux.org`,
-      run: (_ctx, a) => runMerged(['dig', sanitizeHost(a.host)]),
+      run: async (_ctx, a) => (await runMerged(['dig', sanitizeHost(a.host)])).replace(/\s+$/, ''), // cmd.run's rstrip
     }),
     arp: defineFunction({
       doc: `Return the arp table from the minion.

@@ -8,19 +8,9 @@
  */
 import { defineFunction, defineModule, RetcodeResult } from '../kernel/index.js';
 import type { HighData, LowChunk } from '../plugins/states/index.js';
-import {
-  cli,
-  highstate,
-  locked,
-  lowOf,
-  modsArg,
-  modsOf,
-  optional,
-  pillarFailure,
-  sls,
-  slsHigh,
-} from './_state-calls.js';
+import { cli, highstate, locked, lowOf, modsArg, modsOf, optional, sls, slsHigh } from './_state-calls.js';
 import { pauseFunctions } from './_state-pause.js';
+import { pillarFailure } from './_state-pillar-check.js';
 import { requestFunctions } from './_state-request.js';
 import { callHigh, EX_STATE_COMPILER_ERROR, finish, runLow, runningStates, stateCall } from './_state-run.js';
 import { showFunctions } from './_state-show.js';

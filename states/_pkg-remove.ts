@@ -62,9 +62,10 @@ export async function uninstall(
   a: { name: string; version?: string | null; pkgs?: unknown; ignore_epoch?: boolean | null },
 ): Promise<StateReturn> {
   const { name } = a;
+  // as in Salt, a bad target list (a name given twice) is not caught: the state's exception
+  const params = paramsOf(name, a.pkgs);
+  const found = await findRemoveTargets(ctx, name, a.version ?? null, a.pkgs, a.ignore_epoch ?? null);
   try {
-    const params = paramsOf(name, a.pkgs);
-    const found = await findRemoveTargets(ctx, name, a.version ?? null, a.pkgs, a.ignore_epoch ?? null);
     let targets: string[];
     if (!Array.isArray(found)) {
       if (action !== 'purge') return found;

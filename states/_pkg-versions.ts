@@ -3,6 +3,8 @@
  * `_fulfills_version_spec` and `_get_desired_pkg` in `salt/states/pkg.py`): `1.2`, `>=1.0,<2.0`
  * or a glob checked against the installed versions, compared by the minion's `pkg.version_cmp`.
  */
+
+import { repackPkgs as repackTargets } from '../modules/_pkg-targets.js';
 import type { StateContext } from '../plugins/states/index.js';
 
 /** Operator and version of one condition (`''` and `=` become `==`). */
@@ -86,17 +88,12 @@ export function desiredPkg(name: string, desired: Readonly<Record<string, string
   return `${name}${oper}${v ?? ''}`;
 }
 
-/** A `pkgs` list as name → wanted version (Salt's `_repack_pkgs`). */
+/**
+ * A `pkgs` list as name → wanted version (Salt's `_repack_pkgs`, the one `pkg_resource` has:
+ * a name given twice is its SaltInvocationError); anything but a list gives nothing.
+ */
 export function repackPkgs(pkgs: unknown): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  if (!Array.isArray(pkgs)) return out;
-  for (const item of pkgs) {
-    if (item && typeof item === 'object' && !Array.isArray(item)) {
-      const [n, v] = Object.entries(item as Record<string, unknown>)[0] ?? [];
-      if (n !== undefined) out[n] = v === null || v === undefined ? null : String(v);
-    } else if (item !== null && item !== undefined) out[String(item)] = null;
-  }
-  return out;
+  return Array.isArray(pkgs) ? repackTargets(pkgs) : {};
 }
 
 /** Salt's nested outputter, plain, for the `info` of a failed pkg command. */

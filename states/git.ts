@@ -1,7 +1,8 @@
 /**
  * Salt's `git` state module (`salt/states/git.py`): `git.latest` (a checkout that follows a
  * remote revision, in `_git-latest*.ts`), `git.present` (an initialised repository),
- * `git.cloned` (cloned once, on a branch) and `git.config_set` (a config value).
+ * `git.cloned` (cloned once, on a branch), `git.config_set` (a config value) and `git.config_unset`
+ * (`_git-config-unset.ts`).
  */
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -15,6 +16,7 @@ import {
   type StateReturn,
 } from '../plugins/states/index.js';
 import { alreadyCloned, fail, formatComments, isExecError, neutralTest, stripExc } from './_git-common.js';
+import { configUnset } from './_git-config-unset.js';
 import { type LatestArgs, latest } from './_git-latest.js';
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
@@ -306,6 +308,20 @@ export default defineStateModule({
       varkw: true,
       doc: "Ensure that a config value is set to the desired value(s) (global=True for the user's config).",
       run: (ctx, a, extra) => configSet(ctx, { ...a, name: String(a.name) }, extra.kwargs),
+    }),
+    config_unset: defineState({
+      args: (z) =>
+        z.object({
+          name: z.unknown(),
+          value_regex: z.unknown().optional(),
+          repo: z.string().nullish(),
+          user: z.string().nullish(),
+          password: z.string().nullish(),
+          output_encoding: z.string().nullish(),
+        }),
+      varkw: true,
+      doc: "Ensure that the named config key (a regex over the whole name) is not present (value_regex: only matching values; all=True: every value; global=True: the user's config).",
+      run: (ctx, a, extra) => configUnset(ctx, a, extra.kwargs),
     }),
   },
 });
