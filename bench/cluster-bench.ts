@@ -210,6 +210,7 @@ async function run(count: number, runs: number, masters: 1 | 2, haproxyProcs = 0
       );
     }
     if (masters === 2) {
+      const before = swarm.stats();
       const killed = performance.now();
       await clusters[1]!.master!.stop('SIGKILL');
       // a minion has answered again once it returned to any ping since the kill (one ping to
@@ -226,7 +227,7 @@ async function run(count: number, runs: number, masters: 1 | 2, haproxyProcs = 0
       }
       const st = swarm.stats();
       say(
-        `  kill -9 of master B: ${answered.size}/${count} minions answered a test.ping from A within ${since()} s (${tries} pings; swarm re-auths ${st.reauths}, errors ${st.errors})`,
+        `  kill -9 of master B: ${answered.size}/${count} minions answered a test.ping from A within ${since()} s (${tries} pings; since the kill, swarm re-auths ${st.reauths - before.reauths}, errors ${st.errors - before.errors}; over the whole run ${st.reauths} and ${st.errors})`,
       );
     }
   } finally {
@@ -252,4 +253,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const haproxyProcs = arg('--haproxy', 0);
   if (only !== 2) await run(count, runs, 1);
   if (only !== 1) await run(count, runs, 2, haproxyProcs);
+  process.exit(0);
 }
