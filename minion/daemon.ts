@@ -293,6 +293,7 @@ function subscribe(
   masterHost: string,
   publishPort: number,
   onPublish: (frame: Buffer) => Promise<void>,
+  lost?: () => void,
 ): ZmtpSubscriber {
   const { config, id, log } = m;
   const recon = config.recon_default + (config.recon_randomize ? config.recon_max : 0);
@@ -303,7 +304,10 @@ function subscribe(
     onMessage: ([frame]) => {
       if (frame) void onPublish(frame).catch((err) => log.error({ err }, 'publish handling failed'));
     },
-    onDisconnect: (err) => log.debug({ err: err.message }, 'publish connection lost; reconnecting'),
+    onDisconnect: (err) => {
+      log.debug({ err: err.message }, 'publish connection lost; reconnecting');
+      lost?.();
+    },
   });
   sub.subscribe('');
   // announces this minion's connection to the master's publisher (kernel/bus/presence.ts)
@@ -332,28 +336,37 @@ async function refreshPillarNow(m: MinionContext, data: MinionData): Promise<voi
   }
 }
 
-/** As a Salt minion does at start: report the grains, fetch the pillar, fire the start events. */
-async function reportStart(m: MinionContext, data: MinionData): Promise<void> {
-  const { config, id, log, master } = m;
+/** As a Salt minion does at start: report the grains, fetch the pillar, fire the start events to `to()`. */
+async function reportStart(
+  m: MinionContext,
+  data: MinionData,
+  to: () => readonly StartTarget[],
+): Promise<void> {
   try {
     await data.refreshPillar();
   } catch (err) {
-    log.warn({ err: (err as Error).message }, 'pillar not received');
+    m.log.warn({ err: (err as Error).message }, 'pillar not received');
   }
+  await fireStart(m, to());
+}
+
+type StartTarget = Pick<MasterConnection, 'send'>;
+
+/** The start events (`minion_start` too with the legacy ones), to each master of `to` (hot multi-master: each, as Salt's). */
+async function fireStart(m: MinionContext, to: readonly StartTarget[]): Promise<void> {
+  const { config, id, log } = m;
   const startData = `Minion ${id} started at ${asctime(new Date())}`;
-  try {
-    if (config.enable_legacy_startup_events) {
-      await master.send({ cmd: '_minion_event', pretag: null, data: startData, tag: 'minion_start' });
-    }
-    await master.send({
-      cmd: '_minion_event',
-      pretag: null,
-      data: startData,
-      tag: `salt/minion/${id}/start`,
-    });
-  } catch (err) {
-    log.warn({ err: (err as Error).message }, 'start event not delivered');
-  }
+  const event = (tag: string) => ({ cmd: '_minion_event', pretag: null, data: startData, tag });
+  await Promise.all(
+    to.map(async (master) => {
+      try {
+        if (config.enable_legacy_startup_events) await master.send(event('minion_start'));
+        await master.send(event(`salt/minion/${id}/start`));
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'start event not delivered');
+      }
+    }),
+  );
 }
 
 /** `startup_states`: the state job it names, run once the pillar is in, its return sent to the master. */
@@ -445,7 +458,8 @@ export async function startMinion(
     await conn.signIn();
     return conn;
   };
-  const master = new MasterSwitch(await signedIn(index));
+  const firstConn = await signedIn(index);
+  const master = new MasterSwitch(firstConn);
   let stopped = false;
   const m: MinionContext = { config, id, boot, log, kernel, master };
 
@@ -466,16 +480,26 @@ export async function startMinion(
   };
   setMasterLink(id, link);
   const intake = publishIntake(m, data, executor);
-  let sub = subscribe(m, masters[index]!, master.creds.publishPort, intake.onPublish);
+  // hot multi-master: HotMasters subscribes to each master, the first too
+  let sub = hot ? undefined : subscribe(m, masters[index]!, master.creds.publishPort, intake.onPublish);
+  let announced = false;
   const others = hot
     ? new HotMasters({
         masters,
         primary: index,
+        first: firstConn,
         connect: connection,
-        subscribe: (host, port, from) => subscribe(m, host, port, (frame) => intake.onPublish(frame, from)),
+        subscribe: (host, port, from, lost) =>
+          subscribe(m, host, port, (frame) => intake.onPublish(frame, from), lost),
+        port: config.master_port,
+        checkS: config.master_alive_interval || 5,
+        checkUp: config.master_alive_interval > 0,
+        // a master joined after the start report gets the start events too, as in Salt
+        joined: (conn) => void (announced && fireStart(m, [conn])),
         log,
       })
     : undefined;
+  if (others) master.route(others);
   others?.start();
   const own = clusterMinionOptions.read(config);
   const watch =
@@ -492,14 +516,18 @@ export async function startMinion(
             const next = await signedIn(i);
             if (stopped) return next.close();
             master.replace(next);
-            sub.close();
+            sub?.close();
             index = i;
             sub = subscribe(m, masters[i]!, next.creds.publishPort, intake.onPublish);
             log.warn({ master: masters[i], why }, `master ${why}: now connected to ${masters[i]}`);
           },
         })
       : undefined;
-  void reportStart(m, data).then(async () => {
+  const startTargets = (): readonly StartTarget[] => {
+    announced = true;
+    return others ? others.all() : [master];
+  };
+  void reportStart(m, data, startTargets).then(async () => {
     // the mine's job goes in once the pillar is in (its mine_functions may come from there)
     if (!stopped && scheduler) {
       const once = {
@@ -552,7 +580,7 @@ export async function startMinion(
       await localBus?.close();
       beacons?.stop();
       await engines?.stop();
-      sub.close();
+      sub?.close();
       if (opts.leaveJobs) {
         // the returns of jobs that ended before the hand-over go out first, then the channel closes
         await executor.detach();

@@ -2,64 +2,52 @@
 // tsalt masters: a stock Salt 3006 minion and a tsalt minion with the same config. Each function is
 // published from each master; the Salt minion's returns are compared with salt-call --local on it,
 // and the tsalt minion's with the Salt minion's (functions whose result does not depend on the host's
-// Python). Then: a job published on B is in B's job cache and not in A's, for both minions.
+// Python). Then: a job published on B is in B's job cache and not in A's, for both minions. Then what
+// goes to "the master" rather than to the publisher (pillar.items, mine.send and mine.get,
+// event.fire_master) from jobs published on B, with both masters up and after kill -9 of A: the two
+// minions' returns compared, and whether each fired event reached B's bus.
 // Needs the build (dist/) and Salt's source as /work/shared/REAL-SALT.md describes. Run:
 // node tools/cluster-salt-hot.mjs
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  A,
+  B,
+  compareReturns,
+  localCall,
+  saltMinion,
+  sleep,
+  strip,
+  twoMasters,
+  workDir,
+} from './cluster-salt-common.mjs';
 
-const D = new URL('../dist/tools', import.meta.url).pathname;
-const { Cluster } = await import(`${D}/local-cluster.js`);
-const A = '127.0.0.2';
-const B = '127.0.0.3';
-const PY = { ...process.env, PYTHONPATH: '/tmp/wtcli-salt/src:/tmp/wtcli-salt/shim' };
-const WORK = mkdtempSync('/tmp/tsalt-salt-hot-');
-const a = new Cluster({ master: { id: 'ha', interface: A, auto_accept: true } });
-await a.writeMasterConfig();
-const b = new Cluster({ master: { id: 'hb', interface: B, auto_accept: true } });
-b.publishPort = a.publishPort;
-b.retPort = a.retPort;
-await a.startMaster();
-const pb = join(b.root, 'etc/salt/pki/master');
-mkdirSync(pb, { recursive: true });
-for (const f of ['master.pem', 'master.pub'])
-  copyFileSync(join(a.root, 'etc/salt/pki/master', f), join(pb, f));
-await b.startMaster();
-const mdir = join(WORK, 'minion');
-mkdirSync(mdir, { recursive: true });
-writeFileSync(
-  join(mdir, 'minion'),
-  [
-    'id: py1',
-    `master: [${A}, ${B}]`,
-    `master_port: ${a.retPort}`,
-    `root_dir: ${mdir}/root`,
-    'user: root',
-    'acceptance_wait_time: 1',
-    'retry_dns: 0',
-  ].join('\n') + '\n',
-);
-const py = spawn('/usr/bin/python3', ['/tmp/wtcli-salt/src/scripts/salt-minion', '-c', mdir, '-l', 'info'], {
-  env: PY,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let out = '';
-py.stdout.on('data', (d) => (out += d));
-py.stderr.on('data', (d) => (out += d));
-await a.startMinion('ts1', { master: [A, B] });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const until = async (what, f, ms = 120000) => {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await f().catch(() => false)) return;
-    if (Date.now() > end) throw new Error(`${what}\n${out.slice(-3000)}`);
-    await sleep(500);
-  }
+const K = new URL('../dist/kernel', import.meta.url).pathname;
+const { EventListener, masterEventAddresses } = await import(`${K}/bus/event-bus.js`);
+const WORK = workDir('hot');
+/** Each master its own pillar (`who: <its id>`), to tell which one compiled it. */
+const cfg = (id, iface) => {
+  const dir = join(WORK, `pillar-${id}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'top.sls'), "base:\n  '*':\n    - who\n");
+  writeFileSync(join(dir, 'who.sls'), `who: ${id}\n`);
+  return { id, interface: iface, auto_accept: true, pillar_roots: { base: [dir] } };
 };
+const { a, b } = await twoMasters(cfg('ha', A), cfg('hb', B));
+const mdir = join(WORK, 'minion');
+const salt = saltMinion(mdir, [
+  'id: py1',
+  `master: [${A}, ${B}]`,
+  `master_port: ${a.retPort}`,
+  `root_dir: ${mdir}/root`,
+  'user: root',
+  'acceptance_wait_time: 1',
+  'retry_dns: 0',
+]);
+await a.startMinion('ts1', { master: [A, B] });
 for (const c of [a, b])
   for (const id of ['py1', 'ts1'])
-    await until(
+    await salt.until(
       `${id} answers`,
       async () => (await c.saltJson([id, 'test.ping', '-t', '5'])).data[id] === true,
     );
@@ -73,38 +61,18 @@ const fns = [
   ['cmd.run', 'echo hot'],
   ['test.retcode', '0'],
 ];
-const local = (f) => {
-  const r = spawnSync(
-    '/usr/bin/python3',
-    ['/tmp/wtcli-salt/src/scripts/salt-call', '-c', mdir, '--local', '--out', 'json', ...f],
-    {
-      env: PY,
-      encoding: 'utf8',
-    },
-  );
-  return JSON.parse(r.stdout).local;
-};
-const strip = (v) => JSON.stringify(v, (k, x) => (k.startsWith('__pub_') ? undefined : x));
-let same = 0;
-let total = 0;
-let sameTs = 0;
-let totalTs = 0;
-for (const [name, c] of [
+const masters = [
   ['A', a],
   ['B', b],
-])
-  for (const f of fns) {
-    const got = (await c.saltJson(['py1', ...f, '-t', '30'])).data.py1;
-    const want = local(f);
-    total++;
-    if (strip(got) === strip(want)) same++;
-    else console.log('DIFF salt', name, f.join(' '), JSON.stringify(got), JSON.stringify(want));
-    if (f[0] === 'grains.item') continue;
-    const ts = (await c.saltJson(['ts1', ...f, '-t', '30'])).data.ts1;
-    totalTs++;
-    if (strip(ts) === strip(got)) sameTs++;
-    else console.log('DIFF tsalt', name, f.join(' '), JSON.stringify(ts), JSON.stringify(got));
-  }
+];
+const [same, total] = await compareReturns('py1', masters, fns, (f) => localCall(mdir, f), 'salt');
+const [sameTs, totalTs] = await compareReturns(
+  'ts1',
+  masters,
+  fns.filter((f) => f[0] !== 'grains.item'),
+  async (f, _name, c) => (await c.saltJson(['py1', ...f, '-t', '30'])).data.py1,
+  'tsalt',
+);
 console.log(`Salt minion through each master vs salt-call --local: ${same} of ${total} identical`);
 console.log(`tsalt minion vs Salt minion, the same jobs: ${sameTs} of ${totalTs} identical`);
 for (const id of ['py1', 'ts1']) {
@@ -116,8 +84,58 @@ for (const id of ['py1', 'ts1']) {
     `${id}: job ${jid} from B — B's job cache: ${await look(b)}; A's: ${(await look(a)).slice(0, 80)}`,
   );
 }
-py.kill('SIGTERM');
+
+// the traffic to "the master": jobs published on B, both masters up, then A killed
+const seen = [];
+const events = new EventListener(masterEventAddresses(join(b.root, 'var/run/salt/master')), ['hand/']);
+await events.ready();
+void (async () => {
+  for await (const ev of events) seen.push(ev.tag);
+})();
+/** One step's return for minion `id`, with the minion's id written as `ID`. */
+const step = async (id, f, tag) => {
+  const got = (await b.saltJson([id, ...f, '-t', '60'])).data[id];
+  let reached = '';
+  if (tag) {
+    for (let i = 0; i < 40 && !seen.includes(tag); i++) await sleep(250);
+    reached = seen.includes(tag) ? ' (on B)' : ' (not on B)';
+  }
+  return strip(got).replaceAll(id, 'ID') + reached;
+};
+let sameMove = 0;
+let totalMove = 0;
+for (const phase of ['both up', 'after kill -9 of A']) {
+  if (phase !== 'both up') {
+    await a.master.stop('SIGKILL');
+    await sleep(3000);
+  }
+  const n = phase === 'both up' ? 1 : 2;
+  const steps = [
+    [['pillar.items']],
+    [['event.fire_master', `{n: ${n}}`, `hand/ID/${n}`], `hand/ID/${n}`],
+    [['mine.send', 'test.echo', `mined-${n}`]],
+    [['mine.get', 'ID', 'test.echo']],
+  ];
+  for (const [f, tag] of steps) {
+    const t0 = Date.now();
+    const got = {};
+    for (const id of ['py1', 'ts1'])
+      got[id] = await step(
+        id,
+        f.map((x) => x.replace('ID', id)),
+        tag?.replace('ID', id),
+      );
+    totalMove++;
+    if (got.py1 === got.ts1) sameMove++;
+    console.log(
+      `${phase}: ${f[0]}: ${got.py1 === got.ts1 ? 'same' : 'DIFF'} salt=${got.py1} tsalt=${got.ts1} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+  }
+}
+console.log(`to "the master", jobs from B, both up then A killed: ${sameMove} of ${totalMove} identical`);
+events.close();
+salt.py.kill('SIGTERM');
 await sleep(2000);
 await b.stop();
-await a.stop();
+await a.stop().catch(() => {});
 process.exit(0);

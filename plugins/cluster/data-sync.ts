@@ -4,12 +4,14 @@
  * round (`<cachedir>/minions/<id>/data.p` and `mine.p`, 0600, replaced atomically), then records
  * the files that changed here (a minion that reported its grains or sent its mine to this
  * master). So grain and pillar targets resolve, and `mine.get` answers, on any master for the
- * minions of all. A file is told changed by its mtime.
+ * minions of all. A file is told changed by its mtime; with a watch of `minions/`
+ * (folder-changes.ts) a round stats only the files the watch saw change, not every minion's.
  */
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidMinionId } from '../../kernel/util.js';
 import type { ClusterStore } from './cluster-store.js';
+import type { FolderChanges } from './folder-changes.js';
 
 /** The files of a minion's cache folder that are shared. */
 export const SHARED_FILES = ['data.p', 'mine.p'] as const;
@@ -23,7 +25,26 @@ export class DataSync {
     private readonly cachedir: string,
     private readonly store: ClusterStore,
     private readonly origin: string,
+    private readonly changes?: FolderChanges,
   ) {}
+
+  /** The `[id, file]` pairs that may have changed since the last round. */
+  async #candidates(): Promise<[string, string][]> {
+    const changes = this.changes?.take() ?? { full: true };
+    const shared: readonly string[] = SHARED_FILES;
+    if (changes.full) {
+      const ids = await readdir(join(this.cachedir, 'minions')).catch(() => [] as string[]);
+      return ids.flatMap((id) => SHARED_FILES.map((name): [string, string] => [id, name]));
+    }
+    const pairs = new Map<string, [string, string]>();
+    for (const changed of changes.names) {
+      const [id = '', name = ''] = changed.split('/');
+      // `<id>/`: a new minion folder, whose files came before its watch
+      for (const file of name ? [name] : shared)
+        if (shared.includes(file)) pairs.set(`${id}/${file}`, [id, file]);
+    }
+    return [...pairs.values()];
+  }
 
   #path(id: string, name: string): string {
     return join(this.cachedir, 'minions', id, name);
@@ -49,21 +70,19 @@ export class DataSync {
       }
     }
     let recorded = 0;
-    const ids = await readdir(join(this.cachedir, 'minions')).catch(() => [] as string[]);
-    for (const id of ids) {
-      for (const name of SHARED_FILES) {
-        const path = this.#path(id, name);
-        const mtime = await stat(path).then(
-          (s) => s.mtimeMs,
-          () => undefined,
-        );
-        if (mtime === undefined || this.#seen.get(`${id}/${name}`) === mtime) continue;
-        const data = await readFile(path).catch(() => undefined);
-        if (!data) continue;
-        await this.store.putData(id, name, data, this.origin);
-        this.#seen.set(`${id}/${name}`, mtime);
-        recorded += 1;
-      }
+    for (const [id, name] of await this.#candidates()) {
+      if (!isValidMinionId(id)) continue;
+      const path = this.#path(id, name);
+      const mtime = await stat(path).then(
+        (s) => s.mtimeMs,
+        () => undefined,
+      );
+      if (mtime === undefined || this.#seen.get(`${id}/${name}`) === mtime) continue;
+      const data = await readFile(path).catch(() => undefined);
+      if (!data) continue;
+      await this.store.putData(id, name, data, this.origin);
+      this.#seen.set(`${id}/${name}`, mtime);
+      recorded += 1;
     }
     return { applied, recorded };
   }

@@ -16,6 +16,7 @@ import { mkdir, readdir, readFile, rename, stat, utimes, writeFile } from 'node:
 import { join } from 'node:path';
 import { isValidMinionId } from '../../kernel/util.js';
 import type { ClusterStore } from './cluster-store.js';
+import type { FolderChanges } from './folder-changes.js';
 import { openSecret, sealSecret } from './secret-box.js';
 
 const AES = 'aes';
@@ -33,6 +34,8 @@ export interface SecretSyncOptions {
   onAesAdopted(): void;
   /** A row that does not open under the cluster key (another key, tampered). */
   onRefused(name: string): void;
+  /** What changed in `sessions/` (a watch); without it every round stats every session file. */
+  sessionChanges?: FolderChanges;
 }
 
 /** The generation field of an `.aes` file's JSON, or undefined when it has none. */
@@ -153,7 +156,10 @@ export class SecretSync {
 
   async #recordSessions(): Promise<number> {
     let recorded = 0;
-    const names = await readdir(join(this.o.cachedir, 'sessions')).catch(() => [] as string[]);
+    const changes = this.o.sessionChanges?.take() ?? { full: true };
+    const names = changes.full
+      ? await readdir(join(this.o.cachedir, 'sessions')).catch(() => [] as string[])
+      : changes.names;
     for (const id of names) {
       if (!isSessionFile(id)) continue;
       const path = this.#sessionPath(id);

@@ -3,7 +3,8 @@
  * second live master with its id), then syncs the minion keys, the minion data cache and the
  * AES and session keys (key-sync.ts, data-sync.ts, secret-sync.ts) every `cluster_sync_interval`,
  * at once when another master announces a change (LISTEN), and when a session or AES key file
- * changes here. The database going away stops
+ * changes here. A round stats only the session and minion data files a watch saw change
+ * (folder-changes.ts), with a full scan every minute as a safety net. The database going away stops
  * nothing: the failure is logged once with CLUSTER_ERR_BACKEND, rounds go on failing quietly,
  * and the first round that succeeds again catches up with every change made meanwhile.
  */
@@ -16,6 +17,7 @@ import { postgresOptions } from '../../returners/postgres/options.js';
 import { ClusterStore } from './cluster-store.js';
 import { DataSync } from './data-sync.js';
 import { CLUSTER_ERR_BACKEND, CLUSTER_ERR_DUPLICATE_ID } from './errors.js';
+import { FolderChanges } from './folder-changes.js';
 import { KeySync } from './key-sync.js';
 import { SecretSync } from './secret-sync.js';
 
@@ -43,6 +45,8 @@ export interface SharedStateOptions {
 
 /** A change under the watched folders runs a round this soon (changes in a burst share it). */
 const WATCH_DELAY_MS = 50;
+/** The watched folders are scanned in full at least this often (a watch can miss events). */
+const FULL_SCAN_EVERY_MS = 60_000;
 
 export class SharedState {
   readonly store: ClusterStore;
@@ -50,6 +54,7 @@ export class SharedState {
   readonly #data: DataSync;
   readonly #secrets: SecretSync;
   readonly #watchers: FSWatcher[] = [];
+  readonly #folders: FolderChanges[];
   #soon: NodeJS.Timeout | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -64,7 +69,19 @@ export class SharedState {
       o.log.debug({ err: err.message }, 'cluster: an idle database connection failed'),
     );
     this.#sync = new KeySync({ pkiDir: o.pkiDir, store: this.store, keys: o.keys, origin: o.masterId });
-    this.#data = new DataSync(o.cachedir, this.store, o.masterId);
+    // a new session key goes out at once (behind a load balancer the minion's next request may
+    // reach another master); a minion's data at the next round
+    const sessions = new FolderChanges(join(o.cachedir, 'sessions'), {
+      depth: 1,
+      fullEveryMs: FULL_SCAN_EVERY_MS,
+      onChange: () => this.#soonRound(),
+    });
+    const minions = new FolderChanges(join(o.cachedir, 'minions'), {
+      depth: 2,
+      fullEveryMs: FULL_SCAN_EVERY_MS,
+    });
+    this.#folders = [sessions, minions];
+    this.#data = new DataSync(o.cachedir, this.store, o.masterId, minions);
     this.#secrets = new SecretSync({
       cachedir: o.cachedir,
       store: this.store,
@@ -77,6 +94,7 @@ export class SharedState {
       },
       onRefused: (name) =>
         o.log.warn({ name }, 'cluster: a shared secret does not open under this cluster key; ignored'),
+      sessionChanges: sessions,
     });
   }
 
@@ -85,28 +103,23 @@ export class SharedState {
     await this.#register(true);
     await this.#round();
     this.#timer = setInterval(() => void this.trigger(), this.o.intervalMs);
-    // a sign-in's new session key or a rotated AES key goes out at once, not at the next round:
-    // behind a load balancer the minion's next request may reach another master
-    const soon = () => {
-      this.#soon ??= setTimeout(() => {
-        this.#soon = undefined;
-        void this.trigger();
-      }, WATCH_DELAY_MS);
-    };
-    for (const [dir, only] of [
-      [join(this.o.cachedir, 'sessions'), undefined],
-      [this.o.cachedir, '.aes'],
-    ] as const) {
-      try {
-        const w = watch(dir, (_event, name) => {
-          if (only === undefined || name === only) soon();
-        });
-        w.on('error', () => w.close());
-        this.#watchers.push(w);
-      } catch {
-        // no watch here: the rounds still find every change
-      }
+    // a rotated AES key goes out at once, not at the next round (the sessions' watch: above)
+    try {
+      const w = watch(this.o.cachedir, (_event, name) => {
+        if (name === '.aes') this.#soonRound();
+      });
+      w.on('error', () => w.close());
+      this.#watchers.push(w);
+    } catch {
+      // no watch here: the rounds still find the change
     }
+  }
+
+  #soonRound(): void {
+    this.#soon ??= setTimeout(() => {
+      this.#soon = undefined;
+      void this.trigger();
+    }, WATCH_DELAY_MS);
   }
 
   async #register(atStart: boolean): Promise<void> {
@@ -181,6 +194,7 @@ export class SharedState {
     clearInterval(this.#timer);
     clearTimeout(this.#soon);
     for (const w of this.#watchers.splice(0)) w.close();
+    for (const f of this.#folders) f.close();
     await this.#running;
     await this.store.close();
   }

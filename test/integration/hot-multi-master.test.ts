@@ -4,11 +4,9 @@
  * key pair. The minion takes the jobs of both and returns each to the master that published it,
  * whose client is the only one waiting; a master that comes up after the minion is joined then.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, type Daemon } from '../../tools/local-cluster.js';
-import { A, B } from '../support/cluster-pair.js';
+import type { Cluster, Daemon } from '../../tools/local-cluster.js';
+import { A, B, twoMasters } from '../support/cluster-pair.js';
 
 describe('hot multi-master: a minion with two masters at once', () => {
   let a: Cluster;
@@ -16,17 +14,10 @@ describe('hot multi-master: a minion with two masters at once', () => {
   let minion: Daemon;
 
   beforeAll(async () => {
-    a = new Cluster({ master: { id: 'hot-a', interface: A, auto_accept: true } });
-    await a.writeMasterConfig();
-    b = new Cluster({ master: { id: 'hot-b', interface: B, auto_accept: true } });
-    b.publishPort = a.publishPort;
-    b.retPort = a.retPort;
-    await a.startMaster();
-    // one master key pair, as Salt's multi-master asks
-    const pkiB = join(b.root, 'etc/salt/pki/master');
-    mkdirSync(pkiB, { recursive: true, mode: 0o700 });
-    for (const f of ['master.pem', 'master.pub'])
-      copyFileSync(join(a.root, 'etc/salt/pki/master', f), join(pkiB, f));
+    ({ a, b } = await twoMasters(
+      { id: 'hot-a', interface: A, auto_accept: true },
+      { id: 'hot-b', interface: B, auto_accept: true },
+    ));
   }, 120_000);
 
   afterAll(async () => {

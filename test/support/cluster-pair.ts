@@ -40,6 +40,27 @@ export async function until<T>(
   }
 }
 
+/**
+ * Master A's and master B's clusters (`configA`, `configB`) on the same ports; A is started,
+ * B has A's key pair (as Salt's multi-master asks) and is left to start.
+ */
+export async function twoMasters(
+  configA: Record<string, unknown>,
+  configB: Record<string, unknown>,
+): Promise<{ a: Cluster; b: Cluster }> {
+  const a = new Cluster({ master: configA });
+  await a.writeMasterConfig();
+  const b = new Cluster({ master: configB });
+  b.publishPort = a.publishPort;
+  b.retPort = a.retPort;
+  await a.startMaster();
+  const pkiB = join(b.root, 'etc/salt/pki/master');
+  mkdirSync(pkiB, { recursive: true, mode: 0o700 });
+  for (const f of ['master.pem', 'master.pub'])
+    copyFileSync(join(a.root, 'etc/salt/pki/master', f), join(pkiB, f));
+  return { a, b };
+}
+
 export interface ClusterPair {
   a: Cluster;
   b: Cluster;
@@ -82,16 +103,7 @@ export async function startClusterPair(
       ...extra,
     };
   };
-  const a = new Cluster({ master: config(A, 'master-a') });
-  await a.writeMasterConfig();
-  const b = new Cluster({ master: config(B, 'master-b') });
-  b.publishPort = a.publishPort;
-  b.retPort = a.retPort;
-  await a.startMaster();
-  const pkiA = join(a.root, 'etc/salt/pki/master');
-  const pkiB = join(b.root, 'etc/salt/pki/master');
-  mkdirSync(pkiB, { recursive: true, mode: 0o700 });
-  for (const f of ['master.pem', 'master.pub']) copyFileSync(join(pkiA, f), join(pkiB, f));
+  const { a, b } = await twoMasters(config(A, 'master-a'), config(B, 'master-b'));
   await b.startMaster();
   await Promise.all([
     a.master!.waitFor('cluster peer connected'),
