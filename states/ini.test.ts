@@ -31,7 +31,10 @@ describe('ini states', () => {
       comment: 'Changes take effect',
     });
     expect(readFileSync(name, 'utf8')).toBe('top = 3\n\n[main]\nport = 81\nkey = v\n\n[other]\na = 1\n');
-    expect(await st('options_present', { sections })).toMatchObject({ changes: {}, comment: 'No anomaly detected' });
+    expect(await st('options_present', { sections })).toMatchObject({
+      changes: {},
+      comment: 'No anomaly detected',
+    });
   });
 
   it('options_present strict removes what is not listed', async () => {
@@ -53,7 +56,8 @@ describe('ini states', () => {
       name,
       changes: {},
       result: null,
-      comment: 'Deleted key key in section main.\nKey nope in section main does not exist.\nDeleted key top.\n',
+      comment:
+        'Deleted key key in section main.\nKey nope in section main does not exist.\nDeleted key top.\n',
     });
     expect(await st('options_absent', { sections: { main: ['key', 'nope'] } })).toEqual({
       name,
