@@ -2,7 +2,7 @@
  * The root logger (pino). Daemons log JSON lines to their log file and a short human line to
  * stderr; each plugin gets `log.child({ plugin: name })`.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type LevelWithSilent, type Logger, pino } from 'pino';
 import { SALT_ERR_PROCESS_DIR } from './errors.js';
@@ -78,7 +78,8 @@ function logFileStream(file: string): pino.DestinationStream {
   } catch (err) {
     throw new SALT_ERR_PROCESS_DIR(dirname(file), (err as Error).message, { cause: err });
   }
-  const dest = pino.destination({ dest: file, sync: false });
+  // opened here, not by sonic-boom later: a daemon failing at start can exit at once (its flush)
+  const dest = pino.destination({ dest: openSync(file, 'a'), sync: false });
   let reported = false;
   dest.on('error', (err: Error) => {
     if (reported) return;

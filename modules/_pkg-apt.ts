@@ -2,7 +2,8 @@
  * The apt/dpkg backend of the `pkg` module (Salt's `salt/modules/aptpkg.py`): the installed
  * packages from `dpkg-query`, candidates from `apt-cache policy`, installs, removals and
  * upgrades with `apt-get`, version order from Debian's rules. The installed list is kept in
- * the job's `ctx.cache` (Salt's `__context__["pkg.list_pkgs"]`) until something changes it.
+ * the job's `ctx.cache` (Salt's `__context__["pkg.list_pkgs"]`) until something changes it
+ * (tsalt's own change, or any change to dpkg's status file).
  */
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -70,9 +71,25 @@ function sortList(list: PkgList): void {
   for (const v of Object.values(list)) v.sort();
 }
 
+/** dpkg's status file: every install, removal or purge rewrites it. */
+const DPKG_STATUS = '/var/lib/dpkg/status';
+
+/** The status file's identity now: a kept list read before another change is not served. */
+function dpkgStamp(): string {
+  try {
+    const st = statSync(DPKG_STATUS);
+    return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    return '';
+  }
+}
+
 async function readDb(ctx: ExecContext, useContext = true): Promise<PkgDb> {
-  const cached = ctx.cache.get(CACHE_KEY) as PkgDb | undefined;
-  if (cached && useContext) return structuredClone(cached);
+  // Salt keeps the list in a forked job's __context__, so a job never sees another job's list;
+  // tsalt's job process lives on, so a kept list holds only while dpkg's status file is unchanged
+  const stamp = dpkgStamp();
+  const cached = ctx.cache.get(CACHE_KEY) as { stamp: string; db: PkgDb } | undefined;
+  if (cached && useContext && cached.stamp === stamp) return structuredClone(cached.db);
   const db: PkgDb = { installed: {}, removed: {}, purge_desired: {} };
   const out = await execCommand([
     'dpkg-query',
@@ -97,7 +114,7 @@ async function readDb(ctx: ExecContext, useContext = true): Promise<PkgDb> {
   sortList(db.installed);
   sortList(db.removed);
   sortList(db.purge_desired);
-  ctx.cache.set(CACHE_KEY, structuredClone(db));
+  ctx.cache.set(CACHE_KEY, { stamp, db: structuredClone(db) });
   return db;
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCtx } from '../states/_pkg-test-ctx.js';
@@ -28,6 +29,21 @@ describe('pkg module (apt/dpkg)', () => {
     await expect(call('pkg.get_selections', ['dpkg'])).resolves.toEqual({ install: ['dpkg'] });
     await expect(call('pkg.version_cmp', ['1:1.0', '2.0'])).resolves.toBe(1);
     await expect(call('pkg.version_cmp', ['1:1.0', '2.0'], { ignore_epoch: true })).resolves.toBe(-1);
+  });
+
+  it('a kept package list is read again once dpkg changed outside the job (a job process lives on)', async () => {
+    if (!real) return;
+    const other = 'tsalt-t-pkgstale';
+    const ctx = execCtx();
+    const list = async () => (await ctx.call('pkg.list_pkgs')) as Record<string, string>;
+    try {
+      expect((await list())[other]).toBeUndefined();
+      execFileSync('dpkg', ['-i', buildDeb(other, '1.0')], { stdio: 'ignore' });
+      expect((await list())[other]).toBe('1.0');
+    } finally {
+      purgeDeb(other);
+    }
+    expect((await list())[other]).toBeUndefined();
   });
 
   it('says which package is missing when apt cannot find it (Salt: CommandExecutionError with info)', async () => {

@@ -64,7 +64,7 @@ describe('pillar_enc', () => {
       'pillar_enc=GPG',
     ]);
     expect(data.enc1).toBe(
-      "ERROR: A command in 'pillar.items' had a problem: Failed to decrypt pillar override: 'GPG' is not a valid decryption renderer. Valid choices are: gpg",
+      "ERROR: Failed to decrypt pillar override: 'GPG' is not a valid decryption renderer. Valid choices are: gpg",
     );
   });
 
