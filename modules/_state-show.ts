@@ -4,7 +4,7 @@
  * `show_state_usage`, `sls_exists`, `id_exists`). All but `show_state_usage` refuse a pillar
  * that did not render, as Salt's do.
  */
-import { defineFunction, type ExecContext, type FunctionSpec } from '../kernel/index.js';
+import { defineFunction, type ExecContext, type FunctionSpec, RetcodeResult } from '../kernel/index.js';
 import { compileTop } from '../plugins/states/compile/index.js';
 import { cli, highstateHigh, lowOf, modsArg, modsOf, optional, shown, slsHigh } from './_state-calls.js';
 import { assertPillarRendered } from './_state-pillar-check.js';
@@ -46,6 +46,8 @@ export const showFunctions: Record<string, FunctionSpec> = {
     run: async (ctx, a, extra) => {
       const call = checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await highstateHigh(call, a);
+      // Salt's _set_retcode: check_result of no high data fails (EX_STATE_FAILURE)
+      if (errors.length === 0 && Object.keys(high).length === 0) return new RetcodeResult(high, 2);
       return shown(high, errors);
     },
   }),

@@ -157,6 +157,9 @@ describe('states', () => {
     expect(code).toBe(0);
     expect(Object.keys(ret)).toHaveLength(3);
     expect((await apply('state.show_top')).ret).toEqual({ base: ['web'] });
+    expect((await apply('state.show_highstate')).code).toBe(0);
+    // no high data: Salt's check_result fails it (retcode 2, so the salt CLI exits 1)
+    expect(await apply('state.show_highstate', 'saltenv=dev')).toEqual({ code: 1, ret: {} });
   });
 
   it('shows high data and low chunks without running them', async () => {
