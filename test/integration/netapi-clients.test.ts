@@ -85,12 +85,16 @@ describe('netapi clients local_batch/local_subset, /keys, /token, webhooks', () 
     writeFileSync(conf, readFileSync(conf, 'utf8').replace('"USERS"', JSON.stringify(users)));
     c.writeMasterConfig = async () => undefined;
     await c.startMaster();
-    // m1's shell takes 3 s longer: a batch's slow member (cmd.run runs through the `shell` grain)
+    // m1's shell takes 3 s longer: a batch's slow member (cmd.run's default shell is the minion
+    // process's $SHELL, Salt's DEFAULT_SHELL; the minion is spawned at once, with it set)
     const slowShell = join(c.root, 'slow-sh');
     writeFileSync(slowShell, '#!/bin/sh\nsleep 3\nexec /bin/sh "$@"\n', { mode: 0o755 });
-    await Promise.all(
-      ['m0', 'm1', 'm2'].map((id) => c.startMinion(id, id === 'm1' ? { grains: { shell: slowShell } } : {})),
-    );
+    const shell = process.env.SHELL;
+    process.env.SHELL = slowShell;
+    const slow = c.startMinion('m1');
+    if (shell === undefined) delete process.env.SHELL;
+    else process.env.SHELL = shell;
+    await Promise.all([slow, c.startMinion('m0'), c.startMinion('m2')]);
     base = `http://127.0.0.1:${port}`;
     await waitForApi(base);
     const login = await fetch(`${base}/login`, {
