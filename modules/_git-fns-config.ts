@@ -19,6 +19,10 @@ async function configCwd(
   return null;
 }
 
+/** The arguments of the functions that take a key and an optional value regex. */
+const keyRegexArgs = (z: typeof import('zod').z) =>
+  z.object({ key: z.string(), value_regex: z.unknown().optional(), cwd: z.string().nullish(), ...common(z) });
+
 export const configFunctions = {
   config_get: defineFunction({
     args: (z) => z.object({ key: z.string(), cwd: z.string().nullish(), ...common(z) }),
@@ -27,13 +31,7 @@ export const configFunctions = {
     run: (ctx, a, extra) => configGet(ctx, a.key, a, extra.kwargs),
   }),
   config_get_regexp: defineFunction({
-    args: (z) =>
-      z.object({
-        key: z.string(),
-        value_regex: z.unknown().optional(),
-        cwd: z.string().nullish(),
-        ...common(z),
-      }),
+    args: keyRegexArgs,
     varkw: true,
     doc: "Get the value of a key or keys in the git configuration file using regexes: {key: [values]}.\n\nCLI Example: salt myminion git.config_get_regexp '^user\\.' cwd=/path/to/repo",
     run: async (ctx, a, extra) => {
@@ -75,13 +73,7 @@ export const configFunctions = {
     },
   }),
   config_unset: defineFunction({
-    args: (z) =>
-      z.object({
-        key: z.string(),
-        value_regex: z.unknown().optional(),
-        cwd: z.string().nullish(),
-        ...common(z),
-      }),
+    args: keyRegexArgs,
     varkw: true,
     doc: 'Unset a key in the git configuration file (value_regex: only matching values; all=True: every match of a multivar).\n\nCLI Example: salt myminion git.config_unset /path/to/repo foo.bar all=True',
     run: async (ctx, a, extra) => {

@@ -180,6 +180,15 @@ async function optionsAbsent(
   return ret;
 }
 
+/** The arguments of `sections_present` and `sections_absent`. */
+const sectionsArgs = (z: typeof import('zod').z) =>
+  z.object({
+    name: z.string(),
+    sections: names(z),
+    separator: z.string().default('='),
+    encoding: z.string().nullish(),
+  });
+
 export default defineStateModule({
   name: 'ini',
   doc: 'Manage options and sections of ini files (through the ini execution module).',
@@ -204,13 +213,7 @@ option names; a name with a non-list value is a top-level option.`,
       run: optionsAbsent,
     }),
     sections_present: defineState({
-      args: (z) =>
-        z.object({
-          name: z.string(),
-          sections: names(z),
-          separator: z.string().default('='),
-          encoding: z.string().nullish(),
-        }),
+      args: sectionsArgs,
       doc: 'Ensure the sections (a list of names, or a mapping whose keys are the names) exist in an ini file.',
       async run(ctx, a): Promise<StateReturn> {
         const ret = start(a.name, ctx.test);
@@ -232,13 +235,7 @@ option names; a name with a non-list value is a top-level option.`,
       },
     }),
     sections_absent: defineState({
-      args: (z) =>
-        z.object({
-          name: z.string(),
-          sections: names(z),
-          separator: z.string().default('='),
-          encoding: z.string().nullish(),
-        }),
+      args: sectionsArgs,
       doc: 'Ensure the sections (a list of names) are absent from an ini file.',
       async run(ctx, a): Promise<StateReturn> {
         const ret = start(a.name, ctx.test);
