@@ -177,8 +177,7 @@ export async function runFunction(
       const kwargs = (err.details as { kind?: string } | undefined)?.kind === 'kwargs';
       failure = kwargs ? { kind: 'exit', message } : { kind: 'usage', message, doc: spec.doc };
     } else if (code === 'SALT_ERR_EXEC_COMMAND' || code === 'SALT_ERR_EXEC_TIMEOUT') {
-      // as Salt's minion: the log says which function had a problem, the return `ERROR: <exc>`
-      env.log.error({ fun, jid, error: message }, `A command in '${fun}' had a problem`);
+      // Salt's minion returns `ERROR: <exc>` (salt-call prints `Error running '<fun>': <exc>`)
       text = `ERROR: ${message}`;
       if (code === 'SALT_ERR_EXEC_COMMAND') failure = { kind: 'command', message };
     } else if (err instanceof SaltError) text = `ERROR: ${message}`;
