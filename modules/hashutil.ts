@@ -2,24 +2,22 @@
  * Salt's `hashutil` execution module: digests, base64 in its two Python flavours (one line, or
  * lines of 76 characters each ending in a newline), HMAC checks and files through them.
  */
-import { createHash, createHmac, getHashes, timingSafeEqual } from 'node:crypto';
+import { createHmac, getHashes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { hexHash } from './random.js';
 
 const text = (z: typeof import('zod').z) => z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
 const bytes = (v: string | Uint8Array): Buffer =>
   typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from(v);
 
-const hex = (algorithm: string, v: string | Uint8Array): string =>
-  createHash(algorithm).update(bytes(v)).digest('hex');
-
 /** The algorithms `digest` and `digest_file` take. */
 const DIGESTS = new Set(['md5', 'sha256', 'sha512']);
 
 function digest(v: string | Uint8Array, checksum: string): string {
   if (!DIGESTS.has(checksum)) throw new SALT_ERR_EXEC_COMMAND(`Hash func '${checksum}' is not supported.`);
-  return hex(checksum, v);
+  return hexHash(v, checksum);
 }
 
 /** Python's `base64.encodebytes`: 76 characters a line, every line ending in a newline. */
@@ -111,19 +109,19 @@ that the file.decode state writes back).${cli('hashutil.base64_encodefile /path/
       args: (z) => z.object({ instr: text(z) }),
       doc: `The md5 hex digest of a string.${cli("hashutil.md5_digest 'get salted'")}`,
       inline: true,
-      run: (_ctx, a) => hex('md5', a.instr),
+      run: (_ctx, a) => hexHash(a.instr, 'md5'),
     }),
     sha256_digest: defineFunction({
       args: (z) => z.object({ instr: text(z) }),
       doc: `The sha256 hex digest of a string.${cli("hashutil.sha256_digest 'get salted'")}`,
       inline: true,
-      run: (_ctx, a) => hex('sha256', a.instr),
+      run: (_ctx, a) => hexHash(a.instr, 'sha256'),
     }),
     sha512_digest: defineFunction({
       args: (z) => z.object({ instr: text(z) }),
       doc: `The sha512 hex digest of a string.${cli("hashutil.sha512_digest 'get salted'")}`,
       inline: true,
-      run: (_ctx, a) => hex('sha512', a.instr),
+      run: (_ctx, a) => hexHash(a.instr, 'sha512'),
     }),
     hmac_signature: defineFunction({
       args: (z) => z.object({ string: text(z), shared_secret: text(z), challenge_hmac: text(z) }),
