@@ -189,6 +189,31 @@ const sectionsArgs = (z: typeof import('zod').z) =>
     encoding: z.string().nullish(),
   });
 
+/**
+ * Test mode of the section states: a comment line per section, result `None` when a section is
+ * not as `exists` wants it.
+ */
+async function predictSections(
+  ctx: StateContext,
+  a: FileRef & { sections: string[] },
+  exists: boolean,
+  same: (section: string) => string,
+  change: (section: string) => string,
+): Promise<StateReturn> {
+  const ret = start(a.name, true);
+  const cur = await getIni(ctx, a);
+  let comment = '';
+  for (const s of a.sections) {
+    if (s in cur === exists) comment += `${same(s)}\n`;
+    else {
+      comment += `${change(s)}\n`;
+      ret.result = null;
+    }
+  }
+  ret.comment = comment || 'No changes detected.';
+  return ret;
+}
+
 export default defineStateModule({
   name: 'ini',
   doc: 'Manage options and sections of ini files (through the ini execution module).',
@@ -216,20 +241,16 @@ option names; a name with a non-list value is a top-level option.`,
       args: sectionsArgs,
       doc: 'Ensure the sections (a list of names, or a mapping whose keys are the names) exist in an ini file.',
       async run(ctx, a): Promise<StateReturn> {
-        const ret = start(a.name, ctx.test);
         if (ctx.test) {
-          const cur = await getIni(ctx, a);
-          let comment = '';
-          for (const s of a.sections) {
-            if (s in cur) comment += `Section unchanged ${s}.\n`;
-            else {
-              comment += `Created new section ${s}.\n`;
-              ret.result = null;
-            }
-          }
-          ret.comment = comment || 'No changes detected.';
-          return ret;
+          return predictSections(
+            ctx,
+            a,
+            true,
+            (s) => `Section unchanged ${s}.`,
+            (s) => `Created new section ${s}.`,
+          );
         }
+        const ret = start(a.name, ctx.test);
         const changes = await setOption(ctx, a, Object.fromEntries(a.sections.map((s) => [s, {}])));
         return { ...ret, changes, comment: 'Changes take effect' };
       },
@@ -238,20 +259,16 @@ option names; a name with a non-list value is a top-level option.`,
       args: sectionsArgs,
       doc: 'Ensure the sections (a list of names) are absent from an ini file.',
       async run(ctx, a): Promise<StateReturn> {
-        const ret = start(a.name, ctx.test);
         if (ctx.test) {
-          const cur = await getIni(ctx, a);
-          let comment = '';
-          for (const s of a.sections) {
-            if (!(s in cur)) comment += `Section ${s} does not exist.\n`;
-            else {
-              comment += `Deleted section ${s}.\n`;
-              ret.result = null;
-            }
-          }
-          ret.comment = comment || 'No changes detected.';
-          return ret;
+          return predictSections(
+            ctx,
+            a,
+            false,
+            (s) => `Section ${s} does not exist.`,
+            (s) => `Deleted section ${s}.`,
+          );
         }
+        const ret = start(a.name, ctx.test);
         for (const s of a.sections) {
           const removed = await ctx.call('ini.remove_section', [], { ...where(a), section: s });
           if (!truthy(removed)) continue;
