@@ -137,7 +137,6 @@ export const directory = defineState({
     const ret = newRet(name);
     if (!name) return fail(ret, 'Must provide name to file.directory');
     if (name.endsWith('/') && name !== '/') name = name.slice(0, -1);
-    ret.name = name;
     if (a.max_depth !== null && a.max_depth !== undefined && a.clean)
       return fail(ret, 'Cannot specify both max_depth and clean');
     let dirModeIn = a.dir_mode;

@@ -30,7 +30,7 @@ afterEach(async () => {
 
 const PILLAR = { k: { sub: 'pillar text' } };
 
-async function run(fun: string, kwargs: Record<string, unknown>, test = false): Promise<StateReturn> {
+async function runRaw(fun: string, kwargs: Record<string, unknown>, test = false): Promise<StateReturn> {
   const opts = {
     cachedir: join(dir, 'cache'),
     file_client: 'local',
@@ -59,7 +59,11 @@ async function run(fun: string, kwargs: Record<string, unknown>, test = false): 
   const fn = file.functions[fun as keyof typeof file.functions] as Parameters<typeof resolveFunctionArgs>[0];
   const spec = await resolveFunctionArgs(fn);
   const { bound, extra } = bindArgs(spec, `file.${fun}`, [], kwargs);
-  const ret = (await spec.run(ctx as never, bound as never, extra)) as StateReturn;
+  return (await spec.run(ctx as never, bound as never, extra)) as StateReturn;
+}
+
+async function run(fun: string, kwargs: Record<string, unknown>, test = false): Promise<StateReturn> {
+  const ret = await runRaw(fun, kwargs, test);
   return JSON.parse(
     JSON.stringify({ result: ret.result, comment: ret.comment, changes: ret.changes }).replaceAll(dir, 'DIR'),
   );
@@ -224,6 +228,9 @@ describe('file.directory, absent, symlink, touch, exists, missing', () => {
     await mkdir(join(d2, 's'));
     await writeFile(join(d2, 'f1'), '');
     await writeFile(join(d2, 's', 'f2'), '');
+    // Salt's return keeps the name as given, trailing slash included; changes and comments drop it
+    const slash = await runRaw('directory', { name: `${d2}/`, mode: 700 }, true);
+    expect([slash.name, slash.result, Object.keys(slash.changes)]).toEqual([`${d2}/`, true, []]);
     const cleaned = await run('directory', { name: d2, clean: true });
     expect(cleaned.comment).toBe('Files cleaned from directory DIR/d2');
     expect((cleaned.changes.removed as string[]).sort()).toEqual(['DIR/d2/f1', 'DIR/d2/s']);

@@ -5,6 +5,8 @@
  * `loadFile`, and every failure a SALT_ERR_RENDER_* error that says where. `renderJinja` is the
  * same for `file.managed`/`cp.get_template` templates outside a pipeline.
  */
+
+import { dirname } from 'node:path/posix';
 import {
   SALT_ERR_RENDER_FAILED,
   SALT_ERR_RENDER_LIMIT,
@@ -99,6 +101,7 @@ export async function renderJinja(source: string, context: RenderContext, o: Jin
     load: context.loadFile
       ? (name) => (context.loadFile as NonNullable<RenderContext['loadFile']>)(name, context.saltenv)
       : undefined,
+    tpldir: context.tpldir ?? (context.tplfile === undefined ? undefined : dirname(context.tplfile)),
     maxDepth: limits.maxDepth,
     maxIterations: limits.maxIterations,
     maxOutput: limits.maxOutput,

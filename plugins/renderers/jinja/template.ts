@@ -49,8 +49,10 @@ export interface TemplateEnv {
   readonly filters: Readonly<Record<string, Fn>>;
   readonly tests: Runtime['tests'];
   readonly globals: Readonly<Record<string, unknown>>;
-  /** Loads `name` (already resolved against the importing file's folder). */
+  /** Loads `name` (already resolved against `tpldir` or the importing file's folder). */
   readonly load?: (name: string) => Promise<LoadedTemplate | undefined>;
+  /** The rendered template's folder on the file server: where `./x` and `../x` start. */
+  readonly tpldir?: string;
   readonly maxDepth: number;
   readonly maxIterations: number;
   readonly maxOutput: number;
@@ -72,11 +74,15 @@ interface RunState {
 class Run implements Runtime {
   readonly state: RunState = { iterations: 0, macroDepth: 0, output: 0 };
   readonly cache = new Map<string, Compiled>();
+  /** Salt's loader state: the folder `./x` starts from, moved by each new non-relative load. */
+  tpldir: string | undefined;
+  readonly loadedNames = new Set<string>();
   readonly sandbox: boolean;
   readonly filters: Runtime['filters'];
   readonly tests: Runtime['tests'];
   constructor(readonly env: TemplateEnv) {
     this.sandbox = env.sandbox;
+    this.tpldir = env.tpldir;
     this.filters = env.filters;
     this.tests = env.tests;
   }
@@ -153,16 +159,26 @@ function assign(scope: Scope, names: string[], value: unknown, line: number): vo
   });
 }
 
-/** Resolves `./x` and `../x` against the importing template's folder, as Salt's loader does. */
-function resolveName(name: string, from: string): string {
+/**
+ * Resolves `./x` and `../x` as Salt's loader does: against `tpldir`, the rendered template's
+ * folder until a template is first loaded by a plain name, then that template's folder (Salt's
+ * loader keeps it in the environment); or the importing file's folder when the render has no
+ * `tpldir`. A path that climbs above the file server's top is not found.
+ */
+function resolveName(name: string, from: string, tpldir: string | undefined): string | undefined {
   if (!name.startsWith('./') && !name.startsWith('../')) return name;
-  const base = from
-    .replace(/^salt:\/\//, '')
-    .split('/')
-    .slice(0, -1);
+  const base =
+    tpldir !== undefined
+      ? tpldir.split('/').filter((p) => p !== '' && p !== '.')
+      : from
+          .replace(/^salt:\/\//, '')
+          .split('/')
+          .slice(0, -1);
   for (const part of name.split('/')) {
-    if (part === '..') base.pop();
-    else if (part !== '.' && part !== '') base.push(part);
+    if (part === '..') {
+      if (tpldir !== undefined && base.length === 0) return undefined;
+      base.pop();
+    } else if (part !== '.' && part !== '') base.push(part);
   }
   return base.join('/');
 }
@@ -184,10 +200,18 @@ function* loadChild(
     e.kind = 'limit';
     throw e;
   }
-  const resolved = resolveName(name, tpl.path);
+  const resolved = resolveName(name, tpl.path, run.tpldir);
+  if (resolved === name && run.tpldir !== undefined && !run.loadedNames.has(name)) {
+    run.loadedNames.add(name);
+    run.tpldir = name
+      .replace(/^salt:\/\//, '')
+      .split('/')
+      .slice(0, -1)
+      .join('/');
+  }
   let file: LoadedTemplate | undefined;
   try {
-    file = (yield run.env.load(resolved)) as LoadedTemplate | undefined;
+    if (resolved !== undefined) file = (yield run.env.load(resolved)) as LoadedTemplate | undefined;
   } catch (err) {
     const e = new TemplateError(
       `cannot load template '${resolved}': ${(err as Error)?.message ?? String(err)}`,
@@ -197,7 +221,7 @@ function* loadChild(
   }
   if (!file) {
     if (missingOk) return undefined;
-    const e = new TemplateError(`template '${resolved}' not found`);
+    const e = new TemplateError(`template '${resolved ?? name}' not found`);
     e.kind = 'missing';
     throw e;
   }
