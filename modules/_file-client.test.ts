@@ -82,7 +82,15 @@ describe('http(s) URLs under the http_* limits', () => {
     try {
       expect(await limited.getUrl(`${srv.url}/text`, null, true, 'base')).toBe('hello\n');
       await expect(limited.getUrl(`${srv.url}/json`, null, true, 'base')).rejects.toThrow(
-        `Error: ${srv.url}/json reading ${srv.url}/json: Content-Length too long`,
+        'Error: Content-Length too long reading /json',
+      );
+      // Salt's words for a refused connection: Python's socket error and the URL's path
+      const closed = createServer(() => {});
+      await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+      const gone = (closed.address() as { port: number }).port;
+      await new Promise((r) => closed.close(r));
+      await expect(limited.getUrl(`http://127.0.0.1:${gone}/x/y.txt`, null, true, 'base')).rejects.toThrow(
+        'Error: [Errno 111] Connection refused reading /x/y.txt',
       );
       await expect(limited.getUrl(`http://127.0.0.1:${port}/x`, null, true, 'base')).rejects.toThrow(
         'Timeout during request',

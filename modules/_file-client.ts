@@ -13,7 +13,7 @@ import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createError } from '../kernel/index.js';
 import type { FileRequest } from './_file-channel.js';
-import { fetchOnce } from './_http-fetch.js';
+import { fetchOnce, pythonError } from './_http-fetch.js';
 import type { HttpLimits } from './_http-limits.js';
 import type { HttpProxy } from './_http-proxy.js';
 
@@ -297,8 +297,13 @@ export class FileClient {
       body = await boundedBody(res, this.o.http?.maxBody ?? Number.POSITIVE_INFINITY);
     } catch (err) {
       if (err instanceof SALT_ERR_FILE_CLIENT) throw err;
-      const why = (err as Error).name === 'TimeoutError' ? 'Timeout during request' : (err as Error).message;
-      throw clientError(`Error: ${url} reading ${url}: ${why}`);
+      // Salt's words: `Error: <Python's socket error> reading <path>`
+      const cause = (err as Error).cause as NodeJS.ErrnoException | undefined;
+      const why =
+        (err as Error).name === 'TimeoutError'
+          ? 'Timeout during request'
+          : pythonError(cause?.code ? cause : (err as NodeJS.ErrnoException));
+      throw clientError(`Error: ${why} reading ${parsed.pathname}`);
     }
     return this.keepBody(body, parsed, dest, makedirs, saltenv);
   }

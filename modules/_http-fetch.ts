@@ -55,6 +55,8 @@ export function pythonError(err: NodeJS.ErrnoException): string {
       return '[Errno -2] Name or service not known';
     case 'EAI_AGAIN':
       return '[Errno -3] Temporary failure in name resolution';
+    case 'ETIMEDOUT':
+      return '[Errno 110] Connection timed out';
     default:
       return err.message;
   }
