@@ -21,6 +21,7 @@ import {
 import { pyFloatRepr, SaltFloat } from '../../../kernel/util.js';
 import { SALT_ERR_RENDER_LIMIT, SALT_ERR_RENDER_SYNTAX } from '../errors.js';
 import { renderError } from '../where.js';
+import { splitAnchorNames } from './anchors.js';
 import { type LineShifts, reindentAt } from './reindent.js';
 import { constructBool, constructFloat, constructInt, implicitTag, resolvePlain } from './resolve.js';
 
@@ -239,8 +240,12 @@ function parse(source: string, lines: LineCounter) {
 /** One YAML document as Salt loads it; an empty document is `null`. */
 export function loadYaml(source: string, o: YamlLoadOptions): unknown {
   const shifts: LineShifts = new Map();
-  let text = source;
   let lines = new LineCounter();
+  let text = splitAnchorNames(source, (offset, message) => {
+    lines.addNewLine(0);
+    for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+    return new Builder(source, lines, o, 0, shifts).fail(offset, message);
+  });
   let list = parse(text, lines);
   for (let n = 0; n < MAX_REINDENTS; n++) {
     const err = list.find((d) => d.errors.length > 0)?.errors[0];
