@@ -105,7 +105,7 @@ const present = defineState({
   async run(ctx, a): Promise<StateReturn> {
     const name = a.name.trim();
     const identifier = identOf(a.identifier, name);
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    const ret: StateReturn = { changes: {}, comment: '', name, result: true };
     if (ctx.test) {
       const status = await checkCron(ctx, a.user, name, { ...a, identifier });
       ret.result = null;
@@ -163,7 +163,7 @@ const absent = defineState({
   async run(ctx, a): Promise<StateReturn> {
     const name = a.name.trim();
     const identifier = identOf(a.identifier, name);
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
     if (ctx.test) {
       const status = await checkCron(ctx, a.user, name, { identifier });
       ret.result = null;
@@ -196,7 +196,7 @@ const envPresent = defineState({
   async run(ctx, a): Promise<StateReturn> {
     const { name, user } = a;
     const value = a.value === undefined || a.value === null ? null : String(a.value);
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    const ret: StateReturn = { changes: {}, comment: '', name, result: true };
     if (ctx.test) {
       const status = await checkEnv(ctx, user, name, value);
       ret.result = null;
@@ -227,7 +227,7 @@ const envAbsent = defineState({
   async run(ctx, a): Promise<StateReturn> {
     const name = a.name.trim();
     const { user } = a;
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
     if (ctx.test) {
       const status = await checkEnv(ctx, user, name, null);
       ret.result = null;
@@ -268,10 +268,10 @@ const file = defineState({
   doc: 'Provides file.managed-like functionality (templating, etc.) for a pre-made crontab file, to be assigned to a given user.',
   async run(ctx, a): Promise<StateReturn> {
     const { name, user } = a;
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    const ret: StateReturn = { changes: {}, comment: '', name, result: true };
     const uinfo = (await ctx.call('user.info', [user])) as { groups?: string[] };
     if (!uinfo?.groups?.[0])
-      return { name, changes: {}, result: false, comment: `Could not identify group for user ${user}` };
+      return { changes: {}, comment: `Could not identify group for user ${user}`, name, result: false };
     let current = String(await ctx.call('cron.raw_cron', [user]));
     if (!current.endsWith('\n')) current = `${current}\n`;
     if (!a.replace && current.length > 0) {
@@ -293,12 +293,10 @@ const file = defineState({
       wanted = await readFile(got, 'utf8');
       if (a.template) await rm(tmp, { force: true });
     } catch (err) {
-      return {
-        name,
-        changes: {},
-        result: false,
-        comment: `Unable to manage file: ${err instanceof Error ? err.message : String(err)}`,
-      };
+      ret.result = false;
+      ret.changes = {};
+      ret.comment = `Unable to manage file: ${err instanceof Error ? err.message : String(err)}`;
+      return ret;
     }
     if (wanted === current) {
       ret.comment = `Crontab for user ${user} is in the correct state`;
