@@ -4,7 +4,8 @@
  * recursively (`recurse: [user, group, mode, ignore_files, ignore_dirs, silent]`) and cleaned of
  * what no required state manages (`clean`, `exclude_pat`).
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { mkdir, opendir, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { z as Zod } from 'zod';
 import { makeParents } from '../modules/_file-manage.js';
@@ -23,7 +24,13 @@ export async function walk(
 ): Promise<Array<[string, string[], string[]]>> {
   const out: Array<[string, string[], string[]]> = [];
   const visit = async (dir: string, depth: number) => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    // the directory's own order, as os.walk (Node's readdir sorts)
+    const entries: Dirent[] = [];
+    try {
+      for await (const e of await opendir(dir)) entries.push(e);
+    } catch {
+      // unreadable or gone: nothing under it, as os.walk's onerror=None
+    }
     const dirs: string[] = [];
     const files: string[] = [];
     for (const e of entries) {

@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, opendir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -231,6 +231,14 @@ describe('file.directory, absent, symlink, touch, exists, missing', () => {
     // Salt's return keeps the name as given, trailing slash included; changes and comments drop it
     const slash = await runRaw('directory', { name: `${d2}/`, mode: 700 }, true);
     expect([slash.name, slash.result, Object.keys(slash.changes)]).toEqual([`${d2}/`, true, []]);
+    // a clean lists what it removes in the directory's own order, as os.walk (not sorted)
+    const many = join(dir, 'many');
+    await mkdir(many);
+    for (let i = 0; i < 24; i++) await writeFile(join(many, `f${(i * 7) % 24}`), '');
+    const listed: string[] = [];
+    for await (const e of await opendir(many)) listed.push(join(many, e.name));
+    const predicted = await runRaw('directory', { name: many, clean: true }, true);
+    expect(Object.keys(predicted.changes)).toEqual(listed);
     const cleaned = await run('directory', { name: d2, clean: true });
     expect(cleaned.comment).toBe('Files cleaned from directory DIR/d2');
     expect((cleaned.changes.removed as string[]).sort()).toEqual(['DIR/d2/f1', 'DIR/d2/s']);
