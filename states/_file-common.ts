@@ -14,6 +14,16 @@ export function newRet(name: string, result: boolean | null = true, comment = ''
   return { name, changes: {}, result, comment };
 }
 
+/** A fresh return with the keys in the order of Salt's `copy` and `rename`. */
+export function newRetCommentFirst(name: string, result: boolean | null = true, comment = ''): Ret {
+  return { name, changes: {}, comment, result };
+}
+
+/** A fresh return with the keys in the order of Salt's `managed` and `serialize`. */
+export function newRetSorted(name: string, result: boolean | null = true, comment = ''): Ret {
+  return { changes: {}, comment, name, result };
+}
+
 /** Salt's `_error`: result false with a comment. */
 export function fail(ret: Ret, msg: string): Ret {
   ret.result = false;

@@ -21,7 +21,7 @@ import { traverse } from '../modules/_traverse.js';
 import { defineState, type StateContext } from '../plugins/states/index.js';
 import { managedAccumulator } from './_file-accumulated.js';
 import { checkBeforeManage } from './_file-check-cmd.js';
-import { expandUser, fail, type Ret } from './_file-common.js';
+import { expandUser, fail, newRetSorted, type Ret } from './_file-common.js';
 
 const owner = (z: typeof Zod) => z.union([z.string(), z.number()]).nullish();
 const flag = (z: typeof Zod, d: boolean) =>
@@ -134,7 +134,7 @@ export const managed = defineState({
   run: async (ctx, a, extra) => {
     const name = expandUser(a.name);
     // Salt's managed builds its return in this key order (changes, comment, name, result)
-    const ret: Ret = { changes: {}, comment: '', name, result: true };
+    const ret = newRetSorted(name);
     if (!name) return fail(ret, 'Destination file name is required');
     const keepMode = typeof a.mode === 'string' && a.mode.toLowerCase() === 'keep';
     const mode = keepMode ? null : normalizeMode(a.mode);

@@ -35,7 +35,7 @@ import {
   userToUid,
 } from '../modules/_file-stat.js';
 import { defineState } from '../plugins/states/index.js';
-import { expandUser, fail, newRet } from './_file-common.js';
+import { expandUser, fail, newRet, newRetCommentFirst } from './_file-common.js';
 
 const owner = (z: typeof Zod) => z.union([z.string(), z.number()]).nullish();
 
@@ -314,7 +314,7 @@ export const copy = defineState({
   run: async (ctx, a) => {
     let name = expandUser(a.name);
     const source = expandUser(a.source);
-    const ret = newRet(name, true, `Copied "${source}" to "${name}"`);
+    const ret = newRetCommentFirst(name, true, `Copied "${source}" to "${name}"`);
     if (!name) return fail(ret, 'Must provide name to file.copy');
     if (!isAbsolute(name)) return fail(ret, `Specified file ${name} is not an absolute path`);
     if (!(await stat(source).catch(() => undefined)))
@@ -389,7 +389,7 @@ export const rename = defineState({
   run: async (ctx, a) => {
     const name = expandUser(a.name);
     const source = expandUser(a.source);
-    const ret = newRet(name);
+    const ret = newRetCommentFirst(name);
     if (!name) return fail(ret, 'Must provide name to file.rename');
     if (!isAbsolute(name)) return fail(ret, `Specified file ${name} is not an absolute path`);
     if (!(await lexists(source))) {

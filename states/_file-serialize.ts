@@ -12,7 +12,7 @@ import { isFile, normalizeMode } from '../modules/_file-stat.js';
 import { saltYamlSerialize } from '../modules/_file-yaml.js';
 import { traverse } from '../modules/_traverse.js';
 import { defineState } from '../plugins/states/index.js';
-import { expandUser, fail, newRet } from './_file-common.js';
+import { expandUser, fail, newRetSorted } from './_file-common.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj =>
@@ -113,7 +113,7 @@ export const serialize = defineState({
   doc: 'Serializes dataset and store it into managed file. Useful for sharing simple configuration files.',
   run: async (ctx, a, extra) => {
     const name = expandUser(a.name);
-    let ret = newRet(name);
+    let ret = newRetSorted(name);
     if (!name) return fail(ret, 'Must provide name to file.serialize');
     if (!a.create && !(await isFile(name))) {
       ret.comment = `File ${name} is not present and is not set for creation`;

@@ -429,6 +429,32 @@ describe('copy, rename, serialize', () => {
     expect((await run('rename', { name: join(dir, 'r1'), source: c1 })).comment).toBe(
       'Source file "DIR/c1" has already been moved out of place',
     );
+    // the return's key order is Salt's, which differs between file state functions
+    const keys = async (fun: string, kw: Record<string, unknown>) => Object.keys(await runRaw(fun, kw, true));
+    expect(await keys('copy', { name: join(dir, 'c2'), source: src })).toEqual([
+      'name',
+      'changes',
+      'comment',
+      'result',
+    ]);
+    expect(await keys('rename', { name: join(dir, 'r2'), source: src })).toEqual([
+      'name',
+      'changes',
+      'comment',
+      'result',
+    ]);
+    expect(await keys('serialize', { name: join(dir, 's0.json'), dataset: {}, formatter: 'json' })).toEqual([
+      'changes',
+      'comment',
+      'name',
+      'result',
+    ]);
+    expect(await keys('absent', { name: join(dir, 'nope') })).toEqual([
+      'name',
+      'changes',
+      'result',
+      'comment',
+    ]);
   });
 
   it('serialize json and yaml as Salt writes them, and merges', async () => {
