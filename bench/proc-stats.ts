@@ -76,10 +76,16 @@ export function treeRssMiB(pid: number): { mib: number; processes: number } {
   return { mib: all.reduce((s, p) => s + rssMiB(p), 0), processes: all.length };
 }
 
-/** CPU time (user + system) in ms that `pid` has used so far, from /proc/<pid>/stat (0 once gone). */
-export function cpuMs(pid: number): number {
+/**
+ * CPU time (user + system) in ms that `pid` has used so far, from /proc/<pid>/stat (0 once gone);
+ * with `tid`, that one thread's alone (a process's main thread has `tid` = `pid`).
+ */
+export function cpuMs(pid: number, tid?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(
+      tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
+      'utf8',
+    );
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime, in clock ticks (100 a second on Linux)
     return (Number(fields[11]) + Number(fields[12])) * 10;

@@ -6,6 +6,7 @@
  * `node dist/bench/swarm-bench.js --count 1000 [--runs 5] [--procs N] [--workers 5]`.
  */
 import { renameSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LocalClient } from '../client/local-client.js';
@@ -18,6 +19,7 @@ import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
 import { NEW_INODES_PER_SIGN_IN, newFileCpuMs } from './new-file-cost.js';
 import {
   cpuDelta,
+  cpuMs,
   cpuSnapshot,
   descendants,
   treeCpuMs,
@@ -96,6 +98,12 @@ export interface FanOutResult {
    */
   cpuUsPerReturn: number;
   cpuUsByRole: Record<string, number>;
+  /**
+   * CPU µs per return of the request server's main thread alone, which takes every return on a
+   * machine of 2 cores or fewer (master/light-lane.ts): there a fan-out to N minions takes at
+   * least N times this.
+   */
+  routerUsPerReturn: number;
 }
 
 function median(xs: readonly number[]): number {
@@ -266,6 +274,8 @@ export async function fanOut(count: number, runs: number, o: SwarmBenchOptions =
     const returns: number[] = [];
     const masterPid = r.cluster.master?.proc.pid ?? 0;
     const cpu0 = cpuSnapshot([masterPid, ...descendants(masterPid), ...r.swarm.pids]);
+    const server = [...cpu0].find(([, v]) => v.role === 'request-server')?.[0] ?? 0;
+    const router0 = cpuMs(server, server);
     const own0 = process.cpuUsage();
     for (let i = 0; i < runs; i++) {
       const one = await ping(r, 60);
@@ -274,6 +284,7 @@ export async function fanOut(count: number, runs: number, o: SwarmBenchOptions =
       o.log?.(`test.ping to ${count}: ${one.seconds.toFixed(3)} s, ${one.returns} returns`);
     }
     const own = process.cpuUsage(own0);
+    const routerMs = cpuMs(server, server) - router0;
     const total = returns.reduce((a, b) => a + b, 0) || 1;
     const cpu = cpuDelta(cpu0, cpuSnapshot([...cpu0.keys()]), total / 1000);
     const cpuUsByRole: Record<string, number> = { ...cpu.byRole, client: (own.user + own.system) / total };
@@ -294,6 +305,7 @@ export async function fanOut(count: number, runs: number, o: SwarmBenchOptions =
       masterProcesses: rss.processes,
       cpuUsPerReturn: cpu.total + (own.user + own.system) / total,
       cpuUsByRole,
+      routerUsPerReturn: (routerMs * 1000) / total,
     };
   } finally {
     await teardown(r);
@@ -342,6 +354,9 @@ async function main(argv: string[]): Promise<void> {
     );
     const roles = Object.entries(f.cpuUsByRole).map(([k, v]) => `${k} ${v.toFixed(0)}`);
     out(`CPU per return over those runs: ${f.cpuUsPerReturn.toFixed(0)} µs (${roles.join(', ')})`);
+    out(
+      `the request server's main thread alone: ${f.routerUsPerReturn.toFixed(0)} µs per return, so one thread's floor for 10,000 returns is ${(f.routerUsPerReturn / 100).toFixed(2)} s; all processes on ${availableParallelism()} cores: ${((f.cpuUsPerReturn * 10_000) / 1e6 / availableParallelism()).toFixed(2)} s`,
+    );
     out(
       `master RSS with ${count} connected minions: ${f.masterRssMiB.toFixed(0)} MiB, PSS ${f.masterPssMiB.toFixed(0)} MiB (${f.masterProcesses} processes: ${Object.entries(
         f.masterPssByRole,

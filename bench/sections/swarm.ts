@@ -70,6 +70,12 @@ export async function swarmSection(quick: boolean): Promise<void> {
           .join(', ')}`,
       });
       report({
+        name: `CPU per return of the request server's main thread, ${n} swarm minions`,
+        value: fan.routerUsPerReturn,
+        unit: 'µs',
+        method: `/proc/<pid>/task/<pid>/stat over the same runs: with no more than 2 cores that one thread takes every return (master/light-lane.ts), so 10,000 returns take it at least ${(fan.routerUsPerReturn / 100).toFixed(2)} s`,
+      });
+      report({
         name: `first test.ping to ${n} swarm minions after the storm`,
         value: fan.firstSeconds,
         unit: 's',
