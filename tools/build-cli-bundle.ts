@@ -1,13 +1,13 @@
 /**
- * Builds `salt`'s single-file CLI: dist/cli/salt/bundled.js and the modules it loads, as one
- * CommonJS file, dist/cli/bundle/salt.cjs, which bin/salt runs with a V8 code cache
- * (bin/run-bundle.cjs). Node 20's ES module loader costs a `salt` run ~1 ms per module and
+ * Builds the single-file CLIs ({@link BUNDLES}): dist/cli/<name>/bundled.js and the modules it
+ * loads, as one CommonJS file, dist/cli/bundle/<name>.cjs, which bin/<name> runs with a V8 code
+ * cache (bin/run-bundle.cjs). Node 20's ES module loader costs a CLI run ~1 ms per module and
  * compiles each from source every time; one script with a code cache costs neither.
  *
- * The bundle holds tsalt's own code only. Packages stay outside it, and so do the modules that
+ * A bundle holds tsalt's own code only. Packages stay outside it, and so do the modules that
  * can load a plugin or zod ({@link COLD}): those stay ES module imports of dist/, so that a
- * plugin and tsalt share one copy of zod and of the kernel. The build fails if a module in the
- * bundle imports a package other than {@link PACKAGES}. A script compiled from a code cache
+ * plugin and tsalt share one copy of zod and of the kernel. The build fails if a module in a
+ * bundle imports a package other than its own list (a package no plugin shares). A script compiled from a code cache
  * cannot `import()` (Node 20 loses its import callback), so the bundle imports them through
  * {@link IMPORTER}, a CommonJS file beside it that Node loads as usual. Part of `npm run build`.
  * `node dist/tools/build-cli-bundle.js [--quiet]`.
@@ -32,8 +32,15 @@ export const COLD: ReadonlySet<string> = new Set([
 /** The file beside the bundle that imports an ES module for it. */
 const IMPORTER = 'esm-import.cjs';
 
-/** Packages a bundled module may import (each loads from node_modules as it would unbundled). */
-const PACKAGES: ReadonlySet<string> = new Set([]);
+/**
+ * The single-file CLIs, by name, with the packages each may require (from node_modules, as
+ * CommonJS; none of them is one a plugin shares with the kernel).
+ */
+export const BUNDLES: Readonly<Record<string, readonly string[]>> = {
+  salt: [],
+  'salt-key': ['commander'],
+  'salt-run': ['commander'],
+};
 
 export interface CliBundle {
   readonly file: string;
@@ -52,7 +59,7 @@ function fromBundle(outDir: string, abs: string): string {
  * Keeps {@link COLD} modules as imports of dist/ and gives every bundled module its own
  * `import.meta.url` (its file in dist/), so paths it resolves from there stay right.
  */
-function distModules(dist: string, outDir: string): Plugin {
+function distModules(dist: string, outDir: string, packages: readonly string[]): Plugin {
   return {
     name: 'tsalt-dist-modules',
     setup(b) {
@@ -66,7 +73,7 @@ function distModules(dist: string, outDir: string): Plugin {
         const pkg = args.path.startsWith('@')
           ? args.path.split('/').slice(0, 2).join('/')
           : args.path.split('/')[0];
-        if (!PACKAGES.has(pkg ?? '')) {
+        if (!packages.includes(pkg ?? '')) {
           return { errors: [{ text: `${relative(dist, args.importer)} imports the package ${args.path}` }] };
         }
         return { path: args.path, external: true };
@@ -85,20 +92,19 @@ function distModules(dist: string, outDir: string): Plugin {
   };
 }
 
-export async function buildCliBundle(repo: string = REPO): Promise<CliBundle> {
+/** Builds CLI `name`'s bundle into dist/cli/bundle/ (which must exist). */
+export async function buildCliBundle(name: string, repo: string = REPO): Promise<CliBundle> {
   const dist = join(repo, 'dist');
   const outDir = join(dist, 'cli', 'bundle');
-  const file = join(outDir, 'salt.cjs');
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `${name}.cjs`);
   const result = await build({
-    entryPoints: [join(dist, 'cli', 'salt', 'bundled.js')],
+    entryPoints: [join(dist, 'cli', name, 'bundled.js')],
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
     outfile: file,
-    plugins: [distModules(dist, outDir)],
+    plugins: [distModules(dist, outDir, BUNDLES[name] ?? [])],
     metafile: true,
     logLevel: 'warning',
     legalComments: 'none',
@@ -114,15 +120,26 @@ export async function buildCliBundle(repo: string = REPO): Promise<CliBundle> {
       `the CLI bundle keeps an import() it cannot run: ${text.slice(left.index, left.index + 80)}`,
     );
   writeFileSync(file, text);
-  writeFileSync(join(outDir, IMPORTER), 'module.exports = (specifier) => import(specifier);\n');
   return { file, bytes: statSync(file).size, modules };
 }
 
+/** Builds every CLI bundle afresh, and the importer they share. */
+export async function buildCliBundles(repo: string = REPO): Promise<CliBundle[]> {
+  const outDir = join(repo, 'dist', 'cli', 'bundle');
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, IMPORTER), 'module.exports = (specifier) => import(specifier);\n');
+  const out: CliBundle[] = [];
+  for (const name of Object.keys(BUNDLES)) out.push(await buildCliBundle(name, repo));
+  return out;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const bundle = await buildCliBundle();
-  if (!process.argv.includes('--quiet')) {
-    process.stdout.write(
-      `cli bundle: ${relative(REPO, bundle.file)} ${bundle.bytes} B, ${bundle.modules.length} modules\n`,
-    );
+  for (const bundle of await buildCliBundles()) {
+    if (!process.argv.includes('--quiet')) {
+      process.stdout.write(
+        `cli bundle: ${relative(REPO, bundle.file)} ${bundle.bytes} B, ${bundle.modules.length} modules\n`,
+      );
+    }
   }
 }

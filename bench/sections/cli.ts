@@ -79,18 +79,28 @@ async function withMinions(n: number, body: (c: Cluster) => Promise<void>): Prom
   }
 }
 
-/** `salt '*' test.ping`'s CPU above `node -e 0`, the two run in turn (bench/cli-cpu.ts). */
-function saltCpuAboveNode(confDir: string, runs: number): void {
-  const cpu = cpuBesideNode([join(REPO, 'bin/salt'), '-c', confDir, '*', 'test.ping'], runs);
-  if (!cpu) return;
-  const above = stats(cpu.cmd).median - stats(cpu.node).median;
-  report({
-    name: "  salt '*' test.ping CPU above node -e 0",
-    value: above,
-    unit: 'ms',
-    goal: '≤ 30 ms',
-    method: `median user + system CPU (bash's times) of bin/salt, ${stats(cpu.cmd).median.toFixed(0)} ms, minus node -e 0's, ${stats(cpu.node).median.toFixed(0)} ms, ${runs} runs each in turn`,
-  });
+/**
+ * A CLI run's CPU above `node -e 0`, the two run in turn (bench/cli-cpu.ts): `salt '*'
+ * test.ping` (with its goal), `salt-key -L` and `salt-run test.arg 1`.
+ */
+function cliCpuAboveNode(confDir: string, runs: number): void {
+  const commands: [string, string[], string, string?][] = [
+    ['salt', ['*', 'test.ping'], "salt '*' test.ping", '≤ 30 ms'],
+    ['salt-key', ['-L'], 'salt-key -L'],
+    ['salt-run', ['test.arg', '1'], 'salt-run test.arg 1'],
+  ];
+  for (const [cli, args, label, goal] of commands) {
+    const cpu = cpuBesideNode([join(REPO, 'bin', cli), '-c', confDir, ...args], runs);
+    if (!cpu) return;
+    const above = stats(cpu.cmd).median - stats(cpu.node).median;
+    report({
+      name: `  ${label} CPU above node -e 0`,
+      value: above,
+      unit: 'ms',
+      ...(goal && { goal }),
+      method: `median user + system CPU (bash's times) of bin/${cli}, ${stats(cpu.cmd).median.toFixed(0)} ms, minus node -e 0's, ${stats(cpu.node).median.toFixed(0)} ms, ${runs} runs each in turn`,
+    });
+  }
 }
 
 export async function cliSection(quick: boolean): Promise<void> {
@@ -122,7 +132,7 @@ export async function cliSection(quick: boolean): Promise<void> {
         },
         timeCommand([join(REPO, 'bin/salt'), '-c', c.confDir, '*', 'test.ping'], runs),
       );
-      if (n === 1) saltCpuAboveNode(c.confDir, runs * 2);
+      if (n === 1) cliCpuAboveNode(c.confDir, runs * 2);
       const plan: JobsPlan = quick
         ? { seconds: 2, warmupSeconds: 8, windows: 3 }
         : { seconds: 4, warmupSeconds: 16, windows: 5 };

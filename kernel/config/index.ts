@@ -24,13 +24,9 @@ export {
 } from './option-set.js';
 export { hasUrlScheme, prependRootDir } from './paths.js';
 export type { ConfigIssue } from './report.js';
-export {
-  type ResolveContext,
-  type ResolvedMasterConfig,
-  type ResolvedMinionConfig,
-  type ResolveResult,
-  resolveConfig,
-} from './resolve.js';
+// the schemas and resolveConfig load with the first loadConfig (load.ts): their zod work is
+// ~20 ms of a job process's start, which validates no config
+export type { ResolveContext, ResolvedMasterConfig, ResolvedMinionConfig, ResolveResult } from './resolve.js';
 export {
   boolOption,
   collectionOption,
@@ -45,5 +41,5 @@ export {
   stringOption,
   stringOrListOption,
 } from './schema-common.js';
-export { type MasterSchemaOutput, masterSchema, type UserMasterConfig } from './schema-master.js';
-export { type MinionSchemaOutput, minionSchema, type UserMinionConfig } from './schema-minion.js';
+export type { MasterSchemaOutput, UserMasterConfig } from './schema-master.js';
+export type { MinionSchemaOutput, UserMinionConfig } from './schema-minion.js';

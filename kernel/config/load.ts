@@ -10,7 +10,7 @@ import { SALT_ERR_CONFIG_LOAD } from '../errors.js';
 import { type ConfigKind, searchPlaces } from './constants.js';
 import type { ConfigEnv } from './define-config.js';
 import { readIncludes } from './includes.js';
-import { type ResolvedMasterConfig, type ResolvedMinionConfig, resolveConfig } from './resolve.js';
+import type { ResolvedMasterConfig, ResolvedMinionConfig } from './resolve.js';
 import { asConfigObject, parseSaltYaml, readJsonFile, readSaltYamlFile } from './salt-yaml.js';
 import type { UserMasterConfig } from './schema-master.js';
 import type { UserMinionConfig } from './schema-minion.js';
@@ -136,6 +136,7 @@ export async function loadConfig(
     const source = sources.get(key);
     return source === undefined || source === main ? undefined : source;
   };
+  const { resolveConfig } = await import('./resolve.js');
   const resolved = resolveConfig(kind, raw, { label: main ?? dir, sourceOf });
   return { path: main, config: resolved.config, warnings: [...warnings, ...resolved.warnings] };
 }

@@ -62,8 +62,14 @@ describe('the npm package', () => {
     for (const f of ['index.html', 'app.js', 'app.css'])
       expect(files).toContain(`package/dist/plugins/console/assets/${f}`);
     for (const c of COMMANDS) expect(files).toContain(`package/bin/${c}`);
-    // salt's single-file CLI and what runs it (tools/build-cli-bundle.ts)
-    for (const f of ['bin/run-bundle.cjs', 'dist/cli/bundle/salt.cjs', 'dist/cli/bundle/esm-import.cjs'])
+    // the single-file CLIs and what runs them (tools/build-cli-bundle.ts)
+    for (const f of [
+      'bin/run-bundle.cjs',
+      'dist/cli/bundle/salt.cjs',
+      'dist/cli/bundle/salt-key.cjs',
+      'dist/cli/bundle/salt-run.cjs',
+      'dist/cli/bundle/esm-import.cjs',
+    ])
       expect(files).toContain(`package/${f}`);
     expect(files.filter((f) => /\.test\.|\/dist\/(bench|tools|test)\//.test(f))).toEqual([]);
   });

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveConfig } from '../../kernel/config/index.js';
+import { resolveConfig } from '../../kernel/config/resolve.js';
 import { createModuleLoader } from '../../kernel/loader/index.js';
 import { createLogger } from '../../kernel/log.js';
 import { coreGrains, mergeGrains, serverId } from '../../minion/grains.js';
