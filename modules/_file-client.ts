@@ -13,7 +13,7 @@ import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createError } from '../kernel/index.js';
 import type { FileRequest } from './_file-channel.js';
-import { fetchOnce, pythonError } from './_http-fetch.js';
+import { fetchOnce } from './_http-fetch.js';
 import type { HttpLimits } from './_http-limits.js';
 import type { HttpProxy } from './_http-proxy.js';
 
@@ -25,19 +25,6 @@ function clientError(message: string): Error {
 }
 
 export type HashDict = { hsum: string; hash_type: string };
-
-/** The body of `res`, refused once it passes `max` bytes (Salt's `http_max_body`). */
-async function boundedBody(res: Response, max: number): Promise<Buffer> {
-  if (Number(res.headers.get('content-length') ?? 0) > max) throw new Error('Content-Length too long');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body ?? []) {
-    size += chunk.length;
-    if (size > max) throw new Error('Content-Length too long');
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
-}
 
 export interface FileClientOptions {
   cachedir: string;
@@ -286,30 +273,21 @@ export class FileClient {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw clientError(`Unsupported scheme '${parsed.protocol.replace(/:$/, '')}' in ${url}`);
     }
-    let res: Response;
-    let body: Buffer;
     try {
-      const proxy = this.o.proxy?.(url);
-      if (proxy) return await this.viaProxy(url, parsed, dest, makedirs, saltenv);
-      const signal = this.o.http ? AbortSignal.timeout(this.o.http.requestTimeoutMs) : undefined;
-      res = await fetch(parsed, { redirect: 'follow', signal });
-      if (!res.ok) throw clientError(`HTTP error ${res.status} reading ${url}: ${res.statusText}`);
-      body = await boundedBody(res, this.o.http?.maxBody ?? Number.POSITIVE_INFINITY);
+      return await this.fetchUrl(url, parsed, dest, makedirs, saltenv);
     } catch (err) {
       if (err instanceof SALT_ERR_FILE_CLIENT) throw err;
       // Salt's words: `Error: <Python's socket error> reading <path>`
-      const cause = (err as Error).cause as NodeJS.ErrnoException | undefined;
-      const why =
-        (err as Error).name === 'TimeoutError'
-          ? 'Timeout during request'
-          : pythonError(cause?.code ? cause : (err as NodeJS.ErrnoException));
-      throw clientError(`Error: ${why} reading ${parsed.pathname}`);
+      throw clientError(`Error: ${(err as Error).message} reading ${parsed.pathname}`);
     }
-    return this.keepBody(body, parsed, dest, makedirs, saltenv);
   }
 
-  /** `url` fetched through `proxy`, following up to 5 redirects as Salt's requests backend does. */
-  private async viaProxy(
+  /**
+   * `url` fetched (through the proxy when one applies), following up to 5 redirects as Salt's
+   * backends do. Node's own `fetch` is not used: it refuses the ports browsers block (9, 25,
+   * 6666, ...), which Salt reaches.
+   */
+  private async fetchUrl(
     url: string,
     parsed: URL,
     dest: string | null,
