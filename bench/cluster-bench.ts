@@ -9,7 +9,7 @@
  * in-process one, which holds four descriptors per minion and so stops short of 10,000 minions
  * under this container's 20,000 open files per process.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -86,7 +86,13 @@ function mastersCpuMs(clusters: readonly Cluster[]): number {
 /** Prints a result line now: a run that hangs or fails at its end keeps what it measured. */
 const say = (line: string) => console.log(line);
 
-async function run(count: number, runs: number, masters: 1 | 2, haproxyProcs = 0): Promise<void> {
+async function run(
+  count: number,
+  runs: number,
+  masters: 1 | 2,
+  haproxyProcs = 0,
+  logsDir?: string,
+): Promise<void> {
   const server = await startPostgres();
   const db = `b${masters}`;
   await server.createDatabase(db);
@@ -227,7 +233,7 @@ async function run(count: number, runs: number, masters: 1 | 2, haproxyProcs = 0
       }
       const st = swarm.stats();
       say(
-        `  kill -9 of master B: ${answered.size}/${count} minions answered a test.ping from A within ${since()} s (${tries} pings; since the kill, swarm re-auths ${st.reauths - before.reauths}, errors ${st.errors - before.errors}; over the whole run ${st.reauths} and ${st.errors})`,
+        `  kill -9 of master B: ${answered.size}/${count} minions answered a test.ping from A within ${since()} s (${tries} pings; since the kill, swarm re-auths ${st.reauths - before.reauths} (publish ${st.reauthsPublish - before.reauthsPublish}, bad load ${st.reauthsBadLoad - before.reauthsBadLoad}, request not decrypted ${st.reauthsDecrypt - before.reauthsDecrypt}), errors ${st.errors - before.errors}; over the whole run ${st.reauths} and ${st.errors})`,
       );
     }
   } finally {
@@ -235,6 +241,11 @@ async function run(count: number, runs: number, masters: 1 | 2, haproxyProcs = 0
     await swarm?.stop().catch(() => undefined);
     for (const lb of balancers) await lb.close();
     await haproxy?.stop();
+    if (logsDir) {
+      mkdirSync(logsDir, { recursive: true });
+      for (const [i, c] of clusters.entries())
+        cpSync(join(c.root, 'master.log'), join(logsDir, `${masters}-master-${'ab'[i]}.log`));
+    }
     for (const c of clusters) await c.stop().catch(() => undefined);
     await server.destroy();
     rmSync(cpki, { recursive: true, force: true });
@@ -251,7 +262,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   // --only 1 or --only 2: one of the two set-ups
   const only = arg('--only', 0);
   const haproxyProcs = arg('--haproxy', 0);
-  if (only !== 2) await run(count, runs, 1);
-  if (only !== 1) await run(count, runs, 2, haproxyProcs);
+  // --logs DIR: the masters' log files are copied there at the end
+  const logs = process.argv.includes('--logs') ? process.argv[process.argv.indexOf('--logs') + 1] : undefined;
+  if (only !== 2) await run(count, runs, 1, 0, logs);
+  if (only !== 1) await run(count, runs, 2, haproxyProcs, logs);
   process.exit(0);
 }

@@ -14,6 +14,14 @@ import type { PostgresOptions } from '../../returners/postgres/options.js';
 /** Any number, the same for every master of the database (the returner's is 0x7a5a17). */
 const SCHEMA_LOCK = 0x7a5a18;
 export const KEYS_CHANNEL = 'tsalt_cluster_keys';
+/**
+ * Every write that numbers a change takes this transaction lock before `nextval`, and holds it
+ * until it commits, so changes become visible in the order of their numbers. Without it a writer
+ * could take 100, another 101 and commit first, and a master reading `version > 99` in between
+ * moved on to 101 and never saw 100 (a session key lost: the minion signs in again when it
+ * reaches that master; seen at 10,000 minions behind HAProxy).
+ */
+export const WRITE_LOCK = 0x7a5a19;
 
 const DDL = [
   'CREATE SEQUENCE IF NOT EXISTS tsalt_cluster_key_version',
@@ -180,9 +188,10 @@ export class ClusterStore {
   async putSecret(name: string, data: Buffer, origin: string): Promise<void> {
     await this.ready();
     await this.pool.query(
-      `WITH up AS (
+      `WITH lock AS (SELECT pg_advisory_xact_lock(${WRITE_LOCK})),
+       up AS (
          INSERT INTO tsalt_cluster_secrets (cluster, name, data, version, origin)
-         VALUES ($1, $2, $3, nextval('tsalt_cluster_key_version'), $4)
+         SELECT $1::text, $2::text, $3::bytea, nextval('tsalt_cluster_key_version'), $4::text FROM lock
          ON CONFLICT (cluster, name) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
            origin = EXCLUDED.origin
          RETURNING 1)
@@ -195,9 +204,10 @@ export class ClusterStore {
   async putData(id: string, name: string, data: Buffer, origin: string): Promise<void> {
     await this.ready();
     await this.pool.query(
-      `WITH up AS (
+      `WITH lock AS (SELECT pg_advisory_xact_lock(${WRITE_LOCK})),
+       up AS (
          INSERT INTO tsalt_cluster_minion_data (cluster, id, name, data, version, origin)
-         VALUES ($1, $2, $3, $4, nextval('tsalt_cluster_key_version'), $5)
+         SELECT $1::text, $2::text, $3::text, $4::bytea, nextval('tsalt_cluster_key_version'), $5::text FROM lock
          ON CONFLICT (cluster, id, name) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
            origin = EXCLUDED.origin
          RETURNING 1)
@@ -210,9 +220,10 @@ export class ClusterStore {
   async putKey(id: string, state: SharedKeyState, pub: string, origin: string): Promise<void> {
     await this.ready();
     await this.pool.query(
-      `WITH up AS (
+      `WITH lock AS (SELECT pg_advisory_xact_lock(${WRITE_LOCK})),
+       up AS (
          INSERT INTO tsalt_cluster_keys (cluster, id, state, pub, version, origin)
-         VALUES ($1, $2, $3, $4, nextval('tsalt_cluster_key_version'), $5)
+         SELECT $1::text, $2::text, $3::text, $4::text, nextval('tsalt_cluster_key_version'), $5::text FROM lock
          ON CONFLICT (cluster, id) DO UPDATE SET state = EXCLUDED.state, pub = EXCLUDED.pub,
            version = EXCLUDED.version, origin = EXCLUDED.origin, changed = now()
          RETURNING 1)

@@ -40,6 +40,8 @@ export interface RoundResult {
 
 export class KeySync {
   #version = 0;
+  /** After the first round this master's own rows are not applied again (the store is the truth only at start). */
+  #started = false;
   readonly #known = new Map<string, { state: LocalState; pub: string }>();
 
   constructor(private readonly o: KeySyncOptions) {}
@@ -71,6 +73,7 @@ export class KeySync {
 
   async round(): Promise<RoundResult> {
     const applied = await this.#pull();
+    this.#started = true;
     const recorded = await this.#push();
     return { applied, recorded };
   }
@@ -82,8 +85,11 @@ export class KeySync {
       if (rows.length === 0) return applied;
       const local = await this.#local();
       for (const row of rows) {
+        // a row this master recorded says what its key folders held then: applied again after a
+        // later `salt-key -a` here, it would move the accepted key back to pending
+        const mine = this.#started && row.origin === this.o.origin;
         // an id that is no minion id never becomes a path here, whatever the database holds
-        if (isValidMinionId(row.id) && (await this.#apply(row, local.get(row.id)))) applied += 1;
+        if (!mine && isValidMinionId(row.id) && (await this.#apply(row, local.get(row.id)))) applied += 1;
         this.#version = Math.max(this.#version, row.version);
       }
     }
