@@ -23,7 +23,7 @@ import { Cluster } from '../tools/local-cluster.js';
 import { defaultKeysDir, ensureKeys } from '../tools/swarm/key-cache.js';
 import { type SwarmHandle, startSwarm } from '../tools/swarm/swarm-runner.js';
 import { TcpBalancer } from '../tools/tcp-balancer.js';
-import { treeCpuMs } from './proc-stats.js';
+import { type CpuSnapshot, cpuDelta, cpuSnapshot, descendants, treeCpuMs } from './proc-stats.js';
 
 const A = '127.0.0.2';
 const B = '127.0.0.3';
@@ -75,6 +75,27 @@ function postgresPid(port: number): number | undefined {
 /** Every process of the masters, the swarm's excluded: the CPU they used, in ms. */
 function mastersCpuMs(clusters: readonly Cluster[]): number {
   return clusters.reduce((sum, c) => sum + (c.master?.alive ? treeCpuMs(c.master.proc.pid!) : 0), 0);
+}
+
+/** Each master's processes (itself and its children), for a CPU table by role. */
+function mastersSnapshot(clusters: readonly Cluster[]): CpuSnapshot[] {
+  return clusters.map((c) => {
+    const pid = c.master?.alive ? c.master.proc.pid : undefined;
+    return cpuSnapshot(pid ? [pid, ...descendants(pid)] : []);
+  });
+}
+
+/** `A: request-server 310, cluster 120, ...` in µs per return, per master. */
+function byRole(before: CpuSnapshot[], after: CpuSnapshot[], returns: number): string {
+  return before
+    .map((b, i) => {
+      const { byRole: roles } = cpuDelta(b, after[i]!, Math.max(1, returns) / 1000);
+      const parts = Object.entries(roles)
+        .filter(([, us]) => us >= 1)
+        .map(([role, us]) => `${role} ${us.toFixed(0)}`);
+      return `${'AB'[i]}: ${parts.join(', ')}`;
+    })
+    .join('; ');
 }
 
 /**
@@ -196,6 +217,7 @@ async function run(
     for (let k = 0; k < runs; k++) {
       const before = await counters();
       const cpu0 = mastersCpuMs(clusters);
+      const roles0 = mastersSnapshot(clusters);
       const pg0 = pgPid ? treeCpuMs(pgPid) : 0;
       const own0 = process.cpuUsage();
       const lbCpu = () => (haproxy?.pids ?? []).reduce((sum, pid) => sum + treeCpuMs(pid), 0);
@@ -206,6 +228,7 @@ async function run(
       const own = process.cpuUsage(own0);
       const after = await counters();
       const cpu = mastersCpuMs(clusters) - cpu0;
+      const roles = byRole(roles0, mastersSnapshot(clusters), r.returns);
       const pgCpu = pgPid ? treeCpuMs(pgPid) - pg0 : Number.NaN;
       const lbShare = ((lbCpu() - lb0) / s / 10).toFixed(0);
       say(
@@ -214,6 +237,7 @@ async function run(
             ? `; this process (client${haproxy ? '' : ', balancer'}) ${((own.user + own.system) / 1000 / s / 10).toFixed(0)} % of a core${haproxy ? `; HAProxy ${lbShare} % of a core` : ''}`
             : ''),
       );
+      say(`    µs per return by process: ${roles}`);
     }
     if (masters === 2) {
       const before = swarm.stats();
@@ -226,7 +250,11 @@ async function run(
       const since = () => ((performance.now() - killed) / 1000).toFixed(1);
       while (answered.size < count && performance.now() - killed < 900_000) {
         tries++;
-        const r = await ping(clusters[0]!.confDir, 30, answered);
+        // a master this loaded may not take the publish in time: that is a ping with no return
+        const r = await ping(clusters[0]!.confDir, 30, answered).catch((err: Error) => {
+          say(`  (a ping after the kill failed: ${err.message})`);
+          return { seconds: 0, returns: 0 };
+        });
         say(
           `  ping ${tries} after the kill, at ${since()} s: ${r.returns} returns, ${answered.size}/${count} answered since the kill`,
         );

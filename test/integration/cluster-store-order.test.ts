@@ -6,7 +6,15 @@
  * told "pending" for ever after its key was accepted).
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyManager } from '../../kernel/services.js';
 import { ClusterStore, WRITE_LOCK } from '../../plugins/cluster/cluster-store.js';
 import { KeySync } from '../../plugins/cluster/key-sync.js';
+import { SecretSync } from '../../plugins/cluster/secret-sync.js';
 import { postgresOptions } from '../../returners/postgres/options.js';
 import { type PostgresTestServer, SKIP_DB_TESTS, startPostgres } from '../../tools/db-servers.js';
 
@@ -112,5 +121,46 @@ describe.skipIf(SKIP_DB_TESTS)('the cluster store on PostgreSQL', () => {
     await peer.sync.round();
     expect(readdirSync(join(peer.pkiDir, 'minions')).sort()).toEqual(['k1', 'k2']);
     expect(readdirSync(join(peer.pkiDir, 'minions_pre'))).toEqual([]);
+  }, 60_000);
+
+  it('a session key made here after the one a peer recorded stays, and the peer takes it', async () => {
+    const clusterKey = Buffer.alloc(32, 7);
+    const secrets = (origin: string) => {
+      const cachedir = mkdtempSync(join(tmpdir(), 'tsalt-secretsync-'));
+      dirs.push(cachedir);
+      mkdirSync(join(cachedir, 'sessions'));
+      const sync = new SecretSync({
+        cachedir,
+        store: store(),
+        origin,
+        cluster: 'sessions-it',
+        key: clusterKey,
+        onAesAdopted: () => undefined,
+        onRefused: () => undefined,
+      });
+      const put = (id: string, key: string, atS: number) => {
+        const path = join(cachedir, 'sessions', id);
+        writeFileSync(path, key);
+        utimesSync(path, atS, atS);
+      };
+      return { sync, put, read: (id: string) => readFileSync(join(cachedir, 'sessions', id), 'utf8') };
+    };
+    const a = secrets('sa');
+    const b = secrets('sb');
+    await a.sync.round();
+    const now = Math.floor(Date.now() / 1000);
+    // the minion signed in on B, then (its request timed out) on A before B's key reached A
+    b.put('m1', 'a2V5Yg==', now - 20);
+    await b.sync.round();
+    a.put('m1', 'a2V5YQ==', now - 10);
+    await a.sync.round();
+    expect(a.read('m1')).toBe('a2V5YQ==');
+    await b.sync.round();
+    expect(b.read('m1')).toBe('a2V5YQ==');
+    // and an older key of A's, already recorded, is replaced by a newer one from B
+    b.put('m1', 'a2V5Yw==', now - 5);
+    await b.sync.round();
+    await a.sync.round();
+    expect(a.read('m1')).toBe('a2V5Yw==');
   }, 60_000);
 });
