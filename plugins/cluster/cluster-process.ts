@@ -22,7 +22,6 @@ import {
 import { isJid, packIpc, unpackIpc } from '../../kernel/util.js';
 import { loadClusterKey } from './cluster-key.js';
 import { CLUSTER_ERR_DUPLICATE_ID } from './errors.js';
-import { EventOutbox } from './event-outbox.js';
 import { clusterOptions } from './options.js';
 import { otherPeers, ownAddresses, type PeerAddress, parsePeer, peerSources } from './peer-address.js';
 import { encodePeerFrame, FrameVerifier, type PeerMessage } from './peer-frame.js';
@@ -88,16 +87,6 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
     for (const [jid, f] of foreign) if (f.at < old) foreign.delete(jid);
   }, 60_000);
 
-  const fireFromPeer = (ev: unknown): void => {
-    const { tag, data } = (ev ?? {}) as { tag?: unknown; data?: unknown };
-    if (typeof tag !== 'string' || typeof data !== 'object' || data === null) return;
-    void ctx
-      .fire(tag, data as Record<string, unknown>)
-      .catch((err: unknown) =>
-        log.warn({ err: (err as Error).message, tag }, 'cluster: a peer event was not fired'),
-      );
-  };
-
   const publisher = new ZmtpPusher({ path: publishPullPath(config.sock_dir), reconnectMaxMs: 2000 });
   const server = new PeerServer({
     host: bindHost(config.interface),
@@ -127,9 +116,15 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
         foreign.set(load.jid, { peer, at: Date.now() });
         publisher.send(packIpc(load));
         log.debug({ jid: load.jid, peer: msg.from }, 'cluster: published for a peer');
-      } else if (msg.kind === 'event') fireFromPeer(msg.body);
-      else if (msg.kind === 'events' && Array.isArray(msg.body.events))
-        for (const ev of msg.body.events) fireFromPeer(ev);
+      } else if (msg.kind === 'event') {
+        const { tag, data } = msg.body as { tag?: unknown; data?: unknown };
+        if (typeof tag !== 'string' || typeof data !== 'object' || data === null) return;
+        void ctx
+          .fire(tag, data as Record<string, unknown>)
+          .catch((err: unknown) =>
+            log.warn({ err: (err as Error).message, tag }, 'cluster: a peer event was not fired'),
+          );
+      }
     },
   });
   await server.listen();
@@ -151,13 +146,11 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
 
   // the events of peers' jobs (returns, progress) → the peer that published
   const events = ctx.listen(['salt/job/']);
-  // one frame per peer per turn: a return storm is a few signed frames, not one per return
-  const outbox = new EventOutbox((peer, batch) => links.get(peer)?.send(frame('events', { events: batch })));
   const forwarding = (async () => {
     for await (const ev of events) {
       const m = JOB_TAG.exec(ev.tag);
       const f = m ? foreign.get(m[1]!) : undefined;
-      if (f) outbox.add(f.peer, { tag: ev.tag, data: ev.data });
+      if (f) links.get(f.peer)?.send(frame('event', { tag: ev.tag, data: ev.data }));
     }
   })().catch((err: unknown) => log.error({ err }, 'cluster: the job event forwarder failed'));
 
@@ -203,7 +196,6 @@ export async function startCluster(ctx: DaemonProcessContext): Promise<() => Pro
     clearInterval(prune);
     events.close();
     await forwarding;
-    outbox.flush();
     await keys?.stop();
     for (const link of links.values()) link.close();
     await Promise.all([server.close(), handoff.close(), publisher.close()]);

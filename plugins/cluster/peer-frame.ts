@@ -12,8 +12,7 @@ const SIG_BYTES = 32;
 /** The largest message a peer may send (a publish load is far smaller). */
 export const MAX_PEER_FRAME = 64 * 1024 * 1024;
 
-/** `events`: the job events of one turn in one frame (`body.events`: `[{tag, data}]`). */
-export type PeerKind = 'hello' | 'publish' | 'event' | 'events';
+export type PeerKind = 'hello' | 'publish' | 'event';
 
 export interface PeerMessage {
   /** The cluster_id of the sender. */
