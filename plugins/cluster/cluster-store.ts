@@ -14,6 +14,16 @@ import type { PostgresOptions } from '../../returners/postgres/options.js';
 /** Any number, the same for every master of the database (the returner's is 0x7a5a17). */
 const SCHEMA_LOCK = 0x7a5a18;
 export const KEYS_CHANNEL = 'tsalt_cluster_keys';
+/**
+ * Every write that numbers a change takes this transaction lock before `nextval`, and holds it
+ * until it commits, so changes become visible in the order of their numbers. Without it a writer
+ * could take 100, another 101 and commit first, and a master reading `version > 99` in between
+ * moved on to 101 and never saw 100 (a session key lost: the minion signs in again when it
+ * reaches that master; seen at 10,000 minions behind HAProxy).
+ */
+export const WRITE_LOCK = 0x7a5a19;
+/** Changes recorded per statement (putKeys, putSecrets). */
+export const PUT_BATCH = 500;
 
 const DDL = [
   'CREATE SEQUENCE IF NOT EXISTS tsalt_cluster_key_version',
@@ -177,17 +187,28 @@ export class ClusterStore {
   }
 
   /** Records a sealed secret (the latest writer wins) and tells the other masters. */
-  async putSecret(name: string, data: Buffer, origin: string): Promise<void> {
+  putSecret(name: string, data: Buffer, origin: string): Promise<void> {
+    return this.putSecrets([{ name, data }], origin);
+  }
+
+  /**
+   * Records sealed secrets in one statement (distinct names; the latest writer wins) and tells the
+   * other masters: a sign-in storm's thousands of new session keys are a few writes, not one each.
+   */
+  async putSecrets(secrets: readonly { name: string; data: Buffer }[], origin: string): Promise<void> {
+    if (secrets.length === 0) return;
     await this.ready();
     await this.pool.query(
-      `WITH up AS (
+      `WITH lock AS (SELECT pg_advisory_xact_lock(${WRITE_LOCK})),
+       up AS (
          INSERT INTO tsalt_cluster_secrets (cluster, name, data, version, origin)
-         VALUES ($1, $2, $3, nextval('tsalt_cluster_key_version'), $4)
+         SELECT $1::text, u.name, u.data, nextval('tsalt_cluster_key_version'), $4::text
+           FROM lock, unnest($2::text[], $3::bytea[]) AS u(name, data)
          ON CONFLICT (cluster, name) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
            origin = EXCLUDED.origin
          RETURNING 1)
-       SELECT pg_notify($5, $1) FROM up`,
-      [this.cluster, name, data, origin, KEYS_CHANNEL],
+       SELECT pg_notify($5, $1) FROM (SELECT 1 FROM up LIMIT 1) AS one`,
+      [this.cluster, secrets.map((x) => x.name), secrets.map((x) => x.data), origin, KEYS_CHANNEL],
     );
   }
 
@@ -195,9 +216,10 @@ export class ClusterStore {
   async putData(id: string, name: string, data: Buffer, origin: string): Promise<void> {
     await this.ready();
     await this.pool.query(
-      `WITH up AS (
+      `WITH lock AS (SELECT pg_advisory_xact_lock(${WRITE_LOCK})),
+       up AS (
          INSERT INTO tsalt_cluster_minion_data (cluster, id, name, data, version, origin)
-         VALUES ($1, $2, $3, $4, nextval('tsalt_cluster_key_version'), $5)
+         SELECT $1::text, $2::text, $3::text, $4::bytea, nextval('tsalt_cluster_key_version'), $5::text FROM lock
          ON CONFLICT (cluster, id, name) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
            origin = EXCLUDED.origin
          RETURNING 1)
@@ -207,17 +229,35 @@ export class ClusterStore {
   }
 
   /** Records a key's new state (the latest writer wins) and tells the other masters. */
-  async putKey(id: string, state: SharedKeyState, pub: string, origin: string): Promise<void> {
+  putKey(id: string, state: SharedKeyState, pub: string, origin: string): Promise<void> {
+    return this.putKeys([{ id, state, pub }], origin);
+  }
+
+  /** Records keys' new states in one statement (distinct ids), as {@link putSecrets}. */
+  async putKeys(
+    keys: readonly { id: string; state: SharedKeyState; pub: string }[],
+    origin: string,
+  ): Promise<void> {
+    if (keys.length === 0) return;
     await this.ready();
     await this.pool.query(
-      `WITH up AS (
+      `WITH lock AS (SELECT pg_advisory_xact_lock(${WRITE_LOCK})),
+       up AS (
          INSERT INTO tsalt_cluster_keys (cluster, id, state, pub, version, origin)
-         VALUES ($1, $2, $3, $4, nextval('tsalt_cluster_key_version'), $5)
+         SELECT $1::text, u.id, u.state, u.pub, nextval('tsalt_cluster_key_version'), $5::text
+           FROM lock, unnest($2::text[], $3::text[], $4::text[]) AS u(id, state, pub)
          ON CONFLICT (cluster, id) DO UPDATE SET state = EXCLUDED.state, pub = EXCLUDED.pub,
            version = EXCLUDED.version, origin = EXCLUDED.origin, changed = now()
          RETURNING 1)
-       SELECT pg_notify($6, $1) FROM up`,
-      [this.cluster, id, state, pub, origin, KEYS_CHANNEL],
+       SELECT pg_notify($6, $1) FROM (SELECT 1 FROM up LIMIT 1) AS one`,
+      [
+        this.cluster,
+        keys.map((k) => k.id),
+        keys.map((k) => k.state),
+        keys.map((k) => k.pub),
+        origin,
+        KEYS_CHANNEL,
+      ],
     );
   }
 

@@ -13,9 +13,10 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deleteKey, KEY_STATES, type KeyManager, listKeys, readKey, sameKey } from '../../kernel/services.js';
 import { isValidMinionId } from '../../kernel/util.js';
-import type { ClusterStore, SharedKey, SharedKeyState } from './cluster-store.js';
+import { type ClusterStore, PUT_BATCH, type SharedKey, type SharedKeyState } from './cluster-store.js';
 
 type LocalState = Exclude<SharedKeyState, 'deleted'>;
+
 const LOCAL_STATES: readonly LocalState[] = ['accepted', 'rejected', 'pending'];
 const DIR_OF: Record<LocalState, 'minions' | 'minions_pre' | 'minions_rejected'> = {
   accepted: 'minions',
@@ -40,6 +41,8 @@ export interface RoundResult {
 
 export class KeySync {
   #version = 0;
+  /** After the first round this master's own rows are not applied again (the store is the truth only at start). */
+  #started = false;
   readonly #known = new Map<string, { state: LocalState; pub: string }>();
 
   constructor(private readonly o: KeySyncOptions) {}
@@ -71,6 +74,7 @@ export class KeySync {
 
   async round(): Promise<RoundResult> {
     const applied = await this.#pull();
+    this.#started = true;
     const recorded = await this.#push();
     return { applied, recorded };
   }
@@ -82,8 +86,11 @@ export class KeySync {
       if (rows.length === 0) return applied;
       const local = await this.#local();
       for (const row of rows) {
+        // a row this master recorded says what its key folders held then: applied again after a
+        // later `salt-key -a` here, it would move the accepted key back to pending
+        const mine = this.#started && row.origin === this.o.origin;
         // an id that is no minion id never becomes a path here, whatever the database holds
-        if (isValidMinionId(row.id) && (await this.#apply(row, local.get(row.id)))) applied += 1;
+        if (!mine && isValidMinionId(row.id) && (await this.#apply(row, local.get(row.id)))) applied += 1;
         this.#version = Math.max(this.#version, row.version);
       }
     }
@@ -119,23 +126,23 @@ export class KeySync {
   }
 
   async #push(): Promise<number> {
-    let recorded = 0;
     const local = await this.#local();
+    const changed: { id: string; state: SharedKeyState; pub: string }[] = [];
     for (const [id, state] of local) {
       const known = this.#known.get(id);
       if (known?.state === state) continue;
       const pub = await readKey(this.o.pkiDir, state, id);
-      if (pub === undefined) continue;
-      await this.o.store.putKey(id, state, pub, this.o.origin);
-      this.#known.set(id, { state, pub });
-      recorded += 1;
+      if (pub !== undefined) changed.push({ id, state, pub });
     }
-    for (const id of [...this.#known.keys()]) {
-      if (local.has(id)) continue;
-      await this.o.store.putKey(id, 'deleted', '', this.o.origin);
-      this.#known.delete(id);
-      recorded += 1;
+    for (const id of this.#known.keys()) if (!local.has(id)) changed.push({ id, state: 'deleted', pub: '' });
+    // a sign-in storm's new keys go in a few statements, not one each
+    for (let i = 0; i < changed.length; i += PUT_BATCH) {
+      const batch = changed.slice(i, i + PUT_BATCH);
+      await this.o.store.putKeys(batch, this.o.origin);
+      for (const { id, state, pub } of batch)
+        if (state === 'deleted') this.#known.delete(id);
+        else this.#known.set(id, { state, pub });
     }
-    return recorded;
+    return changed.length;
   }
 }

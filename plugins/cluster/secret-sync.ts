@@ -15,7 +15,7 @@
 import { mkdir, readdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidMinionId } from '../../kernel/util.js';
-import type { ClusterStore } from './cluster-store.js';
+import { type ClusterStore, PUT_BATCH } from './cluster-store.js';
 import type { FolderChanges } from './folder-changes.js';
 import { openSecret, sealSecret } from './secret-box.js';
 
@@ -128,14 +128,18 @@ export class SecretSync {
     if (!key) return false;
     const path = this.#sessionPath(id);
     const had = await readFile(path, 'utf8').catch(() => undefined);
+    const mtime = await stat(path).then(
+      (s) => s.mtimeMs,
+      () => undefined,
+    );
     if (had?.trim() === key) {
-      const mtime = await stat(path).then(
-        (s) => s.mtimeMs,
-        () => undefined,
-      );
       if (mtime !== undefined) this.#seen.set(id, mtime);
       return false;
     }
+    // a key made here after the row's and not recorded yet (a sign-in here while the row was on
+    // its way): the newer key stays, and this round records it. Overwritten, it was lost: the
+    // minion holding it was refused everywhere and signed in again.
+    if (this.#started && mtime !== undefined && mtime > mtimeMs && this.#seen.get(id) !== mtime) return false;
     await mkdir(join(this.o.cachedir, 'sessions'), { recursive: true, mode: 0o700 });
     await writeAtomic(path, key);
     // the key's age goes with it: publish_session counts from when it was made
@@ -155,12 +159,12 @@ export class SecretSync {
   }
 
   async #recordSessions(): Promise<number> {
-    let recorded = 0;
     const changes = this.o.sessionChanges?.take() ?? { full: true };
     const names = changes.full
       ? await readdir(join(this.o.cachedir, 'sessions')).catch(() => [] as string[])
       : changes.names;
-    for (const id of names) {
+    const found: { id: string; mtimeMs: number; name: string; data: Buffer }[] = [];
+    for (const id of new Set(names)) {
       if (!isSessionFile(id)) continue;
       const path = this.#sessionPath(id);
       const mtimeMs = await stat(path).then(
@@ -172,10 +176,13 @@ export class SecretSync {
       if (!key) continue;
       const name = `${SESSION}${id}`;
       const plain = Buffer.from(JSON.stringify({ key, mtimeMs }));
-      await this.o.store.putSecret(name, sealSecret(this.o.key, this.o.cluster, name, plain), this.o.origin);
-      this.#seen.set(id, mtimeMs);
-      recorded += 1;
+      found.push({ id, mtimeMs, name, data: sealSecret(this.o.key, this.o.cluster, name, plain) });
     }
-    return recorded;
+    for (let i = 0; i < found.length; i += PUT_BATCH) {
+      const batch = found.slice(i, i + PUT_BATCH);
+      await this.o.store.putSecrets(batch, this.o.origin);
+      for (const { id, mtimeMs } of batch) this.#seen.set(id, mtimeMs);
+    }
+    return found.length;
   }
 }

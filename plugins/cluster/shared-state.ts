@@ -157,13 +157,15 @@ export class SharedState {
           () => void this.trigger(),
           (err) => this.o.log.debug({ err: err.message }, 'cluster: the LISTEN connection failed'),
         );
+      // the session keys first: behind a balancer a minion's next request may reach another
+      // master at once, and a round of 5,000 new keys or data files takes seconds
+      const secrets = await this.#secrets.round();
+      if (secrets.applied || secrets.recorded)
+        this.o.log.debug(secrets, 'cluster: AES and session keys synced');
       const { applied, recorded } = await this.#sync.round();
       if (applied || recorded) this.o.log.info({ applied, recorded }, 'cluster: minion keys synced');
       const data = await this.#data.round();
       if (data.applied || data.recorded) this.o.log.debug(data, 'cluster: minion data cache synced');
-      const secrets = await this.#secrets.round();
-      if (secrets.applied || secrets.recorded)
-        this.o.log.debug(secrets, 'cluster: AES and session keys synced');
       if (this.#down) this.o.log.info(`cluster: ${this.store.where} is back`);
       this.#down = false;
     } catch (err) {

@@ -183,9 +183,10 @@ export class SwarmMinion {
     this.#sh.onError(`${this.id}: ${message}`);
   }
 
-  #reauth(): Promise<void> {
+  #reauth(cause: 'reauthsPublish' | 'reauthsBadLoad' | 'reauthsDecrypt'): Promise<void> {
     this.#reauthing ??= (async () => {
       this.#sh.stats.reauths++;
+      this.#sh.stats[cause]++;
       this.#useCreds(await this.#authenticate());
     })().finally(() => {
       this.#reauthing = undefined;
@@ -203,7 +204,7 @@ export class SwarmMinion {
       return await once();
     } catch (err) {
       if (!(err instanceof StaleSessionError)) throw err;
-      await this.#reauth();
+      await this.#reauth(err.message.endsWith('bad load') ? 'reauthsBadLoad' : 'reauthsDecrypt');
       return once();
     }
   }
@@ -214,7 +215,7 @@ export class SwarmMinion {
     let decoded = decryptPublish(opened.enc, this.#pub as Crypticle);
     if (!decoded.ok && decoded.reason === 'does not decrypt') {
       // the master's AES key changed (rotation or restart): sign in again and retry once
-      await this.#reauth();
+      await this.#reauth('reauthsPublish');
       decoded = decryptPublish(opened.enc, this.#pub as Crypticle);
     }
     return decoded.ok ? decoded.load : undefined;

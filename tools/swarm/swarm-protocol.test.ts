@@ -24,11 +24,19 @@ describe('swarm protocol helpers', () => {
 
   it('sums counters and prints one readable line', () => {
     const a = { ...emptyStats(), minions: 3, authenticated: 3, subscribed: 3, jobs: 6, returns: 6 };
-    const b = { ...emptyStats(), minions: 2, authenticated: 1, subscribed: 1, errors: 2, reauths: 1 };
+    const b = {
+      ...emptyStats(),
+      minions: 2,
+      authenticated: 1,
+      subscribed: 1,
+      errors: 2,
+      reauths: 1,
+      reauthsBadLoad: 1,
+    };
     const s = sumStats([a, b]);
     expect(s).toMatchObject({ minions: 5, authenticated: 4, returns: 6, errors: 2 });
     expect(formatStats(s, 2)).toBe(
-      '5 minions in 2 processes: 4 authenticated, 4 subscribed, 6 jobs received, 6 returns sent, 2 errors, 1 re-auths',
+      '5 minions in 2 processes: 4 authenticated, 4 subscribed, 6 jobs received, 6 returns sent, 2 errors, 1 re-auths (publish 0, bad load 1, request not decrypted 0)',
     );
   });
 });

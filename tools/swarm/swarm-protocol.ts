@@ -50,6 +50,10 @@ export interface SwarmStats {
   returns: number;
   /** Sign-ins after the first (master restart, AES rotation). */
   reauths: number;
+  /** Why: a publish that did not decrypt (AES key changed), a request the master refused as `bad load` (no such key or session there), or one it could not decrypt (another session there). */
+  reauthsPublish: number;
+  reauthsBadLoad: number;
+  reauthsDecrypt: number;
   /** Failed sign-in attempts, undeliverable returns, failed handlers. */
   errors: number;
   /** Key pending or rejected answers. */
@@ -69,6 +73,9 @@ export function emptyStats(): SwarmStats {
     jobs: 0,
     returns: 0,
     reauths: 0,
+    reauthsPublish: 0,
+    reauthsBadLoad: 0,
+    reauthsDecrypt: 0,
     errors: 0,
     pending: 0,
   };
@@ -89,7 +96,10 @@ export function formatStats(s: SwarmStats, procs?: number): string {
     `${s.returns} returns sent`,
     `${s.errors} errors`,
   ];
-  if (s.reauths) parts.push(`${s.reauths} re-auths`);
+  if (s.reauths)
+    parts.push(
+      `${s.reauths} re-auths (publish ${s.reauthsPublish}, bad load ${s.reauthsBadLoad}, request not decrypted ${s.reauthsDecrypt})`,
+    );
   if (s.pending) parts.push(`${s.pending} pending/rejected answers`);
   const where = procs !== undefined ? ` in ${procs} process${procs === 1 ? '' : 'es'}` : '';
   return `${s.minions} minions${where}: ${parts.join(', ')}`;
