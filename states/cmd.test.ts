@@ -98,9 +98,16 @@ describe('cmd.run', () => {
     const watched = await run('mod_watch', { name: 'echo hi', sfun: 'wait' });
     expect(watched.comment).toBe('Command "echo hi" run');
     expect(watched.changes.stdout).toBe('hi');
-    expect((await run('mod_watch', { name: 'x', sfun: 'nope' })).comment).toBe(
+    const refused = await run('mod_watch', { name: 'x', sfun: 'nope' });
+    expect(refused.comment).toBe(
       'cmd.nope does not work with the watch requisite, please use cmd.wait or cmd.wait_script',
     );
+    // Salt's mod_watch literals put comment before result (run's order is name, changes, result, comment).
+    expect(Object.keys(refused)).toEqual(['name', 'changes', 'comment', 'result']);
+    expect(Object.keys(watched)).toEqual(['name', 'changes', 'result', 'comment']);
+    const noFunc = await run('mod_watch', { name: 'x', sfun: 'call' });
+    expect(noFunc.comment).toBe('cmd.call needs a named parameter func');
+    expect(Object.keys(noFunc)).toEqual(['name', 'changes', 'comment', 'result']);
   });
 });
 

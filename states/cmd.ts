@@ -209,6 +209,13 @@ const scriptArgs = (z: typeof import('zod').z) =>
   });
 
 const nothing = (name: string): StateReturn => ({ name, changes: {}, result: true, comment: '' });
+/** mod_watch's refusals: Salt's literal puts comment before result. */
+const watchRefused = (name: string, comment: string): StateReturn => ({
+  name,
+  changes: {},
+  comment,
+  result: false,
+});
 
 const wait = defineState({
   args: runArgs,
@@ -267,14 +274,12 @@ export default defineStateModule({
           return runScript(ctx, { name, ...rest }, {});
         }
         if (sfun === 'wait_call' || sfun === 'call') {
-          return { name, changes: {}, result: false, comment: `cmd.${sfun} needs a named parameter func` };
+          return watchRefused(name, `cmd.${sfun} needs a named parameter func`);
         }
-        return {
+        return watchRefused(
           name,
-          changes: {},
-          result: false,
-          comment: `cmd.${sfun} does not work with the watch requisite, please use cmd.wait or cmd.wait_script`,
-        };
+          `cmd.${sfun} does not work with the watch requisite, please use cmd.wait or cmd.wait_script`,
+        );
       },
     }),
   },
