@@ -47,7 +47,7 @@ function realisticTree(root: string, calls: boolean): void {
   top += "  'minion-00*':\n    - canary\n  'minion-0001,minion-0002':\n    - match: list\n    - pinned\n";
   top +=
     "  '^minion-\\d*7$':\n    - match: pcre\n    - sevens\n  'dbs':\n    - match: nodegroup\n    - backup\n";
-  if (calls) top += "  '*':\n    - calls\n";
+  if (calls) top += "  'minion-*':\n    - calls\n";
   files['top.sls'] = top;
   files['calls.sls'] = [
     "{% set family = salt['grains.filter_by']({'Debian': 'deb', 'RedHat': 'rh'}, grain='os') %}",
