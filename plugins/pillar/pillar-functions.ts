@@ -22,10 +22,16 @@ import {
 import { bindArgs, unwrapRetcode } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import { DEFAULT_RENDER_LIMITS, type SaltFunctions } from '../renderers/index.js';
-import type { PillarRequest } from './compile.js';
+
+/** Who a compile is for: the parts of its request (compile.ts's `PillarRequest`) the functions see. */
+export interface PillarAsker {
+  id: string;
+  grains: Readonly<Record<string, unknown>>;
+  saltenv: string | null;
+}
 
 /** Gives the functions a render of `req`'s pillar calls (one set per compile). */
-export type PillarFunctions = (req: PillarRequest, pillarenv: string | null) => SaltFunctions;
+export type PillarFunctions = (req: PillarAsker, pillarenv: string | null) => SaltFunctions;
 
 /**
  * The functions of `ctx` as a pillar template calls them (Salt's `__salt__`; `has` answers as the
