@@ -4,7 +4,10 @@
  * Jinja, includes and a few hundred keys each minion), in this process with the code the
  * master's request workers run for `_pillar` (plugins/pillar/compile.ts: top, SLS, merge; no
  * RSA, no transport). Reports the total and per-minion time and the memory it costs.
- * Standalone: `node dist/bench/pillar-bench.js [--count 1000]`.
+ * With `--functions` the compile has the master's `salt[...]` functions (as the master's
+ * `_pillar` does); with `--calls` every minion's pillar also calls `grains.filter_by`,
+ * `config.get` and `pillar.get` from its templates.
+ * Standalone: `node dist/bench/pillar-bench.js [--count 1000] [--functions] [--calls]`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { type CompileEnv, compilePillar } from '../plugins/pillar/compile.js';
 import { BUILTIN_EXT_PILLARS } from '../plugins/pillar/ext/builtins.js';
 import { pillarOptions } from '../plugins/pillar/options.js';
+import { masterPillarFunctions } from '../plugins/pillar/pillar-functions.js';
 
 export interface PillarBenchResult {
   minions: number;
@@ -32,7 +36,7 @@ function write(root: string, files: Record<string, string>): void {
 }
 
 /** A pillar tree as a platform team keeps one: common data, roles, environments, per-app secrets. */
-function realisticTree(root: string): void {
+function realisticTree(root: string, calls: boolean): void {
   const files: Record<string, string> = {};
   const roles = ['web', 'db', 'cache', 'queue', 'search'];
   const envs = ['prod', 'staging', 'dev'];
@@ -43,7 +47,16 @@ function realisticTree(root: string): void {
   top += "  'minion-00*':\n    - canary\n  'minion-0001,minion-0002':\n    - match: list\n    - pinned\n";
   top +=
     "  '^minion-\\d*7$':\n    - match: pcre\n    - sevens\n  'dbs':\n    - match: nodegroup\n    - backup\n";
+  if (calls) top += "  'minion-*':\n    - calls\n";
   files['top.sls'] = top;
+  files['calls.sls'] = [
+    "{% set family = salt['grains.filter_by']({'Debian': 'deb', 'RedHat': 'rh'}, grain='os') %}",
+    'calls:',
+    '  family: {{ family }}',
+    "  id: {{ salt['config.get']('id') }}",
+    "  level: {{ salt['pillar.get']('calls:level', 3) }}",
+    '',
+  ].join('\n');
   files['common.sls'] =
     "include:\n  - common.ntp\n  - common.dns\ncommon:\n  datacenter: {{ grains.get('dc', 'eu1') }}\n  packages:\n" +
     Array.from({ length: 40 }, (_, i) => `    - pkg${i}\n`).join('');
@@ -72,14 +85,29 @@ function realisticTree(root: string): void {
 
 const mib = (n: number): number => Math.round((n / 1048576) * 10) / 10;
 
-export async function pillarBench(count = 1000): Promise<PillarBenchResult> {
+export async function pillarBench(
+  count = 1000,
+  o: { functions?: boolean; calls?: boolean } = {},
+): Promise<PillarBenchResult> {
   const root = mkdtempSync(join(tmpdir(), 'tsalt-pillar-bench-'));
   try {
-    realisticTree(root);
+    realisticTree(root, o.calls === true);
+    const quiet = () => undefined;
+    const config = { pillar_roots: { base: [root] }, nodegroups: { dbs: 'G@role:db' } };
     const env: CompileEnv = {
-      options: pillarOptions({ pillar_roots: { base: [root] }, nodegroups: { dbs: 'G@role:db' } }),
+      options: pillarOptions(config),
       extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])),
-      log: { error: () => undefined, warn: () => undefined, debug: () => undefined },
+      log: { error: quiet, warn: quiet, debug: quiet },
+      functions:
+        o.functions || o.calls
+          ? masterPillarFunctions(config, {
+              trace: quiet,
+              debug: quiet,
+              info: quiet,
+              warn: quiet,
+              error: quiet,
+            })
+          : undefined,
     };
     const roles = ['web', 'db', 'cache', 'queue', 'search'];
     const envs = ['prod', 'staging', 'dev'];
@@ -130,5 +158,6 @@ export async function pillarBench(count = 1000): Promise<PillarBenchResult> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const at = process.argv.indexOf('--count');
   const count = at > 0 ? Number(process.argv[at + 1]) : 1000;
-  console.log(JSON.stringify(await pillarBench(count), null, 2));
+  const flags = { functions: process.argv.includes('--functions'), calls: process.argv.includes('--calls') };
+  console.log(JSON.stringify(await pillarBench(count, flags), null, 2));
 }

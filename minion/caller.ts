@@ -28,7 +28,7 @@ import { createRunEnv } from './job-env.js';
 import { minionReturnerLoader } from './job-returners.js';
 import { primaryMaster } from './master-address.js';
 import { clearMasterLink, setMasterLink } from './master-link.js';
-import { type FunctionResult, type RunEnv, runFunction } from './run-function.js';
+import { type FunctionResult, makeContext, type RunEnv, runFunction } from './run-function.js';
 
 export interface CallOptions {
   /** The function, `module.function`. */
@@ -219,6 +219,8 @@ export async function callFunction(
   let channel: Awaited<ReturnType<typeof openChannel>> | undefined;
   try {
     env = await envPromise;
+    // Salt's `__cli`: a state run under salt-call uses the pillar fetched at its start
+    env.opts = Object.freeze({ ...env.opts, __cli: 'salt-call' });
     channel = session ? await openChannel(config, id, session) : undefined;
   } catch (err) {
     session?.client.close();
@@ -311,11 +313,21 @@ async function compileLocalPillar(
 ): Promise<void> {
   try {
     const { localPillar } = await import('./local-pillar.js');
-    env.pillar = await localPillar(config as unknown as Readonly<Record<string, unknown>>, id, env.grains, {
-      error: (o, m) => log.error(o, m),
-      warn: (o, m) => log.warn(o, m),
-      debug: (o, m) => log.debug(o, m),
-    });
+    const { saltFunctionsOf } = await import('../plugins/pillar/pillar-functions.js');
+    // Salt's first compile: the minion's functions, before it holds any pillar
+    const salt = saltFunctionsOf(makeContext(env, 'req', undefined));
+    const pillarLog = {
+      error: (o: object, m: string) => log.error(o, m),
+      warn: (o: object, m: string) => log.warn(o, m),
+      debug: (o: object, m: string) => log.debug(o, m),
+    };
+    env.pillar = await localPillar(
+      config as unknown as Readonly<Record<string, unknown>>,
+      id,
+      env.grains,
+      pillarLog,
+      salt,
+    );
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'local pillar not compiled');
   }

@@ -2,18 +2,21 @@
  * A masterless minion's pillar (Salt's `salt-call --local` / `file_client: local`, where the
  * minion compiles `pillar_roots` and its `ext_pillar` itself, as a master would for it): the
  * pillar plugin's compile over the minion's own options, so `pillar.*`, templates and state
- * runs see the same data they would from a master.
+ * runs see the same data they would from a master; its templates call the minion's own functions.
  */
 import { compilePillar } from '../plugins/pillar/compile.js';
 import { BUILTIN_EXT_PILLARS } from '../plugins/pillar/ext/builtins.js';
 import { pillarOptions } from '../plugins/pillar/options.js';
 import type { PillarLog } from '../plugins/pillar/pillar-log.js';
+import type { SaltFunctions } from '../plugins/renderers/index.js';
 
 export async function localPillar(
   opts: Readonly<Record<string, unknown>>,
   id: string,
   grains: Readonly<Record<string, unknown>>,
   log: PillarLog,
+  /** The minion's own functions for `salt[...]` in its pillar templates (Salt's `minion_mods`). */
+  salt?: SaltFunctions,
 ): Promise<Record<string, unknown>> {
   const options = pillarOptions(opts);
   const extra = (opts.extra ?? {}) as Readonly<Record<string, unknown>>;
@@ -30,6 +33,12 @@ export async function localPillar(
       pillarOverride: {},
       extraMinionData: {},
     },
-    { options, extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])), log, role: 'minion' },
+    {
+      options,
+      extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])),
+      log,
+      role: 'minion',
+      functions: salt ? () => salt : undefined,
+    },
   );
 }

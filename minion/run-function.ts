@@ -97,7 +97,7 @@ function takesPub(spec: FunctionSpec): boolean {
  * `grains` and a missing `signal` are made on first use: most functions read neither, and a
  * grains read (a stat of the grains file) plus an AbortController were ~60 µs of a `test.ping`.
  */
-function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): ExecContext {
+export function makeContext(env: RunEnv, jid: string, given: AbortSignal | undefined): ExecContext {
   let signal = given;
   let grains: Grains | undefined;
   const ctx: ExecContext = {

@@ -60,7 +60,7 @@ export async function decryptOverride(ctx: ExecContext, override: unknown, enc: 
  * override kept as it was; a string (a whole encrypted mapping) is read as YAML; anything but a
  * mapping is logged and dropped.
  */
-export async function statePillarKwargs<K extends { pillar?: unknown; pillar_enc?: unknown }>(
+export async function statePillarKwargs<K extends Readonly<Record<string, unknown>>>(
   ctx: ExecContext,
   kw: K,
 ): Promise<K> {

@@ -12,7 +12,10 @@ export async function compileLocalPillar(
   ask: PillarAsk,
   kept: Readonly<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
-  const { BUILTIN_EXT_PILLARS, compilePillar, pillarOptions } = await import('../plugins/pillar/index.js');
+  const { BUILTIN_EXT_PILLARS, compilePillar, pillarOptions, saltFunctionsOf } = await import(
+    '../plugins/pillar/index.js'
+  );
+  const salt = saltFunctionsOf(ctx);
   const extra = isMapping(ctx.opts.extra) ? ctx.opts.extra : {};
   const merge = (ctx.opts.ssh_merge_pillar ?? extra.ssh_merge_pillar) !== false;
   return compilePillar(
@@ -34,6 +37,7 @@ export async function compileLocalPillar(
       },
       role: 'minion',
       mergeUnder: merge ? kept : undefined,
+      functions: () => salt,
     },
   );
 }

@@ -14,9 +14,9 @@ import {
   callHigh,
   checkQueue,
   EX_STATE_COMPILER_ERROR,
+  freshStateCall,
   type StateCall,
   type StateKwargs,
-  stateCall,
 } from './_state-run.js';
 
 export const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' ${example}`;
@@ -78,7 +78,7 @@ export function shown<T>(data: T, errors: readonly string[]): T | RetcodeResult<
 
 export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Promise<unknown> {
   return locked(ctx, kw, async () => {
-    const call = stateCall(ctx, await statePillarKwargs(ctx, kw));
+    const call = await freshStateCall(ctx, await statePillarKwargs(ctx, kw));
     const failed = pillarFailure(call, kw);
     if (failed) return failed;
     const { high, errors } = await slsHigh(call, mods, kw);
@@ -88,7 +88,7 @@ export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Pro
 
 export async function highstate(ctx: ExecContext, kw: StateKwargs, topfn?: string): Promise<unknown> {
   return locked(ctx, kw, async () => {
-    const base = stateCall(ctx, await statePillarKwargs(ctx, kw));
+    const base = await freshStateCall(ctx, await statePillarKwargs(ctx, kw));
     const failed = pillarFailure(base, kw);
     if (failed) return failed;
     const call = topfn ? withTop(base, topfn, base.highstateEnv) : base;

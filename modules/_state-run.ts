@@ -23,6 +23,7 @@ import type { FileClient } from './_file-client.js';
 import { fileClientOf } from './_file-client-of.js';
 import { runningJobs } from './_proc-jobs.js';
 import { slsRenderer, slsSource } from './_state-files.js';
+import { runPillar } from './_state-pillar.js';
 
 /** Salt's `EX_STATE_COMPILER_ERROR` and `EX_STATE_FAILURE`. */
 export const EX_STATE_COMPILER_ERROR = 1;
@@ -73,11 +74,8 @@ export function testValue(ctx: ExecContext, test: unknown): boolean {
   return ctx.opts.test === true;
 }
 
-/**
- * The call's state-run settings (Salt's `get_sls_opts`): `pillar=` must be a mapping, and with
- * `lock_saltenv` a `saltenv=` other than the configured one is refused (Salt's errors).
- */
-export function stateCall(ctx: ExecContext, kw: StateKwargs): StateCall {
+/** Salt's checks of a call's `pillar=` (a mapping unless `pillar_enc`) and `saltenv` (`lock_saltenv`). */
+function checkKwargs(ctx: ExecContext, kw: StateKwargs): void {
   if (
     kw.pillar !== undefined &&
     kw.pillar !== null &&
@@ -90,7 +88,20 @@ export function stateCall(ctx: ExecContext, kw: StateKwargs): StateCall {
   const given = kw.saltenv === undefined || kw.saltenv === null ? null : String(kw.saltenv);
   if (given !== null && ctx.opts.lock_saltenv === true && given !== ctx.opts.saltenv)
     throw new Error('lock_saltenv is enabled, saltenv cannot be changed');
-  const base = record(ctx.opts.pillar);
+}
+
+/**
+ * The call's state-run settings (Salt's `get_sls_opts`): `pillar=` must be a mapping, and with
+ * `lock_saltenv` a `saltenv=` other than the configured one is refused (Salt's errors).
+ */
+export function stateCall(
+  ctx: ExecContext,
+  kw: StateKwargs,
+  /** The run's pillar before `pillar=` (default: the minion's in-memory pillar). */
+  compiled?: Readonly<Record<string, unknown>>,
+): StateCall {
+  checkKwargs(ctx, kw);
+  const base = compiled ?? record(ctx.opts.pillar);
   const pillar = kw.pillar ? mergePillar({ ...base }, record(kw.pillar)) : base;
   const highstateEnv = str(kw.saltenv) ?? str(ctx.opts.saltenv);
   const fc = fileClientOf(ctx);
@@ -123,6 +134,15 @@ export function stateCall(ctx: ExecContext, kw: StateKwargs): StateCall {
       saltenv: highstateEnv,
     },
   };
+}
+
+/**
+ * A minion's state call with the pillar compiled afresh for it (Salt's `State.__init__`,
+ * _state-pillar.ts); `always` where Salt passes no initial pillar (`low`, `show_state_usage`).
+ */
+export async function freshStateCall(ctx: ExecContext, kw: StateKwargs, always = false): Promise<StateCall> {
+  checkKwargs(ctx, kw);
+  return stateCall(ctx, kw, await runPillar(ctx, kw, always));
 }
 
 /** Salt's `state.running`: a sentence for each other state job running on this minion. */

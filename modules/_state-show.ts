@@ -6,13 +6,14 @@
  */
 import { defineFunction, type ExecContext, type FunctionSpec, RetcodeResult } from '../kernel/index.js';
 import { compileTop } from '../plugins/states/compile/index.js';
+import { statePillarKwargs } from './_pillar-enc.js';
 import { cli, highstateHigh, lowOf, modsArg, modsOf, optional, shown, slsHigh } from './_state-calls.js';
 import { assertPillarRendered } from './_state-pillar-check.js';
-import { type StateCall, type StateKwargs, stateCall } from './_state-run.js';
+import { freshStateCall, type StateCall, type StateKwargs } from './_state-run.js';
 
 /** The call of a showing function: Salt raises "Pillar failed to render" before it compiles. */
-function checkedCall(ctx: ExecContext, kw: StateKwargs): StateCall {
-  const call = stateCall(ctx, kw);
+async function checkedCall(ctx: ExecContext, kw: StateKwargs): Promise<StateCall> {
+  const call = await freshStateCall(ctx, await statePillarKwargs(ctx, kw));
   assertPillarRendered(call, kw);
   return call;
 }
@@ -23,7 +24,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Display the state data from a specific SLS file or files on the master.${cli('state.show_sls core,edit.vim')}`,
     run: async (ctx, a, extra) => {
-      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
+      const call = await checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await slsHigh(call, a.mods, a);
       return shown(high, errors);
     },
@@ -33,7 +34,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Display the low data from a specific SLS file.${cli('state.show_low_sls foo')}`,
     run: async (ctx, a, extra) => {
-      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
+      const call = await checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await slsHigh(call, a.mods, a);
       const low = lowOf(high, errors, true);
       return shown(low.chunks, low.errors);
@@ -44,7 +45,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Retrieve the highstate data from the salt master and display it.${cli('state.show_highstate')}`,
     run: async (ctx, a, extra) => {
-      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
+      const call = await checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await highstateHigh(call, a);
       // Salt's _set_retcode: check_result of no high data fails (EX_STATE_FAILURE)
       if (errors.length === 0 && Object.keys(high).length === 0) return new RetcodeResult(high, 2);
@@ -56,7 +57,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `List out the low data that will be applied to this minion.${cli('state.show_lowstate')}`,
     run: async (ctx, a, extra) => {
-      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
+      const call = await checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await highstateHigh(call, a);
       const low = lowOf(high, errors);
       return shown(low.chunks, low.errors);
@@ -67,7 +68,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Return the top data that the minion will use for a highstate.${cli('state.show_top')}`,
     run: async (ctx, a, extra) => {
-      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
+      const call = await checkedCall(ctx, { ...extra.kwargs, ...a });
       const top = await compileTop(call.source, call.render, call.minion, call.top);
       return shown(top.matches, top.errors);
     },
@@ -77,7 +78,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Retrieve the highstate data from the salt master to analyse used and unused states.${cli('state.show_state_usage')}`,
     run: async (ctx, a, extra) => {
-      const call = stateCall(ctx, { ...extra.kwargs, ...a });
+      const call = await freshStateCall(ctx, await statePillarKwargs(ctx, { ...extra.kwargs, ...a }), true);
       const top = await compileTop(call.source, call.render, call.minion, call.top);
       const usage: Record<string, Record<string, unknown>> = {};
       for (const env of await call.source.envs()) {
@@ -101,7 +102,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Tests for the existence of a specific SLS or list of SLS files on the master.${cli('state.sls_exists core,edit.vim')}`,
     run: async (ctx, a, extra) => {
-      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
+      const call = await checkedCall(ctx, { ...extra.kwargs, ...a });
       const { errors } = await slsHigh(call, a.mods, a);
       return errors.length === 0;
     },
@@ -111,7 +112,7 @@ export const showFunctions: Record<string, FunctionSpec> = {
     varkw: true,
     doc: `Tests for the existence of a specific ID or list of IDs within the specified SLS file(s).${cli('state.id_exists create_myfile,update_template filestate')}`,
     run: async (ctx, a, extra) => {
-      const call = checkedCall(ctx, { ...extra.kwargs, ...a });
+      const call = await checkedCall(ctx, { ...extra.kwargs, ...a });
       const { high, errors } = await slsHigh(call, a.mods, a);
       if (errors.length > 0) return false;
       return modsOf(a.ids).every((id) => Object.hasOwn(high, id));

@@ -46,6 +46,8 @@ async function freshPillar(
   ctx: ExecContext,
   kwargs: Readonly<Record<string, unknown>>,
 ): Promise<Record<string, unknown> | undefined> {
+  // inside a pillar render (_pillar-local.ts, the master's compile) the pillar it sees, never a new compile
+  if (ctx.opts.__pillar_render === true) return undefined;
   const link = ctx.master;
   const local = !link?.compilePillar && option(ctx, 'file_client') === 'local';
   if (!link?.compilePillar && !local) return undefined;

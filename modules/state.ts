@@ -8,11 +8,19 @@
  */
 import { defineFunction, defineModule, RetcodeResult } from '../kernel/index.js';
 import type { HighData, LowChunk } from '../plugins/states/index.js';
+import { statePillarKwargs } from './_pillar-enc.js';
 import { cli, highstate, locked, lowOf, modsArg, modsOf, optional, sls, slsHigh } from './_state-calls.js';
 import { pauseFunctions } from './_state-pause.js';
 import { pillarFailure } from './_state-pillar-check.js';
 import { requestFunctions } from './_state-request.js';
-import { callHigh, EX_STATE_COMPILER_ERROR, finish, runLow, runningStates, stateCall } from './_state-run.js';
+import {
+  callHigh,
+  EX_STATE_COMPILER_ERROR,
+  finish,
+  freshStateCall,
+  runLow,
+  runningStates,
+} from './_state-run.js';
 import { showFunctions } from './_state-show.js';
 
 export default defineModule({
@@ -75,7 +83,7 @@ export default defineModule({
       run: (ctx, a, extra) =>
         locked(ctx, { ...extra.kwargs, ...a }, async () => {
           const kw = { ...extra.kwargs, ...a };
-          const call = stateCall(ctx, kw);
+          const call = await freshStateCall(ctx, await statePillarKwargs(ctx, kw));
           const failed = pillarFailure(call, kw);
           if (failed) return failed;
           const { high, errors } = await slsHigh(call, a.mods, kw);
@@ -109,7 +117,10 @@ export default defineModule({
           );
           delete args.pillar;
           delete args.saltenv;
-          const call = stateCall(ctx, { ...extra.kwargs, test: a.test });
+          const call = await freshStateCall(
+            ctx,
+            await statePillarKwargs(ctx, { ...extra.kwargs, test: a.test }),
+          );
           const chunk: LowChunk = {
             ...args,
             state: a.fun.slice(0, dot),
@@ -126,8 +137,12 @@ export default defineModule({
       outputter: 'highstate',
       doc: `Execute the compound calls stored in a single set of high data.${cli('state.high \'{"vim": {"pkg": ["installed"]}}\'')}`,
       run: (ctx, a, extra) =>
-        locked(ctx, { ...extra.kwargs, ...a }, () =>
-          callHigh(stateCall(ctx, { ...extra.kwargs, ...a }), a.data as HighData, []),
+        locked(ctx, { ...extra.kwargs, ...a }, async () =>
+          callHigh(
+            await freshStateCall(ctx, await statePillarKwargs(ctx, { ...extra.kwargs, ...a })),
+            a.data as HighData,
+            [],
+          ),
         ),
     }),
     low: defineFunction({
@@ -144,7 +159,7 @@ export default defineModule({
               EX_STATE_COMPILER_ERROR,
             );
           const chunk = { __id__: String(d.name), ...d } as LowChunk;
-          const ret = await runLow(stateCall(ctx, extra.kwargs), [chunk]);
+          const ret = await runLow(await freshStateCall(ctx, extra.kwargs, true), [chunk]);
           const one = Object.values(ret)[0];
           return one && one.result === false ? new RetcodeResult(one, 2) : one;
         }),

@@ -163,7 +163,8 @@ export class Printer {
   /**
    * `--static` (Salt's quiet batch): the collected returns at once, with no outputter of
    * theirs (highstate for a state function, else nested; `--out` wins over both), no summary;
-   * exit 0 whatever the minions returned, 2 with `ERROR: No return received` when none did.
+   * exit 0 whatever the minions returned, 2 with `ERROR: No return received` when none did (a
+   * minion that never answers the batch's ping is left out: `{}` with `--out json`, nothing nested).
    */
   async #finishStatic(): Promise<number> {
     const fun = this.#o.fun;
@@ -171,6 +172,11 @@ export class Printer {
     await this.prepare(out);
     this.#render(this.#collected, out);
     if (Object.keys(this.#collected).length > 0) return 0;
+    // Salt's highstate outputter logs the empty answer at error level (its console log format)
+    if (out === 'highstate' && !this.#o.outputter)
+      process.stderr.write(
+        '[ERROR   ] Data passed to highstate outputter is not a valid highstate return: {}\n',
+      );
     process.stderr.write('ERROR: No return received\n');
     return 2;
   }

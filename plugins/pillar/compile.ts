@@ -8,6 +8,7 @@ import type { ExtPillarDef } from './ext-kind.js';
 import { runExtPillars } from './ext-pillar.js';
 import { mergePillar, type PillarData } from './merge.js';
 import type { PillarOptions } from './options.js';
+import type { PillarFunctions } from './pillar-functions.js';
 import { errorText, type PillarLog } from './pillar-log.js';
 import type { PillarRoots } from './roots.js';
 import { renderPillar } from './sls.js';
@@ -37,6 +38,11 @@ export interface CompileEnv {
    * environments the minion compiled at its start, with the fresh values on top).
    */
   mergeUnder?: PillarData;
+  /**
+   * `salt[...]` in pillar templates (Salt loads `minion_mods` for every compile): the master's
+   * functions as the requesting minion's, or a masterless minion's own. None when absent.
+   */
+  functions?: PillarFunctions;
 }
 
 /** The pillarenv a request compiles: the minion's, else its saltenv with `pillarenv_from_saltenv`, else the master's. */
@@ -162,6 +168,7 @@ function renderContext(env: CompileEnv, req: PillarRequest, pillar: PillarData) 
     roots: o.roots,
     renderer: o.renderer,
     renderers: env.renderers,
+    salt: env.functions?.(req, requestPillarenv(req, o)),
   };
 }
 

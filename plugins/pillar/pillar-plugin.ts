@@ -14,6 +14,7 @@ import { hasGitPillar, updateGitPillar } from './git-pillar/update.js';
 import { handlePillar } from './minion-data.js';
 import { pillarOptions } from './options.js';
 import { PillarCache } from './pillar-cache.js';
+import { masterPillarFunctions } from './pillar-functions.js';
 
 export function pillarPlugin(): KernelPlugin {
   return definePlugin({
@@ -46,6 +47,7 @@ export function pillarPlugin(): KernelPlugin {
                   ),
                   renderers: renderersFrom(api.kinds),
                   log: c.log,
+                  functions: masterPillarFunctions(c.config as unknown as Record<string, unknown>, c.log),
                 };
                 return env;
               },

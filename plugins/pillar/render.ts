@@ -1,8 +1,8 @@
 /**
  * Renders one pillar file (Salt's `compile_template` with `_pillar_rend`) through the
  * renderers plugin's pipeline (`#!jinja|yaml` by default, the master's `renderer` option):
- * templates see `grains`, `pillar`, `opts`, `saltenv`, `sls`, `slspath`, `tpldir`, `tplfile`
- * and an include's `defaults`; `import_yaml`/`include` read from the same pillarenv's roots.
+ * templates see `grains`, `pillar`, `opts`, `salt`, `saltenv`, `sls`, `slspath`, `tpldir`,
+ * `tplfile` and an include's `defaults`; `import_yaml`/`include` read from the same pillarenv's roots.
  * A failure becomes PILLAR_ERR_RENDER, whose message names the file, line and column and whose
  * `logLine` leaves out the quoted source line (pillar text is secret: logs never show it).
  */
@@ -13,6 +13,7 @@ import {
   type RenderErrorDetails,
   type RendererDef,
   renderPipeline,
+  type SaltFunctions,
 } from '../renderers/index.js';
 import { PILLAR_ERR_RENDER } from './errors.js';
 import { findFile, type PillarRoots } from './roots.js';
@@ -36,6 +37,8 @@ export interface PillarRenderContext {
   renderer?: string;
   /** The renderers by name (default: the built-ins). */
   renderers?: ReadonlyMap<string, RendererDef>;
+  /** `salt['mod.fn']` (the compiling side's functions; none when absent). */
+  salt?: SaltFunctions;
 }
 
 /** File texts by path, kept while the file's mtime and size stay the same (1,000 minions read the same files). */
@@ -69,6 +72,7 @@ export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknow
   const rel = ctx.rel ?? '';
   const tpldir = rel.includes('/') ? dirname(rel) : '';
   try {
+    await ctx.salt?.prepare?.(source);
     const data = await renderPipeline(source, {
       path: ctx.path,
       defaultPipeline: ctx.renderer ?? 'jinja|yaml',
@@ -77,7 +81,7 @@ export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknow
         grains: ctx.grains,
         pillar: ctx.pillar,
         opts: ctx.opts,
-        salt: NO_SALT_FUNCTIONS,
+        salt: ctx.salt ?? NO_SALT_FUNCTIONS,
         saltenv: ctx.saltenv,
         sls: ctx.sls ?? '',
         slspath: ctx.sls
@@ -91,7 +95,10 @@ export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknow
         extra: ctx.defaults,
         loadFile: async (name, saltenv) => {
           const path = ctx.roots ? findFile(ctx.roots, saltenv, name.replace(/^salt:\/\//, '')) : undefined;
-          return path ? { source: readText(path), path } : undefined;
+          if (!path) return undefined;
+          const text = readText(path);
+          await ctx.salt?.prepare?.(text);
+          return { source: text, path };
         },
       },
     });

@@ -15,6 +15,11 @@ export interface SaltFunctions {
   call(fun: string, args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): unknown;
   /** Whether `fun` exists (`salt['mod.fn'] is defined`, `'mod.fn' in salt`). */
   has(fun: string): boolean;
+  /**
+   * Looks up the functions a template's text names before it renders, so `has` can answer
+   * exactly for them (the lookup is asynchronous, `has` is not). Optional.
+   */
+  prepare?(source: string): Promise<void>;
 }
 
 /** A file fetched by `salt://` path for `{% import %}`, `{% include %}`, `import_yaml`, ... */

@@ -29,6 +29,22 @@ describe('salt --static: a quiet 100 % batch, as Salt', () => {
     expect(r.code).toBe(2);
   });
 
+  it('only down minions with --out json: `{}` (the empty batch result), exit 2', async () => {
+    const r = await c.salt(['--static', '--out', 'json', 's3', 'test.ping']);
+    expect(r.stdout).toBe('{}\n');
+    expect(r.stderr).toBe('ERROR: No return received\n');
+    expect(r.code).toBe(2);
+  });
+
+  it('only down minions with a state function: the highstate outputter logs the empty answer', async () => {
+    const r = await c.salt(['--static', 's3', 'state.apply']);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      '[ERROR   ] Data passed to highstate outputter is not a valid highstate return: {}\nERROR: No return received\n',
+    );
+    expect(r.code).toBe(2);
+  });
+
   it('failing returns still exit 0, and --summary prints nothing more', async () => {
     const r = await c.salt(['--static', '--summary', '*', 'cmd.run', 'exit 3']);
     expect(r.stdout).toBe('s1:\ns2:\n');

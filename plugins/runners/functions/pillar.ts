@@ -13,6 +13,7 @@ import {
   type CompileEnv,
   compilePillar,
   compileTop,
+  masterPillarFunctions,
   type PillarRequest,
   pillarOptions,
 } from '../../pillar/index.js';
@@ -22,6 +23,7 @@ function compileEnv(ctx: RunnerContext): CompileEnv {
     options: pillarOptions(ctx.opts),
     extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])),
     log: ctx.log,
+    functions: masterPillarFunctions(ctx.opts, ctx.log),
   };
 }
 
