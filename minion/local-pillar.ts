@@ -8,6 +8,7 @@ import { compilePillar } from '../plugins/pillar/compile.js';
 import { BUILTIN_EXT_PILLARS } from '../plugins/pillar/ext/builtins.js';
 import { pillarOptions } from '../plugins/pillar/options.js';
 import type { PillarLog } from '../plugins/pillar/pillar-log.js';
+import { sdbSaltFunctions } from '../plugins/sdb/index.js';
 
 export async function localPillar(
   opts: Readonly<Record<string, unknown>>,
@@ -30,6 +31,12 @@ export async function localPillar(
       pillarOverride: {},
       extraMinionData: {},
     },
-    { options, extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])), log, role: 'minion' },
+    {
+      options,
+      extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])),
+      salt: sdbSaltFunctions(opts, log),
+      log,
+      role: 'minion',
+    },
   );
 }

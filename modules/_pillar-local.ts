@@ -27,6 +27,7 @@ export async function compileLocalPillar(
     {
       options: pillarOptions(ctx.opts),
       extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])),
+      salt: (await import('../plugins/sdb/index.js')).sdbSaltFunctions(ctx.opts, ctx.log),
       log: {
         error: (o, m) => ctx.log.error(o, m),
         warn: (o, m) => ctx.log.warn(o, m),

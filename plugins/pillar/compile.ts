@@ -3,7 +3,7 @@
  * SLS, the external pillars (after them, or first with `ext_pillar_first`), `_errors`, then the
  * minion's `pillar_override` on top. Never throws: every failure is an entry of `_errors`.
  */
-import type { RendererDef } from '../renderers/index.js';
+import type { RendererDef, SaltFunctions } from '../renderers/index.js';
 import type { ExtPillarDef } from './ext-kind.js';
 import { runExtPillars } from './ext-pillar.js';
 import { mergePillar, type PillarData } from './merge.js';
@@ -28,6 +28,8 @@ export interface CompileEnv {
   extPillars: ReadonlyMap<string, ExtPillarDef>;
   /** The renderers by name (default: the built-ins). */
   renderers?: ReadonlyMap<string, RendererDef>;
+  /** `salt['mod.fn']` in pillar templates (default: none; the daemons give the `sdb.*` functions). */
+  salt?: SaltFunctions;
   log: PillarLog;
   /** Who compiles (default: the master). */
   role?: 'master' | 'minion';
@@ -162,6 +164,7 @@ function renderContext(env: CompileEnv, req: PillarRequest, pillar: PillarData) 
     roots: o.roots,
     renderer: o.renderer,
     renderers: env.renderers,
+    salt: env.salt,
   };
 }
 

@@ -4,4 +4,4 @@ export { defineExtPillar, type ExtPillarContext, type ExtPillarDef } from './ext
 export { updateGitPillar } from './git-pillar/update.js';
 export { mergePillar } from './merge.js';
 export { pillarMinionOptionSet, pillarOptions } from './options.js';
-export { pillarPlugin } from './pillar-plugin.js';
+export { type PillarPluginOptions, pillarPlugin } from './pillar-plugin.js';

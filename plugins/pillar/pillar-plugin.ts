@@ -5,7 +5,7 @@
  * rendering and the private reply's RSA work stay off the router thread.
  */
 import { defineCommand, defineDaemonProcess, definePlugin, type KernelPlugin } from '../../kernel/index.js';
-import { renderersFrom } from '../renderers/index.js';
+import { renderersFrom, type SaltFunctions } from '../renderers/index.js';
 import type { CompileEnv } from './compile.js';
 import { BUILTIN_EXT_PILLARS } from './ext/builtins.js';
 import type { ExtPillarDef } from './ext-kind.js';
@@ -14,8 +14,15 @@ import { hasGitPillar, updateGitPillar } from './git-pillar/update.js';
 import { handlePillar } from './minion-data.js';
 import { pillarOptions } from './options.js';
 import { PillarCache } from './pillar-cache.js';
+import type { PillarLog } from './pillar-log.js';
 
-export function pillarPlugin(): KernelPlugin {
+/** Options of {@link pillarPlugin}. */
+export interface PillarPluginOptions {
+  /** The `salt['mod.fn']` functions pillar templates may call, made from the master config (default: none). */
+  functions?: (opts: Readonly<Record<string, unknown>>, log: PillarLog) => SaltFunctions;
+}
+
+export function pillarPlugin(options: PillarPluginOptions = {}): KernelPlugin {
   return definePlugin({
     name: 'tsalt:pillar',
     daemons: ['master'],
@@ -45,6 +52,7 @@ export function pillarPlugin(): KernelPlugin {
                     api.kinds.all('pillar.ext').map((d) => [d.name, d]),
                   ),
                   renderers: renderersFrom(api.kinds),
+                  salt: options.functions?.(c.config as unknown as Record<string, unknown>, c.log),
                   log: c.log,
                 };
                 return env;

@@ -13,6 +13,7 @@ import {
   type RenderErrorDetails,
   type RendererDef,
   renderPipeline,
+  type SaltFunctions,
 } from '../renderers/index.js';
 import { PILLAR_ERR_RENDER } from './errors.js';
 import { findFile, type PillarRoots } from './roots.js';
@@ -36,6 +37,8 @@ export interface PillarRenderContext {
   renderer?: string;
   /** The renderers by name (default: the built-ins). */
   renderers?: ReadonlyMap<string, RendererDef>;
+  /** `salt['mod.fn']` in templates (default: none). */
+  salt?: SaltFunctions;
 }
 
 /** File texts by path, kept while the file's mtime and size stay the same (1,000 minions read the same files). */
@@ -77,7 +80,7 @@ export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknow
         grains: ctx.grains,
         pillar: ctx.pillar,
         opts: ctx.opts,
-        salt: NO_SALT_FUNCTIONS,
+        salt: ctx.salt ?? NO_SALT_FUNCTIONS,
         saltenv: ctx.saltenv,
         sls: ctx.sls ?? '',
         slspath: ctx.sls
