@@ -50,7 +50,7 @@ describe('sdb', () => {
     mkdirSync(join(dir, 'drivers'), { recursive: true });
     writeFileSync(
       join(dir, 'drivers', 'memo.mjs'),
-      "export default { name: 'local_memo', get: (key) => `memo:${key}` };\n",
+      "export default { name: 'local_memo', get: (key) => 'memo:' + key };\n",
     );
     writeFileSync(join(dir, 'drivers', 'broken.mjs'), 'export default { name: 42 };\n');
     process.env.TSALT_SDB_TEST = 'hello';
