@@ -133,6 +133,9 @@ describe('sdb', () => {
     expect(made).toMatch(/^[a-z0-9!@#$%^&*(\-_=+)]{12}$/);
     expect(await sdbGetOrSetHash('sdb://kv/pw', ctx, 12)).toBe(made);
     expect(await sdbGetOrSetHash('sdb://kv/k1', ctx)).toBe('v1');
+    await expect(sdbGetOrSetHash('sdb://kv/pw3', ctx, 4, '')).rejects.toMatchObject({
+      code: 'SALT_ERR_INVOCATION',
+    });
     expect(await sdbGetOrSetHash('notsdb', ctx)).toBe(false);
     expect(await sdbGetOrSetHash('sdb://nosuch/x', ctx)).toBe('sdb://nosuch/x');
     await expect(sdbDelete('sdb://kv/k1', ctx)).rejects.toMatchObject({ code: 'SALT_ERR_SDB_UNAVAILABLE' });

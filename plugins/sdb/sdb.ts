@@ -116,6 +116,7 @@ export async function sdbGetOrSetHash(
   const got = await sdbGet(uri, ctx);
   if (got !== null && got !== undefined) return got;
   const pool = [...chars];
+  if (pool.length === 0 && length > 0) throw new SALT_ERR_INVOCATION('Cannot choose from an empty sequence');
   let value = '';
   for (let i = 0; i < length; i++) value += pool[randomInt(pool.length)];
   await sdbSet(uri, value, ctx);
