@@ -91,6 +91,10 @@ describe('sdb', () => {
     expect(await sdbSet('sdb://osenv/TSALT_SDB_TEST', 'other', ctx)).toBe('hello');
     expect(await sdbSet('sdb://osenv/TSALT_SDB_NEW', 'bar', ctx)).toBe('bar');
     expect(process.env.TSALT_SDB_NEW).toBe('bar');
+    await expect(sdbSet('sdb://osenv/TSALT_SDB_NUM', 5, ctx)).rejects.toMatchObject({
+      code: 'SALT_ERR_INVOCATION',
+      message: 'str expected, not int',
+    });
     await expect(sdbDelete('sdb://osenv/TSALT_SDB_TEST', ctx)).rejects.toMatchObject({
       code: 'SALT_ERR_SDB_UNAVAILABLE',
       message: "'env.delete' is not available: the env sdb driver has no delete function",

@@ -3,9 +3,10 @@
  * variable (`null` when unset); `set` is Python's `os.environ.setdefault`, so an existing value
  * is kept and returned. It has no `delete`, as in Salt.
  */
+
+import { SALT_ERR_INVOCATION } from '../../../kernel/index.js';
 import { pyTypeName } from '../../../kernel/util.js';
 import { defineSdb } from '../define.js';
-import { SALT_ERR_SDB_VALUE } from '../errors.js';
 
 export default defineSdb({
   name: 'env',
@@ -14,7 +15,9 @@ export default defineSdb({
   set(key, value) {
     const existing = process.env[key];
     if (existing !== undefined) return existing;
-    if (typeof value !== 'string') throw new SALT_ERR_SDB_VALUE(`str expected, not ${pyTypeName(value)}`);
+    // Python's TypeError, which salt-call reports as invalid arguments
+    const type = pyTypeName(value).slice("<class '".length, -2);
+    if (typeof value !== 'string') throw new SALT_ERR_INVOCATION(`str expected, not ${type}`);
     process.env[key] = value;
     return value;
   },
