@@ -65,6 +65,11 @@ export async function runDaemon<K extends 'master' | 'minion'>(
     }),
   );
   for (const w of loaded.warnings) log.warn(w);
+  // Salt's apply_sdb: `sdb://` values in the config read once, before any child gets the config
+  const sdbConfig = await import('../plugins/sdb/apply-config.js');
+  if (sdbConfig.holdsSdbUri(loaded.config)) {
+    loaded.config = await sdbConfig.applySdb(loaded.config, log).catch((err: unknown) => fail(prog, err, 1));
+  }
   // Signals are handled from the start: a minion may wait a long time to be accepted.
   let handle: { stop(): Promise<void> } | undefined;
   let stopping = false;

@@ -90,7 +90,7 @@ const outName = outFlag === 'highstate' ? undefined : outFlag;
 const overrides: Record<string, unknown> = {};
 if (opts.id) overrides.id = opts.id;
 if (opts.local) overrides.file_client = 'local';
-const config = await loadConfigCached('minion', resolve(opts.configDir), overrides).then(
+let config = await loadConfigCached('minion', resolve(opts.configDir), overrides).then(
   (l) => l.config,
   (err: unknown) => fail('salt-call', err, 2),
 );
@@ -128,6 +128,11 @@ function consoleLogger(level: string): UnitLogger {
 }
 
 const log = consoleLogger(opts.logLevel ?? config.log_level);
+// Salt's apply_sdb: `sdb://` values in the config read once, here (never into the config cache)
+const sdbConfig = await import('../plugins/sdb/apply-config.js');
+if (sdbConfig.holdsSdbUri(config)) {
+  config = await sdbConfig.applySdb(config, log).catch((err: unknown) => fail('salt-call', err, 2));
+}
 const color = resolveColor({
   noColor: opts.color === false,
   forceColor: Boolean(opts.forceColor),

@@ -16,4 +16,5 @@ export * from './serial/index.js';
 export * from './serial/is-string-map.js';
 export * from './targeting/glob.js';
 export * from './targeting/py-regex.js';
+export { isDict, traverseDictAndList } from './targeting/traverse.js';
 export * from './version.js';

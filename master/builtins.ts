@@ -25,6 +25,7 @@ import { reactorOptions } from '../plugins/reactor/options.js';
 import { renderersPlugin } from '../plugins/renderers/index.js';
 import { runnersPlugin } from '../plugins/runners/index.js';
 import { schedulePlugin } from '../plugins/schedule/index.js';
+import { sdbPlugin } from '../plugins/sdb/index.js';
 import { wheelPlugin } from '../plugins/wheel/index.js';
 
 /** The built-in plugins `config` asks for, in apply order. */
@@ -39,6 +40,7 @@ export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {
     runnersPlugin(),
     wheelPlugin(),
     httpPlugin(),
+    sdbPlugin(),
   ];
   // Salt's EventReturn process, only when event_return names returners
   if (eventReturnOptions.read(config).event_return.length > 0) plugins.push(eventReturnPlugin());

@@ -107,15 +107,22 @@ CLI Example:
     salt '*' config.get pkg:apache
     salt '*' config.get lxc.container_profile:centos merge=recurse`,
       inline: true,
-      run: (ctx, a) =>
-        configGet(ctx, a.key, a.default === undefined ? '' : a.default, {
+      run: (ctx, a) => {
+        const got = configGet(ctx, a.key, MISSING, {
           delimiter: a.delimiter,
           merge: a.merge,
           omitOpts: a.omit_opts,
           omitGrains: a.omit_grains,
           omitPillar: a.omit_pillar,
           omitMaster: a.omit_master,
-        }),
+        });
+        if (got === MISSING) return a.default === undefined ? '' : a.default;
+        // a value found (not the default) that is an sdb:// reference is read through sdb, as in Salt
+        if (typeof got !== 'string' || !got.startsWith('sdb://')) return got;
+        return import('../plugins/sdb/index.js').then((sdb) =>
+          sdb.sdbGet(got, { opts: ctx.opts, log: ctx.log }),
+        );
+      },
     }),
     option: defineFunction({
       args: (z) =>

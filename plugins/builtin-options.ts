@@ -18,6 +18,7 @@ import { pillarMinionOptionSet, pillarOptionSet } from './pillar/options.js';
 import { reactorOptions } from './reactor/options.js';
 import { renderersOptions } from './renderers/options.js';
 import { scheduleOptions } from './schedule/options.js';
+import { sdbOptions } from './sdb/options.js';
 import { minionStatesOptions, statesOptions } from './states/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
@@ -41,4 +42,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   clusterOptions,
   clusterMinionOptions,
   httpOptions,
+  sdbOptions,
 ];

@@ -217,6 +217,17 @@ describe('resolveConfig: unknown options', () => {
     expect(config.extra).toEqual({ ret_prot: 1, 'mysql.host': 'db' });
     expect(config.ret_port).toBe(4506);
   });
+
+  it('does not warn about an sdb profile (a mapping with a driver), which it keeps in extra', () => {
+    const { config, warnings } = resolveConfig(
+      'minion',
+      { mykv: { driver: 'sqlite3', database: '/tmp/x.sqlite' }, mykw: { drive: 'x' } },
+      ctx,
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('unknown option "mykw"');
+    expect(config.extra.mykv).toEqual({ driver: 'sqlite3', database: '/tmp/x.sqlite' });
+  });
 });
 
 describe('resolveConfig: invalid values', () => {

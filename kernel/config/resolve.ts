@@ -78,14 +78,14 @@ export function resolveConfig(
     if (Object.hasOwn(shape, key)) knownRaw[key] = value;
     else {
       extra[key] = value;
-      // `redis.host`, `returner.postgres.db`: options of a returner or module, as in Salt.
-      if (!key.includes('.') && declaredOption(key) === undefined)
+      // `redis.host`, `returner.postgres.db`: options of a returner or module; `{ driver }`: an sdb profile.
+      const profile = (value as { driver?: unknown } | null)?.driver !== undefined;
+      if (!key.includes('.') && !profile && declaredOption(key) === undefined)
         warnings.push(unknownOptionWarning(key, known, context.sourceOf?.(key)));
     }
   }
 
-  const defaultLogFile = String(shape.log_file?.parse(undefined));
-  const input = adjustLogFile(knownRaw, defaultLogFile);
+  const input = adjustLogFile(knownRaw, String(shape.log_file?.parse(undefined)));
   // Parsed once per process: zod's JIT would cost more to compile than it saves.
   const result = schema.safeParse(coerceOptions(shape, input), { error: fallbackMessage, jitless: true });
   if (!result.success) {

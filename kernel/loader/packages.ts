@@ -20,7 +20,8 @@ export type ExtensionKind =
   | 'beacons'
   | 'outputters'
   | 'matchers'
-  | 'grains';
+  | 'grains'
+  | 'sdb';
 
 /** Options of {@link resolvePackageDirs}. */
 export interface PackageDirsOptions {
@@ -61,14 +62,12 @@ export function readPackageDir(
     return { reason: `cannot read ${pkgJsonPath}: ${(err as Error).message}` };
   }
   const field = (pkg as { tsalt?: unknown } | null)?.tsalt;
-  if (typeof field !== 'object' || field === null || Array.isArray(field)) {
+  if (typeof field !== 'object' || field === null || Array.isArray(field))
     return { reason: `${pkgJsonPath} has no "tsalt" field: it is not a tsalt extension package` };
-  }
   const rel = (field as Record<string, unknown>)[kind];
   if (rel === undefined) return { reason: `${pkgJsonPath} has no "tsalt.${kind}" field`, absent: true };
-  if (typeof rel !== 'string' || rel === '') {
+  if (typeof rel !== 'string' || rel === '')
     return { reason: `"tsalt.${kind}" in ${pkgJsonPath} is not a path` };
-  }
   const dir = resolve(dirname(pkgJsonPath), rel);
   if (!existsSync(dir))
     return { reason: `"tsalt.${kind}" in ${pkgJsonPath} points to ${dir}, which does not exist` };
