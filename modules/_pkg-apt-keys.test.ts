@@ -172,6 +172,10 @@ describe.skipIf(!canRun)('apt repo keys (real gpg, keys served on loopback)', ()
     'add_repo_key text=... through apt-key, listed, then deleted',
     async () => {
       const ctx = ctxWithCp();
+      // apt-key rewrites the machine's keyring (and leaves a `~` backup): put both back as they were
+      const ring = '/etc/apt/trusted.gpg';
+      const before = existsSync(ring) ? readFileSync(ring) : undefined;
+      const hadBackup = existsSync(`${ring}~`);
       try {
         await expect(run(ctx, 'pkg.add_repo_key', { text: armored })).resolves.toBe(true);
         const keys = (await run(ctx, 'pkg.get_repo_keys', {})) as Record<string, unknown>;
@@ -188,6 +192,9 @@ describe.skipIf(!canRun)('apt repo keys (real gpg, keys served on loopback)', ()
         } catch {
           // already gone
         }
+        if (before) writeFileSync(ring, before);
+        else rmSync(ring, { force: true });
+        if (!hadBackup) rmSync(`${ring}~`, { force: true });
       }
     },
   );
