@@ -2,13 +2,15 @@
  * apt's one-line sources (`/etc/apt/sources.list` and `sources.list.d/*.list`) for the apt
  * backend: Salt's `SourcesList`/`SourceEntry` fallback (used when python-apt is absent, as on
  * Salt's onedir builds) and `aptpkg.list_repos`, `get_repo`, `mod_repo`, `del_repo`.
- * deb822 `.sources` files are not read (Salt 3006 does not read them either); keys
- * (`keyid`, `key_url`, `key_text`) and PPAs are not handled yet.
+ * deb822 `.sources` files are not read (Salt 3006 does not read them either); keys are put in
+ * place by `_pkg-apt-modkeys.ts`; PPAs are not handled yet.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
+import { useAptKey } from './_pkg-apt-keys.js';
+import { modRepoKeys } from './_pkg-apt-modkeys.js';
 
 /** The apt configuration folder (a test points it elsewhere). */
 export const aptDir = { root: '/etc/apt' };
@@ -257,14 +259,14 @@ export async function modRepo(
   const doRefresh = pyTruthy(kwargs.refresh_db ?? kwargs.refresh ?? true);
   if (repo.startsWith('ppa:'))
     throw new SALT_ERR_EXEC_COMMAND(`cannot parse "ppa:" style repo definitions: ${repo}`);
-  for (const k of ['keyid', 'key_url', 'key_text'])
-    if (k in kwargs) throw new SALT_ERR_INVOCATION(`pkg.mod_repo: '${k}' is not supported yet`);
+  const aptkey = useAptKey(pyTruthy(kwargs.aptkey ?? true));
   const entries = readSources();
   const want = parseEntry(repo);
   if (want.invalid)
     throw new SALT_ERR_INVOCATION(
       `Name ${repo} is not valid. This must be the complete repo entry as seen in the sources file`,
     );
+  await modRepoKeys(ctx, kwargs, aptkey, want.signedby);
   const fullComps = new Set(want.comps.map((c) => c.trim()));
   let comps: string[];
   if (kwargs.comps !== undefined) {

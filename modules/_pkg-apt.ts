@@ -7,9 +7,10 @@
  */
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { fnmatch } from './_fnmatch.js';
+import { matchVersion, repoVersions } from './_pkg-apt-avail.js';
 import { callApt } from './_pkg-apt-call.js';
 import { getSelections, hold, unhold } from './_pkg-apt-select.js';
 import { debVersionCompare } from './_pkg-debver.js';
@@ -312,6 +313,8 @@ export async function install(ctx: ExecContext, a: InstallArgs): Promise<Record<
   if (a.skip_verify) prefix.push('--allow-unauthenticated');
   if (a.fromrepo && targetsFound.type === 'repository') prefix.push('-t', a.fromrepo);
   prefix.push('install');
+  const compared = items.flatMap((i) => (i.name && i.version && /^[<>]/.test(i.version) ? [i.name] : []));
+  let available: Record<string, string[]> | undefined;
   for (const item of items) {
     if (item.version === null) {
       if (targetsFound.type === 'repository' && a.reinstall && item.name && item.name in old)
@@ -323,8 +326,17 @@ export async function install(ctx: ExecContext, a: InstallArgs): Promise<Record<
     let pkgstr = item.arg;
     if (targetsFound.type === 'repository') {
       ver = ver.replace(/^=+/, '');
-      if (/^[<>]/.test(ver))
-        throw new SALT_ERR_INVOCATION(`version comparisons (${item.name}${ver}) are not supported yet`);
+      if (item.name && /^[<>]/.test(item.version)) {
+        available ??= await repoVersions(ctx, compared);
+        const candidates = available[item.name] ?? [];
+        const target = matchVersion(ver, candidates);
+        if (target === null) {
+          const list = candidates.length ? candidates.join(', ') : 'None';
+          errors.push(`No version matching '${item.name}${ver}' could be found (available: ${list})`);
+          continue;
+        }
+        ver = target;
+      }
       pkgstr = `${item.name}=${ver}`;
     }
     const cver = item.name ? (old[item.name] ?? '') : '';

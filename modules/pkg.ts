@@ -26,6 +26,7 @@ import {
   versionCmp,
 } from './_pkg-apt.js';
 import { fileDict, fileList, infoInstalled, owner } from './_pkg-apt-info.js';
+import { addRepoKey, delRepoKey, getRepoKeys } from './_pkg-apt-keys.js';
 import { delRepo, getRepo, listRepos, modRepo } from './_pkg-apt-repos.js';
 import { getSelections, hold, setSelections, unhold } from './_pkg-apt-select.js';
 import { which } from './_which.js';
@@ -292,11 +293,54 @@ export default defineModule({
         z.object({
           repo: z.string(),
           saltenv: z.string().default('base'),
-          aptkey: z.unknown().default(true),
+          aptkey: pyFlag(z, true),
         }),
       varkw: true,
-      doc: 'Add or modify a repo line in the sources.',
-      run: (ctx, { repo }, extra) => modRepo(ctx, repo, extra.kwargs, (c) => refreshDb(c)),
+      doc: 'Add or modify a repo line in the sources; `keyid`+`keyserver`, `key_url` or `key_text` add its key first.',
+      run: (ctx, { repo, saltenv, aptkey }, extra) =>
+        modRepo(ctx, repo, { ...extra.kwargs, saltenv, aptkey }, (c) => refreshDb(c)),
+    }),
+    get_repo_keys: defineFunction({
+      args: (z) => z.object({ aptkey: pyFlag(z, true), keydir: z.string().nullish() }),
+      doc: 'The keys apt trusts: {keyid: details} (apt-key, or the keyring files in keydir with aptkey=False).',
+      run: (ctx, a) => getRepoKeys(ctx, a.aptkey, a.keydir ?? undefined),
+    }),
+    add_repo_key: defineFunction({
+      args: (z) =>
+        z.object({
+          path: z.string().nullish(),
+          text: z.string().nullish(),
+          keyserver: z.string().nullish(),
+          keyid: z.string().nullish(),
+          saltenv: z.string().default('base'),
+          aptkey: pyFlag(z, true),
+          keydir: z.string().nullish(),
+          keyfile: z.string().nullish(),
+        }),
+      doc: 'Add a repo key from a file or URL (path), a string (text) or a keyserver (keyserver + keyid).',
+      run: (ctx, a) =>
+        addRepoKey(ctx, {
+          path: a.path ?? undefined,
+          text: a.text ?? undefined,
+          keyserver: a.keyserver ?? undefined,
+          keyid: a.keyid ?? undefined,
+          saltenv: a.saltenv,
+          aptkey: a.aptkey,
+          keydir: a.keydir ?? undefined,
+          keyfile: a.keyfile ?? undefined,
+        }),
+    }),
+    del_repo_key: defineFunction({
+      args: (z) =>
+        z.object({ name: z.string().nullish(), aptkey: pyFlag(z, true), keydir: z.string().nullish() }),
+      varkw: true,
+      doc: 'Remove a repo key by keyid; returns the keyid.',
+      run: (ctx, a, extra) =>
+        delRepoKey(ctx, a.name ?? undefined, {
+          ...extra.kwargs,
+          aptkey: a.aptkey,
+          ...(a.keydir ? { keydir: a.keydir } : {}),
+        }),
     }),
   },
 });

@@ -54,6 +54,21 @@ function parse(line: string): Parsed {
 }
 
 /**
+ * The option names of a line's `[...]` in first-seen order (`arch`, `signedby`, others by
+ * name): with a signed-by option, Salt 3006 writes these names, not the options, into the
+ * line it compares, so such a repo never reads as already configured.
+ */
+function optionNames(line: string): string[] {
+  const m = /\[(.*=.*?)\]/.exec(line);
+  const names: string[] = [];
+  for (const o of (m?.[1] ?? '').split(/\s+/).filter(Boolean)) {
+    const n = o.startsWith('arch') ? 'arch' : o.startsWith('signed-by') ? 'signedby' : (o.split('=')[0] ?? o);
+    if (!names.includes(n)) names.push(n);
+  }
+  return names;
+}
+
+/**
  * Salt's `_expand_repo_def` without PPAs: the repo's fields and the line Salt would write. With
  * python-apt (as Debian's Salt has it), an enabled entry of the same type, uri, dist and
  * architectures is reused: its own line, its components plus the missing wanted ones.
@@ -73,8 +88,10 @@ export function expandRepoDef(
   for (const k of ['uri', 'dist', 'signedby'] as const)
     if (typeof kwargs[k] === 'string') e[k] = kwargs[k] as string;
   if (kwargs.disabled !== undefined) e.disabled = Boolean(kwargs.disabled);
+  // python-apt does not reuse an entry for a signed-by line (seen on Salt 3006.18 here)
   const same = existing.find(
     (x) =>
+      !e.signedby &&
       !x.disabled &&
       x.type === e.type &&
       x.uri === e.uri &&
@@ -97,8 +114,8 @@ export function expandRepoDef(
     };
   }
   const opts: string[] = [];
-  if (e.architectures.length) opts.push(`arch=${e.architectures.join(',')}`);
-  if (e.signedby) opts.push(`signed-by=${e.signedby}`);
+  if (e.signedby) opts.push(...optionNames(repo));
+  else if (e.architectures.length) opts.push(`arch=${e.architectures.join(',')}`);
   const parts = [
     ...(e.disabled ? ['#'] : []),
     e.type,

@@ -2,9 +2,12 @@
  * Salt's `pkgrepo` state module (`salt/states/pkgrepo.py`) for apt's one-line sources:
  * `managed` adds or changes a repo line through `pkg.mod_repo`, comparing what is there with
  * the line Salt would write (its `_expand_repo_def`), and `absent` deletes it with
- * `pkg.del_repo`. PPAs, keys (`keyid`, `key_url`, `key_text`) and yum/zypper repos are not
- * handled yet.
+ * `pkg.del_repo` (and its key with `keyid`). Keys (`keyid` + `keyserver`, `key_url`,
+ * `key_text`, `aptkey`) reach `pkg.mod_repo`; PPAs and yum/zypper repos are not handled yet.
  */
+
+import { pyTruthy } from '../kernel/util.js';
+import { useAptKey } from '../modules/_pkg-apt-keys.js';
 import {
   defineState,
   defineStateModule,
@@ -12,6 +15,16 @@ import {
   type StateReturn,
 } from '../plugins/states/index.js';
 import { expandRepoDef, type RepoView, sameRepo } from './_pkg-repo-def.js';
+
+/** Salt's checks on the key arguments: the message for two that cannot go together. */
+function keyConflict(kw: Readonly<Record<string, unknown>>): string | undefined {
+  const byId = 'keyid' in kw || 'keyserver' in kw;
+  let msg: string | undefined;
+  if ('key_url' in kw && byId) msg = 'You may not use both "keyid"/"keyserver" and "key_url" argument.';
+  if ('key_text' in kw && byId) msg = 'You may not use both "keyid"/"keyserver" and "key_text" argument.';
+  if ('key_text' in kw && 'key_url' in kw) msg = 'You may not use both "key_url" and "key_text" argument.';
+  return msg;
+}
 
 /** Keywords of the state system that never reach `pkg.mod_repo` (Salt's `_STATE_INTERNAL_KEYWORDS`, the common ones). */
 const INTERNAL = new Set([
@@ -65,6 +78,12 @@ async function managed(ctx: StateContext, name: string, raw: Record<string, unkn
   const ret: StateReturn = { name, changes: {}, result: null, comment: '' };
   const kwargs: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) if (!INTERNAL.has(k)) kwargs[k] = v;
+  const aptkey = useAptKey(pyTruthy(kwargs.aptkey ?? true));
+  delete kwargs.aptkey;
+  delete kwargs.ppa;
+  // Salt flags these conflicts but goes on (its checks do not return)
+  const conflict = keyConflict(kwargs);
+  if (conflict) Object.assign(ret, { result: false, comment: conflict });
   if ('repo' in kwargs)
     return {
       ...ret,
@@ -76,9 +95,14 @@ async function managed(ctx: StateContext, name: string, raw: Record<string, unkn
     return { ...ret, result: false, comment: 'Only one of enabled/disabled is allowed' };
   delete kwargs.enabled;
   delete kwargs.disabled;
-  for (const k of ['keyid', 'keyserver', 'key_url', 'key_text', 'ppa'])
-    if (k in kwargs)
-      return { ...ret, result: false, comment: `pkgrepo.managed: '${k}' is not supported yet` };
+  const insecure = pyTruthy(kwargs.allow_insecure_key ?? true);
+  delete kwargs.allow_insecure_key;
+  if (typeof kwargs.key_url === 'string' && kwargs.key_url.trim().startsWith('http:') && !insecure)
+    return {
+      ...ret,
+      result: false,
+      comment: "Cannot have 'key_url' using http with 'allow_insecure_key' set to True",
+    };
   let pre: RepoView;
   try {
     pre = (await ctx.call('pkg.get_repo', [name])) as RepoView;
@@ -102,7 +126,7 @@ async function managed(ctx: StateContext, name: string, raw: Record<string, unkn
     return ret;
   }
   try {
-    await ctx.call('pkg.mod_repo', [name], { ...kwargs, saltenv: ctx.saltenv });
+    await ctx.call('pkg.mod_repo', [name], { ...kwargs, saltenv: ctx.saltenv, aptkey });
   } catch (err) {
     return {
       ...ret,
@@ -133,8 +157,11 @@ const stripUri = (repo: string): string =>
     .map((w) => (/^(https?|ftp):\/\//.test(w) ? w.replace(/\/+$/, '') : w))
     .join(' ');
 
-async function absent(ctx: StateContext, name: string): Promise<StateReturn> {
+async function absent(ctx: StateContext, name: string, raw: Record<string, unknown>): Promise<StateReturn> {
   const ret: StateReturn = { name, changes: {}, result: null, comment: '' };
+  const kwargs: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) if (!INTERNAL.has(k)) kwargs[k] = v;
+  const removeKey = ['keyid', 'keyid_ppa'].some((k) => kwargs[k] !== undefined && kwargs[k] !== null);
   const stripped = stripUri(name);
   let repo: RepoView;
   try {
@@ -164,7 +191,20 @@ async function absent(ctx: StateContext, name: string): Promise<StateReturn> {
   }
   const repos = (await ctx.call('pkg.list_repos', [])) as Record<string, unknown>;
   if (stripped in repos) return { ...ret, result: false, comment: `Failed to remove repo ${name}` };
-  return { ...ret, changes: { repo: name }, result: true, comment: `Removed repo ${name}` };
+  ret.changes.repo = name;
+  ret.comment = `Removed repo ${name}`;
+  if (!removeKey) return { ...ret, result: true };
+  try {
+    const keyid = await ctx.call('pkg.del_repo_key', [stripped], kwargs);
+    ret.changes.keyid = keyid;
+    return { ...ret, result: true, comment: `${ret.comment}, and keyid ${String(keyid)}` };
+  } catch (err) {
+    return {
+      ...ret,
+      result: false,
+      comment: `${ret.comment}, but failed to remove key: ${(err as Error).message}`,
+    };
+  }
 }
 
 export default defineStateModule({
@@ -181,7 +221,7 @@ export default defineStateModule({
       args: (z) => z.object({ name: z.string() }),
       varkw: true,
       doc: 'Ensure the repo line is not configured.',
-      run: (ctx, { name }) => absent(ctx, name),
+      run: (ctx, { name }, extra) => absent(ctx, name, extra.kwargs),
     }),
   },
 });
