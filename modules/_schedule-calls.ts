@@ -6,13 +6,14 @@
  */
 import { defineFunction, type ExecContext, type FunctionSpec } from '../kernel/index.js';
 import { DEFAULT_TIME_FMT } from '../plugins/schedule/index.js';
+import { pyFlag } from './_coerce.js';
 import { type Ret, userKwargs, validTime } from './_schedule-build.js';
 import { current, manage, saved, whereIs, writeOffline } from './_schedule-client.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const withName = (z: typeof import('zod').z) => z.object({ name: z.string().nullish() });
+const withName = (z: typeof import('zod').z) => z.object({ name: z.string().nullable() });
 
 /** A call Salt answers from the `{complete, schedule}` it gets back. */
 async function scheduleAfter(ctx: ExecContext, call: Ret): Promise<Ret | undefined> {
@@ -85,8 +86,8 @@ function retime(postpone: boolean): FunctionSpec {
   return defineFunction({
     args: (z) =>
       postpone
-        ? z.object({ name: z.string().nullish(), current_time: z.unknown(), new_time: z.unknown() })
-        : z.object({ name: z.string().nullish(), current_time: z.unknown() }),
+        ? z.object({ name: z.string().nullable(), current_time: z.unknown(), new_time: z.unknown() })
+        : z.object({ name: z.string().nullable(), current_time: z.unknown() }),
     varkw: true,
     doc: postpone
       ? "Postpone a job in the minion's schedule: schedule.postpone_job job current_time new_time (format %Y-%m-%dT%H:%M:%S, or time_fmt=...)"
@@ -145,7 +146,7 @@ function retime(postpone: boolean): FunctionSpec {
 /** schedule.copy and schedule.move: the job published to other minions' schedule.add (peer publish). */
 function sendTo(move: boolean): FunctionSpec {
   return defineFunction({
-    args: (z) => z.object({ name: z.string().nullish(), target: z.string() }),
+    args: (z) => z.object({ name: z.string().nullable(), target: z.string() }),
     varkw: true,
     doc: move
       ? 'Move a scheduled job to another minion or minions: schedule.move jobname target'
@@ -272,7 +273,7 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
   enable: toggleSchedule(true),
   disable: toggleSchedule(false),
   run_job: defineFunction({
-    args: (z) => z.object({ name: z.string().nullish(), force: z.unknown().optional() }),
+    args: (z) => z.object({ name: z.string().nullable(), force: pyFlag(z, false) }),
     doc: 'Run a scheduled job on the minion immediately: schedule.run_job job1 [force=True]',
     run: async (ctx, { name: raw, force }) => {
       const name = raw ?? '';
@@ -333,7 +334,7 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     },
   }),
   job_status: defineFunction({
-    args: (z) => z.object({ name: z.string().nullish(), time_fmt: z.string().default(DEFAULT_TIME_FMT) }),
+    args: (z) => z.object({ name: z.string().nullable(), time_fmt: z.string().default(DEFAULT_TIME_FMT) }),
     doc: 'Show the information of a scheduled job: schedule.job_status job_name',
     run: async (ctx, { name, time_fmt }) => {
       const answer = await manage(ctx, { func: 'job_status', name, fire_event: true, time_fmt });

@@ -27,8 +27,9 @@ import {
 } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { pyTruthy } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
-import { cli, expand, owner, str } from './_file-args.js';
+import { cli, expand, owner, ownerReq, str } from './_file-args.js';
 import { diffBuffers } from './_file-diff.js';
 import { blockReplace, commentLine, replaceInFile, searchFile } from './_file-edit.js';
 import { findFiles } from './_file-find.js';
@@ -425,7 +426,7 @@ export default defineModule({
           path: str(z),
           pattern: z.string(),
           flags: z.unknown().default(8),
-          bufsize: z.unknown().optional(),
+          bufsize: z.unknown().default(1),
           ignore_if_missing: pyFlag(z, false),
           multiline: pyFlag(z, false),
         }),
@@ -456,7 +457,7 @@ export default defineModule({
           repl: str(z),
           count: z.number().default(0),
           flags: z.unknown().default(8),
-          bufsize: z.unknown().optional(),
+          bufsize: z.unknown().default(1),
           append_if_not_found: pyFlag(z, false),
           prepend_if_not_found: pyFlag(z, false),
           not_found_content: z.string().nullish(),
@@ -618,12 +619,12 @@ export default defineModule({
       },
     }),
     chown: defineFunction({
-      args: (z) => z.object({ path: str(z), user: owner(z), group: owner(z) }),
+      args: (z) => z.object({ path: str(z), user: ownerReq(z), group: ownerReq(z) }),
       doc: `Chown a file: None when done, else why not.${cli("salt '*' file.chown /etc/passwd root root")}`,
       run: (_ctx, a) => chownPath(expand(a.path), a.user, a.group),
     }),
     chgrp: defineFunction({
-      args: (z) => z.object({ path: str(z), group: owner(z) }),
+      args: (z) => z.object({ path: str(z), group: ownerReq(z) }),
       doc: `Change the group of a file.${cli("salt '*' file.chgrp /etc/passwd root")}`,
       run: async (_ctx, a) => {
         const s = await fileStats(expand(a.path));
@@ -631,12 +632,12 @@ export default defineModule({
       },
     }),
     user_to_uid: defineFunction({
-      args: (z) => z.object({ user: owner(z) }),
+      args: (z) => z.object({ user: ownerReq(z) }),
       doc: `Convert a user name to a uid ('' when unknown).${cli("salt '*' file.user_to_uid root")}`,
       run: (_ctx, a) => userToUid(a.user),
     }),
     group_to_gid: defineFunction({
-      args: (z) => z.object({ group: owner(z) }),
+      args: (z) => z.object({ group: ownerReq(z) }),
       doc: `Convert a group name to a gid ('' when unknown).${cli("salt '*' file.group_to_gid root")}`,
       run: (_ctx, a) => groupToGid(a.group),
     }),
@@ -658,6 +659,9 @@ export default defineModule({
           saltenv: z.string().default('base'),
           show_filenames: pyFlag(z, true),
           show_changes: pyFlag(z, true),
+          template: pyFlag(z, false),
+          source_hash_file1: z.string().nullish(),
+          source_hash_file2: z.string().nullish(),
         }),
       doc: `Return the unified diff of two files (local paths or salt:// URLs).${cli("salt '*' file.get_diff /home/fred/.vimrc salt://users/fred/.vimrc")}`,
       run: async (ctx, a) => {
@@ -672,6 +676,8 @@ export default defineModule({
         if (errors.length) throw new SALT_ERR_EXEC_COMMAND('Failed to cache one or more files');
         const [b1, b2] = await Promise.all(paths.map((p) => readFile(p)));
         if (b1!.equals(b2!)) return '';
+        if (a.template && pyTruthy(await ctx.call('config.option', ['obfuscate_templates'])))
+          return '<Obfuscated Template>';
         if (!a.show_changes) return '<show_changes=False>';
         return diffBuffers(b1!, b2!, a.show_filenames ? [paths[0]!, paths[1]!] : undefined);
       },
@@ -680,8 +686,8 @@ export default defineModule({
       args: (z) =>
         z.object({
           source: z.unknown(),
-          source_hash: z.string().nullish(),
-          saltenv: z.string().default('base'),
+          source_hash: z.string().nullable(),
+          saltenv: z.string(),
         }),
       doc: `The first source of a list that exists, with its hash: [source, source_hash].${cli("salt '*' file.source_list salt://http/httpd.conf '{hash_type: 'md5', 'hsum': <md5sum>}' base")}`,
       run: async (ctx, a) => {
