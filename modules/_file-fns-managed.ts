@@ -15,7 +15,18 @@ import type { Ret } from './_file-perms.js';
 import { type SourceSpec, schemeOf, sourceList } from './_file-source.js';
 import { normalizeMode } from './_file-stat.js';
 
-/** The arguments Salt's three take after their own, defaults as Salt's. */
+/** source … attrs: the run of required arguments get_managed and check_managed_changes share. */
+const sourceAndMeta = (z: typeof Zod) => ({
+  source: z.string().nullable(),
+  source_hash: z.string().nullable(),
+  source_hash_name: z.string().nullable(),
+  user: ownerReq(z),
+  group: ownerReq(z),
+  mode: ownerReq(z),
+  attrs: z.string().nullable(),
+});
+
+/** Salt's SELinux context arguments (taken, left alone: tsalt sets no SELinux context). */
 const selinux = (z: typeof Zod) => ({
   seuser: z.string().nullish(),
   serole: z.string().nullish(),
@@ -67,13 +78,7 @@ export const managedFunctions = {
       z.object({
         name: str(z),
         template: z.string().nullable(),
-        source: z.string().nullable(),
-        source_hash: z.string().nullable(),
-        source_hash_name: z.string().nullable(),
-        user: ownerReq(z),
-        group: ownerReq(z),
-        mode: ownerReq(z),
-        attrs: z.string().nullable(),
+        ...sourceAndMeta(z),
         saltenv: z.string(),
         context: z.record(z.string(), z.unknown()).nullable(),
         defaults: z.record(z.string(), z.unknown()).nullable(),
@@ -104,13 +109,7 @@ export const managedFunctions = {
     args: (z) =>
       z.object({
         name: str(z),
-        source: z.string().nullable(),
-        source_hash: z.string().nullable(),
-        source_hash_name: z.string().nullable(),
-        user: ownerReq(z),
-        group: ownerReq(z),
-        mode: ownerReq(z),
-        attrs: z.string().nullable(),
+        ...sourceAndMeta(z),
         template: z.string().nullable(),
         context: z.unknown(),
         defaults: z.unknown(),

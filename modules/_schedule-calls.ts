@@ -29,10 +29,10 @@ function toggleJob(enable: boolean): FunctionSpec {
     varkw: true,
     doc: `${enable ? 'Enable' : 'Disable'} a job in the minion's schedule: schedule.${verb}_job job1`,
     run: async (ctx, { name: raw }, extra) => {
-      const name = raw ?? '';
+      const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const kwargs = userKwargs(extra.kwargs);
       const ret: Ret = { comment: [], result: true, changes: {} };
-      if (!name) Object.assign(ret, { comment: 'Job name is required.', result: false });
+      if (!raw) Object.assign(ret, { comment: 'Job name is required.', result: false });
       if (kwargs.test || ctx.opts.test)
         return { ...ret, comment: `Job: ${name} would be ${verb}d in schedule.` };
       const where = await whereIs(ctx, name);
@@ -95,11 +95,11 @@ function retime(postpone: boolean): FunctionSpec {
     run: async (ctx, a, extra) => {
       const kwargs = userKwargs(extra.kwargs);
       const fmt = typeof kwargs.time_fmt === 'string' && kwargs.time_fmt ? kwargs.time_fmt : DEFAULT_TIME_FMT;
-      const name = a.name ?? '';
+      const name = a.name ?? 'None';
       const newTime = (a as { new_time?: unknown }).new_time;
       const ret: Ret = { comment: [], result: true };
       const bad = { comment: 'Date string could not be parsed.', result: false };
-      if (!name) {
+      if (!a.name) {
         if (postpone) return { comment: 'Job name is required.', result: false };
         Object.assign(ret, { comment: 'Job name is required.', result: false });
       }
@@ -152,9 +152,9 @@ function sendTo(move: boolean): FunctionSpec {
       ? 'Move a scheduled job to another minion or minions: schedule.move jobname target'
       : 'Copy a scheduled job to another minion or minions: schedule.copy jobname target',
     run: async (ctx, { name: raw, target }, extra) => {
-      const name = raw ?? '';
+      const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const ret: Ret = { comment: [], result: true };
-      if (!name) Object.assign(ret, { comment: 'Job name is required.', result: false });
+      if (!raw) Object.assign(ret, { comment: 'Job name is required.', result: false });
       if (userKwargs(extra.kwargs).test)
         return { ...ret, comment: `Job: ${name} would be ${move ? 'moved' : 'copied'} from schedule.` };
       const opts = await current(ctx, 'opts');
@@ -200,10 +200,10 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     varkw: true,
     doc: "Delete a job from the minion's schedule: schedule.delete job1",
     run: async (ctx, { name: raw }, extra) => {
-      const name = raw ?? '';
+      const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const kwargs = userKwargs(extra.kwargs);
       const ret: Ret = { comment: `Failed to delete job ${name} from schedule.`, result: false, changes: {} };
-      if (!name) ret.comment = 'Job name is required.';
+      if (!raw) ret.comment = 'Job name is required.';
       if (kwargs.test)
         return { ...ret, comment: `Job: ${name} would be deleted from schedule.`, result: true };
       if (kwargs.offline) {
@@ -276,9 +276,9 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     args: (z) => z.object({ name: z.string().nullable(), force: pyFlag(z, false) }),
     doc: 'Run a scheduled job on the minion immediately: schedule.run_job job1 [force=True]',
     run: async (ctx, { name: raw, force }) => {
-      const name = raw ?? '';
+      const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const ret: Ret = { comment: [], result: true };
-      if (!name) Object.assign(ret, { comment: 'Job name is required.', result: false });
+      if (!raw) Object.assign(ret, { comment: 'Job name is required.', result: false });
       const jobs = await current(ctx);
       const job = jobs[name];
       if (!isMap(job)) return { ...ret, comment: `Job ${name} does not exist.`, result: false };
