@@ -9,32 +9,23 @@
  *   npm run build
  *   node dist/tools/compare-argspec.js [--record] [module ...]
  */
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { REPO } from './local-cluster.js';
 
 const SALT_HOME = process.env.TSALT_SALT_SRC ?? '/tmp/wtcli-salt';
 type Specs = Record<string, unknown>;
 
-function argspecs(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Promise<Specs> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, [...argv, 'sys.argspec', '*', '--out', 'json'], { env });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString('utf8');
-    });
-    child.stderr.resume();
-    child.on('close', () => {
-      try {
-        resolve((JSON.parse(out) as { local: Specs }).local);
-      } catch {
-        reject(new Error(`${cmd}: no JSON from sys.argspec: ${out.slice(0, 200)}`));
-      }
-    });
+async function argspecs(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Promise<Specs> {
+  const run = promisify(execFile);
+  const { stdout } = await run(cmd, [...argv, 'sys.argspec', '*', '--out', 'json'], {
+    env,
+    maxBuffer: 64 << 20,
   });
+  return (JSON.parse(stdout) as { local: Specs }).local;
 }
 
 function confDir(root: string, id: string): string {
