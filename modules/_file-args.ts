@@ -13,6 +13,9 @@ export const optStr = (z: typeof Zod) => z.union([z.string(), z.number()]).trans
 /** A user or group: a name or an id, optional. */
 export const owner = (z: typeof Zod) => z.union([z.string(), z.number()]).nullish();
 
+/** A user or group Salt's signature requires (None allowed): a name or an id. */
+export const ownerReq = (z: typeof Zod) => z.union([z.string(), z.number()]).nullable();
+
 /** The `comment`/`uncomment` arguments: path, regex, char, backup. */
 export const commentArgs = (z: typeof Zod) =>
   z.object({

@@ -25,7 +25,7 @@ import {
   SALT_ERR_EXEC_COMMAND,
   SALT_ERR_INVOCATION,
 } from '../kernel/index.js';
-import { cli, expand, owner, str } from './_file-args.js';
+import { cli, expand, owner, ownerReq, str } from './_file-args.js';
 import { backupMinion } from './_file-manage.js';
 import { groupToGid, isDir, isFile, lexists, normalizeMode, userToUid } from './_file-stat.js';
 
@@ -194,7 +194,7 @@ export const metaFunctions = {
     run: (_ctx, _a, extra) => pyJoin(extra.args.map(String)),
   }),
   lchown: defineFunction({
-    args: (z) => z.object({ path: str(z), user: owner(z), group: owner(z) }),
+    args: (z) => z.object({ path: str(z), user: ownerReq(z), group: ownerReq(z) }),
     doc: `Chown a file without following symlinks.${cli("salt '*' file.lchown /etc/passwd root root")}`,
     run: async (_ctx, a) => {
       const { uid, gid, err } = ids(a.user, a.group);

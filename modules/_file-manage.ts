@@ -34,6 +34,7 @@ import {
   userToUid,
 } from './_file-stat.js';
 import { renderText } from './_file-template.js';
+import { pyEncode } from './_py-encode.js';
 
 const REMOTE = new Set(['salt', 'http', 'https', 'ftp', 'swift', 's3']);
 
@@ -321,6 +322,14 @@ export interface ManageOptions {
   followSymlinks: boolean;
   skipVerify: boolean;
   test: boolean;
+  /** Python codec name for `contents` (Salt's `encoding`), with its `encoding_errors` handler. */
+  encoding?: string | null;
+  encodingErrors?: string;
+}
+
+/** The bytes `contents` is written as: UTF-8, or `encoding` as Python encodes. */
+function contentBytes(contents: string, o: ManageOptions): Buffer {
+  return o.encoding ? pyEncode(contents, o.encoding, o.encodingErrors) : Buffer.from(contents);
 }
 
 function error(ret: Ret, msg: string): Ret {
@@ -381,7 +390,7 @@ export async function manageFile(
       }
     }
     if (o.contents !== null) {
-      const data = Buffer.from(o.contents);
+      const data = contentBytes(o.contents, o);
       const diff = o.showChanges
         ? diffBuffers(await readFile(real), data)
         : (await readFile(real)).equals(data)
@@ -442,7 +451,7 @@ export async function manageFile(
     }
   }
   if (o.contents !== null) {
-    const tmp = await tempFile(ctx, o.contents);
+    const tmp = await tempFile(ctx, contentBytes(o.contents, o));
     await copyfileAtomic(ctx, tmp, name, o.backup);
     await rm(tmp, { force: true });
   } else if (sfn) {

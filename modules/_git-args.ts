@@ -12,19 +12,27 @@ type Z = typeof Zod;
 /** The arguments every function takes. */
 export type Common = { user?: string | null; ignore_retcode?: boolean; output_encoding?: string | null };
 
-export const common = (z: Z) => ({
-  user: z.string().nullish(),
-  password: z.string().nullish(),
+/** `user`, `password`: who runs git (password is Windows-only in Salt and ignored here). */
+export const who = (z: Z) => ({ user: z.string().nullish(), password: z.string().nullish() });
+/** `ignore_retcode`, `output_encoding`: how a run's result is read. */
+export const tail = (z: Z) => ({
   ignore_retcode: z.boolean().default(false),
   output_encoding: z.string().nullish(),
 });
+/** `user`, `password`, `ignore_retcode`, `output_encoding`, in Salt's usual order. */
+export const common = (z: Z) => ({ ...who(z), ...tail(z) });
 export const withOpts = (z: Z) => ({ opts: z.unknown().default(''), git_opts: z.unknown().default('') });
-/** The arguments of functions that reach a remote: an ssh identity, https credentials, its saltenv. */
-export const remoteAuth = (z: Z) => ({
-  identity: z.unknown().optional(),
-  https_user: z.string().nullish(),
-  https_pass: z.string().nullish(),
-  saltenv: z.string().default('base'),
+/** An ssh identity (a path, a `salt://` file, or a list of them). */
+export const identity = (z: Z) => ({ identity: z.unknown().optional() });
+/** https credentials for a remote URL. */
+export const httpsAuth = (z: Z) => ({ https_user: z.string().nullish(), https_pass: z.string().nullish() });
+/** The saltenv `salt://` identities are fetched from. */
+export const saltenv = (z: Z) => ({ saltenv: z.string().default('base') });
+/** `ignore_retcode`, `saltenv`, `output_encoding`: the order of Salt's clone, fetch, pull, submodule. */
+export const tailWithSaltenv = (z: Z) => ({
+  ignore_retcode: z.boolean().default(false),
+  ...saltenv(z),
+  output_encoding: z.string().nullish(),
 });
 export const cwdOf = (z: Z) => z.union([z.string(), z.number()]).transform(String);
 

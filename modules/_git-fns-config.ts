@@ -86,7 +86,9 @@ export const configFunctions = {
       if (r.retcode === 0) return true;
       if (r.retcode === 1) throw new SALT_ERR_EXEC_COMMAND('Section or key is invalid');
       if (r.retcode === 5) {
-        if ((await configGet(ctx, a.key, { ...a, cwd }, { global })) === null)
+        // as Salt: the key is looked up in the checkout's own config even for global=True, so a
+        // global call without cwd ends in the "'cwd' argument required" invocation error
+        if ((await configGet(ctx, a.key, { ...a, cwd }, {})) === null)
           throw new SALT_ERR_EXEC_COMMAND(`Key '${a.key}' does not exist`);
         const also = regex === null ? '' : ' and value_regex matches multiple values';
         throw new SALT_ERR_EXEC_COMMAND(`Multiple values exist for key '${a.key}'${also}`);

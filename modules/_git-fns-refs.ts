@@ -4,8 +4,10 @@
  * Merged into `modules/git.ts`.
  */
 import { defineFunction, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { pyTruthy } from '../kernel/util.js';
 import { common, cwdOf, lines, runOpts, stdout, withOpts } from './_git-args.js';
 import { expandPath, formatOpts, gitRun } from './_git-run.js';
+import { takeKwargs } from './_invalid-kwargs.js';
 
 export const refFunctions = {
   rev_parse: defineFunction({
@@ -90,16 +92,23 @@ export const refFunctions = {
         cwd: cwdOf(z),
         name: z.string(),
         ref: z.string().default('HEAD'),
+        message: z.string().nullish(),
         ...withOpts(z),
         ...common(z),
       }),
-    doc: "Interface to git-tag(1): add (or with opts='-d' delete) a tag.\n\nCLI Example: salt myminion git.tag /path/to/repo v1.2",
+    doc: "Interface to git-tag(1): add (or with opts='-d' delete) a tag; a message makes it an annotated tag.\n\nCLI Example: salt myminion git.tag /path/to/repo v1.2",
     run: async (ctx, a) => {
-      const opts = formatOpts(a.opts);
-      const command = ['git', ...formatOpts(a.git_opts), 'tag', ...opts, a.name];
-      if (!opts.includes('-d') && !opts.includes('--delete')) command.push(a.ref);
-      await gitRun(ctx, command, runOpts(a, await expandPath(a.cwd, a.user), { redirectStderr: true }));
-      return true;
+      const cwd = await expandPath(a.cwd, a.user);
+      // -a/--annotate without a message would open an editor: a message is the way to annotate
+      const opts = formatOpts(a.opts).filter((x) => x !== '-a' && x !== '--annotate');
+      if (opts.some((x) => x === '-m' || x.includes('--message')))
+        throw new SALT_ERR_INVOCATION('Tag messages must be passed in the "message" argument');
+      const command = ['git', ...formatOpts(a.git_opts), 'tag', ...opts];
+      const deleting = opts.includes('-d') || opts.includes('--delete');
+      if (a.message && !deleting) command.push('-m', a.message);
+      command.push(a.name);
+      if (!deleting) command.push(a.ref);
+      return stdout(ctx, command, runOpts(a, cwd, { redirectStderr: true }));
     },
   }),
   symbolic_ref: defineFunction({
@@ -129,14 +138,23 @@ export const refFunctions = {
       z.object({
         cwd: cwdOf(z),
         refs: z.unknown().optional(),
+        octopus: z.boolean().default(false),
         is_ancestor: z.boolean().default(false),
+        independent: z.boolean().default(false),
+        fork_point: z.string().nullish(),
         ...withOpts(z),
         ...common(z),
       }),
     varkw: true,
     doc: 'Interface to git-merge-base(1); is_ancestor=True answers whether the first ref is an ancestor of the second.\n\nCLI Example: salt myminion git.merge_base /path/to/repo refs=8f2e542,4ad8cab is_ancestor=True',
     run: async (ctx, a, extra) => {
-      const refs =
+      const cwd = await expandPath(a.cwd, a.user);
+      const all = pyTruthy(takeKwargs(extra.kwargs, ['all']).all);
+      if (all && (a.independent || a.is_ancestor || a.fork_point))
+        throw new SALT_ERR_INVOCATION(
+          "The 'all' argument is not compatible with 'independent', 'is_ancestor', or 'fork_point'",
+        );
+      let refs =
         a.refs === undefined || a.refs === null
           ? []
           : Array.isArray(a.refs)
@@ -144,20 +162,28 @@ export const refFunctions = {
             : String(a.refs)
                 .split(',')
                 .map((x) => x.trim());
+      if ([a.octopus, a.independent, a.is_ancestor, a.fork_point].filter(Boolean).length > 1)
+        throw new SALT_ERR_INVOCATION(
+          "Only one of 'octopus', 'independent', 'is_ancestor', and 'fork_point' is permitted",
+        );
       if (a.is_ancestor && refs.length !== 2)
         throw new SALT_ERR_INVOCATION("Two refs/commits are required if 'is_ancestor' is True");
+      if (!a.is_ancestor && a.fork_point) {
+        if (refs.length > 1)
+          throw new SALT_ERR_INVOCATION("At most one ref/commit can be passed if 'fork_point' is specified");
+        if (refs.length === 0) refs = ['HEAD'];
+      }
       const command = ['git', ...formatOpts(a.git_opts), 'merge-base', ...formatOpts(a.opts)];
-      if (extra.kwargs.all === true) command.push('--all');
-      if (a.is_ancestor) command.push('--is-ancestor');
+      if (all) command.push('--all');
+      if (a.octopus) command.push('--octopus');
+      else if (a.is_ancestor) command.push('--is-ancestor');
+      else if (a.independent) command.push('--independent');
+      else if (a.fork_point) command.push('--fork-point', a.fork_point);
       command.push(...refs);
-      const r = await gitRun(
-        ctx,
-        command,
-        runOpts(a, await expandPath(a.cwd, a.user), { failhard: !a.is_ancestor }),
-      );
+      const r = await gitRun(ctx, command, runOpts(a, cwd, { failhard: !a.is_ancestor }));
       if (a.is_ancestor) return r.retcode === 0;
-      const all = lines(r.stdout);
-      return extra.kwargs.all === true ? all : all[0];
+      const bases = lines(r.stdout);
+      return all ? bases : bases[0];
     },
   }),
 };

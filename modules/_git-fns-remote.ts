@@ -5,10 +5,23 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { defineFunction, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
-import { common, cwdOf, https, remoteAuth, runOpts, stdout, withOpts } from './_git-args.js';
+import {
+  cwdOf,
+  https,
+  httpsAuth,
+  identity,
+  runOpts,
+  saltenv,
+  stdout,
+  tail,
+  tailWithSaltenv,
+  who,
+  withOpts,
+} from './_git-args.js';
 import { parseFetch, parseRefs } from './_git-parse.js';
 import { remotes } from './_git-query.js';
 import { checkHttpsAuth, expandPath, formatOpts, gitRun } from './_git-run.js';
+import { takeKwargs } from './_invalid-kwargs.js';
 
 export const remoteFunctions = {
   clone: defineFunction({
@@ -18,8 +31,10 @@ export const remoteFunctions = {
         url: z.string().nullish(),
         name: z.string().nullish(),
         ...withOpts(z),
-        ...common(z),
-        ...remoteAuth(z),
+        ...who(z),
+        ...identity(z),
+        ...httpsAuth(z),
+        ...tailWithSaltenv(z),
       }),
     doc: 'Interface to git-clone(1): clone url into cwd (or into cwd/name when name is given).\n\nCLI Example: salt myminion git.clone /path/to/repo_parent_dir git://github.com/saltstack/salt.git',
     run: async (ctx, a) => {
@@ -49,9 +64,9 @@ export const remoteFunctions = {
         force: z.boolean().default(false),
         refspecs: z.unknown().optional(),
         ...withOpts(z),
-        ...common(z),
-        identity: z.unknown().optional(),
-        saltenv: z.string().default('base'),
+        ...who(z),
+        ...identity(z),
+        ...tailWithSaltenv(z),
       }),
     doc: 'Interface to git-fetch(1); returns what was updated (new/updated branches and tags).\n\nCLI Example: salt myminion git.fetch /path/to/repo upstream',
     run: async (ctx, a) => {
@@ -78,9 +93,9 @@ export const remoteFunctions = {
       z.object({
         cwd: cwdOf(z),
         ...withOpts(z),
-        ...common(z),
-        identity: z.unknown().optional(),
-        saltenv: z.string().default('base'),
+        ...who(z),
+        ...identity(z),
+        ...tailWithSaltenv(z),
       }),
     doc: "Interface to git-pull(1)\n\nCLI Example: salt myminion git.pull /path/to/repo opts='--rebase origin master'",
     run: async (ctx, a) =>
@@ -97,8 +112,11 @@ export const remoteFunctions = {
         remote: z.string().default('origin'),
         ref: z.string().nullish(),
         ...withOpts(z),
-        ...common(z),
-        ...remoteAuth(z),
+        ...who(z),
+        ...identity(z),
+        ...httpsAuth(z),
+        ...tail(z),
+        ...saltenv(z),
       }),
     doc: 'Interface to git-ls-remote(1): {ref: sha1} of a remote.\n\nCLI Example: salt myminion git.ls_remote /path/to/repo origin master',
     run: async (ctx, a) => {
@@ -121,12 +139,16 @@ export const remoteFunctions = {
         url: z.string(),
         heads: z.boolean().default(false),
         tags: z.boolean().default(false),
-        ...common(z),
-        ...remoteAuth(z),
-        filter: z.string().nullish(),
+        ...who(z),
+        ...identity(z),
+        ...httpsAuth(z),
+        ...tail(z),
+        ...saltenv(z),
       }),
+    varkw: true,
     doc: 'Return the remote refs for the specified URL by running git ls-remote.\n\nCLI Example: salt myminion git.remote_refs https://github.com/saltstack/salt.git',
-    run: async (ctx, a) => {
+    run: async (ctx, a, extra) => {
+      const { filter } = takeKwargs(extra.kwargs, ['filter']);
       checkHttpsAuth(a.url, https(a));
       const command = [
         'git',
@@ -135,7 +157,7 @@ export const remoteFunctions = {
         ...(a.tags ? ['--tags'] : []),
         a.url,
       ];
-      if (a.filter) command.push(a.filter);
+      if (filter) command.push(String(filter));
       return parseRefs(
         await stdout(
           ctx,
@@ -146,7 +168,7 @@ export const remoteFunctions = {
     },
   }),
   remotes: defineFunction({
-    args: (z) => z.object({ cwd: cwdOf(z), ...common(z), redact_auth: z.boolean().default(true) }),
+    args: (z) => z.object({ cwd: cwdOf(z), ...who(z), redact_auth: z.boolean().default(true), ...tail(z) }),
     doc: 'Get fetch and push URLs for each remote in a git checkout.\n\nCLI Example: salt myminion git.remotes /path/to/repo',
     run: (ctx, a) => remotes(ctx, a.cwd, a, a.redact_auth),
   }),
@@ -155,8 +177,9 @@ export const remoteFunctions = {
       z.object({
         cwd: cwdOf(z),
         remote: z.string().default('origin'),
-        ...common(z),
+        ...who(z),
         redact_auth: z.boolean().default(true),
+        ...tail(z),
       }),
     doc: 'Get the fetch and push URL for a specific remote.\n\nCLI Example: salt myminion git.remote_get /path/to/repo upstream',
     run: async (ctx, a) => {
@@ -174,10 +197,12 @@ export const remoteFunctions = {
         cwd: cwdOf(z),
         url: z.string(),
         remote: z.string().default('origin'),
-        ...common(z),
-        https_user: z.string().nullish(),
-        https_pass: z.string().nullish(),
-        push_url: z.string().nullish(),
+        ...who(z),
+        ...httpsAuth(z),
+        push_url: z.union([z.string(), z.number()]).transform(String).nullish(),
+        push_https_user: z.string().nullish(),
+        push_https_pass: z.string().nullish(),
+        ...tail(z),
       }),
     doc: 'Sets a remote with the specified name (re-adding it when it exists) and returns its URLs.\n\nCLI Example: salt myminion git.remote_set /path/to/repo git@github.com:user/repo.git',
     run: async (ctx, a) => {
@@ -186,7 +211,10 @@ export const remoteFunctions = {
       if (a.remote in (await remotes(ctx, cwd, a))) await gitRun(ctx, ['git', 'remote', 'rm', a.remote], o);
       checkHttpsAuth(a.url, https(a));
       await gitRun(ctx, ['git', 'remote', 'add', a.remote, a.url], o);
-      if (a.push_url) await gitRun(ctx, ['git', 'remote', 'set-url', '--push', a.remote, a.push_url], o);
+      if (a.push_url) {
+        checkHttpsAuth(a.push_url, { user: a.push_https_user, pass: a.push_https_pass });
+        await gitRun(ctx, ['git', 'remote', 'set-url', '--push', a.remote, a.push_url], o);
+      }
       return (await remotes(ctx, cwd, a))[a.remote];
     },
   }),
@@ -196,16 +224,24 @@ export const remoteFunctions = {
         cwd: cwdOf(z),
         command: z.string(),
         ...withOpts(z),
-        ...common(z),
-        identity: z.unknown().optional(),
-        saltenv: z.string().default('base'),
+        ...who(z),
+        ...identity(z),
+        ...tailWithSaltenv(z),
       }),
+    varkw: true,
     doc: "Interface to git-submodule(1)\n\nCLI Example: salt myminion git.submodule /path/to/repo update opts='--init --recursive'",
-    run: async (ctx, a) =>
-      stdout(
+    run: async (ctx, a, extra) => {
+      const { init } = takeKwargs(extra.kwargs, ['init']);
+      const cwd = await expandPath(a.cwd, a.user);
+      if (init)
+        throw new SALT_ERR_INVOCATION(
+          "The 'init' argument is no longer supported. Either set 'command' to 'init', or include '--init' in the 'opts' argument and set 'command' to 'update'.",
+        );
+      return stdout(
         ctx,
         ['git', ...formatOpts(a.git_opts), 'submodule', a.command, ...formatOpts(a.opts)],
-        runOpts(a, await expandPath(a.cwd, a.user), { identity: a.identity, saltenv: a.saltenv }),
-      ),
+        runOpts(a, cwd, { identity: a.identity, saltenv: a.saltenv }),
+      );
+    },
   }),
 };

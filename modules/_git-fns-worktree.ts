@@ -4,10 +4,11 @@
  * Merged into `modules/git.ts`.
  */
 import { defineFunction, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
-import { common, cwdOf, runOpts, stdout, withOpts } from './_git-args.js';
+import { common, cwdOf, identity, runOpts, stdout, tail, who, withOpts } from './_git-args.js';
 import { parseStatus } from './_git-parse.js';
 import { isWorktree } from './_git-query.js';
 import { expandPath, formatOpts } from './_git-run.js';
+import { takeKwargs } from './_invalid-kwargs.js';
 
 export const worktreeFunctions = {
   init: defineFunction({
@@ -73,7 +74,7 @@ export const worktreeFunctions = {
       ),
   }),
   reset: defineFunction({
-    args: (z) => z.object({ cwd: cwdOf(z), ...withOpts(z), ...common(z), identity: z.unknown().optional() }),
+    args: (z) => z.object({ cwd: cwdOf(z), ...withOpts(z), ...who(z), ...identity(z), ...tail(z) }),
     doc: "Interface to git-reset(1), returns the stdout from the git command\n\nCLI Example: salt myminion git.reset /path/to/repo opts='--hard origin/master'",
     run: async (ctx, a) =>
       stdout(
@@ -88,16 +89,20 @@ export const worktreeFunctions = {
         cwd: cwdOf(z),
         rev: z.string().nullish(),
         ...withOpts(z),
-        ...common(z),
-        identity: z.unknown().optional(),
+        ...who(z),
+        ...identity(z),
+        ...tail(z),
       }),
+    varkw: true,
     doc: 'Interface to git-merge(1)\n\nCLI Example: salt myminion git.merge /path/to/repo rev=upstream/foo',
-    run: async (ctx, a) =>
-      stdout(
+    run: async (ctx, a, extra) => {
+      takeKwargs(extra.kwargs);
+      return stdout(
         ctx,
         ['git', ...formatOpts(a.git_opts), 'merge', ...formatOpts(a.opts), ...(a.rev ? [a.rev] : [])],
         runOpts(a, await expandPath(a.cwd, a.user), { identity: a.identity }),
-      ),
+      );
+    },
   }),
   discard_local_changes: defineFunction({
     args: (z) => z.object({ cwd: cwdOf(z), path: z.string().default('.'), ...common(z) }),

@@ -58,6 +58,8 @@ export interface PipCall {
   user?: string | null;
   cwd?: string | null;
   env_vars?: Record<string, unknown> | null;
+  /** Extra keywords for cmd.run_all (the `**kwargs` of freeze/list), over tsalt's own. */
+  cmd_kwargs?: Readonly<Record<string, unknown>>;
 }
 
 /** Runs `pip <args>` for `a`; the cmd.run_all result. */
@@ -75,6 +77,7 @@ export async function runPip(
     ignore_retcode: true,
     runas: a.user ?? null,
     ...more,
+    ...a.cmd_kwargs,
   };
   if (a.cwd) kw.cwd = a.cwd;
   if (Object.keys(env).length > 0) kw.env = env;

@@ -6,13 +6,14 @@
  */
 import { defineFunction, type ExecContext, type FunctionSpec } from '../kernel/index.js';
 import { DEFAULT_TIME_FMT } from '../plugins/schedule/index.js';
+import { pyFlag } from './_coerce.js';
 import { type Ret, userKwargs, validTime } from './_schedule-build.js';
 import { current, manage, saved, whereIs, writeOffline } from './_schedule-client.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const withName = (z: typeof import('zod').z) => z.object({ name: z.string().nullish() });
+const withName = (z: typeof import('zod').z) => z.object({ name: z.string().nullable() });
 
 /** A call Salt answers from the `{complete, schedule}` it gets back. */
 async function scheduleAfter(ctx: ExecContext, call: Ret): Promise<Ret | undefined> {
@@ -28,10 +29,10 @@ function toggleJob(enable: boolean): FunctionSpec {
     varkw: true,
     doc: `${enable ? 'Enable' : 'Disable'} a job in the minion's schedule: schedule.${verb}_job job1`,
     run: async (ctx, { name: raw }, extra) => {
-      const name = raw ?? '';
+      const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const kwargs = userKwargs(extra.kwargs);
       const ret: Ret = { comment: [], result: true, changes: {} };
-      if (!name) Object.assign(ret, { comment: 'Job name is required.', result: false });
+      if (!raw) Object.assign(ret, { comment: 'Job name is required.', result: false });
       if (kwargs.test || ctx.opts.test)
         return { ...ret, comment: `Job: ${name} would be ${verb}d in schedule.` };
       const where = await whereIs(ctx, name);
@@ -85,8 +86,8 @@ function retime(postpone: boolean): FunctionSpec {
   return defineFunction({
     args: (z) =>
       postpone
-        ? z.object({ name: z.string().nullish(), current_time: z.unknown(), new_time: z.unknown() })
-        : z.object({ name: z.string().nullish(), current_time: z.unknown() }),
+        ? z.object({ name: z.string().nullable(), current_time: z.unknown(), new_time: z.unknown() })
+        : z.object({ name: z.string().nullable(), current_time: z.unknown() }),
     varkw: true,
     doc: postpone
       ? "Postpone a job in the minion's schedule: schedule.postpone_job job current_time new_time (format %Y-%m-%dT%H:%M:%S, or time_fmt=...)"
@@ -94,11 +95,11 @@ function retime(postpone: boolean): FunctionSpec {
     run: async (ctx, a, extra) => {
       const kwargs = userKwargs(extra.kwargs);
       const fmt = typeof kwargs.time_fmt === 'string' && kwargs.time_fmt ? kwargs.time_fmt : DEFAULT_TIME_FMT;
-      const name = a.name ?? '';
+      const name = a.name ?? 'None';
       const newTime = (a as { new_time?: unknown }).new_time;
       const ret: Ret = { comment: [], result: true };
       const bad = { comment: 'Date string could not be parsed.', result: false };
-      if (!name) {
+      if (!a.name) {
         if (postpone) return { comment: 'Job name is required.', result: false };
         Object.assign(ret, { comment: 'Job name is required.', result: false });
       }
@@ -145,15 +146,15 @@ function retime(postpone: boolean): FunctionSpec {
 /** schedule.copy and schedule.move: the job published to other minions' schedule.add (peer publish). */
 function sendTo(move: boolean): FunctionSpec {
   return defineFunction({
-    args: (z) => z.object({ name: z.string().nullish(), target: z.string() }),
+    args: (z) => z.object({ name: z.string().nullable(), target: z.string() }),
     varkw: true,
     doc: move
       ? 'Move a scheduled job to another minion or minions: schedule.move jobname target'
       : 'Copy a scheduled job to another minion or minions: schedule.copy jobname target',
     run: async (ctx, { name: raw, target }, extra) => {
-      const name = raw ?? '';
+      const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const ret: Ret = { comment: [], result: true };
-      if (!name) Object.assign(ret, { comment: 'Job name is required.', result: false });
+      if (!raw) Object.assign(ret, { comment: 'Job name is required.', result: false });
       if (userKwargs(extra.kwargs).test)
         return { ...ret, comment: `Job: ${name} would be ${move ? 'moved' : 'copied'} from schedule.` };
       const opts = await current(ctx, 'opts');
@@ -199,10 +200,10 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     varkw: true,
     doc: "Delete a job from the minion's schedule: schedule.delete job1",
     run: async (ctx, { name: raw }, extra) => {
-      const name = raw ?? '';
+      const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const kwargs = userKwargs(extra.kwargs);
       const ret: Ret = { comment: `Failed to delete job ${name} from schedule.`, result: false, changes: {} };
-      if (!name) ret.comment = 'Job name is required.';
+      if (!raw) ret.comment = 'Job name is required.';
       if (kwargs.test)
         return { ...ret, comment: `Job: ${name} would be deleted from schedule.`, result: true };
       if (kwargs.offline) {
@@ -272,12 +273,12 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
   enable: toggleSchedule(true),
   disable: toggleSchedule(false),
   run_job: defineFunction({
-    args: (z) => z.object({ name: z.string().nullish(), force: z.unknown().optional() }),
+    args: (z) => z.object({ name: z.string().nullable(), force: pyFlag(z, false) }),
     doc: 'Run a scheduled job on the minion immediately: schedule.run_job job1 [force=True]',
     run: async (ctx, { name: raw, force }) => {
-      const name = raw ?? '';
+      const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const ret: Ret = { comment: [], result: true };
-      if (!name) Object.assign(ret, { comment: 'Job name is required.', result: false });
+      if (!raw) Object.assign(ret, { comment: 'Job name is required.', result: false });
       const jobs = await current(ctx);
       const job = jobs[name];
       if (!isMap(job)) return { ...ret, comment: `Job ${name} does not exist.`, result: false };
@@ -333,7 +334,7 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     },
   }),
   job_status: defineFunction({
-    args: (z) => z.object({ name: z.string().nullish(), time_fmt: z.string().default(DEFAULT_TIME_FMT) }),
+    args: (z) => z.object({ name: z.string().nullable(), time_fmt: z.string().default(DEFAULT_TIME_FMT) }),
     doc: 'Show the information of a scheduled job: schedule.job_status job_name',
     run: async (ctx, { name, time_fmt }) => {
       const answer = await manage(ctx, { func: 'job_status', name, fire_event: true, time_fmt });

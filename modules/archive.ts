@@ -21,6 +21,7 @@ import {
   zipMembers,
   zipNames,
 } from './_archive-read.js';
+import { pyFlag } from './_coerce.js';
 import { shlexSplit } from './_shlex.js';
 
 async function cache(
@@ -28,8 +29,9 @@ async function cache(
   name: string,
   saltenv: string,
   sourceHash?: string | null,
+  useEtag = false,
 ): Promise<string> {
-  const kw: Record<string, unknown> = { saltenv };
+  const kw: Record<string, unknown> = { saltenv, use_etag: useEtag };
   if (sourceHash) kw.source_hash = sourceHash;
   const got = await ctx.call('cp.cache_file', [name], kw);
   if (typeof got !== 'string' || got === '') throw new SALT_ERR_EXEC_COMMAND(`Failed to cache ${name}`);
@@ -85,9 +87,10 @@ export async function listArchive(
     verbose?: boolean;
     saltenv?: string;
     source_hash?: string | null;
+    use_etag?: boolean;
   },
 ): Promise<string[] | Record<string, string[]>> {
-  const cached = await cache(ctx, name, a.saltenv ?? 'base', a.source_hash);
+  const cached = await cache(ctx, name, a.saltenv ?? 'base', a.source_hash, a.use_etag);
   let strip = 0;
   if (a.strip_components !== undefined && a.strip_components !== null && a.strip_components !== false) {
     strip = Number.parseInt(String(a.strip_components), 10);
@@ -142,6 +145,7 @@ export default defineModule({
           verbose: z.boolean().default(false),
           saltenv: z.string().default('base'),
           source_hash: z.string().nullish(),
+          use_etag: pyFlag(z, false),
         }),
       doc: "List the files and directories in a tar or zip archive (verbose=True: dirs, files, links and the top-level ones).\n\nCLI Example: salt '*' archive.list /path/to/myfile.tar.gz verbose=True",
       run: (ctx, a) => listArchive(ctx, a.name, a),
@@ -153,9 +157,11 @@ export default defineModule({
           clean: z.boolean().default(false),
           saltenv: z.string().default('base'),
           source_hash: z.string().nullish(),
+          use_etag: pyFlag(z, false),
         }),
       doc: "Returns True if the zip archive is password-protected, False if not.\n\nCLI Example: salt '*' archive.is_encrypted /path/to/myfile.zip",
-      run: async (ctx, a) => zipIsEncrypted(ctx, a.name, await cache(ctx, a.name, a.saltenv, a.source_hash)),
+      run: async (ctx, a) =>
+        zipIsEncrypted(ctx, a.name, await cache(ctx, a.name, a.saltenv, a.source_hash, a.use_etag)),
     }),
     tar: defineFunction({
       args: (z) =>

@@ -88,10 +88,14 @@ export default defineModule({
       args: (z) =>
         z.object({
           key: keyArg(z),
-          default: z.unknown().optional(),
-          delimiter: z.string().optional(),
+          default: z.unknown().default(''),
+          delimiter: z.string().default(':'),
           merge: z.string().nullable().optional(),
-          ...omitArgs(z),
+          // Salt's config.get names these in another order than config.option does
+          omit_opts: pyFlag(z, false),
+          omit_pillar: pyFlag(z, false),
+          omit_master: pyFlag(z, false),
+          omit_grains: pyFlag(z, false),
         }),
       doc: `Attempt to retrieve the named value from the minion config file, pillar, grains or the
 master config. If the named value is not available, return the value specified by the
@@ -178,7 +182,7 @@ CLI Example:
       args: (z) =>
         z.object({
           value: keyArg(z),
-          default: z.unknown().optional(),
+          default: z.unknown().default(''),
           omit_opts: pyFlag(z, false),
           omit_master: pyFlag(z, false),
           omit_pillar: pyFlag(z, false),
@@ -209,7 +213,7 @@ CLI Example:
           else if (Array.isArray(ret) && Array.isArray(tmp)) ret = [...ret, ...tmp];
         }
         if (ret === undefined && has(CONFIG_DEFAULTS, a.value)) return CONFIG_DEFAULTS[a.value];
-        return ret === undefined ? (a.default ?? '') : ret;
+        return ret === undefined ? a.default : ret;
       },
     }),
     dot_vals: defineFunction({

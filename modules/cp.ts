@@ -104,7 +104,7 @@ export default defineModule({
       args: (z) =>
         z.object({
           path: str(z),
-          dest: z.string().nullish(),
+          dest: z.string().nullable(),
           template: z.string().default('jinja'),
           saltenv: env(z),
           makedirs: pyFlag(z, false),

@@ -210,11 +210,12 @@ async function rmEnv(ctx: ExecContext, user: string, name: string): Promise<stri
   return out.retcode ? out.stderr : ret;
 }
 
-const time = (z: typeof import('zod').z) =>
-  z
-    .union([z.string(), z.number()])
-    .nullish()
-    .transform((v) => (v === undefined || v === null ? v : String(v).toLowerCase()));
+/** A time field; `required` (None allowed) where Salt's signature has no default. */
+const time = (z: typeof import('zod').z, required = false) =>
+  (required
+    ? z.union([z.string(), z.number()]).nullable()
+    : z.union([z.string(), z.number()]).nullish()
+  ).transform((v) => (v === undefined || v === null ? v : String(v).toLowerCase()));
 const ident = (z: typeof import('zod').z) =>
   z
     .union([z.string(), z.number(), z.boolean()])
@@ -260,11 +261,11 @@ const cron = defineModule({
       args: (z) =>
         z.object({
           user: z.string(),
-          minute: time(z),
-          hour: time(z),
-          daymonth: time(z),
-          month: time(z),
-          dayweek: time(z),
+          minute: time(z, true),
+          hour: time(z, true),
+          daymonth: time(z, true),
+          month: time(z, true),
+          dayweek: time(z, true),
           cmd: z.string(),
           commented: z.boolean().default(false),
           comment: z.string().nullish(),

@@ -50,7 +50,7 @@ export default defineModule({
       args: (z) =>
         z.object({
           key: z.union([z.string(), z.number()]).transform(String),
-          default: z.unknown().optional(),
+          default: z.unknown().default(''),
         }),
       doc: `defaults.get is used much like pillar.get except that it will read a default value for
 a pillar from defaults.json or defaults.yaml files that are stored in the root of a salt formula.
@@ -67,7 +67,7 @@ and salt://core/defaults.json.`,
         const namespace = at === -1 ? a.key : a.key.slice(0, at);
         const key = at === -1 ? '' : a.key.slice(at + 1);
         const defaults = await loadDefaults(ctx, namespace);
-        return key ? traverse(defaults, key, a.default === undefined ? '' : a.default) : defaults;
+        return key ? traverse(defaults, key, a.default) : defaults;
       },
     }),
     merge: defineFunction({

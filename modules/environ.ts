@@ -32,8 +32,8 @@ export default defineModule({
         z.object({
           key: z.unknown(),
           val: z.unknown(),
-          false_unsets: z.unknown().optional(),
-          permanent: z.unknown().optional(),
+          false_unsets: z.unknown().default(false),
+          permanent: z.unknown().default(false),
         }),
       doc: `Set a single salt process environment variable. Returns True on success.
 
@@ -51,10 +51,10 @@ CLI Example:
       args: (z) =>
         z.object({
           environ: z.unknown(),
-          false_unsets: z.unknown().optional(),
-          clear_all: z.unknown().optional(),
-          update_minion: z.unknown().optional(),
-          permanent: z.unknown().optional(),
+          false_unsets: z.unknown().default(false),
+          clear_all: z.unknown().default(false),
+          update_minion: z.unknown().default(false),
+          permanent: z.unknown().default(false),
         }),
       doc: `Set multiple salt process environment variables from a dict. Returns a dict.
 

@@ -27,16 +27,16 @@ import {
 } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { pyTruthy } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
-import { cli, expand, owner, str } from './_file-args.js';
+import { cli, expand, owner, ownerReq, str } from './_file-args.js';
 import { diffBuffers } from './_file-diff.js';
 import { blockReplace, commentLine, replaceInFile, searchFile } from './_file-edit.js';
 import { findFiles } from './_file-find.js';
+import { managedFunctions } from './_file-fns-managed.js';
 import { metaFunctions, pyDirname } from './_file-fns-meta.js';
 import { textFunctions } from './_file-fns-text.js';
-import { checkManagedChanges, getManaged, manageFile } from './_file-manage.js';
-import type { Ret } from './_file-perms.js';
-import { fileClient, type SourceSpec, sourceList } from './_file-source.js';
+import { fileClient } from './_file-source.js';
 import {
   fileStats,
   gidToGroup,
@@ -425,7 +425,7 @@ export default defineModule({
           path: str(z),
           pattern: z.string(),
           flags: z.unknown().default(8),
-          bufsize: z.unknown().optional(),
+          bufsize: z.unknown().default(1),
           ignore_if_missing: pyFlag(z, false),
           multiline: pyFlag(z, false),
         }),
@@ -456,7 +456,7 @@ export default defineModule({
           repl: str(z),
           count: z.number().default(0),
           flags: z.unknown().default(8),
-          bufsize: z.unknown().optional(),
+          bufsize: z.unknown().default(1),
           append_if_not_found: pyFlag(z, false),
           prepend_if_not_found: pyFlag(z, false),
           not_found_content: z.string().nullish(),
@@ -618,12 +618,12 @@ export default defineModule({
       },
     }),
     chown: defineFunction({
-      args: (z) => z.object({ path: str(z), user: owner(z), group: owner(z) }),
+      args: (z) => z.object({ path: str(z), user: ownerReq(z), group: ownerReq(z) }),
       doc: `Chown a file: None when done, else why not.${cli("salt '*' file.chown /etc/passwd root root")}`,
       run: (_ctx, a) => chownPath(expand(a.path), a.user, a.group),
     }),
     chgrp: defineFunction({
-      args: (z) => z.object({ path: str(z), group: owner(z) }),
+      args: (z) => z.object({ path: str(z), group: ownerReq(z) }),
       doc: `Change the group of a file.${cli("salt '*' file.chgrp /etc/passwd root")}`,
       run: async (_ctx, a) => {
         const s = await fileStats(expand(a.path));
@@ -631,12 +631,12 @@ export default defineModule({
       },
     }),
     user_to_uid: defineFunction({
-      args: (z) => z.object({ user: owner(z) }),
+      args: (z) => z.object({ user: ownerReq(z) }),
       doc: `Convert a user name to a uid ('' when unknown).${cli("salt '*' file.user_to_uid root")}`,
       run: (_ctx, a) => userToUid(a.user),
     }),
     group_to_gid: defineFunction({
-      args: (z) => z.object({ group: owner(z) }),
+      args: (z) => z.object({ group: ownerReq(z) }),
       doc: `Convert a group name to a gid ('' when unknown).${cli("salt '*' file.group_to_gid root")}`,
       run: (_ctx, a) => groupToGid(a.group),
     }),
@@ -658,6 +658,9 @@ export default defineModule({
           saltenv: z.string().default('base'),
           show_filenames: pyFlag(z, true),
           show_changes: pyFlag(z, true),
+          template: pyFlag(z, false),
+          source_hash_file1: z.string().nullish(),
+          source_hash_file2: z.string().nullish(),
         }),
       doc: `Return the unified diff of two files (local paths or salt:// URLs).${cli("salt '*' file.get_diff /home/fred/.vimrc salt://users/fred/.vimrc")}`,
       run: async (ctx, a) => {
@@ -672,154 +675,13 @@ export default defineModule({
         if (errors.length) throw new SALT_ERR_EXEC_COMMAND('Failed to cache one or more files');
         const [b1, b2] = await Promise.all(paths.map((p) => readFile(p)));
         if (b1!.equals(b2!)) return '';
+        if (a.template && pyTruthy(await ctx.call('config.option', ['obfuscate_templates'])))
+          return '<Obfuscated Template>';
         if (!a.show_changes) return '<show_changes=False>';
         return diffBuffers(b1!, b2!, a.show_filenames ? [paths[0]!, paths[1]!] : undefined);
       },
     }),
-    source_list: defineFunction({
-      args: (z) =>
-        z.object({
-          source: z.unknown(),
-          source_hash: z.string().nullish(),
-          saltenv: z.string().default('base'),
-        }),
-      doc: `The first source of a list that exists, with its hash: [source, source_hash].${cli("salt '*' file.source_list salt://http/httpd.conf '{hash_type: 'md5', 'hsum': <md5sum>}' base")}`,
-      run: async (ctx, a) => {
-        let source = a.source;
-        if (typeof source === 'string' && source.startsWith('[')) source = JSON.parse(source);
-        return sourceList(ctx, source as SourceSpec, a.source_hash ?? '', a.saltenv);
-      },
-    }),
-    get_managed: defineFunction({
-      args: (z) =>
-        z.object({
-          name: str(z),
-          template: z.string().nullish(),
-          source: z.string().nullish(),
-          source_hash: z.string().nullish(),
-          source_hash_name: z.string().nullish(),
-          user: owner(z),
-          group: owner(z),
-          mode: owner(z),
-          attrs: z.string().nullish(),
-          saltenv: z.string().default('base'),
-          context: z.record(z.string(), z.unknown()).nullish(),
-          defaults: z.record(z.string(), z.unknown()).nullish(),
-          skip_verify: pyFlag(z, false),
-        }),
-      varkw: true,
-      doc: `Return the managed file data for file.managed: [cached source, source hash, error comment].${cli("salt '*' file.get_managed /etc/httpd/conf.d/httpd.conf jinja salt://http/httpd.conf '{hash_type: 'md5', 'hsum': <md5sum>}' None root root '755' base None None")}`,
-      run: (ctx, a, extra) =>
-        getManaged(ctx, {
-          name: a.name,
-          template: a.template,
-          source: a.source,
-          sourceHash: a.source_hash,
-          sourceHashName: a.source_hash_name,
-          user: a.user,
-          group: a.group,
-          mode: a.mode,
-          saltenv: a.saltenv,
-          context: a.context,
-          defaults: a.defaults,
-          skipVerify: a.skip_verify,
-          extra: extra.kwargs,
-        }),
-    }),
-    check_managed_changes: defineFunction({
-      args: (z) =>
-        z.object({
-          name: str(z),
-          source: z.string().nullish(),
-          source_hash: z.string().nullish(),
-          source_hash_name: z.string().nullish(),
-          user: owner(z),
-          group: owner(z),
-          mode: owner(z),
-          attrs: z.string().nullish(),
-          template: z.string().nullish(),
-          context: z.unknown().optional(),
-          defaults: z.unknown().optional(),
-          saltenv: z.string().default('base'),
-          contents: z.string().nullish(),
-          skip_verify: pyFlag(z, false),
-          keep_mode: pyFlag(z, false),
-          follow_symlinks: pyFlag(z, false),
-        }),
-      varkw: true,
-      doc: `Return a dictionary of what changes need to be made for a file (or [False, comment]).${cli("salt '*' file.check_managed_changes /etc/httpd/conf.d/httpd.conf salt://http/httpd.conf '{hash_type: 'md5', 'hsum': <md5sum>}' root, root, '755' jinja True None None base")}`,
-      run: async (ctx, a) => {
-        const blank = (v: unknown) => (v === '' ? null : v);
-        const [source] = await sourceList(
-          ctx,
-          blank(a.source) as string | null,
-          a.source_hash ?? '',
-          a.saltenv,
-        );
-        return checkManagedChanges(
-          ctx,
-          {
-            name: expand(a.name),
-            template: blank(a.template) as string | null,
-            source,
-            sourceHash: a.source_hash,
-            sourceHashName: a.source_hash_name,
-            user: blank(a.user) as string | null,
-            group: blank(a.group) as string | null,
-            mode: normalizeMode(blank(a.mode)),
-            saltenv: a.saltenv,
-            context: (blank(a.context) as Record<string, unknown>) ?? null,
-            defaults: (blank(a.defaults) as Record<string, unknown>) ?? null,
-            skipVerify: a.skip_verify,
-          },
-          a.contents,
-          a.follow_symlinks,
-        );
-      },
-    }),
-    manage_file: defineFunction({
-      args: (z) =>
-        z.object({
-          name: str(z),
-          sfn: z.string().nullish(),
-          ret: z.record(z.string(), z.unknown()).nullish(),
-          source: z.string().nullish(),
-          source_sum: z.record(z.string(), z.unknown()).nullish(),
-          user: owner(z),
-          group: owner(z),
-          mode: owner(z),
-          attrs: z.string().nullish(),
-          saltenv: z.string().default('base'),
-          backup: z.string().nullish(),
-          makedirs: pyFlag(z, false),
-          template: z.string().nullish(),
-          show_changes: pyFlag(z, true),
-          contents: z.string().nullish(),
-          dir_mode: owner(z),
-          follow_symlinks: pyFlag(z, true),
-          skip_verify: pyFlag(z, false),
-        }),
-      varkw: true,
-      doc: `Checks the destination against what was retrieved with get_managed and makes the appropriate modifications; a state return.${cli("salt '*' file.manage_file /etc/httpd/conf.d/httpd.conf '' '{}' salt://http/httpd.conf '{hash_type: 'md5', 'hsum': <md5sum>}' root root '755' '' base ''")}`,
-      run: (ctx, a) =>
-        manageFile(ctx, expand(a.name), (a.ret && Object.keys(a.ret).length ? a.ret : null) as Ret | null, {
-          sfn: a.sfn ?? '',
-          source: a.source || null,
-          sum: (a.source_sum ?? {}) as { hsum?: string; hash_type?: string },
-          user: a.user || null,
-          group: a.group || null,
-          mode: a.mode || null,
-          saltenv: a.saltenv,
-          backup: a.backup ?? '',
-          makedirs: a.makedirs,
-          showChanges: a.show_changes,
-          contents: a.contents ?? null,
-          dirMode: a.dir_mode,
-          followSymlinks: a.follow_symlinks,
-          skipVerify: a.skip_verify,
-          test: ctx.opts.test === true,
-        }),
-    }),
+    ...managedFunctions,
     ...textFunctions,
     ...metaFunctions,
   },

@@ -79,7 +79,7 @@ export default defineModule({
           sections: z.record(z.string(), z.unknown()).nullish(),
           separator: z.string().default('='),
           encoding: z.string().nullish(),
-          no_spaces: z.unknown().optional(),
+          no_spaces: z.unknown().default(false),
         }),
       doc: `Set options in an ini file (created when missing) and return what changed:
 {option: {before, after}} at the top level, {section: {option: {before, after}}} inside one.
@@ -89,7 +89,7 @@ An option that only a comment line holds (\`#port = 80\`) replaces that line.
 ${common}
 no_spaces: write every separator without the spaces around it (the whole file).${cli("ini.set_option /path/to/ini '{section_foo: {key: value}}'")}`,
       run: async (_ctx, a) => {
-        const ini = await load(a, pyTruthy(a.no_spaces ?? false));
+        const ini = await load(a, pyTruthy(a.no_spaces));
         const changes = ini.update(Object.entries(a.sections ?? {}));
         await flush(a, ini);
         return changes;

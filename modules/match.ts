@@ -141,11 +141,11 @@ CLI Example:
       args: (z) =>
         z.object({
           lookup: z.unknown(),
-          tgt_type: z.string().optional(),
+          tgt_type: z.string().default('compound'),
           minion_id: z.unknown().optional(),
           merge: z.unknown().optional(),
           merge_lists: pyFlag(z, false),
-          default: z.unknown().optional(),
+          default: z.unknown().default('default'),
         }),
       doc: `Return the first match in a dictionary of target patterns.
 
@@ -171,13 +171,18 @@ CLI Example:
           }
           return a.lookup[key];
         }
-        const dflt = String(a.default ?? 'default');
+        if (a.default === null || a.default === undefined) return null;
+        const dflt = String(a.default);
         return Object.hasOwn(a.lookup, dflt) ? a.lookup[dflt] : null;
       },
     }),
     search_by: defineFunction({
       args: (z) =>
-        z.object({ lookup: z.unknown(), tgt_type: z.string().optional(), minion_id: z.unknown().optional() }),
+        z.object({
+          lookup: z.unknown(),
+          tgt_type: z.string().default('compound'),
+          minion_id: z.unknown().optional(),
+        }),
       doc: `Search a dictionary of target strings for matching targets.
 
 Each value of lookup is a list of target expressions; the keys whose lists hold a match for this

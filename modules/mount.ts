@@ -142,12 +142,13 @@ async function doMount(name: string, device: unknown, mkmnt: boolean, fstype: st
   return out.retcode ? out.stderr.replace(/\n$/, '') : true;
 }
 
-const mountArgs = (z: typeof import('zod').z) => ({
+/** mount's and remount's arguments: remount requires `device`, mount defaults it to False. */
+const mountArgs = (z: typeof import('zod').z, deviceRequired: boolean) => ({
   name: z.string(),
-  device: z.unknown().optional(),
-  mkmnt: z.unknown().optional(),
-  fstype: z.string().optional(),
-  opts: z.unknown().optional(),
+  device: deviceRequired ? z.unknown() : z.unknown().default(false),
+  mkmnt: z.unknown().default(false),
+  fstype: z.string().default(''),
+  opts: z.unknown().default('defaults'),
   user: z.string().nullable().optional(),
 });
 
@@ -189,19 +190,19 @@ CLI Example:
       run: async (ctx, a) => Object.hasOwn(await activeMounts(ctx), a.name),
     }),
     mount: defineFunction({
-      args: (z) => z.object({ ...mountArgs(z), util: z.string().optional() }),
+      args: (z) => z.object({ ...mountArgs(z, false), util: z.string().default('mount') }),
       doc: `Mount a device.
 
 CLI Example:
 
     salt '*' mount.mount /mnt/foo /dev/sdz1 True`,
       run: async (_ctx, a): Promise<string | boolean> => {
-        if ((a.util ?? 'mount') !== 'mount') return false;
+        if (a.util !== 'mount') return false;
         return doMount(a.name, a.device ?? false, a.mkmnt === true, a.fstype ?? '', optsList(a.opts));
       },
     }),
     remount: defineFunction({
-      args: (z) => z.object(mountArgs(z)),
+      args: (z) => z.object(mountArgs(z, true)),
       doc: `Attempt to remount a device, if the device is not already mounted, mount is called.
 
 CLI Example:
@@ -228,7 +229,7 @@ CLI Example:
           name: z.string(),
           device: z.string().nullable().optional(),
           user: z.string().nullable().optional(),
-          util: z.string().optional(),
+          util: z.string().default('mount'),
         }),
       doc: `Attempt to unmount a device by specifying the directory it is mounted on.
 

@@ -284,7 +284,7 @@ export default defineModule({
   functions: {
     ping: defineFunction({
       args: (z) =>
-        z.object({ host: text(z), timeout: z.unknown().optional(), return_boolean: pyFlag(z, false) }),
+        z.object({ host: text(z), timeout: z.unknown().default(false), return_boolean: pyFlag(z, false) }),
       doc: `Performs an ICMP ping to a host.
 
 timeout: a timeout in seconds for the ping (passed to ping -W).
@@ -560,7 +560,7 @@ CLI Example:
     }),
     connect: defineFunction({
       varkw: true,
-      args: (z) => z.object({ host: text(z).optional(), port: z.unknown().optional() }),
+      args: (z) => z.object({ host: text(z).nullable(), port: z.unknown().optional() }),
       doc: `Test connectivity to a host using a particular port from the minion.
 
 proto: tcp (default) or udp. timeout: seconds (5). family: ipv4 or ipv6.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { moduleCtx } from '../states/_test-ctx.js';
 import { fakeCtx, invoke } from './_fake-ctx.js';
 import pillar from './pillar.js';
 
@@ -11,8 +12,19 @@ describe('pillar (tsalt serves no pillar: answers as Salt with an empty pillar)'
     expect((await invoke(pillar, 'items', [kw({ pillar: { x: 1 } })])).value).toEqual({ x: 1 });
     expect((await invoke(pillar, 'raw')).value).toEqual({});
     expect((await invoke(pillar, 'raw', ['k'])).value).toEqual({});
-    expect((await invoke(pillar, 'ls')).value).toEqual([]);
-    expect((await invoke(pillar, 'obfuscate')).value).toEqual({});
+  });
+  it('ls and obfuscate answer from pillar.items with their arguments, as Salt', async () => {
+    const ctx = moduleCtx([pillar]);
+    expect(await ctx.call('pillar.ls', [])).toEqual([]);
+    expect(await ctx.call('pillar.ls', ['a', 'b'])).toEqual(['a', 'b']);
+    expect(await ctx.call('pillar.obfuscate', [])).toEqual({});
+    expect(await ctx.call('pillar.obfuscate', [], { pillar: { pw: 's3cret', n: [1] } })).toEqual({
+      pw: '<str>',
+      n: ['<int>'],
+    });
+    await expect(ctx.call('pillar.ls', [], { saltenv: 'base' })).rejects.toThrow(
+      'The following keyword arguments are not valid: saltenv=base',
+    );
   });
   it("get: the default, '' without one; merge returns the default", async () => {
     expect((await invoke(pillar, 'get', ['pkg:apache'])).value).toBe('');

@@ -96,7 +96,8 @@ const keyArg = (z: typeof import('zod').z) => z.union([z.string(), z.number()]).
 const getArgs = (z: typeof import('zod').z) =>
   z.object({
     key: keyArg(z),
-    default: z.unknown().optional(),
+    // left out, the default is Salt's NOT_SET sentinel ('' unless pillar_raise_on_missing)
+    default: z.unknown().optional().meta({ argspecDefault: '<Constant.NOT_SET>' }),
     merge: pyFlag(z, false),
     merge_nested_lists: z.unknown().optional(),
     delimiter: z.string().default(':'),
@@ -142,14 +143,15 @@ export default defineModule({
       },
     }),
     obfuscate: defineFunction({
-      args: (z) => z.object({ pillarenv: z.unknown().optional(), saltenv: z.unknown().optional() }),
-      doc: 'The pillar with every value replaced by `<type name>` (shape without secrets).',
-      run: (ctx) => obfuscate(minionPillar(ctx)),
+      varargs: true,
+      varkw: true,
+      doc: 'The pillar (as pillar.items gives it, with the same arguments) with every value replaced by `<type name>` (shape without secrets).',
+      run: async (ctx, _a, { args, kwargs }) => obfuscate(await ctx.call('pillar.items', args, kwargs)),
     }),
     ls: defineFunction({
-      args: (z) => z.object({ pillarenv: z.unknown().optional(), saltenv: z.unknown().optional() }),
-      doc: 'The top-level pillar keys.',
-      run: (ctx) => Object.keys(minionPillar(ctx)),
+      varargs: true,
+      doc: 'The top-level keys of the pillar as pillar.items gives it (positional keys: only those).',
+      run: async (ctx, _a, { args }) => Object.keys((await ctx.call('pillar.items', args)) as object),
     }),
     get: defineFunction({
       args: getArgs,

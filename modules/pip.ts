@@ -5,6 +5,8 @@
  * environment (`_pip-bin.ts`); the install command line is `_pip-install-args.ts`.
  */
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { pyFlag } from './_coerce.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { pep440Cmp } from './_pep440.js';
 import { forgetVersion, listArg, type PipCall, pipVersion, type RunAll, runPip } from './_pip-bin.js';
 import { installArgs, proxyArgs, timeoutArgs } from './_pip-install-args.js';
@@ -251,19 +253,23 @@ export default defineModule({
       },
     }),
     freeze: defineFunction({
-      args: (z) => z.object({ ...callArgs(z), ...envVars(z) }),
+      args: (z) => z.object({ ...callArgs(z), use_vt: pyFlag(z, false), ...envVars(z) }),
+      varkw: true,
       doc: "Return a list of installed packages (pip freeze --all) either globally or in the virtualenv bin_env.\n\nCLI Example: salt '*' pip.freeze bin_env=/home/code/path/to/virtualenv",
-      run: (ctx, a) => freeze(ctx, a),
+      run: (ctx, a, extra) =>
+        freeze(ctx, { ...a, cmd_kwargs: { use_vt: a.use_vt, ...cleanKwargs(extra.kwargs) } }),
     }),
     list_freeze_parse: defineFunction({
       args: (z) => z.object({ prefix: prefixArg(z), ...callArgs(z), ...envVars(z) }),
+      varkw: true,
       doc: "Filter the output of pip.freeze by prefix into {name: version}, pip itself included.\n\nCLI Example: salt '*' pip.list_freeze_parse salt",
-      run: (ctx, a) => freezeParse(ctx, a.prefix, a),
+      run: (ctx, a, extra) => freezeParse(ctx, a.prefix, { ...a, cmd_kwargs: cleanKwargs(extra.kwargs) }),
     }),
     list: defineFunction({
       args: (z) => z.object({ prefix: prefixArg(z), ...callArgs(z), ...envVars(z) }),
+      varkw: true,
       doc: "Installed packages as {name: version} (pip list --format=json), those whose name starts with prefix when given.\n\nCLI Example: salt '*' pip.list salt",
-      run: (ctx, a) => list(ctx, a.prefix, a),
+      run: (ctx, a, extra) => list(ctx, a.prefix, { ...a, cmd_kwargs: cleanKwargs(extra.kwargs) }),
     }),
     version: defineFunction({
       args: (z) =>

@@ -118,7 +118,8 @@ export default defineModule({
       run: (ctx, a) => publishAndWait(ctx, a, 'clean'),
     }),
     full_data: defineFunction({
-      args: publishArgs,
+      // Salt's full_data has no via_master
+      args: (z) => publishArgs(z).omit({ via_master: true }),
       doc: `Return the full data about the publication, invoked as publish.publish.${ATTENTION}\n\nCLI Example:\n\n    salt system.example.com publish.full_data '*' cmd.run 'ls -la /tmp'`,
       run: (ctx, a) => publishAndWait(ctx, { ...a, via_master: undefined }, 'full'),
     }),

@@ -140,11 +140,14 @@ function withNote(changed: string[], touched: boolean, link: MasterLink): string
 type SyncForm = 'modules' | 'states' | 'grains' | 'returners' | 'matchers';
 
 /** `saltutil.sync_<form>`: sync the form, then (with `refresh`) recycle the job processes. */
-function syncFunction(form: SyncForm, doc: string, o: { clean_pillar_cache?: true } = {}) {
+/** A `sync_<form>` function; `refresh` defaults to True but for sync_matchers, as Salt's signatures say. */
+function syncFunction(form: SyncForm, doc: string, o: { clean_pillar_cache?: true; refresh?: false } = {}) {
+  let args = o.clean_pillar_cache
+    ? syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) })
+    : syncArgs;
+  if (o.refresh === false) args = args.extend({ refresh: z.boolean().default(false) });
   return defineFunction({
-    args: o.clean_pillar_cache
-      ? syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) })
-      : syncArgs,
+    args,
     doc,
     run: async (ctx, args) => {
       const { changed, touched, link } = await syncExtForm(ctx, args, form);
@@ -234,7 +237,8 @@ export default defineModule({
     ),
     sync_matchers: syncFunction(
       'matchers',
-      "Sync matchers from salt://_matchers on the master into the minion's extension_modules/matchers.\n\nReturns the matchers added or changed, as `matchers.<name>`; those the master no longer has are removed. A matcher named after a target type (glob, grain, compound, ...) takes its place on this minion; with refresh (the default) the minion loads them at once.\n\nCLI Example: salt '*' saltutil.sync_matchers",
+      "Sync matchers from salt://_matchers on the master into the minion's extension_modules/matchers.\n\nReturns the matchers added or changed, as `matchers.<name>`; those the master no longer has are removed. A matcher named after a target type (glob, grain, compound, ...) takes its place on this minion; with refresh=True the minion loads them at once.\n\nCLI Example: salt '*' saltutil.sync_matchers",
+      { refresh: false },
     ),
     sync_all: defineFunction({
       args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
@@ -265,9 +269,9 @@ export default defineModule({
     refresh_pillar: defineFunction({
       args: (zod) =>
         zod.object({
-          wait: zod.unknown().optional(),
+          wait: zod.unknown().default(false),
           timeout: zod.coerce.number().default(30),
-          clean_cache: zod.unknown().optional(),
+          clean_cache: zod.unknown().default(true),
         }),
       doc: "Have the minion fetch its pillar from the master again; it fires `minion_pillar_refresh_complete` when done.\n\nReturns True once the new pillar is in place (tsalt waits for it whatever `wait` says), False when the master did not answer within `timeout` seconds.\n\nCLI Example: salt '*' saltutil.refresh_pillar",
       run: async (ctx, a) => {

@@ -104,4 +104,26 @@ describe('schedule without a running minion (salt-call --local): Salt answers', 
       changes: {},
     });
   });
+
+  it("name is required as Salt's signatures say; None reaches Salt's 'Job name is required.'", async () => {
+    for (const fn of [
+      'add',
+      'delete',
+      'modify',
+      'enable_job',
+      'run_job',
+      'job_status',
+      'show_next_fire_time',
+    ])
+      await expect(invoke(schedule, fn)).rejects.toThrow(
+        `${fn}() missing 1 required positional argument: 'name'`,
+      );
+    await expect(invoke(schedule, 'skip_job', ['j'])).rejects.toThrow(
+      "skip_job() missing 1 required positional argument: 'current_time'",
+    );
+    expect((await invoke(schedule, 'run_job', [null])).value).toEqual({
+      comment: 'Job None does not exist.',
+      result: false,
+    });
+  });
 });

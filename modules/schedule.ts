@@ -54,7 +54,7 @@ export default defineModule({
       },
     }),
     add: defineFunction({
-      args: (z) => z.object({ name: z.string().nullish() }),
+      args: (z) => z.object({ name: z.string().nullable() }),
       varkw: true,
       doc: "Add a job to the schedule: schedule.add job1 function='test.ping' seconds=3600",
       run: async (ctx, { name: rawName }, extra) => {
@@ -95,7 +95,7 @@ export default defineModule({
       },
     }),
     build_schedule_item: defineFunction({
-      args: (z) => z.object({ name: z.string().nullish() }),
+      args: (z) => z.object({ name: z.string().nullable() }),
       varkw: true,
       doc: "Build a schedule job: schedule.build_schedule_item job1 function='test.ping' seconds=3600",
       run: (_ctx, { name }, extra) => {
@@ -109,7 +109,7 @@ export default defineModule({
       },
     }),
     modify: defineFunction({
-      args: (z) => z.object({ name: z.string().nullish() }),
+      args: (z) => z.object({ name: z.string().nullable() }),
       varkw: true,
       doc: "Modify an existing job in the schedule: schedule.modify job1 function='test.ping' seconds=3600",
       run: async (ctx, { name: rawName }, extra) => {

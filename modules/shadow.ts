@@ -1,10 +1,13 @@
 /**
  * Salt's `shadow` execution module on Linux (`salt/modules/linux_shadow.py`): read
- * `/etc/shadow`, set password hashes (usermod -p), ageing (chage), locks (passwd -l/-u), and
+ * `/etc/shadow`, set password hashes (in the file, or with use_usermod through usermod -p), ageing (chage), locks (passwd -l/-u), and
  * make crypt(3) hashes (`openssl passwd`, the password on its stdin).
  */
 import { randomBytes } from 'node:crypto';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { pyFlag } from './_coerce.js';
 import { passwdByName, runTool, shadowAll } from './_passwd-db.js';
 
 type Root = string | null | undefined;
@@ -56,6 +59,36 @@ export async function genPassword(
   return res.stdout.trim();
 }
 
+/**
+ * Salt's default `set_password` path: the hash written into the shadow file itself (no hash on a
+ * command line), the entry completed to 9 fields, or appended when the user has none. `false`
+ * when there is no shadow file.
+ */
+async function writeShadowHash(name: string, password: string, root: Root, alt: boolean): Promise<boolean> {
+  let file = alt ? `/etc/tcb/${name}/shadow` : '/etc/shadow';
+  if (root) file = join(root, file.slice(1));
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return false;
+  }
+  const lstchg = String(Math.floor(Date.now() / 86_400_000));
+  let found = false;
+  const lines = text.split(/(?<=\n)/).map((line) => {
+    const comps = line.trim().split(':').slice(0, 9);
+    if (comps[0] !== name) return line;
+    found = true;
+    while (comps.length < 9) comps.push('');
+    comps[1] = password;
+    comps[2] = lstchg;
+    return `${comps.join(':')}\n`;
+  });
+  if (found) await writeFile(file, lines.join(''));
+  else await appendFile(file, `${name}:${password}:${lstchg}::::::\n`);
+  return true;
+}
+
 const nameArgs = (z: typeof import('zod').z) => z.object({ name: z.string(), root: z.string().nullish() });
 const intish = (z: typeof import('zod').z) =>
   z.union([z.number(), z.string()]).transform((v) => (/^-?\d+$/.test(String(v)) ? Number(v) : v));
@@ -95,7 +128,7 @@ export default defineModule({
         z.object({
           name: z.string(),
           password: z.string(),
-          use_usermod: z.unknown().optional(),
+          use_usermod: pyFlag(z, false),
           root: z.string().nullish(),
         }),
       doc: "Set the password hash of a user (a crypt(3) hash, see shadow.gen_password).\n\nCLI Example: salt '*' shadow.set_password root '$1$UYCIxa628.9qXjpQCjM4a..'",
@@ -104,7 +137,9 @@ export default defineModule({
           ctx.log.warn(`user ${a.name} does not exist, cannot set password`);
           return false;
         }
-        await runTool(ctx, ['usermod', ...rootArgs(a.root), '-p', a.password, a.name]);
+        if (!a.use_usermod) {
+          if (!(await writeShadowHash(a.name, a.password, a.root, ctx.grains.os === 'ALT'))) return {};
+        } else await runTool(ctx, ['usermod', ...rootArgs(a.root), '-p', a.password, a.name]);
         return (await shadowInfo(a.name, a.root)).passwd === a.password;
       },
     }),

@@ -39,8 +39,8 @@ CLI Example:
         z.object({
           obj_a: z.unknown(),
           obj_b: z.unknown(),
-          strategy: z.string().optional(),
-          renderer: z.string().optional(),
+          strategy: z.string().default('smart'),
+          renderer: z.string().default('yaml'),
           merge_lists: pyFlag(z, false),
         }),
       doc: `Merge a data structure into another by choosing a merge strategy.
@@ -51,15 +51,14 @@ CLI Example:
 
     salt '*' slsutil.merge '{foo: Foo}' '{bar: Bar}'`,
       inline: true,
-      run: (_ctx, a) =>
-        dictMerge(a.obj_a, a.obj_b, a.strategy ?? 'smart', a.renderer ?? 'yaml', a.merge_lists),
+      run: (_ctx, a) => dictMerge(a.obj_a, a.obj_b, a.strategy, a.renderer, a.merge_lists),
     }),
     merge_all: defineFunction({
       args: (z) =>
         z.object({
           lst: z.array(z.unknown()),
-          strategy: z.string().optional(),
-          renderer: z.string().optional(),
+          strategy: z.string().default('smart'),
+          renderer: z.string().default('yaml'),
           merge_lists: pyFlag(z, false),
         }),
       doc: `Merge a list of objects into each other in order.
@@ -70,8 +69,7 @@ CLI Example:
       inline: true,
       run: (_ctx, a) => {
         let ret: Record<string, unknown> = {};
-        for (const obj of a.lst)
-          ret = dictMerge(ret, obj, a.strategy ?? 'smart', a.renderer ?? 'yaml', a.merge_lists);
+        for (const obj of a.lst) ret = dictMerge(ret, obj, a.strategy, a.renderer, a.merge_lists);
         return ret;
       },
     }),
@@ -92,7 +90,7 @@ CLI Example:
         z.object({
           path: z.string().nullable().optional(),
           string: z.string().nullable().optional(),
-          default_renderer: z.string().optional(),
+          default_renderer: z.string().default('jinja|yaml'),
         }),
       doc: `Parse a string or file through Salt's renderer system.
 
@@ -123,7 +121,7 @@ CLI Example:
         const pillar = isMapping(ctx.opts.pillar) ? ctx.opts.pillar : {};
         const out = await renderPipeline(source, {
           path: where,
-          defaultPipeline: a.default_renderer ?? 'jinja|yaml',
+          defaultPipeline: a.default_renderer,
           context: {
             grains: ctx.grains,
             pillar,

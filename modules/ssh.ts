@@ -125,7 +125,7 @@ export default defineModule({
     get_known_host_entries: defineFunction({
       args: (z) =>
         z.object({
-          user: optStr(z),
+          user: z.string().nullable(),
           hostname: z.string(),
           config: optStr(z),
           port: port(z),

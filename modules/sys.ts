@@ -46,7 +46,10 @@ function argspecOf(spec: ResolvedFunctionSpec): ArgSpec {
     const field = shape[name];
     const optin = (field as { _zod?: { optin?: string } } | undefined)?._zod?.optin;
     const omitted = optin ? field?.safeParse(undefined) : undefined;
-    if (omitted?.success) defaults.push(omitted.data === undefined ? null : omitted.data);
+    // a sentinel default Salt shows by its repr (pillar.get's `<Constant.NOT_SET>`), declared with .meta()
+    const shown = field ? z.globalRegistry.get(field)?.argspecDefault : undefined;
+    if (shown !== undefined && optin) defaults.push(shown);
+    else if (omitted?.success) defaults.push(omitted.data === undefined ? null : omitted.data);
     else if (defaults.length > 0) defaults.push(null);
   }
   return {
@@ -72,6 +75,7 @@ export default defineModule({
     list_functions: defineFunction({
       args: patterns,
       varargs: true,
+      varkw: true, // accepted and unused, as Salt's
       doc: "List the functions of all modules, or of the given modules or globs.\n\nCLI Example: salt '*' sys.list_functions sys 'test.*'",
       run: async (ctx, _a, { args }) => select(await ctx.functions.list(), args),
     }),
@@ -100,6 +104,9 @@ export default defineModule({
       run: async (ctx, _a, { args }) => docsOf(ctx.functions, select(await ctx.functions.list(), args)),
     }),
     reload_modules: defineFunction({
+      // Salt's minion answers sys.reload_modules with its gen_modules(initial_load, context): the
+      // same arguments, which change nothing here either
+      args: z.object({ initial_load: z.unknown().default(false), context: z.unknown().optional() }),
       doc: "Tell the minion to reload the execution modules: the next jobs run in fresh job processes.\n\nCLI Example: salt '*' sys.reload_modules",
       run: (ctx) => refreshModules(ctx),
     }),
