@@ -6,7 +6,8 @@
  * remotely (with `__pub_jid`) the commands go through the minion's shell by default
  * (`python_shell=True`); cross-module calls split the command into argv instead.
  * `cmd.script` takes local paths, salt:// and other URLs (through `cp`), and a `template`.
- * `runas`/`group` run the command as another user/group (`_cmd-runas.ts`). Not supported yet: `use_vt`.
+ * `runas`/`group` run the command as another user/group (`_cmd-runas.ts`); `template` renders the
+ * command and cwd first (`_cmd-template.ts`). Not supported yet: `use_vt`.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, copyFile, rm, stat } from 'node:fs/promises';
@@ -63,6 +64,7 @@ function run(
     env: a.env,
     cleanEnv: a.clean_env ?? false,
     template: a.template,
+    saltenv: a.saltenv,
     rstrip: over.rstrip ?? a.rstrip ?? true,
     umask: a.umask,
     outputEncoding: a.output_encoding,
