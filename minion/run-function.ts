@@ -6,7 +6,7 @@
 import { SaltError } from '../kernel/errors.js';
 import { bindArgs, formatInvocationError, PUB_PREFIX, pubKwargs, splitArgs } from '../kernel/jobs/args.js';
 import { callFunction, functionTable } from '../kernel/jobs/exec-context.js';
-import { RetcodeResult } from '../kernel/jobs/retcode.js';
+import { contextRetcode, RetcodeResult } from '../kernel/jobs/retcode.js';
 import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../kernel/loader/define.js';
 import type { ModuleLoader } from '../kernel/loader/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
@@ -67,6 +67,13 @@ function jobOpts(env: RunEnv): Readonly<Record<string, unknown>> {
 }
 
 const EX_GENERIC = 1;
+
+/** Salt's state functions that end by setting the job's retcode themselves (`state._set_retcode`). */
+const SETS_OWN_RETCODE = new Set(
+  'apply test run_request high highstate pkg show_highstate show_state_usage show_states single sls sls_id template template_str top'
+    .split(' ')
+    .map((f) => `state.${f}`),
+);
 
 /**
  * An unexpected exception as Salt returns it, in Python's traceback form: the frame that
@@ -156,8 +163,10 @@ export async function runFunction(
     // (worked out only for a function that can receive them: most cannot)
     const all = takesPub(spec) ? { ...kwargs, ...pubKwargs(pub) } : kwargs;
     const { bound, extra } = bindArgs(spec, fun, args, all);
-    let value = await spec.run(makeContext(env, jid, signal), bound, extra);
-    let retcode = 0;
+    const ctx = makeContext(env, jid, signal);
+    let value = await spec.run(ctx, bound, extra);
+    // Salt's `__context__["retcode"]`: what the last function it called set (a failed cmd.run)
+    let retcode = SETS_OWN_RETCODE.has(fun) ? 0 : (contextRetcode.get(ctx) ?? 0);
     if (value instanceof RetcodeResult) {
       retcode = value.retcode;
       value = value.value;

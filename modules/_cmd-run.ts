@@ -11,6 +11,7 @@ import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '..
 import { pyRepr, pyStr } from '../kernel/util.js';
 import { abortError } from './_abort.js';
 import { runasSetup } from './_cmd-runas.js';
+import { renderCmd } from './_cmd-template.js';
 import { fnmatch } from './_fnmatch.js';
 import { outputCap, trimmedNotice, withTrimmedMarker } from './_output-cap.js';
 import { shlexSplit } from './_shlex.js';
@@ -28,6 +29,8 @@ export interface CmdRunOptions {
   env?: unknown;
   cleanEnv?: boolean;
   template?: unknown;
+  /** The saltenv a `template` renders in. */
+  saltenv?: unknown;
   rstrip?: boolean;
   umask?: unknown;
   outputEncoding?: string | null | undefined;
@@ -236,13 +239,13 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
 
   if (o.shell && !isExecutableFile(o.shell))
     throw new SALT_ERR_EXEC_COMMAND(`The shell ${o.shell} is not available`);
-  if (o.template)
-    throw new SALT_ERR_EXEC_COMMAND(`template rendering (${pyStr(o.template)}) is not supported yet`);
+  let cmd = o.cmd;
+  if (o.template) ({ cmd, cwd } = await renderCmd(ctx, o.template, cmd, cwd, o.saltenv, kwargs));
   if (
     kwargs.__pub_jid !== undefined &&
-    !checkAvail(ctx, Array.isArray(o.cmd) ? o.cmd.map(pyStr).join(' ') : pyStr(o.cmd))
+    !checkAvail(ctx, Array.isArray(cmd) ? cmd.map(pyStr).join(' ') : pyStr(cmd))
   ) {
-    throw new SALT_ERR_EXEC_COMMAND(`The shell command "${pyStr(o.cmd)}" is not permitted`);
+    throw new SALT_ERR_EXEC_COMMAND(`The shell command "${pyStr(cmd)}" is not permitted`);
   }
   if (o.useVt && !bg) throw new SALT_ERR_EXEC_COMMAND('use_vt is not supported yet');
 
@@ -269,9 +272,9 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
 
   // What Salt hands to Popen: a string for a shell, else an argv list.
   let command: string | string[];
-  if (Array.isArray(o.cmd)) command = o.cmd.map(pyStr);
-  else if (o.pythonShell) command = pyStr(o.cmd);
-  else command = shlexSplit(pyStr(o.cmd));
+  if (Array.isArray(cmd)) command = cmd.map(pyStr);
+  else if (o.pythonShell) command = pyStr(cmd);
+  else command = shlexSplit(pyStr(cmd));
 
   let successRetcodes = [0];
   if (o.successRetcodes !== undefined && o.successRetcodes !== null) {

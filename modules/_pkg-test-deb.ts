@@ -66,3 +66,16 @@ export function purgeDeb(name: string): void {
     }
   }
 }
+
+/** Runs dpkg with `args` (and `input` on stdin), waiting while another test file holds its lock. */
+export async function dpkgWaiting(args: string[], input?: string): Promise<void> {
+  for (let n = 0; ; n++) {
+    try {
+      execFileSync('dpkg', args, { input, stdio: ['pipe', 'ignore', 'pipe'] });
+      return;
+    } catch (err) {
+      if (n >= 120 || !/lock/.test(String((err as { stderr?: unknown }).stderr ?? ''))) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}

@@ -6,7 +6,8 @@
  * remotely (with `__pub_jid`) the commands go through the minion's shell by default
  * (`python_shell=True`); cross-module calls split the command into argv instead.
  * `cmd.script` takes local paths, salt:// and other URLs (through `cp`), and a `template`.
- * `runas`/`group` run the command as another user/group (`_cmd-runas.ts`). Not supported yet: `use_vt`.
+ * `runas`/`group` run the command as another user/group (`_cmd-runas.ts`); `template` renders the
+ * command and cwd first (`_cmd-template.ts`). Not supported yet: `use_vt`.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, copyFile, rm, stat } from 'node:fs/promises';
@@ -22,7 +23,7 @@ import {
   SALT_ERR_EXEC_COMMAND,
   SaltError,
 } from '../kernel/index.js';
-import { pyStr, withRetcode } from '../kernel/util.js';
+import { pyStr, RetcodeResult } from '../kernel/util.js';
 import {
   type AnyArgs,
   retcodeArgs,
@@ -63,6 +64,7 @@ function run(
     env: a.env,
     cleanEnv: a.clean_env ?? false,
     template: a.template,
+    saltenv: a.saltenv,
     rstrip: over.rstrip ?? a.rstrip ?? true,
     umask: a.umask,
     outputEncoding: a.output_encoding,
@@ -80,7 +82,13 @@ function run(
   });
 }
 
-const jobRetcode = (o: CmdOutcome): number => o.jobRetcode ?? 0;
+/**
+ * `value` with the retcode the command set, 0 included (Salt's `_run` stores it in
+ * `__context__` after every command, so a later success clears an earlier failure); plain where
+ * the command left it alone (a timeout).
+ */
+const jobValue = <T>(value: T, retcode: number | undefined): T | RetcodeResult<T> =>
+  retcode === undefined ? value : new RetcodeResult(value, retcode);
 
 async function runStdoutOf(ctx: ExecContext, a: AnyArgs, extra: ExtraArgs, pythonShell?: boolean) {
   const outcome = await run(ctx, a, extra, pythonShell === undefined ? {} : { pythonShell });
@@ -88,7 +96,7 @@ async function runStdoutOf(ctx: ExecContext, a: AnyArgs, extra: ExtraArgs, pytho
   if (a.raise_err && !a.ignore_retcode && ret.retcode !== 0) {
     throw new SALT_ERR_EXEC_COMMAND(a.hide_output ? '' : ret.stdout);
   }
-  return withRetcode(a.hide_output ? '' : ret.stdout, jobRetcode(outcome));
+  return jobValue(a.hide_output ? '' : ret.stdout, outcome.jobRetcode);
 }
 
 /**
@@ -134,16 +142,16 @@ async function runScript(
   ctx: ExecContext,
   a: AnyArgs & { source: string },
   extra: ExtraArgs,
-): Promise<{ ret: Partial<CmdResult> & { cache_error?: true }; retcode: number }> {
+): Promise<{ ret: Partial<CmdResult> & { cache_error?: true }; retcode: number | undefined }> {
   const dir = a.cwd === undefined || a.cwd === null || a.cwd === '' ? os.tmpdir() : pyStr(a.cwd);
   const ext = path.extname(a.source.replace(/\?saltenv=[^?]*$/, ''));
   const tmp = path.join(dir, `tmp${randomBytes(6).toString('hex')}${ext}`);
   const saltenv = typeof a.saltenv === 'string' && a.saltenv ? a.saltenv : 'base';
   const got = await scriptSource(ctx, a.source, a.template, tmp, saltenv, extra.kwargs.context);
   if (got === null)
-    return { ret: { pid: 0, retcode: 1, stdout: '', stderr: '', cache_error: true }, retcode: 0 };
+    return { ret: { pid: 0, retcode: 1, stdout: '', stderr: '', cache_error: true }, retcode: undefined };
   let ret: Partial<CmdResult> = {};
-  let retcode = 0;
+  let retcode: number | undefined;
   try {
     await chmod(tmp, 0o500);
     if (a.runas) {
@@ -166,7 +174,7 @@ async function runScript(
       rstrip: true,
     });
     ret = outcome.ret;
-    retcode = jobRetcode(outcome);
+    retcode = outcome.jobRetcode;
   } catch (err) {
     // Salt logs a CommandExecutionError/SaltInvocationError from _run and returns {}.
     if (!(err instanceof SaltError) || !['SALT_ERR_EXEC_COMMAND', 'SALT_ERR_INVOCATION'].includes(err.code))
@@ -210,7 +218,7 @@ export default defineModule({
       doc: `Execute a command and only return the standard out.${CMD_DOC}`,
       run: async (ctx, a, extra) => {
         const o = await run(ctx, a, extra);
-        return withRetcode(a.hide_output ? '' : o.ret.stdout, jobRetcode(o));
+        return jobValue(a.hide_output ? '' : o.ret.stdout, o.jobRetcode);
       },
     }),
     run_stderr: defineFunction({
@@ -219,7 +227,7 @@ export default defineModule({
       doc: `Execute a command and only return the standard error.${CMD_DOC}`,
       run: async (ctx, a, extra) => {
         const o = await run(ctx, a, extra);
-        return withRetcode(a.hide_output ? '' : o.ret.stderr, jobRetcode(o));
+        return jobValue(a.hide_output ? '' : o.ret.stderr, o.jobRetcode);
       },
     }),
     run_all: defineFunction({
@@ -229,7 +237,7 @@ export default defineModule({
       run: async (ctx, a, extra) => {
         const o = await run(ctx, a, extra);
         const ret = a.hide_output ? { ...o.ret, stdout: '', stderr: '' } : o.ret;
-        return withRetcode(ret, jobRetcode(o));
+        return jobValue(ret, o.jobRetcode);
       },
     }),
     retcode: defineFunction({
@@ -238,7 +246,7 @@ export default defineModule({
       doc: `Execute a shell command and return the command's return code.${CMD_DOC}`,
       run: async (ctx, a, extra) => {
         const o = await run(ctx, a, extra, { redirectStderr: true });
-        return withRetcode(o.ret.retcode, jobRetcode(o));
+        return jobValue(o.ret.retcode, o.jobRetcode);
       },
     }),
     script: defineFunction({
@@ -247,7 +255,7 @@ export default defineModule({
       doc: 'Run a script (a local path, a file:// or salt:// URL; rendered first with template=) with optional args, and return {pid, retcode, stdout, stderr}.',
       run: async (ctx, a, extra) => {
         const { ret, retcode } = await runScript(ctx, a, extra);
-        return withRetcode(ret, retcode);
+        return jobValue(ret, retcode);
       },
     }),
     script_retcode: defineFunction({
@@ -258,7 +266,7 @@ export default defineModule({
         const { ret, retcode } = await runScript(ctx, a, extra);
         if (!('retcode' in ret))
           throw new SALT_ERR_EXEC_COMMAND(`cmd.script_retcode: unable to run script '${a.source}'`);
-        return withRetcode(ret.retcode, retcode);
+        return jobValue(ret.retcode, retcode);
       },
     }),
     run_bg: defineFunction({

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCtx } from '../states/_pkg-test-ctx.js';
-import { buildDeb, canInstallPackages, purgeDeb } from './_pkg-test-deb.js';
+import { buildDeb, canInstallPackages, dpkgWaiting, purgeDeb } from './_pkg-test-deb.js';
 
 const NAME = 'tsalt-t-pkgmod';
 const real = canInstallPackages();
@@ -38,7 +37,7 @@ describe('pkg module (apt/dpkg)', () => {
     const list = async () => (await ctx.call('pkg.list_pkgs')) as Record<string, string>;
     try {
       expect((await list())[other]).toBeUndefined();
-      execFileSync('dpkg', ['-i', buildDeb(other, '1.0')], { stdio: 'ignore' });
+      await dpkgWaiting(['-i', buildDeb(other, '1.0')]);
       expect((await list())[other]).toBe('1.0');
     } finally {
       purgeDeb(other);

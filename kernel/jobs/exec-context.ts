@@ -7,7 +7,7 @@ import { SaltError } from '../errors.js';
 import type { ExecContext } from '../loader/define.js';
 import type { ModuleLoader } from '../loader/module-loader.js';
 import { bindArgs } from './args.js';
-import { RetcodeResult } from './retcode.js';
+import { contextRetcode, RetcodeResult } from './retcode.js';
 
 const tables = new WeakMap<ModuleLoader, ExecContext['functions']>();
 
@@ -28,7 +28,7 @@ export function functionTable(loader: ModuleLoader): ExecContext['functions'] {
   return table;
 }
 
-/** `ctx.call(fun, args, kwargs)` through `loader`: the function's value, a retcode dropped. */
+/** `ctx.call(fun, args, kwargs)` through `loader`: the function's value; a retcode it sets is kept for the job. */
 export async function callFunction(
   loader: ModuleLoader,
   ctx: ExecContext,
@@ -40,5 +40,7 @@ export async function callFunction(
   if (!spec) throw new SaltError('SALT_ERR_LOADER_NOT_AVAILABLE', await loader.explain(fun));
   const { bound, extra } = bindArgs(spec, fun, [...args], { ...kwargs });
   const value = await spec.run(ctx, bound, extra);
-  return value instanceof RetcodeResult ? value.value : value;
+  if (!(value instanceof RetcodeResult)) return value;
+  contextRetcode.set(ctx, value.retcode);
+  return value.value;
 }

@@ -1,22 +1,20 @@
 /**
- * A job's return code apart from its return value: Salt's `__context__["retcode"]`.
- *
- * Salt lets a function return normally and still set the job's retcode (`test.retcode`,
- * every `cmd.*` function when the command exits non-zero). Here such a function returns a
- * {@link RetcodeResult}; the executor unwraps it with {@link unwrapRetcode}, puts `value` in
- * the job return and uses `retcode` (Salt then still turns a `result`/`success: false` dict
- * into retcode 1 when no retcode was set). `ctx.call` unwraps it too, so callers get plain values.
+ * A job's return code apart from its return value: Salt's `__context__["retcode"]`, which a
+ * function sets by returning a {@link RetcodeResult} (`test.retcode`, every `cmd.*` function).
+ * The executor puts `value` in the job return and uses `retcode` (Salt then still turns a
+ * `result`/`success: false` dict into 1 when no retcode was set). `ctx.call` unwraps it too,
+ * keeping the retcode in {@link contextRetcode} (a module whose own runner stands for `cmd` sets it too).
  */
+
+/** By job context: Salt's `__context__["retcode"]`, the last retcode a function called in the job set. */
+export const contextRetcode = new WeakMap<object, number>();
 
 /** A return value together with the job retcode it sets. */
 export class RetcodeResult<T = unknown> {
-  readonly value: T;
-  readonly retcode: number;
-
-  constructor(value: T, retcode: number) {
-    this.value = value;
-    this.retcode = retcode;
-  }
+  constructor(
+    readonly value: T,
+    readonly retcode: number,
+  ) {}
 }
 
 /**
