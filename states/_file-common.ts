@@ -6,6 +6,7 @@
 import { dirname, isAbsolute } from 'node:path';
 import type { Ret } from '../modules/_file-perms.js';
 import { isFile } from '../modules/_file-stat.js';
+import { fnmatch } from '../modules/_fnmatch.js';
 
 export type { Ret };
 
@@ -54,4 +55,17 @@ export function strList(arg: unknown): string[] {
 /** The parent folder of a path. */
 export function parentOf(name: string): string {
   return dirname(name);
+}
+
+export type Pat = string | string[] | null | undefined;
+
+/** Salt's `check_include_exclude`: globs, or regular expressions after `E@`. */
+export function includeExclude(path: string, include: Pat, exclude: Pat): boolean {
+  const hit = (pat: string) =>
+    pat.startsWith('E@') ? new RegExp(pat.slice(2)).test(path) : fnmatch(path, pat);
+  const any = (p: Pat) => (Array.isArray(p) ? p.some(hit) : hit(p as string));
+  const inc = include && (!Array.isArray(include) || include.length) ? any(include) : null;
+  const exc = exclude && (!Array.isArray(exclude) || exclude.length) ? !any(exclude) : null;
+  if (inc !== null && exc !== null) return inc && exc;
+  return inc ?? exc ?? true;
 }

@@ -11,9 +11,8 @@ import type { z as Zod } from 'zod';
 import { makeParents } from '../modules/_file-manage.js';
 import { checkPerms, checkUser } from '../modules/_file-perms.js';
 import { fileStats, isDir, isFile, isLink, normalizeMode } from '../modules/_file-stat.js';
-import { fnmatch } from '../modules/_fnmatch.js';
 import { defineState } from '../plugins/states/index.js';
-import { expandUser, fail, newRet } from './_file-common.js';
+import { expandUser, fail, includeExclude, newRet, type Pat } from './_file-common.js';
 
 type Owner = string | number | null | undefined;
 
@@ -93,7 +92,7 @@ export function keepFromRequire(require: unknown, root: string): Set<string> {
 async function cleanList(
   root: string,
   keep: Set<string>,
-  excludePat: string | null | undefined,
+  excludePat: Pat,
   walked: Array<[string, string[], string[]]>,
   order: 'files-first' | 'dirs-first',
 ): Promise<string[]> {
@@ -103,11 +102,7 @@ async function cleanList(
       const p = join(r, n);
       if (keep.has(p)) continue;
       const rel = relative(root, p);
-      if (
-        excludePat &&
-        (excludePat.startsWith('E@') ? new RegExp(excludePat.slice(2)).test(rel) : fnmatch(rel, excludePat))
-      )
-        continue;
+      if (excludePat && !includeExclude(rel, null, excludePat)) continue;
       if ([...keep].some((k) => k.startsWith(`${p}/`))) continue;
       out.push(p);
     }
@@ -130,7 +125,7 @@ export const directory = defineState({
       makedirs: z.boolean().default(false),
       clean: z.boolean().default(false),
       require: z.unknown().optional(),
-      exclude_pat: z.string().nullish(),
+      exclude_pat: z.union([z.string(), z.array(z.string())]).nullish(),
       follow_symlinks: z.boolean().default(false),
       force: z.boolean().default(false),
       backupname: z.string().nullish(),

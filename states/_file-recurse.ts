@@ -12,23 +12,9 @@ import type { z as Zod } from 'zod';
 import { checkUser } from '../modules/_file-perms.js';
 import { fileClient } from '../modules/_file-source.js';
 import { isDir, lexists, normalizeMode } from '../modules/_file-stat.js';
-import { fnmatch } from '../modules/_fnmatch.js';
 import { defineState, type StateContext, type StateReturn } from '../plugins/states/index.js';
-import { expandUser, fail, newRet, strList } from './_file-common.js';
+import { expandUser, fail, includeExclude, newRet, type Pat, strList } from './_file-common.js';
 import { keepFromRequire } from './_file-directory.js';
-
-type Pat = string | string[] | null | undefined;
-
-/** Salt's `check_include_exclude`: globs, or regular expressions after `E@`. */
-export function includeExclude(path: string, include: Pat, exclude: Pat): boolean {
-  const hit = (pat: string) =>
-    pat.startsWith('E@') ? new RegExp(pat.slice(2)).test(path) : fnmatch(path, pat);
-  const any = (p: Pat) => (Array.isArray(p) ? p.some(hit) : hit(p as string));
-  const inc = include && (!Array.isArray(include) || include.length) ? any(include) : null;
-  const exc = exclude && (!Array.isArray(exclude) || exclude.length) ? !any(exclude) : null;
-  if (inc !== null && exc !== null) return inc && exc;
-  return inc ?? exc ?? true;
-}
 
 /** Salt's `_is_valid_relpath`: no `..` part, and no deeper than `maxdepth`. */
 function validRel(rel: string, maxdepth: number | null | undefined): boolean {

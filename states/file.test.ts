@@ -250,6 +250,11 @@ describe('file.directory, absent, symlink, touch, exists, missing', () => {
     for await (const e of await opendir(many)) listed.push(join(many, e.name));
     const predicted = await runRaw('directory', { name: many, clean: true }, true);
     expect(Object.keys(predicted.changes)).toEqual(listed);
+    // exclude_pat may be a list (Salt's check_include_exclude): any pattern keeps a file
+    const kept = await runRaw('directory', { name: many, clean: true, exclude_pat: ['f1', 'E@^f2$'] }, true);
+    expect(listed.filter((p) => !(p in kept.changes)).map((p) => p.slice(many.length + 1))).toEqual(
+      listed.map((p) => p.slice(many.length + 1)).filter((n) => n === 'f1' || n === 'f2'),
+    );
     const cleaned = await run('directory', { name: d2, clean: true });
     expect(cleaned.comment).toBe('Files cleaned from directory DIR/d2');
     expect((cleaned.changes.removed as string[]).sort()).toEqual(['DIR/d2/f1', 'DIR/d2/s']);
