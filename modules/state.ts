@@ -22,6 +22,7 @@ import {
   runningStates,
 } from './_state-run.js';
 import { showFunctions } from './_state-show.js';
+import { verifyChunk } from './_state-verify.js';
 
 export default defineModule({
   name: 'state',
@@ -128,6 +129,9 @@ export default defineModule({
             __id__: a.name,
             name: a.name,
           };
+          // Salt's verify_data first: a missing function or argument is a list, retcode 1
+          const errors = await verifyChunk(ctx, chunk);
+          if (errors.length > 0) return new RetcodeResult(errors, EX_STATE_COMPILER_ERROR);
           return finish(await runLow(call, [chunk]));
         }),
     }),
@@ -152,12 +156,8 @@ export default defineModule({
       run: (ctx, a, extra) =>
         locked(ctx, { ...extra.kwargs, ...a }, async () => {
           const d = a.data;
-          const missing = ['state', 'fun', 'name'].filter((k) => typeof d[k] !== 'string');
-          if (missing.length > 0)
-            return new RetcodeResult(
-              missing.map((k) => `Missing "${k}" data`),
-              EX_STATE_COMPILER_ERROR,
-            );
+          const errors = await verifyChunk(ctx, d as LowChunk);
+          if (errors.length > 0) return new RetcodeResult(errors, EX_STATE_COMPILER_ERROR);
           const chunk = { __id__: String(d.name), ...d } as LowChunk;
           const ret = await runLow(await freshStateCall(ctx, extra.kwargs, true), [chunk]);
           const one = Object.values(ret)[0];

@@ -201,6 +201,15 @@ describe('states', () => {
     expect((missing.ret as string[])[0]).toContain("No matching sls found for 'nosuch' in env 'base'");
   });
 
+  it('state.single and state.low check the call first, as Salt: a list of errors and retcode 1', async () => {
+    const nosuch = await apply('state.single', 'test.nosuch', 'name=x');
+    expect([nosuch.code, nosuch.ret]).toEqual([1, ["Specified state 'test.nosuch' was not found"]]);
+    const bare = await apply('state.single', 'host.present', 'name=x');
+    expect(bare.ret).toEqual(['Missing parameter ip for state host.present']);
+    const low = await apply('state.low', '{"state": "test", "fun": "nop", "name": "x", "umask": "99"}');
+    expect(low.ret).toEqual(['Invalid umask: 99']);
+  });
+
   it('refuses a second state run while one runs, as Salt does', async () => {
     const slow = c.saltJson(['m1', 'state.apply', 'slow']);
     const running = await held('slow');

@@ -168,7 +168,7 @@ export async function callState(run: Run, low: Low, running: Running, retries = 
 
 async function call(run: Run, low: Low, running: Running, retries: number): Promise<Entry> {
   const start = nowMicros();
-  const errors = await verifyData(run, low);
+  const errors = await verifyData(run.rc.states, low);
   if (errors.length > 0) {
     const ret: Entry = {
       result: false,

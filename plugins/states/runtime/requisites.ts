@@ -116,7 +116,7 @@ export async function checkRequisite(
   pre = false,
 ): Promise<{ status: Status; reqs: Reqs }> {
   let present = false;
-  if ('watch' in low || 'watch_any' in low) present = await watchToRequire(run, low);
+  if ('watch' in low || 'watch_any' in low) present = await watchToRequire(run.rc.states, low);
   if (
     ['require', 'require_any', 'prerequired', ...KINDS.filter((k) => !k.startsWith('watch'))].some(
       (k) => k in low,

@@ -8,12 +8,13 @@
 
 import { pyRepr } from '../../../kernel/util.js';
 import { fnmatch } from '../../../modules/_fnmatch.js';
-import type { Low, Run } from './run-state.js';
+import type { StateFunctions } from '../define.js';
+import type { Low } from './run-state.js';
 import { pyTypeName } from './run-state.js';
 
 /** Turns `watch`/`watch_any` into `require`/`require_any` when the module has no `mod_watch`. */
-export async function watchToRequire(run: Run, low: Low): Promise<boolean> {
-  if (await run.rc.states.has(`${low.state}.mod_watch`)) return true;
+export async function watchToRequire(states: StateFunctions, low: Low): Promise<boolean> {
+  if (await states.has(`${low.state}.mod_watch`)) return true;
   for (const [watch, require] of [
     ['watch', 'require'],
     ['watch_any', 'require_any'],
@@ -27,7 +28,7 @@ export async function watchToRequire(run: Run, low: Low): Promise<boolean> {
 }
 
 /** The errors of a chunk, each a line of the comment; empty when it may run. */
-export async function verifyData(run: Run, low: Low): Promise<string[]> {
+export async function verifyData(states: StateFunctions, low: Low): Promise<string[]> {
   const errors: string[] = [];
   for (const key of ['state', 'fun', 'name']) if (!(key in low)) errors.push(`Missing "${key}" data`);
   if (low.name && typeof low.name !== 'string') {
@@ -44,21 +45,21 @@ export async function verifyData(run: Run, low: Low): Promise<string[]> {
   }
   if (errors.length > 0) return errors;
   const full = `${low.state}.${low.fun}`;
-  if (!(await run.rc.states.has(full))) {
+  if (!(await states.has(full))) {
     if ('__sls__' in low) {
       errors.push(`State '${full}' was not found in SLS '${low.__sls__}'`);
-      const reason = await run.rc.states.explain(full);
+      const reason = await states.explain(full);
       if (reason) errors.push(`Reason: ${reason}`);
     } else {
       errors.push(`Specified state '${full}' was not found`);
     }
   } else {
     // the arguments without a default must be in the chunk
-    for (const arg of (await run.rc.states.required(full)) ?? [])
+    for (const arg of (await states.required(full)) ?? [])
       if (!(arg in low)) errors.push(`Missing parameter ${arg} for state ${full}`);
   }
   let reqdec = 'require' in low ? 'require' : '';
-  if ('watch' in low) reqdec = (await watchToRequire(run, low)) ? 'watch' : 'require';
+  if ('watch' in low) reqdec = (await watchToRequire(states, low)) ? 'watch' : 'require';
   for (const req of reqdec ? [low[reqdec]].flat() : []) {
     if (!req || typeof req !== 'object') continue;
     const [first, target] = Object.entries(req as Record<string, unknown>)[0] ?? [];
