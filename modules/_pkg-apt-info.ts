@@ -3,23 +3,27 @@
  * `dpkg_lowpkg.file_list` and `dpkg_lowpkg.info` behind `aptpkg.info_installed`).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { type ExecContext, RetcodeResult, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { execCommand } from './_pkg-exec.js';
 
 /** Salt's `pkg.owner`: the package that installed each path ('' when none); one path gives a string. */
 export async function owner(
   ctx: ExecContext,
   paths: readonly string[],
-): Promise<string | Record<string, string>> {
+): Promise<string | Record<string, string> | RetcodeResult<string | Record<string, string>>> {
   if (!paths.length) return '';
   const ret: Record<string, string> = {};
+  // the last dpkg's exit code is the job's, as Salt's cmd.run_stdout leaves it
+  let last = 0;
   for (const p of paths) {
     const out = await execCommand(['dpkg', '-S', p], { signal: ctx.signal });
+    last = out.retcode;
     const found = out.stdout.split(':')[0] ?? '';
     ret[p] = found.toLowerCase().includes('no path found') ? '' : found;
   }
   const values = Object.values(ret);
-  return values.length === 1 ? (values[0] ?? '') : ret;
+  const value = values.length === 1 ? (values[0] ?? '') : ret;
+  return last === 0 ? value : new RetcodeResult(value, last);
 }
 
 /** The files of each named installed package (every one with none named), or Salt's error text. */

@@ -4,7 +4,13 @@
  * program run as argv.
  */
 import { existsSync } from 'node:fs';
-import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  RetcodeResult,
+  SALT_ERR_EXEC_COMMAND,
+} from '../kernel/index.js';
 import { pySplit, runProgram } from './_status-proc.js';
 import { which } from './_which.js';
 
@@ -155,7 +161,8 @@ CLI Example:
         else if (a.token) argv.push('-t', a.token);
         const r = await runProgram(argv);
         const ret: Record<string, Record<string, string>> = {};
-        if (r.retcode > 0) return ret;
+        // blkid's exit code is the job's, as Salt's cmd.run_all leaves it (2: nothing found)
+        if (r.retcode > 0) return new RetcodeResult(ret, r.retcode);
         for (const line of r.stdout.split('\n')) {
           if (!line) continue;
           const device = pySplit(line)[0]!.slice(0, -1);

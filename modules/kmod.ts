@@ -48,12 +48,15 @@ function program(name: string): string {
 }
 
 type RunAll = { retcode: number; stdout: string; stderr: string };
-const runAll = async (ctx: ExecContext, argv: string[]) =>
-  (await ctx.call('cmd.run_all', [argv], { python_shell: false, ignore_retcode: true })) as RunAll;
+const runAll = async (ctx: ExecContext, argv: string[], ignoreRetcode = true) =>
+  (await ctx.call('cmd.run_all', [argv], { python_shell: false, ignore_retcode: ignoreRetcode })) as RunAll;
 
-/** The loaded modules. Salt parses the program's stderr too (its error lines become rows); tsalt reads stdout only. */
+/**
+ * The loaded modules. Salt parses the program's stderr too (its error lines become rows); tsalt
+ * reads stdout only. A failing `lsmod` sets the job's retcode, as Salt's plain `cmd.run` does.
+ */
 async function lsmod(ctx: ExecContext): Promise<LsmodRow[]> {
-  return parseLsmod((await runAll(ctx, [program('lsmod')])).stdout);
+  return parseLsmod((await runAll(ctx, [program('lsmod')], false)).stdout);
 }
 
 async function loadedNames(ctx: ExecContext): Promise<string[]> {

@@ -105,6 +105,11 @@ describe('cmd template= and the retcode of commands run inside a function', () =
     expect(await code('inner.fails')).toBe(3);
     expect(await code('inner.recovers')).toBe(0);
     expect(await code('inner.ignored')).toBe(0);
+    // built-ins that run their program directly leave its exit code as Salt's cmd calls do
+    const rc = async (...args: string[]) => (await saltCall(['--retcode-passthrough', ...args])).code;
+    expect(await rc('pkg.owner', '/nonexistent/tsalt')).toBe(1);
+    expect(await rc('pkg.owner', '/nonexistent/tsalt', '/bin/ls')).toBe(0);
+    expect(await rc('disk.blkid', '/dev/tsalt-nosuch')).toBe(2);
   });
 
   it('over a master: the job return carries that retcode', async () => {
