@@ -48,7 +48,7 @@ const present = defineState({
       let result: unknown;
       try {
         result = await ctx.call('ssh.check_known_host', [], {
-          user,
+          user: user ?? null,
           hostname: name,
           key,
           fingerprint,
@@ -67,7 +67,7 @@ const present = defineState({
       return { ...ret, comment: `Key for ${name} is set to be updated in ${config}` };
     }
     const result = (await ctx.call('ssh.set_known_host', [], {
-      user,
+      user: user ?? null,
       hostname: name,
       fingerprint,
       key,
@@ -102,12 +102,20 @@ export default defineStateModule({
         const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
         const config = configOf(user, given);
         if (!user && !path.isAbsolute(config)) return { ...ret, result: false, comment: NEED_ABSOLUTE };
-        const known = await ctx.call('ssh.get_known_host_entries', [], { user, hostname: name, config });
+        const known = await ctx.call('ssh.get_known_host_entries', [], {
+          user: user ?? null,
+          hostname: name,
+          config,
+        });
         if (!known || (Array.isArray(known) && known.length === 0))
           return { ...ret, comment: 'Host is already absent' };
         if (ctx.test)
           return { ...ret, result: null, comment: `Key for ${name} is set to be removed from ${config}` };
-        const rm = (await ctx.call('ssh.rm_known_host', [], { user, hostname: name, config })) as {
+        const rm = (await ctx.call('ssh.rm_known_host', [], {
+          user: user ?? null,
+          hostname: name,
+          config,
+        })) as {
           status: string;
           error?: string;
           comment?: string;

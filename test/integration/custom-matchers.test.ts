@@ -31,7 +31,8 @@ describe('matchers: salt://_matchers synced into a minion take the place of a ta
 
   it('before the sync the built-in glob answers; after it, the custom one, in publishes and compound words', async () => {
     expect((await c.saltJson(['*', 'test.ping'])).data).toEqual({ m1: true, m2: true });
-    expect((await c.saltJson(['m1', 'saltutil.sync_matchers'])).data).toEqual({
+    // refresh=True: Salt's sync_matchers defaults to refresh=False (the matchers load at the next refresh)
+    expect((await c.saltJson(['m1', 'saltutil.sync_matchers', 'refresh=True'])).data).toEqual({
       m1: ['matchers.glob', 'matchers.role'],
     });
     await c.minions.get('m1')!.waitFor('custom matchers loaded', 20_000);
