@@ -48,7 +48,8 @@ describe('ps (real /proc)', () => {
     try {
       expect(await call('pgrep', ['sleep 3600.123', { __kwarg__: true, full: true }])).toEqual([child.pid]);
       expect(
-        await call('pgrep', ['^sleep 36', { __kwarg__: true, full: true, pattern_is_regex: true }]),
+        // anchored on the whole command line: other tests run `sleep 36...` processes at the same time
+        await call('pgrep', ['^sleep 3600\\.123$', { __kwarg__: true, full: true, pattern_is_regex: true }]),
       ).toEqual([child.pid]);
       const gone = new Promise((r) => child.on('exit', r));
       expect(await call('pkill', ['sleep 3600.123', { __kwarg__: true, full: true }])).toEqual({
