@@ -181,11 +181,17 @@ interface PublishIntake {
   onPublish(frame: Buffer, from?: PublishSource): Promise<void>;
   /** Waits for the returns being sent now. */
   drain(): Promise<void>;
+  /** Writes the jids seen to the queue's file and closes it. */
+  close(): void;
 }
 
 function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor): PublishIntake {
   const { config, id, log, kernel, master } = m;
-  const jids = new JidQueue(config.minion_jid_queue_hwm);
+  // kept on disk: a master replays recent publishes to a minion restarted with it (jid-queue.ts)
+  const jids = new JidQueue(config.minion_jid_queue_hwm, {
+    path: join(config.cachedir, 'jid_queue'),
+    onError: (err) => log.warn({ err }, 'the jid queue stays in memory: its file cannot be used'),
+  });
   const returners = minionReturnerLoader(config, log);
   const hooks = kernel.hooks;
 
@@ -283,6 +289,9 @@ function publishIntake(m: MinionContext, data: MinionData, executor: JobExecutor
       // a result that just came is on its way to sendReturn
       await new Promise((r) => setImmediate(r));
       await Promise.allSettled([...sending]);
+    },
+    close() {
+      jids.close();
     },
   };
 }
@@ -588,6 +597,7 @@ export async function startMinion(
       }
       others?.close();
       master.close();
+      intake.close();
       clearMasterLink(id, link);
       await executor.close();
       await kernel.shutdown();

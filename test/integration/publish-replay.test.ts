@@ -107,4 +107,25 @@ describe('publish replay after a publisher or master restart (issue 27 item 21)'
     const jids = await publishBurst(20, 150, 'master');
     expect(await outcome(jids, 25_000)).toEqual({ expected: 60, returned: 60, extraRuns: 0 });
   }, 90_000);
+
+  it('a minion restarted with its master does not run a replayed job again (its jid queue is on disk)', async () => {
+    const client = new LocalClient(config);
+    const { jid } = await client.publish({ tgt: 'p1', fun: 'test.echo', arg: ['once'] });
+    const { def, ctx } = await c.jobCache();
+    const deadline = Date.now() + 20_000;
+    while (!('p1' in (await def.getJid!(jid, ctx))) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(runs(c, 'p1', jid)).toBe(1);
+    // one host rebooted: its master and minion stop and start again within the replay window
+    await c.minions.get('p1')!.stop();
+    await c.master!.stop();
+    await c.startMaster();
+    await c.startMinion('p1');
+    let r = await c.saltJson(['p1', 'test.ping']);
+    for (let tries = 1; tries < 5 && r.data.p1 !== true; tries++) r = await c.saltJson(['p1', 'test.ping']);
+    expect(r.data).toEqual({ p1: true });
+    // the publish was replayed when p1's new process connected, before the ping; give it a moment
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(runs(c, 'p1', jid)).toBe(0);
+  }, 90_000);
 });
