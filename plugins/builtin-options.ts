@@ -4,6 +4,7 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
+import { returnerBlockOptions } from '../returners/option-blocks.js';
 import { clusterMinionOptions, clusterOptions } from './cluster/options.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
@@ -43,4 +44,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   clusterMinionOptions,
   httpOptions,
   sdbOptions,
+  returnerBlockOptions,
 ];
