@@ -20,6 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../kernel/config/index.js';
 import { masterSchema } from '../../kernel/config/schema-master.js';
 import { BUILTIN_OPTION_SETS } from '../../plugins/builtin-options.js';
+import { netapiOptionsSchema } from '../../plugins/netapi/config.js';
 import { REPO } from '../../tools/local-cluster.js';
 
 const PAGES = [
@@ -95,6 +96,15 @@ describe('the documentation', () => {
     const names = [...list.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
     expect(names.length).toBeGreaterThan(10);
     expect(names.filter((n) => !Object.hasOwn(masterSchema.shape, n))).toEqual([]);
+  });
+
+  it("lists exactly the REST API's options in docs/config.md", () => {
+    const config = read('docs/config.md');
+    const table = config.slice(config.indexOf('## REST API options'), config.indexOf('## Minion options'));
+    const names = [...table.matchAll(/^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \|/gm)].flatMap((m) =>
+      [...m[1]!.matchAll(/`([a-z_]+)`/g)].map((n) => n[1]!),
+    );
+    expect(names.toSorted()).toEqual(Object.keys(netapiOptionsSchema.shape).toSorted());
   });
 
   it('has config examples that load without an error or an unknown-option warning', async () => {
