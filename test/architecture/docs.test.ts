@@ -87,6 +87,22 @@ describe('the documentation', () => {
     expect(broken).toEqual([]);
   });
 
+  it('names only files that exist where it gives a path in the repository', () => {
+    const top =
+      'kernel|plugins|master|minion|modules|states|returners|outputters|cli|tools|test|bench|packaging|docs|bin|client';
+    const path = new RegExp(`\`((?:${top})/[\\w./-]*)\``, 'g');
+    const missing: string[] = [];
+    for (const page of PAGES) {
+      for (const m of read(page).matchAll(path)) {
+        const p = m[1]!.replace(/\/$/, '');
+        // a path may name the compiled `.js` of a `.ts` source
+        if (!existsSync(join(REPO, p)) && !existsSync(join(REPO, p.replace(/\.js$/, '.ts'))))
+          missing.push(`${page}: ${p}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('names only real options where the README lists them', () => {
     const readme = read('README.md');
     const list = readme.slice(
