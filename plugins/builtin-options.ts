@@ -21,6 +21,7 @@ import { renderersOptions } from './renderers/options.js';
 import { scheduleOptions } from './schedule/options.js';
 import { sdbOptions } from './sdb/options.js';
 import { minionStatesOptions, statesOptions } from './states/options.js';
+import { wheelOptions } from './wheel/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   reactorOptions,
@@ -45,4 +46,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   httpOptions,
   sdbOptions,
   returnerBlockOptions,
+  wheelOptions,
 ];
