@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/process/ports.js';
@@ -46,7 +46,7 @@ describe('npm start', () => {
     const etc = join(root, '.tsalt', 'etc', 'salt');
     mkdirSync(etc, { recursive: true });
     const [pub, ret] = [await freePort(), await freePort()];
-    const base = [`root_dir: ${join(root, '.tsalt')}`, 'user: root', 'log_level: info'];
+    const base = [`root_dir: ${join(root, '.tsalt')}`, `user: ${userInfo().username}`, 'log_level: info'];
     writeFileSync(
       join(etc, 'master'),
       [
