@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { hostname, userInfo } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED_CONFIG_DIR, EMBEDDED_ROOT } from './default-config-dir.js';
@@ -54,7 +55,12 @@ process.stderr.write(
 );
 const master = run('salt-master');
 let minion: ReturnType<typeof spawn> | undefined;
-const minionTimer = setTimeout(() => {
+// the minion starts once the master's request port answers: a loaded machine can take seconds
+// to bring the master up, and a minion started before it would time out its first sign-in
+// (a config the master cannot load stops the master, which stops this too)
+const minionTimer = setTimeout(() => void whenMasterListens().then(startMinion, () => undefined), 100);
+function startMinion(): void {
+  if (stopping) return;
   minion = run('salt-minion');
   minion.on('exit', (code) => {
     if (!stopping) {
@@ -62,7 +68,27 @@ const minionTimer = setTimeout(() => {
       stop();
     }
   });
-}, 500);
+}
+
+/** Resolves once the master's `ret_port` accepts a connection (or the master has exited). */
+async function whenMasterListens(): Promise<void> {
+  const { loadConfig } = await import('../kernel/config/index.js');
+  const { config } = await loadConfig('master', EMBEDDED_CONFIG_DIR);
+  const host = ['0.0.0.0', '::'].includes(config.interface) ? '127.0.0.1' : config.interface;
+  while (!stopping && master.exitCode === null && !(await accepts(host, config.ret_port))) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect({ host, port }, () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.on('error', () => resolve(false));
+  });
+}
 let stopping = false;
 function stop(): void {
   if (stopping) return;

@@ -27,6 +27,8 @@ import { runnersPlugin } from '../plugins/runners/index.js';
 import { schedulePlugin } from '../plugins/schedule/index.js';
 import { sdbPlugin } from '../plugins/sdb/index.js';
 import { wheelPlugin } from '../plugins/wheel/index.js';
+// declares the built-in returners' `postgres:`/`redis:` blocks before the config is read
+import '../returners/option-blocks.js';
 
 /** The built-in plugins `config` asks for, in apply order. */
 export function masterBuiltins(config: ResolvedMasterConfig): KernelPlugin[] {

@@ -23,6 +23,8 @@ import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { matchesTarget } from '../kernel/targeting/match.js';
 import { clusterMinionOptions } from '../plugins/cluster/options.js';
 import { jobProcessOptions } from '../plugins/job-processes/options.js';
+// declares the built-in returners' `postgres:`/`redis:` blocks before the config is read
+import '../returners/option-blocks.js';
 import { processMatchers } from '../plugins/matchers/index.js';
 import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';

@@ -4,6 +4,7 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
+import { returnerBlockOptions } from '../returners/option-blocks.js';
 import { clusterMinionOptions, clusterOptions } from './cluster/options.js';
 import { eventReturnOptions } from './event-return/options.js';
 import { fileServerOptionSet, minionFileRootsOption } from './file-server/options.js';
@@ -20,6 +21,7 @@ import { renderersOptions } from './renderers/options.js';
 import { scheduleOptions } from './schedule/options.js';
 import { sdbOptions } from './sdb/options.js';
 import { minionStatesOptions, statesOptions } from './states/options.js';
+import { wheelOptions } from './wheel/options.js';
 
 export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   reactorOptions,
@@ -43,4 +45,6 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   clusterMinionOptions,
   httpOptions,
   sdbOptions,
+  returnerBlockOptions,
+  wheelOptions,
 ];

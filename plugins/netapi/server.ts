@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { type ResolvedMasterConfig, SaltError } from '../../kernel/index.js';
+import { type ResolvedMasterConfig, SALT_ERR_BUS_ADDRESS_IN_USE, SaltError } from '../../kernel/index.js';
 import type { Logger } from '../../kernel/util.js';
 import { BUILTIN_EAUTH } from './auth/builtin-eauth.js';
 import type { NetapiEauthDef } from './auth/eauth-kind.js';
@@ -250,7 +250,9 @@ export async function startNetapi(
     await app.listen({ port: opts.port, host: opts.host });
   } catch (err) {
     await link.close();
-    throw err;
+    // a taken port reads as the master's own sockets do, with the same stable code
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw new SALT_ERR_BUS_ADDRESS_IN_USE(`${opts.host}:${opts.port}`, { cause: err });
   }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;

@@ -1,11 +1,12 @@
 /**
  * The master's own minion for orchestration (Salt's `salt.minion.MasterMinion`): an execution
- * context on the master, named `<id>_master`, that reads SLS files from the master's file
- * server (`file_client: local` over its `file_roots` and gitfs), runs the built-in execution
- * modules in the runner's process, and reaches minions and the master through the runner's
- * context: `saltutil.cmd` publishes through the master, `saltutil.runner` and `saltutil.wheel` call
- * runner and wheel functions.
+ * context on the master, named as the master is (`<hostname>_master` unless `id` is set), that
+ * reads SLS files from the master's file server (`file_client: local` over its `file_roots` and
+ * gitfs), runs the built-in execution modules in the runner's process, and reaches minions and
+ * the master through the runner's context: `saltutil.cmd` publishes through the master,
+ * `saltutil.runner` and `saltutil.wheel` call runner and wheel functions.
  */
+import { hostname } from 'node:os';
 import {
   callFunction,
   createModuleLoader,
@@ -16,6 +17,7 @@ import {
 } from '../../kernel/index.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import { stateFunctions } from '../states/index.js';
+import { masterId } from './runner-events.js';
 
 type Call = (args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>) => Promise<unknown>;
 
@@ -69,10 +71,12 @@ function saltutilWheel(rctx: RunnerContext): Call {
   };
 }
 
-/** The master's id as `MasterMinion` names it. */
+/**
+ * The master's id as `MasterMinion` names it: the master's own (`<hostname>_master` unless `id`
+ * is set, when it is that id alone), as `salt-run state.orchestrate` heads its output.
+ */
 export function masterMinionId(opts: Readonly<Record<string, unknown>>): string {
-  const id = typeof opts.id === 'string' && opts.id ? opts.id : 'master';
-  return `${id}_master`;
+  return masterId(opts, hostname());
 }
 
 /** An execution context on the master for a state run of runner context `rctx`. */

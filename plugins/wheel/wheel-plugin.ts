@@ -4,6 +4,8 @@
  */
 import { defineCommand, definePlugin, type KernelPlugin } from '../../kernel/index.js';
 import { handleWheel } from './wheel-command.js';
+// declares `wheel_dirs`, which the runner loader reads, before the master reads its config
+import './options.js';
 
 export function wheelPlugin(): KernelPlugin {
   return definePlugin({

@@ -6,6 +6,7 @@
  * `salt://_states`, and orchestration from `salt-run state.orchestrate`.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
@@ -274,7 +275,7 @@ describe('states', () => {
     // Salt's orchestration return, printed whole by --out json
     const out = JSON.parse(r.stdout) as { data: Record<string, Record<string, Entry>>; retcode: number };
     expect(out.retcode).toBe(0);
-    const run = out.data.master_master!;
+    const run = out.data[`${hostname()}_master`]!; // Salt's MasterMinion id without a master `id`
     expect(run['salt_|-ping_|-test.ping_|-function']).toMatchObject({
       result: true,
       comment: 'Function ran successfully. Function test.ping ran on m1.',
