@@ -18,7 +18,11 @@ import pkgModule from '../modules/pkg.js';
 import serviceModule from '../modules/service.js';
 import type { StateContext, StateModuleDef, StateReturn } from '../plugins/states/index.js';
 
-const MODULES: Readonly<Record<string, ModuleDef>> = { cmd: cmdModule, pkg: pkgModule, service: serviceModule };
+const MODULES: Readonly<Record<string, ModuleDef>> = {
+  cmd: cmdModule,
+  pkg: pkgModule,
+  service: serviceModule,
+};
 
 /** `mod.fn` as the loader would find it here: after the module's `virtual()` said yes. */
 async function lookup(fun: string, grains: ExecContext['grains']): Promise<ResolvedFunctionSpec | undefined> {
