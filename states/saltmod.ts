@@ -78,7 +78,10 @@ async function runHere(
 ): Promise<Returns> {
   const ret = await ctx.call(fun, [], { ...target, ...kwarg });
   const out =
-    ret && typeof ret === 'object' && !Array.isArray(ret) && typeof (ret as { out?: unknown }).out === 'string'
+    ret &&
+    typeof ret === 'object' &&
+    !Array.isArray(ret) &&
+    typeof (ret as { out?: unknown }).out === 'string'
       ? (ret as { out: string }).out
       : 'highstate';
   return { [ctx.id]: { ret, out } };
