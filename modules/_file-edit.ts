@@ -1,10 +1,12 @@
 /**
  * In-place text edits of Salt's `file` module (`file.search`, `file.replace`,
  * `file.blockreplace`, `file.comment_line`, `file.append`, `file.prepend`): Python regular
- * expressions translated to JavaScript's, the file rewritten in place (owner and mode kept),
+ * expressions translated to JavaScript's, the file rewritten in place or replaced where Salt
+ * replaces it (owner and mode kept either way),
  * and the unified diff of what changed returned as Salt returns it.
  */
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { writeReplacing } from './_file-atomic.js';
 import { diffBuffers, readLines, unifiedDiff } from './_file-diff.js';
 import { FileError } from './_file-source.js';
 import { isFile } from './_file-stat.js';
@@ -67,10 +69,13 @@ export async function searchFile(
   return pyRegex(pattern, f).test(text);
 }
 
-/** Writes new text over `path` in place (the inode, owner and mode kept), with an optional `<path><backup>` copy. */
-async function rewrite(path: string, text: string, backup: string | false): Promise<void> {
+/**
+ * Writes new text over `path`, with an optional `<path><backup>` copy: in place (the inode, owner
+ * and mode kept), or, where Salt uses `atomic_open`, as a new file renamed over it.
+ */
+async function rewrite(path: string, text: string, backup: string | false, replacing = false): Promise<void> {
   if (backup) await copyFile(path, `${path}${backup}`);
-  await writeFile(path, text);
+  await (replacing ? writeReplacing(path, text) : writeFile(path, text));
 }
 
 export interface ReplaceOptions {
@@ -83,6 +88,8 @@ export interface ReplaceOptions {
   dryRun?: boolean;
   showChanges?: boolean;
   ignoreIfMissing?: boolean;
+  /** False: the file is replaced (a new inode), as Salt's `preserve_inode=False`; appending always replaces. */
+  preserveInode?: boolean;
 }
 
 /** Salt's `file.replace`: the diff (or `true`) when the file changed or would change, else `false`. */
@@ -107,7 +114,8 @@ export async function replaceInFile(
     return pyRepl(repl)(...(args as [string, ...unknown[]]));
   });
   const found = n > 0 || pyRegex(pattern, jsFlags(o.flags ?? 8).replace('g', '')).test(text);
-  if (!found && (o.appendIfNotFound || o.prependIfNotFound)) {
+  const adding = !found && (o.appendIfNotFound || o.prependIfNotFound);
+  if (adding) {
     const add = o.notFoundContent ?? repl;
     if (!text.includes(add)) {
       if (o.prependIfNotFound) next = `${add}\n${text}`;
@@ -115,7 +123,7 @@ export async function replaceInFile(
     }
   }
   if (next === text) return false;
-  if (!o.dryRun) await rewrite(path, next, o.backup ?? '.bak');
+  if (!o.dryRun) await rewrite(path, next, o.backup ?? '.bak', adding || o.preserveInode === false);
   if (o.showChanges === false) return true;
   return diffBuffers(old, Buffer.from(next));
 }
@@ -153,7 +161,7 @@ export async function commentLine(
     return next;
   });
   if (!orig.length) return false;
-  await rewrite(path, out.join(''), backup);
+  await rewrite(path, out.join(''), backup, true);
   return unifiedDiff(orig, changed);
 }
 
@@ -226,6 +234,6 @@ export async function blockReplace(path: string, o: BlockOptions): Promise<strin
   }
   const diff = unifiedDiff(orig, out);
   if (!diff) return false;
-  if (!o.dryRun) await rewrite(path, out.join(''), o.backup ?? '.bak');
+  if (!o.dryRun) await rewrite(path, out.join(''), o.backup ?? '.bak', true);
   return o.showChanges === false ? true : diff;
 }

@@ -6,7 +6,8 @@
  * neighbouring line, the first matching line's text used as the key, end-of-line repair after
  * the edit. Returns the unified diff, or whether the file changed.
  */
-import { copyFile, readFile, realpath, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, realpath } from 'node:fs/promises';
+import { writeReplacing } from './_file-atomic.js';
 import { readLines, unifiedDiff } from './_file-diff.js';
 import { pyRegex } from './_file-edit.js';
 import { FileError } from './_file-source.js';
@@ -199,7 +200,7 @@ export async function editLine(path: string, o: LineOptions): Promise<string | b
   let diff = '';
   if (changed) {
     if (o.showChanges ?? true) diff = unifiedDiff(readLines(text), body);
-    if (!o.test) await writeFile(real, out);
+    if (!o.test) await writeReplacing(real, out);
   }
   return (o.showChanges ?? true) && diff ? diff : changed;
 }

@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { type HttpProxy, tunnel } from './_http-proxy.js';
+import { pythonOsError } from './_python-oserror.js';
 
 export interface FetchSpec {
   url: string;
@@ -40,28 +41,6 @@ export const headerName = (n: string): string =>
     .map((w) => (w ? (w[0] as string).toUpperCase() + w.slice(1).toLowerCase() : w))
     .join('-');
 
-/** A transport error as Python's `str(OSError)` reads. */
-export function pythonError(err: NodeJS.ErrnoException): string {
-  switch (err.code) {
-    case 'ECONNREFUSED':
-      return '[Errno 111] Connection refused';
-    case 'ECONNRESET':
-      return '[Errno 104] Connection reset by peer';
-    case 'EHOSTUNREACH':
-      return '[Errno 113] No route to host';
-    case 'ENETUNREACH':
-      return '[Errno 101] Network is unreachable';
-    case 'ENOTFOUND':
-      return '[Errno -2] Name or service not known';
-    case 'EAI_AGAIN':
-      return '[Errno -3] Temporary failure in name resolution';
-    case 'ETIMEDOUT':
-      return '[Errno 110] Connection timed out';
-    default:
-      return err.message;
-  }
-}
-
 function inflate(coding: string, body: Buffer): Buffer {
   try {
     if (coding === 'gzip') return zlib.gunzipSync(body);
@@ -88,7 +67,7 @@ export async function fetchOnce(spec: FetchSpec): Promise<FetchResult> {
   try {
     raw = await tunnel(spec.proxy, u, spec.connectTimeoutMs);
   } catch (err) {
-    throw new Error(`Cannot connect to proxy: ${pythonError(err as NodeJS.ErrnoException)}`);
+    throw new Error(`Cannot connect to proxy: ${pythonOsError(err as NodeJS.ErrnoException)}`);
   }
   const secure = tls.connect({ socket: raw, servername: u.hostname, rejectUnauthorized: spec.verifySsl });
   return send(spec, u, { agent: undefined, createConnection: () => secure });
@@ -159,7 +138,7 @@ function send(
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(new Error(pythonError(err)));
+      reject(new Error(pythonOsError(err)));
     });
     req.end(spec.body ?? undefined);
   });

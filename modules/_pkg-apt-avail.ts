@@ -6,6 +6,7 @@
 import type { ExecContext } from '../kernel/index.js';
 import { callApt } from './_pkg-apt-call.js';
 import { debVersionCompare } from './_pkg-debver.js';
+import { cmpSatisfies, isCmpOperator } from './_version-cmp.js';
 
 /** Salt's `list_repo_pkgs(*names, byrepo=False)`: each package's versions, as apt-cache lists them. */
 export async function repoVersions(
@@ -31,22 +32,11 @@ export async function repoVersions(
   return ret;
 }
 
-/** Which comparison results each operator accepts (Salt's `cmp_map`). */
-const ACCEPTS: Readonly<Record<string, readonly number[]>> = {
-  '<': [-1],
-  '<=': [-1, 0],
-  '==': [0],
-  '>=': [0, 1],
-  '>': [1],
-  '!=': [-1, 1],
-};
-
 /** Salt's `match_version`: the first candidate satisfying `desired` (`>=1.2`, `<2.0`, `1.0`), or null. */
 export function matchVersion(desired: string, candidates: readonly string[]): string | null {
   const m = /^(<=>|!=|>=|<=|>>|<<|<>|>|<|=)?\s?([^<>=]+)$/.exec(desired);
   const oper = (m ? m[1] || '==' : '==') as string;
   const version = m ? (m[2] ?? '') : desired;
-  const ok = ACCEPTS[oper];
-  if (!ok) return null;
-  return candidates.find((c) => ok.includes(debVersionCompare(c, version))) ?? null;
+  if (!isCmpOperator(oper)) return null;
+  return candidates.find((c) => cmpSatisfies(oper, debVersionCompare(c, version))) ?? null;
 }

@@ -128,6 +128,17 @@ describe.skipIf(!canRun)('apt repo keys (real gpg, keys served on loopback)', { 
     expect(keys[keyid]?.subkey).toMatchObject({ keyid: expect.any(String) });
   });
 
+  it('without apt-key, adding or removing a key needs the keyring folder: False, as Salt (3 of 3 identical)', async () => {
+    const ctx = ctxWithCp();
+    const gone = path.join(root, 'no-such-keyrings');
+    const kw = { keyid: 'ABCD1234', aptkey: false, keydir: gone };
+    await expect(run(ctx, 'pkg.add_repo_key', { ...kw, keyserver: 'hkp://127.0.0.1:9' })).resolves.toBe(
+      false,
+    );
+    await expect(run(ctx, 'pkg.del_repo_key', kw)).resolves.toBe(false);
+    await expect(run(ctx, 'pkg.get_repo_keys', { aptkey: false, keydir: gone })).resolves.toBe(false);
+  });
+
   it('mod_repo with key_url and aptkey=False puts the dearmored key at signed-by; del_repo_key removes it', async () => {
     const ctx = ctxWithCp();
     const signed = path.join(keydir, 'tsalt-t.gpg');

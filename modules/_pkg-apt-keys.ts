@@ -135,6 +135,21 @@ async function dearmor(ctx: ExecContext, file: string): Promise<string | false> 
   return out;
 }
 
+/**
+ * Salt's check before a key is added or removed: without apt-key (`aptkey=False`) the keyring
+ * folder must exist, else the error is logged and the answer is null (the caller returns False).
+ * Otherwise whether apt-key does the work (asked for, and installed).
+ */
+function keyChangeMode(ctx: ExecContext, aptkey: boolean, keydir: string): boolean | null {
+  if (!aptkey && !isDir(keydir)) {
+    ctx.log.error(
+      `The directory ${keydir} does not exist. Please create this directory only writable by root`,
+    );
+    return null;
+  }
+  return useAptKey(aptkey);
+}
+
 /** What `pkg.add_repo_key` takes. */
 export interface AddKeyArgs {
   path?: string | undefined;
@@ -150,14 +165,8 @@ export interface AddKeyArgs {
 /** Salt's `pkg.add_repo_key`: true when the key is there afterwards. */
 export async function addRepoKey(ctx: ExecContext, a: AddKeyArgs): Promise<boolean> {
   const keydir = a.keydir ?? keyrings.dir;
-  let aptkey = a.aptkey ?? true;
-  if (!aptkey && !isDir(keydir)) {
-    ctx.log.error(
-      `The directory ${keydir} does not exist. Please create this directory only writable by root`,
-    );
-    return false;
-  }
-  aptkey = useAptKey(aptkey);
+  const aptkey = keyChangeMode(ctx, a.aptkey ?? true, keydir);
+  if (aptkey === null) return false;
   if (a.keyid) {
     const have = await getRepoKeys(ctx, aptkey, keydir);
     for (const id of Object.keys(have || {})) if (id.endsWith(a.keyid)) return true;
@@ -221,14 +230,8 @@ export async function delRepoKey(
   kwargs: Readonly<Record<string, unknown>>,
 ): Promise<string | false> {
   const keydir = typeof kwargs.keydir === 'string' ? kwargs.keydir : keyrings.dir;
-  let aptkey = kwargs.aptkey === undefined ? true : Boolean(kwargs.aptkey);
-  if (!aptkey && !isDir(keydir)) {
-    ctx.log.error(
-      `The directory ${keydir} does not exist. Please create this directory only writable by root`,
-    );
-    return false;
-  }
-  aptkey = useAptKey(aptkey);
+  const aptkey = keyChangeMode(ctx, kwargs.aptkey === undefined ? true : Boolean(kwargs.aptkey), keydir);
+  if (aptkey === null) return false;
   if (kwargs.keyid_ppa) {
     if (typeof name === 'string' && name.startsWith('ppa:'))
       throw new SALT_ERR_EXEC_COMMAND('keyid_ppa needs launchpad.net, which tsalt does not query');

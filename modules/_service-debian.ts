@@ -6,20 +6,34 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import type { ExecContext } from '../kernel/index.js';
-import { execCommand } from './_pkg-exec.js';
 
 const INIT_D = '/etc/init.d';
 
-/** The current runlevel; '2' when `runlevel` does not know (as in a container). */
-async function runlevel(): Promise<string> {
-  const out = await execCommand(['runlevel']);
+/**
+ * Runs `argv` through `cmd.retcode`, as Salt's backend does, so its exit code becomes the job's
+ * retcode (unless `ignore_retcode`); `shell` runs one shell line instead.
+ */
+async function retcode(ctx: ExecContext, argv: string[] | string, kw: Record<string, unknown> = {}) {
+  const shell = typeof argv === 'string';
+  return Number(await ctx.call('cmd.retcode', [argv], { python_shell: shell, ...kw }));
+}
+
+/**
+ * The current runlevel; '2' when `runlevel` does not know (as in a container). Salt reads it
+ * through `cmd.run`, so its exit code (1 in a container) becomes the job's retcode.
+ */
+async function runlevel(ctx: ExecContext): Promise<string> {
+  const out = (await ctx.call('cmd.run_all', [['runlevel']], { python_shell: false })) as {
+    stdout: string;
+    retcode: number;
+  };
   if (out.stdout.includes('unknown') || out.retcode === 127) return '2';
   return out.stdout.split(/\s+/)[1] ?? '2';
 }
 
 /** The names that start at boot, from /etc/rcS.d and /etc/rc<runlevel>.d (Salt's `get_enabled`). */
-export async function getEnabled(): Promise<string[]> {
-  const level = await runlevel();
+export async function getEnabled(ctx: ExecContext): Promise<string[]> {
+  const level = await runlevel(ctx);
   const ret = new Set<string>();
   for (const dir of [`/etc/rc${level}.d`, '/etc/rcS.d']) {
     let files: string[] = [];
@@ -35,33 +49,31 @@ export async function getEnabled(): Promise<string[]> {
 }
 
 /** Every init script, and every name enabled at boot (Salt's `get_all`). */
-export async function getAll(): Promise<string[]> {
+export async function getAll(ctx: ExecContext): Promise<string[]> {
   const ret = new Set<string>();
   try {
     for (const f of readdirSync(INIT_D)) if (f !== 'README') ret.add(f);
   } catch {
     // no /etc/init.d
   }
-  for (const n of await getEnabled()) ret.add(n);
+  for (const n of await getEnabled(ctx)) ret.add(n);
   return [...ret].sort();
 }
 
-/** `service <name> <action>`: true when it exits 0. */
+/** `service <name> <action>`: true when it exits 0; its exit code is the job's, except for `status`. */
 export async function serviceCmd(ctx: ExecContext, name: string, action: string): Promise<boolean> {
-  const out = await execCommand(['service', name, action], { signal: ctx.signal });
-  if (out.retcode !== 0) ctx.log.debug({ name, action, retcode: out.retcode }, 'service command failed');
-  return out.retcode === 0;
+  return (await retcode(ctx, ['service', name, action], { ignore_retcode: action === 'status' })) === 0;
 }
 
 /** Enables `name` at boot: Salt runs `insserv <name> && update-rc.d <name> enable` in a shell. */
-export async function enable(name: string): Promise<boolean> {
+export async function enable(ctx: ExecContext, name: string): Promise<boolean> {
   const q = `'${name.replace(/'/g, `'"'"'`)}'`;
-  return (await execCommand(['/bin/sh', '-c', `insserv ${q} && update-rc.d ${q} enable`])).retcode === 0;
+  return (await retcode(ctx, `insserv ${q} && update-rc.d ${q} enable`)) === 0;
 }
 
 /** Disables `name` at boot: `update-rc.d <name> disable`. */
-export async function disable(name: string): Promise<boolean> {
-  return (await execCommand(['update-rc.d', name, 'disable'])).retcode === 0;
+export async function disable(ctx: ExecContext, name: string): Promise<boolean> {
+  return (await retcode(ctx, ['update-rc.d', name, 'disable'])) === 0;
 }
 
 /** Whether an init script of that name exists (cheap check for tests and callers). */

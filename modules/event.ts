@@ -9,10 +9,13 @@ import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_SYNC } fr
 import { fireOnOwnBus } from './_minion-bus.js';
 import { isMapping } from './_traverse.js';
 
-/** Whether this minion runs without a master (`salt-call --local`, `file_client: local`). */
-function masterless(ctx: ExecContext): boolean {
+/**
+ * Whether this minion runs without a master (`salt-call --local`, `file_client: local`; for
+ * `event.send`, also `master_type: disable`, which Salt's `fire_master` does not check).
+ */
+function masterless(ctx: ExecContext, disabled = false): boolean {
   const o = ctx.opts;
-  const local = o.local === true || o.file_client === 'local' || o.master_type === 'disable';
+  const local = o.local === true || o.file_client === 'local' || (disabled && o.master_type === 'disable');
   return local && o.use_master_when_local !== true;
 }
 
@@ -40,6 +43,16 @@ async function fireMaster(ctx: ExecContext, data: unknown, tag: string, preload?
   }
 }
 
+/** Salt's `event.fire`: `data` under `tag` on the bus of the minion running on this host; False when none runs. */
+async function fireHere(ctx: ExecContext, data: unknown, tag: string): Promise<boolean> {
+  try {
+    return await fireOnOwnBus(String(ctx.opts.sock_dir ?? ''), ctx.id, tag, data);
+  } catch (err) {
+    ctx.log.debug({ tag, err: (err as Error).message }, 'event not fired on the minion bus');
+    return false;
+  }
+}
+
 const tagArg = z.string({ error: 'tag must be a string' }).min(1, 'tag must not be empty');
 
 export default defineModule({
@@ -49,14 +62,7 @@ export default defineModule({
     fire: defineFunction({
       args: z.object({ data: z.unknown(), tag: z.string({ error: 'tag must be a string' }) }),
       doc: "Fire an event on the local minion event bus. Data must be formed as a dict.\n\nReturns False when no minion runs on this host or the event is refused.\n\nCLI Example: salt '*' event.fire '{\"data\":\"my event data\"}' 'tag'",
-      run: async (ctx, { data, tag }) => {
-        try {
-          return await fireOnOwnBus(String(ctx.opts.sock_dir ?? ''), ctx.id, tag, data);
-        } catch (err) {
-          ctx.log.debug({ tag, err: (err as Error).message }, 'event not fired on the minion bus');
-          return false;
-        }
-      },
+      run: (ctx, { data, tag }) => fireHere(ctx, data, tag),
     }),
     fire_master: defineFunction({
       args: z.object({ data: z.unknown(), tag: tagArg, preload: z.unknown().optional() }),
@@ -90,16 +96,15 @@ export default defineModule({
           out.pillar = Array.isArray(a.with_pillar) ? subset(a.with_pillar, pillar) : { ...pillar };
         }
         if (a.with_env_opts) {
-          out.saltenv = ctx.opts.saltenv ?? 'base';
+          // Salt's opts always hold `saltenv` (None unless set), so its 'base' fallback never shows
+          out.saltenv = ctx.opts.saltenv ?? null;
           out.pillarenv = ctx.opts.pillarenv ?? null;
         }
-        for (const [k, v] of Object.entries(extra.kwargs)) if (!k.startsWith('__pub_')) out[k] = v;
+        // the `__pub_*` keywords stay in the data, as in Salt's (its kwargs are the job's)
+        Object.assign(out, extra.kwargs);
         if (isMapping(a.data)) Object.assign(out, a.data);
-        if (masterless(ctx)) {
-          ctx.log.warn(`Local mode detected. Event with tag ${a.tag} will NOT be sent.`);
-          return false;
-        }
-        return fireMaster(ctx, out, a.tag, a.preload);
+        // masterless, Salt sends it to the minion's own bus (event.fire) instead of the master
+        return masterless(ctx, true) ? fireHere(ctx, out, a.tag) : fireMaster(ctx, out, a.tag, a.preload);
       },
     }),
   },

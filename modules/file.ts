@@ -486,6 +486,7 @@ export default defineModule({
             dryRun: a.dry_run,
             showChanges: a.show_changes,
             ignoreIfMissing: a.ignore_if_missing,
+            preserveInode: a.preserve_inode,
           },
         );
         if (out === false) return a.show_changes ? '' : false;

@@ -30,12 +30,13 @@ function isDebian(ctx: VirtualContext): boolean {
   return typeof os === 'string' ? DEBIAN_OSES.includes(os) : deb.hasInitScript('');
 }
 
-const getAll = (): Promise<string[]> => (useSystemd ? sd.getAll() : deb.getAll());
-const getEnabled = (): Promise<string[]> => (useSystemd ? sd.getByState('enabled') : deb.getEnabled());
-async function getDisabled(): Promise<string[]> {
+const getAll = (ctx: ExecContext): Promise<string[]> => (useSystemd ? sd.getAll() : deb.getAll(ctx));
+const getEnabled = (ctx: ExecContext): Promise<string[]> =>
+  useSystemd ? sd.getByState('enabled') : deb.getEnabled(ctx);
+async function getDisabled(ctx: ExecContext): Promise<string[]> {
   if (useSystemd) return sd.getByState('disabled');
-  const enabled = new Set(await deb.getEnabled());
-  return (await deb.getAll()).filter((n) => !enabled.has(n));
+  const enabled = new Set(await deb.getEnabled(ctx));
+  return (await deb.getAll(ctx)).filter((n) => !enabled.has(n));
 }
 
 /** Salt's `status.pid`: whether a process whose command line matches `sig` (a regex) runs. */
@@ -67,21 +68,24 @@ function action(verb: string, sdVerb: string, doc: string) {
 
 /** The functions both of Salt's backends have. */
 const COMMON: Record<string, FunctionSpec> = {
-  get_all: defineFunction({ doc: 'Return all available boot services.', run: () => getAll() }),
-  get_enabled: defineFunction({ doc: 'Return the services that start at boot.', run: () => getEnabled() }),
+  get_all: defineFunction({ doc: 'Return all available boot services.', run: (ctx) => getAll(ctx) }),
+  get_enabled: defineFunction({
+    doc: 'Return the services that start at boot.',
+    run: (ctx) => getEnabled(ctx),
+  }),
   get_disabled: defineFunction({
     doc: 'Return the services that are installed but do not start at boot.',
-    run: () => getDisabled(),
+    run: (ctx) => getDisabled(ctx),
   }),
   available: defineFunction({
     args: (z) => z.object({ name: z.string() }),
     doc: 'True when the named service is available.',
-    run: async (_ctx, { name }) => (await getAll()).includes(name),
+    run: async (ctx, { name }) => (await getAll(ctx)).includes(name),
   }),
   missing: defineFunction({
     args: (z) => z.object({ name: z.string() }),
     doc: 'True when the named service is not available.',
-    run: async (_ctx, { name }) => !(await getAll()).includes(name),
+    run: async (ctx, { name }) => !(await getAll(ctx)).includes(name),
   }),
   status: defineFunction({
     args: (z) => z.object({ name: z.string(), sig: z.string().nullish() }),
@@ -89,7 +93,7 @@ const COMMON: Record<string, FunctionSpec> = {
     run: async (ctx, { name, sig }) => {
       if (sig) return pidMatches(sig);
       const glob = /\*|\?|\[.+\]/.test(name);
-      const services = glob ? (await getAll()).filter((s) => fnmatch(s, name)) : [name];
+      const services = glob ? (await getAll(ctx)).filter((s) => fnmatch(s, name)) : [name];
       const results: Record<string, boolean> = {};
       for (const s of services) results[s] = await statusOne(ctx, s);
       return glob ? results : (results[name] ?? false);
@@ -104,26 +108,26 @@ const COMMON: Record<string, FunctionSpec> = {
     args: (z) => z.object({ name: z.string() }),
     varkw: true,
     doc: 'Enable the named service to start at boot.',
-    run: (ctx, { name }) => (useSystemd ? sd.act(ctx, 'enable', name) : deb.enable(name)),
+    run: (ctx, { name }) => (useSystemd ? sd.act(ctx, 'enable', name) : deb.enable(ctx, name)),
   }),
   disable: defineFunction({
     args: (z) => z.object({ name: z.string() }),
     varkw: true,
     doc: 'Disable the named service to start at boot.',
-    run: (ctx, { name }) => (useSystemd ? sd.act(ctx, 'disable', name) : deb.disable(name)),
+    run: (ctx, { name }) => (useSystemd ? sd.act(ctx, 'disable', name) : deb.disable(ctx, name)),
   }),
   enabled: defineFunction({
     args: (z) => z.object({ name: z.string() }),
     varkw: true,
     doc: 'True when the named service starts at boot.',
     run: async (ctx, { name }) =>
-      useSystemd ? sd.isEnabled(ctx, name) : (await getEnabled()).includes(name),
+      useSystemd ? sd.isEnabled(ctx, name) : (await getEnabled(ctx)).includes(name),
   }),
   disabled: defineFunction({
     args: (z) => z.object({ name: z.string() }),
     doc: 'True when the named service does not start at boot.',
     run: async (ctx, { name }) =>
-      useSystemd ? !(await sd.isEnabled(ctx, name)) : (await getDisabled()).includes(name),
+      useSystemd ? !(await sd.isEnabled(ctx, name)) : (await getDisabled(ctx)).includes(name),
   }),
 };
 

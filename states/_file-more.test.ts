@@ -443,6 +443,46 @@ describe('file.hardlink', () => {
       comment: 'Specified file rel is not an absolute path. Specified target rel2 is not an absolute path.',
     });
   });
+
+  it("breaks where Salt's edits replace the target (line, blockreplace, comment, replace appending), not where they write in place", async () => {
+    // Salt 3006.18, the same SLS run twice: the second run's hardlink says "File exists" after an
+    // edit through atomic_open or a moved-away copy, and "already pointing" after an in-place one.
+    const run = harness();
+    const edits: [string, Record<string, unknown>, boolean][] = [
+      ['line', { content: 'added', mode: 'ensure', after: 'same' }, true],
+      ['blockreplace', { content: 'blk', append_if_not_found: true }, true],
+      ['comment', { regex: '^same' }, true],
+      ['replace', { pattern: 'zzz', repl: 'zzz', append_if_not_found: true }, true],
+      ['replace', { pattern: 'same', repl: 'diff' }, false],
+      ['append', { text: 'more' }, false],
+      ['prepend', { text: 'first' }, false],
+    ];
+    for (const [i, [fun, args, breaks]] of edits.entries()) {
+      const t = join(dir, `t${i}`);
+      const h = join(dir, `h${i}`);
+      await writeFile(t, 'same\n');
+      expect(await run('hardlink', { name: h, target: t })).toMatchObject({ result: true });
+      expect(await run(fun, { name: t, ...args })).toMatchObject({ result: true });
+      expect(Object.keys((await run(fun, { name: t, ...args })).changes)).toEqual([]);
+      expect((await stat(t)).ino !== (await stat(h)).ino, fun).toBe(breaks);
+      expect(await run('hardlink', { name: h, target: t }, { test: true })).toEqual({
+        name: `DIR/h${i}`,
+        result: !breaks,
+        comment: breaks
+          ? `File or directory exists where the hard link DIR/h${i} should be. Did you mean to use force?`
+          : `The hard link DIR/h${i} is presently targetting DIR/t${i}`,
+        changes: {},
+      });
+      expect(await run('hardlink', { name: h, target: t })).toEqual({
+        name: `DIR/h${i}`,
+        result: !breaks,
+        comment: breaks
+          ? `File exists where the hard link DIR/h${i} should be`
+          : `Target of hard link DIR/h${i} is already pointing to DIR/t${i}`,
+        changes: {},
+      });
+    }
+  });
 });
 
 describe('the run pillar reaches file.managed templates', () => {

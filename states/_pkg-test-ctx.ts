@@ -13,11 +13,16 @@ import {
 } from '../kernel/index.js';
 import { bindArgs, unwrapRetcode } from '../kernel/util.js';
 import { fakeCtx } from '../modules/_fake-ctx.js';
+import cmdModule from '../modules/cmd.js';
 import pkgModule from '../modules/pkg.js';
 import serviceModule from '../modules/service.js';
 import type { StateContext, StateModuleDef, StateReturn } from '../plugins/states/index.js';
 
-const MODULES: Readonly<Record<string, ModuleDef>> = { pkg: pkgModule, service: serviceModule };
+const MODULES: Readonly<Record<string, ModuleDef>> = {
+  cmd: cmdModule,
+  pkg: pkgModule,
+  service: serviceModule,
+};
 
 /** `mod.fn` as the loader would find it here: after the module's `virtual()` said yes. */
 async function lookup(fun: string, grains: ExecContext['grains']): Promise<ResolvedFunctionSpec | undefined> {

@@ -5,6 +5,7 @@
  */
 
 import { repackPkgs as repackTargets } from '../modules/_pkg-targets.js';
+import { cmpSatisfies, isCmpOperator } from '../modules/_version-cmp.js';
 import type { StateContext } from '../plugins/states/index.js';
 
 /** Operator and version of one condition (`''` and `=` become `==`). */
@@ -30,14 +31,6 @@ function fnmatchRe(pattern: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-const CMP: Readonly<Record<string, readonly number[]>> = {
-  '<': [-1],
-  '<=': [-1, 0],
-  '==': [0],
-  '>=': [0, 1],
-  '>': [1],
-};
-
 async function cmp(ctx: StateContext, a: string, b: string, ignoreEpoch: boolean): Promise<number | null> {
   const r = await ctx.call('pkg.version_cmp', [a, b], { ignore_epoch: ignoreEpoch });
   return typeof r === 'number' ? Math.max(-1, Math.min(1, r)) : null;
@@ -53,10 +46,10 @@ async function fulfillsSpec(
   const ie = ignoreEpoch ?? (!oper.includes('<') && !oper.includes('>') && !desired.includes(':'));
   for (const ver of versions) {
     if (oper === '==' && fnmatchRe(desired).test(ver)) return true;
-    if (oper !== '!=' && !(oper in CMP)) continue;
+    if (!isCmpOperator(oper)) continue;
     const r = await cmp(ctx, ver, desired, ie);
     if (r === null) continue;
-    if (oper === '!=' ? r !== 0 : (CMP[oper] ?? []).includes(r)) return true;
+    if (cmpSatisfies(oper, r)) return true;
   }
   return false;
 }

@@ -64,6 +64,29 @@ function cmdOptions(a: Record<string, unknown>, ctx: StateContext): Record<strin
   return kw;
 }
 
+/** Salt's masterless check in `salt.state`: a minion (not the master's own) with `file_client: local`. */
+function masterlessMinion(ctx: StateContext): boolean {
+  return (ctx.opts.__role ?? 'minion') === 'minion' && ctx.opts.file_client === 'local';
+}
+
+/** A masterless `salt.state`: the state run on this minion itself (`tgt` ignored), shaped as `saltutil.cmd` returns. */
+async function runHere(
+  ctx: StateContext,
+  fun: string,
+  target: Record<string, unknown>,
+  kwarg: Record<string, unknown>,
+): Promise<Returns> {
+  const ret = await ctx.call(fun, [], { ...target, ...kwarg });
+  const out =
+    ret &&
+    typeof ret === 'object' &&
+    !Array.isArray(ret) &&
+    typeof (ret as { out?: unknown }).out === 'string'
+      ? (ret as { out: string }).out
+      : 'highstate';
+  return { [ctx.id]: { ret, out } };
+}
+
 async function stateRun(ctx: StateContext, a: Record<string, unknown>): Promise<StateReturn> {
   const ret: StateReturn = { name: String(a.name), changes: {}, comment: '', result: true };
   const allowFail = Number.parseInt(String(a.allow_fail ?? 0), 10);
@@ -87,11 +110,9 @@ async function stateRun(ctx: StateContext, a: Record<string, unknown>): Promise<
     if (a[k] !== undefined && a[k] !== null) kwarg[k] = a[k];
   kwarg.queue = a.queue ?? false;
   kwarg.concurrent = a.concurrent ?? false;
-  const cmdRet = (await ctx.call('saltutil.cmd', [a.tgt, fun], {
-    ...cmdOptions(a, ctx),
-    arg,
-    kwarg,
-  })) as Returns;
+  const cmdRet = masterlessMinion(ctx)
+    ? await runHere(ctx, fun, a.top ? { topfn: arg.join('') } : a.sls ? { mods: arg.join('') } : {}, kwarg)
+    : ((await ctx.call('saltutil.cmd', [a.tgt, fun], { ...cmdOptions(a, ctx), arg, kwarg })) as Returns);
   const jid = jidOf(cmdRet);
   if (jid) ret.__jid__ = jid;
   const allowed = failMinions(a.fail_minions, ret);

@@ -4,7 +4,8 @@
  * does (the last command counts; `ignore_retcode` gives 0): through salt-call --local and
  * through a real master and minion. Expectations: Salt 3006.18 on this machine.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, type RunResult, runCli } from '../../tools/local-cluster.js';
@@ -110,6 +111,17 @@ describe('cmd template= and the retcode of commands run inside a function', () =
     expect(await rc('pkg.owner', '/nonexistent/tsalt')).toBe(1);
     expect(await rc('pkg.owner', '/nonexistent/tsalt', '/bin/ls')).toBe(0);
     expect(await rc('disk.blkid', '/dev/tsalt-nosuch')).toBe(2);
+    // Debian's sysvinit backend (systemd not PID 1, as in a container) reads the runlevel through
+    // cmd.run and acts through cmd.retcode, as Salt's: their exit codes are the job's (Salt
+    // 3006.18 here: available/get_all/enabled 1 from `runlevel`, status 0, start 1)
+    const level = spawnSync('runlevel');
+    if (!existsSync('/run/systemd/system') && existsSync('/etc/debian_version') && !level.error) {
+      expect(await rc('service.available', 'tsalt-nosuch')).toBe(level.status);
+      expect(await rc('service.get_all')).toBe(level.status);
+      expect(await rc('service.enabled', 'tsalt-nosuch')).toBe(level.status);
+      expect(await rc('service.status', 'tsalt-nosuch')).toBe(0);
+      expect(await rc('service.start', 'tsalt-nosuch')).not.toBe(0);
+    }
   });
 
   it('over a master: the job return carries that retcode', async () => {

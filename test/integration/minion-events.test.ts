@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
+import { ownBusAddresses } from '../../modules/_minion-bus.js';
 import { Cluster, runCli } from '../../tools/local-cluster.js';
 
 describe('minions fire events to the master (event.send, event.fire_master)', () => {
@@ -99,17 +100,49 @@ describe('minions fire events to the master (event.send, event.fire_master)', ()
     expect((await c.saltJson(['m1', 'test.ping'])).data).toEqual({ m1: true });
   });
 
-  it('salt-call --local does not send and says so', async () => {
-    const r = await runCli('salt-call', [
-      '-c',
-      c.minionConfDir('m1'),
-      '--local',
-      '--out',
-      'json',
-      'event.send',
-      'myco/local',
+  it("salt-call --local sends to the minion's own bus, as Salt's event.fire, never to the master", async () => {
+    // Salt 3006.18 beside a running minion: True, and a listener on the minion's bus sees the
+    // data with the job's __pub_* keywords (saltenv None); fire_master stays refused
+    const own = new EventListener(ownBusAddresses(join(c.root, 'minions/m1/var/run/salt/minion'), 'm1'), [
+      'myco/',
     ]);
-    expect(JSON.parse(r.stdout)).toEqual({ local: false });
-    expect(r.stderr).toContain('Local mode detected. Event with tag myco/local will NOT be sent.');
+    await own.ready();
+    const heard: SaltEvent[] = [];
+    void (async () => {
+      for await (const ev of own) heard.push(ev);
+    })();
+    const call = (...args: string[]) =>
+      runCli('salt-call', ['-c', c.minionConfDir('m1'), '--local', '--out', 'json', ...args]);
+    try {
+      // the minion binds its bus once signed in: send until the listener hears it
+      let sent: SaltEvent | undefined;
+      for (let i = 0; i < 20 && !sent; i++) {
+        const r = await call('event.send', 'myco/local', `n=${i}`, 'with_env_opts=True');
+        if (JSON.parse(r.stdout).local === true) {
+          for (let t = 0; t < 100 && !sent; t++) {
+            sent = heard.find((e) => e.tag === 'myco/local');
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        } else await new Promise((r) => setTimeout(r, 500));
+        expect(r.stderr).not.toContain('Local mode detected');
+      }
+      expect(Object.keys(sent?.data ?? {})).toEqual([
+        'saltenv',
+        'pillarenv',
+        'n',
+        '__pub_fun',
+        '__pub_pid',
+        '__pub_jid',
+        '__pub_tgt',
+        '_stamp',
+      ]);
+      expect(sent?.data).toMatchObject({ saltenv: null, pillarenv: null, __pub_fun: 'event.send' });
+      expect(seen.some((e) => e.tag === 'myco/local')).toBe(false);
+      const up = await call('event.fire_master', '{x: 1}', 'myco/local-up');
+      expect(JSON.parse(up.stdout)).toEqual({ local: false });
+      expect(up.stderr).toContain('Local mode detected. Event with tag myco/local-up will NOT be sent.');
+    } finally {
+      own.close();
+    }
   });
 });

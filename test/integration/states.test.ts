@@ -205,6 +205,11 @@ describe('states', () => {
   it('state.single and state.low check the call first, as Salt: a list of errors and retcode 1', async () => {
     const nosuch = await apply('state.single', 'test.nosuch', 'name=x');
     expect([nosuch.code, nosuch.ret]).toEqual([1, ["Specified state 'test.nosuch' was not found"]]);
+    // the orchestration states are `salt.*`; `saltmod` is only the file's name, in Salt as here
+    const saltmod = await apply('state.single', 'saltmod.function', 'name=test.ping', 'tgt=m1');
+    expect([saltmod.code, saltmod.ret]).toEqual([1, ["Specified state 'saltmod.function' was not found"]]);
+    const lowmod = await apply('state.low', '{"state": "saltmod", "fun": "state", "name": "x", "tgt": "m1"}');
+    expect(lowmod.ret).toEqual(["Specified state 'saltmod.state' was not found"]);
     const bare = await apply('state.single', 'host.present', 'name=x');
     expect(bare.ret).toEqual(['Missing parameter ip for state host.present']);
     const low = await apply('state.low', '{"state": "test", "fun": "nop", "name": "x", "umask": "99"}');

@@ -7,6 +7,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIPv6, Socket } from 'node:net';
+import { pythonOsError } from '../../../modules/_python-oserror.js';
 import { loadYaml } from '../yaml/load.js';
 import { arg, type Fn } from './filters.js';
 import { numValue } from './numbers.js';
@@ -62,18 +63,10 @@ function queryString(params: unknown): string {
   return s ? `?${s}` : '';
 }
 
-// how Python words the socket errors a refused or unresolvable address gives
-const ERRNO: Record<string, string> = {
-  ECONNREFUSED: '[Errno 111] Connection refused',
-  ENOTFOUND: '[Errno -2] Name or service not known',
-  ETIMEDOUT: '[Errno 110] Connection timed out',
-  EHOSTUNREACH: '[Errno 113] No route to host',
-  ENETUNREACH: '[Errno 101] Network is unreachable',
-};
-
+/** A fetch failure as Salt words it: the socket error underneath in Python's words. */
 function socketError(err: Error): string {
   const cause = err.cause as (Error & { code?: string }) | undefined;
-  return (cause?.code && ERRNO[cause.code]) ?? cause?.message ?? err.message;
+  return cause ? pythonOsError(cause) : err.message;
 }
 
 /** What Salt's `decode_type="auto"` picks from the content type. */
