@@ -1,7 +1,7 @@
 /**
  * The salt-master main process: checks and prepares its directories, keys and ports, then
- * starts its children under a ProcessManager (event bus, publisher, request server,
- * maintenance) and rotates the AES key when maintenance asks.
+ * starts its children under a ProcessManager (publisher; request server, which hosts the event
+ * bus and maintenance) and rotates the AES key when maintenance asks.
  */
 import { mkdir } from 'node:fs/promises';
 import { userInfo } from 'node:os';
@@ -28,7 +28,11 @@ export interface MasterHandle {
   stop(): Promise<void>;
 }
 
-const CHILDREN = ['event-publisher', 'publisher', 'request-server', 'maintenance'] as const;
+/**
+ * The master's own children. The request server hosts the event bus and maintenance, which
+ * Salt runs as processes of their own (master/children/request-server.ts says why).
+ */
+const CHILDREN = ['publisher', 'request-server'] as const;
 
 /**
  * A small young generation for the children's main threads (the request workers set their own,
@@ -147,7 +151,7 @@ export async function startMaster(
 
   pm.on('message', (proc, msg) => {
     const type = (msg as { type?: string }).type;
-    if (proc.name === 'maintenance' && type === 'rotate-aes') void rotateAes();
+    if (proc.name === 'request-server' && type === 'rotate-aes') void rotateAes();
     // the cluster process wrote the cluster's shared AES key into `.aes` (plugins/cluster)
     if (proc.name === 'cluster' && type === 'aes-adopted') void reloadAes();
   });

@@ -21,6 +21,6 @@ export async function eventBusSection(quick: boolean): Promise<void> {
     name: `event bus: publisher RSS, a subscriber stalled ${s.seconds} s`,
     value: s.rssMaxMiB,
     unit: 'MiB',
-    method: `highest RSS of the event-publisher child while ${s.fired} events were fired at 2000/s and one subscriber read nothing: ${s.rssBeforeMiB} MiB before, every 5 s [${s.rssDuringMiB.join(', ')}] (last-half growth ${s.rssGrowthLastHalfMiB} MiB), ${s.rssEndMiB} once it caught up, ${s.rssAfterMiB} after it left; ${dropped}; the reading one missed ${s.fastMissed}; per-subscriber bound ${s.subscriberHwm} events`,
+    method: `highest RSS of the process hosting the bus (the request server) while ${s.fired} events were fired at 2000/s and one subscriber read nothing: ${s.rssBeforeMiB} MiB before, every 5 s [${s.rssDuringMiB.join(', ')}] (last-half growth ${s.rssGrowthLastHalfMiB} MiB), ${s.rssEndMiB} once it caught up, ${s.rssAfterMiB} after it left; ${dropped}; the reading one missed ${s.fastMissed}; per-subscriber bound ${s.subscriberHwm} events`,
   });
 }

@@ -128,13 +128,7 @@ export class EventPublisher {
     this.#pull = new ZmtpPuller({
       maxFrameBytes: MAX_FIRED_BYTES,
       onMessage: ([frame]) => {
-        if (!frame) return;
-        try {
-          this.#accept(frame);
-        } catch (err) {
-          // a bug of ours must not cut the firer's connection (and what it has in flight)
-          this.#log?.error({ err }, 'event bus: an event could not be handled');
-        }
+        if (frame) this.accept(frame);
       },
       onPeerError,
     });
@@ -154,7 +148,17 @@ export class EventPublisher {
     return this.#done;
   }
 
-  #accept(frame: Buffer): void {
+  /** Takes one fired frame as if pulled: how the process that hosts the bus fires, without a socket. */
+  accept(frame: Buffer): void {
+    try {
+      this.#take(frame);
+    } catch (err) {
+      // a bug of ours must not cut the firer's connection (and what it has in flight)
+      this.#log?.error({ err }, 'event bus: an event could not be handled');
+    }
+  }
+
+  #take(frame: Buffer): void {
     this.#in++;
     this.#bytesIn += frame.length;
     const verdict = guardFrame(frame, this.#max);

@@ -10,10 +10,17 @@
  * per return. Sign-ins, `_pillar` and users' commands, which hold RSA work or may run long, go
  * to the workers. When this thread is saturated and the machine has
  * cores to spare, a share of the light requests goes to the workers too (light-lane.ts).
+ *
+ * Two of Salt's master processes live here too. The master event bus (Salt's `EventPublisher`):
+ * the events this process fires (every return's among them) go to subscribers without a socket
+ * hop to another process, and the other processes still fire onto it over its unix socket. And
+ * maintenance (master/maintenance.ts), which works on the job cache this process holds. Each
+ * was a Node process of its own: ~16 and ~20 MiB of the master's PSS.
  */
 
 import { publishPullPath, tcpAddress } from '../../kernel/bus/address.js';
-import { EventFirer, masterEventAddresses } from '../../kernel/bus/event-bus.js';
+import { masterEventAddresses } from '../../kernel/bus/event-bus.js';
+import { EventPublisher } from '../../kernel/bus/event-publisher.js';
 import { ZmtpPusher } from '../../kernel/bus/zmtp/push-socket.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
@@ -22,6 +29,7 @@ import { packIpc } from '../../kernel/serial/index.js';
 import { boundedEventBodies } from '../bounded-events.js';
 import { createHandlerEnv } from '../handler-env.js';
 import { LightLane } from '../light-lane.js';
+import { startMaintenance } from '../maintenance.js';
 import { peekRequest } from '../request-affinity.js';
 import { RequestHandler, type Vouched } from '../request-handler.js';
 import { RequestQueue } from '../request-queue.js';
@@ -55,6 +63,11 @@ const WORKER_YOUNG_GENERATION_MB = 16;
 await runChild<ResolvedMasterConfig>(
   'request-server',
   async ({ config, log, configDir, overrides, resolvedWithoutPlugins }) => {
+    // the bus first: every master process fires onto it, and its firers queue until it is up
+    const bus = new EventPublisher({ maxEventSize: config.max_event_size, log });
+    await bus.bind(masterEventAddresses(config.sock_dir));
+    const busDone = bus.run().catch((err) => log.error({ err }, 'event bus failed'));
+    log.info({ sock_dir: config.sock_dir, max_event_size: config.max_event_size }, 'master event bus up');
     const workers = requestWorkerCount(config.worker_threads);
     const pool = new WorkerPool({
       size: workers,
@@ -66,7 +79,6 @@ await runChild<ResolvedMasterConfig>(
     await pool.start();
 
     const push = new ZmtpPusher({ path: publishPullPath(config.sock_dir) });
-    const events = new EventFirer(masterEventAddresses(config.sock_dir));
     // the parent's config has the plugins stripped: with plugins, load it here (as the workers do)
     const full = resolvedWithoutPlugins
       ? config
@@ -76,6 +88,12 @@ await runChild<ResolvedMasterConfig>(
     const light = new RequestHandler(env);
     const lane = new LightLane();
     lane.start();
+    const stopMaintenance = startMaintenance({
+      config: full,
+      log,
+      jobCache: full.job_cache ? env.jobCache : undefined,
+      askRotation: () => process.send?.({ type: 'rotate-aes' }),
+    });
 
     onParentMessage((msg) => {
       if ((msg as { type?: string }).type !== 'aes-rotated') return;
@@ -90,7 +108,7 @@ await runChild<ResolvedMasterConfig>(
         if (!push.send(p))
           log.warn({ dropped: push.dropped }, 'publish hand-off dropped: the publisher is not taking them');
       }
-      for (const e of fired) events.fireRaw(e);
+      for (const e of fired) bus.accept(e);
     };
 
     /** Encodes each effect; one that cannot be encoded is logged and left out, never thrown. */
@@ -175,13 +193,14 @@ await runChild<ResolvedMasterConfig>(
     return async () => {
       stopping = true;
       lane.stop();
+      await stopMaintenance();
       lightIntake.close();
       intake.close();
       // returns under way are stored before they are answered: let them be answered and announced
       const deadline = Date.now() + LIGHT_DRAIN_MS;
       while (pacer.running > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       await router.close();
-      await Promise.all([push.close(2000), events.close()]);
+      await push.close(2000);
       await pool.close();
       await Promise.all(
         env.returners
@@ -189,6 +208,8 @@ await runChild<ResolvedMasterConfig>(
           .map(({ def }) => def.close?.(env.returners.context(def)).catch(() => undefined)),
       );
       await env.kernel.shutdown();
+      bus.close();
+      await busDone;
     };
   },
 );
