@@ -5,12 +5,12 @@
  * imports through the file client. Render errors keep the renderers' codes and locations.
  */
 
-import { readFile } from 'node:fs/promises';
 import type { ExecContext } from '../kernel/index.js';
 import { BUILTIN_RENDERERS, DEFAULT_RENDER_LIMITS, type RenderContext } from '../plugins/renderers/index.js';
 import { callWithPillar } from './_call-with-pillar.js';
 import type { FileClient } from './_file-client.js';
 import { SALT_ERR_FILE_CLIENT } from './_file-client.js';
+import { templateSalt } from './_template-salt.js';
 
 /** Whether `template` names an engine this minion has. */
 export function hasEngine(template: string): boolean {
@@ -46,18 +46,16 @@ export async function renderText(
   if (!def)
     throw new SALT_ERR_FILE_CLIENT(`Attempted to render file paths with unavailable engine ${template}`);
   const pillar = await pillarOf(ctx);
+  const { salt, loadFile } = templateSalt(ctx, fc, callWithPillar(ctx, pillar));
+  await salt.prepare(text);
   const context: RenderContext = {
     grains: ctx.grains,
     pillar,
     opts: ctx.opts,
-    salt: { call: callWithPillar(ctx, pillar), has: () => true },
+    salt,
     saltenv,
     extra,
-    loadFile: async (name, env) => {
-      const url = name.startsWith('salt://') ? name : `salt://${name}`;
-      const got = await fc.cacheFile(url, env);
-      return got ? { source: await readFile(got, 'utf8'), path: url } : undefined;
-    },
+    loadFile,
   };
   const started = Date.now();
   const out = await def.render(text, context, {

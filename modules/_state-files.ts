@@ -14,6 +14,7 @@ import { renderPipeline } from '../plugins/renderers/index.js';
 import type { SlsFile, SlsRenderer, SlsSource } from '../plugins/states/index.js';
 import { callWithPillar } from './_call-with-pillar.js';
 import type { FileClient } from './_file-client.js';
+import { templateSalt } from './_template-salt.js';
 
 /** The file client as the state compiler's source of files. */
 export function slsSource(fc: FileClient): SlsSource {
@@ -37,9 +38,11 @@ export function slsRenderer(
   fc: FileClient,
   pillar: Readonly<Record<string, unknown>>,
 ): SlsRenderer {
-  const call = callWithPillar(ctx, pillar);
+  // one lookup per name for the whole run: its SLS files and what they import
+  const { salt, loadFile } = templateSalt(ctx, fc, callWithPillar(ctx, pillar));
   return async (file) => {
     const source = await readFile(file.path, 'utf8');
+    await salt.prepare(source);
     const tpldir = file.rel.includes('/') ? dirname(file.rel) : '';
     const data = await renderPipeline(source, {
       path: file.path,
@@ -48,17 +51,13 @@ export function slsRenderer(
         grains: ctx.grains,
         pillar,
         opts: ctx.opts,
-        salt: { call, has: () => true },
+        salt,
         saltenv: file.saltenv,
         sls: file.sls,
         slspath: slspathOf(file),
         tpldir,
         tplfile: file.rel,
-        loadFile: async (name, env) => {
-          const url = name.startsWith('salt://') ? name : `salt://${name}`;
-          const got = await fc.cacheFile(url, env);
-          return got ? { source: await readFile(got, 'utf8'), path: url } : undefined;
-        },
+        loadFile,
       },
     });
     return data ?? {};

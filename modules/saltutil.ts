@@ -2,20 +2,15 @@
  * The job-control part of Salt's `saltutil` module (`salt/modules/saltutil.py`): list, find
  * and signal the jobs running on this minion, from `<cachedir>/proc/<jid>` files.
  * `saltutil.find_job` is what the master publishes to see whether a minion is still busy.
- * The sync functions copy extension modules from the master's `salt://_modules` and `salt://_grains`.
+ * The sync functions copy extension units from the file server's `salt://_<form>` folders.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  defineFunction,
-  defineModule,
-  type ExecContext,
-  type MasterLink,
-  SALT_ERR_EXEC_SYNC,
-} from '../kernel/index.js';
+import { defineFunction, defineModule, type ExecContext, type MasterLink } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { syncForm } from './_extmods-sync.js';
+import { fileChannel } from './_file-channel.js';
 import { fnmatch } from './_fnmatch.js';
 import { descendants, procDir, removeProcFile, runningJobs } from './_proc-jobs.js';
 
@@ -110,34 +105,35 @@ export function refreshModules(ctx: ExecContext): true | string {
   return ctx.master ? refresh(ctx.master) : true;
 }
 
-/** Salt's `_sync(form, ...)`: the `<form>.<name>` added or changed, in sync order. */
+/**
+ * Salt's `_sync(form, ...)`: the `<form>.<name>` added or changed, in sync order, from the
+ * master's file server, or from the minion's own `file_roots` with `file_client: local`
+ * (`salt-call --local`), as Salt's file client does.
+ */
 async function syncExtForm(
   ctx: ExecContext,
-  args: z.output<typeof syncArgs>,
+  args: Pick<z.output<typeof syncArgs>, 'saltenv' | 'extmod_whitelist' | 'extmod_blacklist'>,
   form: SyncForm,
-): Promise<{ changed: string[]; touched: boolean; link: MasterLink }> {
-  const link = ctx.master;
-  if (!link) throw new SALT_ERR_EXEC_SYNC(`minion ${ctx.id} has no connection to a master here`);
+): Promise<{ changed: string[]; touched: boolean }> {
   const extmods = String(ctx.opts.extension_modules ?? '');
   const allow = args.extmod_whitelist;
   const deny = args.extmod_blacklist ?? [];
-  const result = await syncForm({
+  return syncForm({
     extensionModules: extmods,
     form,
     saltenvs: args.saltenv ?? ['base'],
     hashType: String(ctx.opts.hash_type ?? 'sha256'),
-    request: (load) => link.request(load),
+    request: fileChannel(ctx),
     accept: (name) => (allow === null || allow.includes(name)) && !deny.includes(name),
   });
-  return { ...result, link };
 }
 
 /** The return of a sync: Salt's list, plus the restart note when in-process jobs cannot reload. */
-function withNote(changed: string[], touched: boolean, link: MasterLink): string[] {
-  return link.inProcess && touched ? [...changed, RESTART_NOTE] : changed;
+function withNote(changed: string[], touched: boolean, link: MasterLink | undefined): string[] {
+  return link?.inProcess && touched ? [...changed, RESTART_NOTE] : changed;
 }
 
-type SyncForm = 'modules' | 'states' | 'grains' | 'returners' | 'matchers';
+type SyncForm = 'modules' | 'states' | 'sdb' | 'grains' | 'returners' | 'matchers';
 
 /** `saltutil.sync_<form>`: sync the form, then (with `refresh`) recycle the job processes. */
 /** A `sync_<form>` function; `refresh` defaults to True but for sync_matchers, as Salt's signatures say. */
@@ -150,14 +146,14 @@ function syncFunction(form: SyncForm, doc: string, o: { clean_pillar_cache?: tru
     args,
     doc,
     run: async (ctx, args) => {
-      const { changed, touched, link } = await syncExtForm(ctx, args, form);
-      if (args.refresh) link.recycle();
-      return withNote(changed, touched, link);
+      const { changed, touched } = await syncExtForm(ctx, args, form);
+      if (args.refresh) ctx.master?.recycle();
+      return withNote(changed, touched, ctx.master);
     },
   });
 }
 
-/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules`, `states`, `grains`, `returners` and `matchers`. */
+/** Salt's `sync_all` keys, in Salt's order; tsalt syncs `modules`, `states`, `sdb`, `grains`, `returners` and `matchers`. */
 const SYNC_ALL_FORMS = [
   'clouds',
   'beacons',
@@ -226,6 +222,16 @@ export default defineModule({
       'states',
       "Sync state modules from salt://_states on the master into the minion's extension_modules/states.\n\nReturns the state modules added or changed, as `states.<name>`; those the master no longer has are removed. New job processes load them.\n\nCLI Example: salt '*' saltutil.sync_states",
     ),
+    sync_sdb: defineFunction({
+      args: syncArgs.omit({ refresh: true }),
+      doc: "Sync sdb drivers from salt://_sdb on the master into the minion's extension_modules/sdb.\n\nReturns the drivers added or changed, as `sdb.<name>`; those the master no longer has are removed. It takes no refresh argument (Salt's has none): when anything changed, new job processes load the drivers anew.\n\nCLI Example: salt '*' saltutil.sync_sdb saltenv=base,dev",
+      run: async (ctx, args) => {
+        const { changed, touched } = await syncExtForm(ctx, args, 'sdb');
+        // Salt touches its module_refresh file whenever the folder changed
+        if (touched) ctx.master?.recycle();
+        return withNote(changed, touched, ctx.master);
+      },
+    }),
     sync_grains: syncFunction(
       'grains',
       "Sync custom grain modules from salt://_grains on the master into the minion's extension_modules/grains.\n\nReturns the grain modules added or changed, as `grains.<name>`; those the master no longer has are removed. Custom grains are computed once per process: new job processes (and salt-call) see them, the minion's own grains (reported to the master for targeting) at its next start.\n\nCLI Example: salt '*' saltutil.sync_grains",
@@ -242,22 +248,26 @@ export default defineModule({
     ),
     sync_all: defineFunction({
       args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
-      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), state modules (salt://_states), grain modules (salt://_grains), returners (salt://_returners) and matchers (salt://_matchers), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
+      doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), state modules (salt://_states), sdb drivers (salt://_sdb), grain modules (salt://_grains), returners (salt://_returners) and matchers (salt://_matchers), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",
       run: async (ctx, args) => {
         const modules = await syncExtForm(ctx, args, 'modules');
         const states = await syncExtForm(ctx, args, 'states');
+        const sdb = await syncExtForm(ctx, args, 'sdb');
         const grains = await syncExtForm(ctx, args, 'grains');
         const returners = await syncExtForm(ctx, args, 'returners');
         const matchers = await syncExtForm(ctx, args, 'matchers');
-        const { link } = modules;
-        if (args.refresh) link.recycle();
+        const link = ctx.master;
+        if (args.refresh || sdb.touched) link?.recycle();
         const ret: Record<string, string[]> = {};
         for (const form of SYNC_ALL_FORMS) ret[form] = [];
         ret.modules = withNote(modules.changed, modules.touched, link);
         ret.states = withNote(states.changed, states.touched, link);
+        ret.sdb = withNote(sdb.changed, sdb.touched, link);
         ret.grains = withNote(grains.changed, grains.touched, link);
         ret.returners = withNote(returners.changed, returners.touched, link);
         ret.matchers = withNote(matchers.changed, matchers.touched, link);
+        // a masterless minion also syncs pillar modules in Salt; tsalt has none to sync
+        if (ctx.opts.file_client === 'local') ret.pillar = [];
         return ret;
       },
     }),

@@ -9,6 +9,7 @@ import { pyJson, pyJsonIndent, pyYamlDocument, renderPipeline } from '../plugins
 import { pyFlag } from './_coerce.js';
 import { fileClientOf } from './_file-client-of.js';
 import { dictMerge, dictUpdate } from './_slsutil-dictupdate.js';
+import { templateSalt } from './_template-salt.js';
 import { isMapping } from './_traverse.js';
 
 export default defineModule({
@@ -119,6 +120,8 @@ CLI Example:
         }
         const fc = fileClientOf(ctx);
         const pillar = isMapping(ctx.opts.pillar) ? ctx.opts.pillar : {};
+        const { salt, loadFile } = templateSalt(ctx, fc);
+        await salt.prepare(source);
         const out = await renderPipeline(source, {
           path: where,
           defaultPipeline: a.default_renderer,
@@ -126,14 +129,10 @@ CLI Example:
             grains: ctx.grains,
             pillar,
             opts: ctx.opts,
-            salt: { call: (fun, args, kwargs) => ctx.call(fun, args, kwargs), has: () => true },
+            salt,
             saltenv,
             extra: extra.kwargs,
-            loadFile: async (name, env) => {
-              const url = name.startsWith('salt://') ? name : `salt://${name}`;
-              const got = await fc.cacheFile(url, env);
-              return got ? { source: await readFile(got, 'utf8'), path: url } : undefined;
-            },
+            loadFile,
           },
         });
         return out;

@@ -7,28 +7,37 @@
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { SALT_ERR_PROCESS_UNKNOWN } from '../../kernel/errors.js';
 import { masterReturnerLoader, openMasterJobCache } from '../../kernel/jobs/master-job-cache.js';
-import { createLogger } from '../../kernel/log.js';
+import { createLogger, type Logger } from '../../kernel/log.js';
 import type { TaskContext } from '../../kernel/process/task.js';
 import { masterProcessContext } from '../../kernel/units/context.js';
 import { BUILTIN_RETURNERS } from '../../plugins/builtin-dirs.js';
 import { createMasterKernel } from '../master-kernel.js';
 import type { TaskDoneMessage, TaskStartMessage } from '../task-protocol.js';
 
-async function configOf(msg: TaskStartMessage): Promise<ResolvedMasterConfig> {
+/**
+ * The config the task runs with: the one the master handed over, or with plugins the config
+ * loaded again, its `sdb://` values read as the master read them at start (Salt's `apply_sdb`;
+ * the values are logged nowhere and never written to the config cache).
+ */
+async function configOf(msg: TaskStartMessage, log: Logger): Promise<ResolvedMasterConfig> {
   if (!msg.reloadConfig) return msg.config as unknown as ResolvedMasterConfig;
   const { loadConfig } = await import('../../kernel/config/index.js');
-  return (await loadConfig('master', msg.configDir, {})).config;
+  const { config } = await loadConfig('master', msg.configDir, {});
+  const sdb = await import('../../plugins/sdb/apply-config.js');
+  return sdb.holdsSdbUri(config) ? sdb.applySdb(config, log) : config;
 }
 
 async function run(msg: TaskStartMessage): Promise<void> {
-  const config = await configOf(msg);
-  const opts = config as unknown as Readonly<Record<string, unknown>>;
+  // the log options as the master handed them over
+  const handed = msg.config as unknown as ResolvedMasterConfig;
   const log = createLogger({
     name: `salt-master/${msg.title}`,
-    level: config.log_level,
-    file: config.log_file,
-    fileLevel: config.log_level_logfile ?? config.log_level,
+    level: handed.log_level,
+    file: handed.log_file,
+    fileLevel: handed.log_level_logfile ?? handed.log_level,
   });
+  const config = await configOf(msg, log);
+  const opts = config as unknown as Readonly<Record<string, unknown>>;
   const kernel = await createMasterKernel(config, log);
   const def = kernel.tasks.get(msg.task);
   if (!def) throw new SALT_ERR_PROCESS_UNKNOWN(msg.task);

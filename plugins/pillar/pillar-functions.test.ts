@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { functionNames } from '../renderers/index.js';
 import { compilePillar } from './compile.js';
 import { pillarOptions } from './options.js';
-import { functionNames, masterPillarFunctions } from './pillar-functions.js';
+import { masterPillarFunctions } from './pillar-functions.js';
 
 const quiet = () => undefined;
 const log = { trace: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet };

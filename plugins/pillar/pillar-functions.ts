@@ -21,7 +21,7 @@ import {
 } from '../../kernel/index.js';
 import { bindArgs, unwrapRetcode } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
-import { DEFAULT_RENDER_LIMITS, type SaltFunctions } from '../renderers/index.js';
+import { DEFAULT_RENDER_LIMITS, lookedUpSaltFunctions, type SaltFunctions } from '../renderers/index.js';
 
 /** Who a compile is for: the parts of its request (compile.ts's `PillarRequest`) the functions see. */
 export interface PillarAsker {
@@ -43,37 +43,16 @@ export function saltFunctionsOf(ctx: ExecContext, known = new Map<string, boolea
   const runCtx = ctx.opts.__pillar_render
     ? ctx
     : (Object.create(ctx, { opts: { value: opts, enumerable: true } }) as ExecContext);
-  return {
-    // a name the template text did not show (built up at render time) is taken to exist
-    has: (fun) => known.get(fun) ?? true,
-    async prepare(source) {
-      for (const fun of functionNames(source)) {
-        if (!known.has(fun)) known.set(fun, (await ctx.functions.get(fun)) !== undefined);
-      }
-    },
-    async call(fun, args, kwargs) {
+  return lookedUpSaltFunctions(
+    async (fun, args, kwargs) => {
       const spec = await ctx.functions.get(fun);
       if (!spec) return ctx.call(fun, args, kwargs);
       const { bound, extra } = bindArgs(spec, fun, [...args], { ...kwargs });
       return unwrapRetcode(await spec.run(runCtx, bound, extra)).value;
     },
-  };
-}
-
-/** `salt['mod.fn']`, `salt["mod.fn"]`, `salt.mod.fn` and `'mod.fn' in salt` in a template's text. */
-const NAMED = [
-  /\bsalt\s*\[\s*(['"])(\w+\.[\w.]+)\1\s*\]/g,
-  /\bsalt\.(\w+\.\w+)/g,
-  /(['"])(\w+\.[\w.]+)\1\s+(?:not\s+)?in\s+salt\b/g,
-];
-
-/** The function names a template's text shows (so `has` is exact for them). */
-export function functionNames(source: string): Set<string> {
-  const names = new Set<string>();
-  if (!source.includes('salt')) return names;
-  for (const re of NAMED) for (const m of source.matchAll(re)) names.add(m[2] ?? m[1] ?? '');
-  names.delete('');
-  return names;
+    async (fun) => (await ctx.functions.get(fun)) !== undefined,
+    known,
+  );
 }
 
 /** The master options flattened (plugin options kept in `extra` at the top level, as Salt's opts). */

@@ -16,7 +16,13 @@ export { loadJson } from './json-renderer.js';
 export { DEFAULT_RENDER_LIMITS } from './limits.js';
 export { type PipelineOptions, parsePipeline, pipelineOf, renderPipeline } from './pipeline.js';
 export { renderersFrom, renderersPlugin } from './renderers-plugin.js';
-export { NO_SALT_FUNCTIONS, type SaltFunctionImpl, saltFunctionsFrom } from './salt-functions.js';
+export {
+  functionNames,
+  lookedUpSaltFunctions,
+  NO_SALT_FUNCTIONS,
+  type SaltFunctionImpl,
+  saltFunctionsFrom,
+} from './salt-functions.js';
 export type {
   LoadedFile,
   LoadFile,

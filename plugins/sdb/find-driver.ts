@@ -2,7 +2,7 @@
  * Finding an sdb driver by name, in Salt's loader order: drivers plugins registered under the
  * `sdb` kind in this process, then unit files in `<extension_modules>/sdb` (what Salt's
  * `saltutil.sync_sdb` fills), the `sdb_dirs` folders and the `tsalt.sdb` folders of the
- * `extensions` packages, then the built-ins (env, yaml, sqlite3). The file named after the driver
+ * `extensions` packages, then the built-ins (env, yaml, sqlite3, redis). The file named after the driver
  * is tried first; the others are imported only when it does not declare that name.
  */
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ const BUILTIN: Readonly<Record<string, () => Promise<{ default: SdbDriver }>>> =
   env: () => import('./drivers/env.js'),
   yaml: () => import('./drivers/yaml.js'),
   sqlite3: () => import('./drivers/sqlite3.js'),
+  redis: () => import('./drivers/redis.js'),
 };
 
 /** The built-in drivers' names. */

@@ -31,6 +31,7 @@ describe('salt-run: runners through the master', () => {
     mkdirSync(runnerDir, { recursive: true });
     writeFileSync(join(runnerDir, 'custom.mjs'), CUSTOM_RUNNER);
     master.runner_dirs = [runnerDir];
+    master.mdrv = { driver: 'mdrv' };
     master.file_roots = { base: [join(c.root, 'srv', 'salt')] };
     await c.startMaster();
     await c.startMinion('m1');
@@ -237,6 +238,16 @@ describe('salt-run: runners through the master', () => {
     expect(json(r.stdout)).toEqual(['runners.synced']);
     const hi = await c.saltRun(['synced.hi']);
     expect(hi.stdout).toBe('hi from synced\n');
+  });
+
+  it("saltutil.sync_sdb copies salt://_sdb; the sdb runner finds the driver with the master's profile", async () => {
+    const dir = join(c.root, 'srv/salt/_sdb');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'mdrv.mjs'), "export default { name: 'mdrv', get: (key) => 'master:' + key };\n");
+    const r = await c.saltRun(['--out', 'json', 'saltutil.sync_sdb']);
+    expect(json(r.stdout)).toEqual(['sdb.mdrv']);
+    const got = await c.saltRun(['--out', 'json', 'sdb.get', 'sdb://mdrv/k1']);
+    expect(json(got.stdout)).toBe('master:k1');
   });
 
   it("no function prints every runner's doc, as Salt does; an unknown option exits 64", async () => {

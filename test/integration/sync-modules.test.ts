@@ -5,7 +5,7 @@ import { Cluster, runCli } from '../../tools/local-cluster.js';
 
 describe('saltutil.sync_modules: modules from the master file server', () => {
   const master: Record<string, unknown> = {};
-  const c = new Cluster({ master });
+  const c = new Cluster({ master, minion: { memo: { driver: 'memo' } } });
   const modules = join(c.root, 'srv', 'salt', '_modules');
   const hello = join(modules, 'hello.mjs');
   const writeHello = (text: string) =>
@@ -88,6 +88,33 @@ describe('saltutil.sync_modules: modules from the master file server', () => {
     expect((await c.saltJson(['m1', 'test.ping', '--return', 'to_file'])).data).toEqual({ m1: true });
     for (let i = 0; i < 50 && !existsSync(out); i++) await new Promise((r) => setTimeout(r, 100));
     expect(readFileSync(out, 'utf8')).toBe('test.ping m1\n');
+  });
+
+  it('sync_sdb brings an sdb driver; a changed one is loaded anew by the next job', async () => {
+    const sdbDir = join(c.root, 'srv', 'salt', '_sdb');
+    const writeMemo = (prefix: string) =>
+      writeFileSync(
+        join(sdbDir, 'memo.mjs'),
+        `export default { name: 'memo', get: (key) => ${JSON.stringify(prefix)} + key };\n`,
+      );
+    mkdirSync(sdbDir, { recursive: true });
+    writeMemo('one:');
+    const before = await c.saltJson(['m1', 'sdb.get', 'sdb://memo/k']);
+    expect(String(before.data.m1)).toContain("no sdb driver is named 'memo'");
+    expect((await c.saltJson(['m1', 'saltutil.sync_sdb'])).data).toEqual({ m1: ['sdb.memo'] });
+    expect((await c.saltJson(['m1', 'sdb.get', 'sdb://memo/k'])).data).toEqual({ m1: 'one:k' });
+    writeMemo('two:');
+    const all = (await c.saltJson(['m1', 'saltutil.sync_all', 'refresh=False'])).data.m1 as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(all).slice(0, 6)).toEqual(['clouds', 'beacons', 'modules', 'states', 'sdb', 'grains']);
+    expect(all.sdb).toEqual(['sdb.memo']);
+    // Salt refreshes whenever a synced folder changed, even with refresh=False
+    expect((await c.saltJson(['m1', 'sdb.get', 'sdb://memo/k'])).data).toEqual({ m1: 'two:k' });
+    expect((await c.saltJson(['m1', 'saltutil.sync_sdb'])).data).toEqual({ m1: [] });
+    const bad = await c.saltJson(['m1', 'saltutil.sync_sdb', 'refresh=True']);
+    expect(String(bad.data.m1)).toContain('The following keyword arguments are not valid: refresh=True');
   });
 
   it('salt-call syncs through its own connection to the master', async () => {

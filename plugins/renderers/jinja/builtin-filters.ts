@@ -291,7 +291,9 @@ export const BUILTIN_FILTERS: Record<string, Fn> = {
 
 export const BUILTIN_TESTS: Record<string, (value: unknown, args: unknown[]) => boolean> = {
   escaped: () => false,
-  callable: (v) => v instanceof Macro || v instanceof JinjaFunction,
+  // Jinja's Undefined (StrictUndefined too) has __call__, so Python's callable() is true for it:
+  // `salt['no.such'] is callable` is true in Salt
+  callable: (v) => v instanceof Macro || v instanceof JinjaFunction || v instanceof Undefined,
   greaterthan: (v, a) => compare(v, a[0], '>') > 0,
   lessthan: (v, a) => compare(v, a[0], '<') < 0,
   '!=': (v, a) => !equal(v, a[0]),

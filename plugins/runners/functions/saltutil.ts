@@ -71,6 +71,7 @@ export default defineRunner({
     sync_returners: syncer('returners', 'returners'),
     sync_runners: syncer('runners', 'runners'),
     sync_wheel: syncer('wheel', 'wheel modules'),
+    sync_sdb: syncer('sdb', 'sdb drivers'),
     sync_all: defineRunnerFunction({
       args: syncArgs,
       doc: 'Sync every form (modules, returners, runners, wheel) and return what each synced.',
