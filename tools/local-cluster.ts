@@ -246,7 +246,7 @@ export default { ...base, ${fields} };
     if (this.#opts.quiet && this.#opts.productionLogs) {
       // the request server binds once its workers are ready, the publisher its port
       await Promise.all([portOpen(this.retPort, 30_000), portOpen(this.publishPort, 30_000)]);
-    } else await m.waitFor('salt-master started');
+    } else await m.waitFor('salt-master started', 60_000);
     return m;
   }
 

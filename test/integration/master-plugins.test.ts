@@ -40,7 +40,7 @@ import { stages } from ${JSON.stringify(PUBLIC_API)};`,
     );
     await c.startMaster();
     await c.startMinion('plug1');
-  }, 60_000);
+  }, 120_000);
   afterAll(() => c.stop());
 
   it('taps the return of a job', async () => {
