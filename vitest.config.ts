@@ -19,6 +19,9 @@ export default defineConfig({
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // tsalt's zod (packages/zod, linked as node_modules/zod) runs as Node loads it, one copy
+    // shared with the plugins a test imports natively, as every package under node_modules
+    server: { deps: { external: [/\/packages\/zod\/dist\//] } },
     pool: 'forks',
     maxWorkers: 2,
   },

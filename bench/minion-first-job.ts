@@ -44,30 +44,12 @@ export async function firstJobRuns(
     try {
       for (let i = 0; i < runs; i++) {
         for (const v of i % 2 ? [...variants].reverse() : variants) {
-          const saved = { ...process.env };
-          Object.assign(process.env, v.env);
-          const minion = await c.startMinion('first0');
-          for (const k of Object.keys(v.env)) {
-            if (saved[k] === undefined) delete process.env[k];
-            else process.env[k] = saved[k];
-          }
-          const pid = minion.proc.pid as number;
-          await sleep(1500);
-          const cpu0 = treeCpuMs(pid);
-          const t0 = performance.now();
-          const pub = await client.publish({ tgt: 'first0', fun: 'cmd.run', arg: ['true'] });
-          let got = 0;
-          for await (const r of client.collect(pub, { timeout: 30, gatherJobTimeout: 5 }))
-            if ('ret' in r) got++;
-          const wallMs = performance.now() - t0;
-          const treeCpu = treeCpuMs(pid) - cpu0;
-          const jobCpu = descendants(pid).reduce((s, p) => s + cpuMs(p), 0);
-          if (got !== 1) process.stderr.write(`run ${i} ${v.name}: no return\n`);
-          if (process.env.FIRST_JOB_VERBOSE)
-            process.stderr.write(`${v.name} ${treeCpu} ${jobCpu} ${Math.round(wallMs)}\n`);
-          out[v.name]?.push({ treeCpuMs: treeCpu, jobProcessCpuMs: jobCpu, wallMs: Math.round(wallMs) });
-          await minion.stop();
-          c.minions.delete('first0');
+          let run: FirstJobRun | undefined;
+          // a run whose minion already holds a job process (a `saltutil.find_job` after the
+          // readiness ping's timeout starts one) measures nothing: it is made again
+          for (let attempt = 0; !run && attempt < 5; attempt++) run = await oneRun(client, i, v);
+          if (run) out[v.name]?.push(run);
+          else process.stderr.write(`run ${i} ${v.name}: a job process was already running each time\n`);
         }
       }
     } finally {
@@ -77,6 +59,37 @@ export async function firstJobRuns(
     await c.stop();
   }
   return out;
+
+  async function oneRun(client: LocalClient, i: number, v: Variant): Promise<FirstJobRun | undefined> {
+    const saved = { ...process.env };
+    Object.assign(process.env, v.env);
+    const minion = await c.startMinion('first0');
+    for (const k of Object.keys(v.env)) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+    const pid = minion.proc.pid as number;
+    await sleep(1500);
+    if (descendants(pid).length > 0) {
+      await minion.stop();
+      c.minions.delete('first0');
+      return undefined;
+    }
+    const cpu0 = treeCpuMs(pid);
+    const t0 = performance.now();
+    const pub = await client.publish({ tgt: 'first0', fun: 'cmd.run', arg: ['true'] });
+    let got = 0;
+    for await (const r of client.collect(pub, { timeout: 30, gatherJobTimeout: 5 })) if ('ret' in r) got++;
+    const wallMs = performance.now() - t0;
+    const treeCpu = treeCpuMs(pid) - cpu0;
+    const jobCpu = descendants(pid).reduce((s, p) => s + cpuMs(p), 0);
+    if (got !== 1) process.stderr.write(`run ${i} ${v.name}: no return\n`);
+    if (process.env.FIRST_JOB_VERBOSE)
+      process.stderr.write(`${v.name} ${treeCpu} ${jobCpu} ${Math.round(wallMs)}\n`);
+    await minion.stop();
+    c.minions.delete('first0');
+    return { treeCpuMs: treeCpu, jobProcessCpuMs: jobCpu, wallMs: Math.round(wallMs) };
+  }
 }
 
 function parseVariant(text: string): Variant {

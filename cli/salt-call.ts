@@ -18,7 +18,6 @@ const { loadConfigCached } = await import('./config-cache.js');
 const { resolveMinionId } = await import('../kernel/config/minion-id.js');
 const { parseCliArgs } = await import('../kernel/jobs/args.js');
 const { resolveColor } = await import('../outputters/colors.js');
-const { resolveOutputter } = await import('../outputters/registry.js');
 const { STATE_OUTPUT_FLAGS, stateOutputOptions } = await import('./state-output.js');
 type UnitLogger = import('../kernel/loader/define.js').UnitLogger;
 
@@ -177,7 +176,10 @@ if (result.failure?.kind === 'exit') {
   process.stderr.write(`${result.failure.message}\n`);
   await exitWhenWritten(1);
 }
-const outputter = resolveOutputter(outName ?? result.out);
+// the one outputter it prints with is loaded (not all ten: ~20 modules of a short run), and
+// one not built in is looked for in the extension folders, as salt and salt-run do
+const { resolveOutputterAsync } = await import('../outputters/extension-outputters.js');
+const outputter = await resolveOutputterAsync(outName ?? result.out, config);
 const text = outputter.render(
   { local: result.return },
   {

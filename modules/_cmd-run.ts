@@ -11,7 +11,6 @@ import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '..
 import { pyRepr, pyStr } from '../kernel/util.js';
 import { abortError } from './_abort.js';
 import { runasSetup } from './_cmd-runas.js';
-import { renderCmd } from './_cmd-template.js';
 import { fnmatch } from './_fnmatch.js';
 import { outputCap, trimmedNotice, withTrimmedMarker } from './_output-cap.js';
 import { shlexSplit } from './_shlex.js';
@@ -240,7 +239,12 @@ export async function cmdRun(ctx: ExecContext, o: CmdRunOptions): Promise<CmdOut
   if (o.shell && !isExecutableFile(o.shell))
     throw new SALT_ERR_EXEC_COMMAND(`The shell ${o.shell} is not available`);
   let cmd = o.cmd;
-  if (o.template) ({ cmd, cwd } = await renderCmd(ctx, o.template, cmd, cwd, o.saltenv, kwargs));
+  if (o.template) {
+    // the template engine (renderers, file client: ~100 modules, ~100 ms of a job process's
+    // start) loads only for a command that asks for it
+    const { renderCmd } = await import('./_cmd-template.js');
+    ({ cmd, cwd } = await renderCmd(ctx, o.template, cmd, cwd, o.saltenv, kwargs));
+  }
   if (
     kwargs.__pub_jid !== undefined &&
     !checkAvail(ctx, Array.isArray(cmd) ? cmd.map(pyStr).join(' ') : pyStr(cmd))

@@ -17,6 +17,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -41,12 +42,19 @@ interface LockPackage {
   dev?: boolean;
   devOptional?: boolean;
   link?: boolean;
+  resolved?: string;
 }
 
-/** The folders under node_modules that production installs hold (package-lock.json's view). */
+/**
+ * The folders under node_modules that production installs hold (package-lock.json's view),
+ * a linked one (tsalt's zod, `file:packages/zod`) among them: it is copied from its folder.
+ */
 export function productionPackages(lock: { packages: Record<string, LockPackage> }): string[] {
+  // a link's own entry says where it points; its target's says whether it is a dev package
+  const target = (info: LockPackage): LockPackage =>
+    info.link && info.resolved !== undefined ? (lock.packages[info.resolved] ?? info) : info;
   return Object.entries(lock.packages)
-    .filter(([p, info]) => p.startsWith('node_modules/') && !info.dev && !info.devOptional && !info.link)
+    .filter(([p, info]) => p.startsWith('node_modules/') && !target(info).dev && !target(info).devOptional)
     .map(([p]) => p)
     .filter((p) => !p.slice('node_modules/'.length).includes('/node_modules/'))
     .sort();
@@ -62,7 +70,7 @@ function stageApp(stage: string): void {
   });
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
   for (const pkg of productionPackages(lock)) {
-    cpSync(join(ROOT, pkg), join(stage, pkg), { recursive: true, verbatimSymlinks: true });
+    cpSync(realpathSync(join(ROOT, pkg)), join(stage, pkg), { recursive: true, verbatimSymlinks: true });
   }
 }
 

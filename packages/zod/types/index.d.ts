@@ -1,0 +1,2 @@
+export * from 'zod-upstream';
+export { z, z as default } from 'zod-upstream';

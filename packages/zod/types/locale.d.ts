@@ -1,0 +1,1 @@
+export { default } from 'zod-upstream/v4/locales/en.js';

@@ -1,0 +1,1 @@
+export * from 'zod-upstream/v4/locales';

@@ -1,0 +1,2 @@
+export * from 'zod-upstream/mini';
+export { z } from 'zod-upstream/mini';
