@@ -307,6 +307,19 @@ export function hasPyMethod(o: unknown, name: string): boolean {
   return table !== undefined && Object.hasOwn(table, name);
 }
 
+/**
+ * The argument positions where a Python method only stores or returns the value it is given
+ * (`d.get(k, default)`, `l.append(x)`): a StrictUndefined there is held, as in Jinja, and fails
+ * only where it is used.
+ */
+const HOLDS: Readonly<Record<string, number>> = { get: 1, setdefault: 1, pop: 1, append: 0, insert: 1 };
+
+/** Python method `name`'s arguments, each forced to be defined except where the method holds it. */
+export function methodArgs(name: string, args: unknown[]): unknown[] {
+  const held = Object.hasOwn(HOLDS, name) ? HOLDS[name] : -1;
+  return args.map((a, i) => (i === held ? a : defined(a)));
+}
+
 /** Calls Python method `name` on `o`. */
 export function pyMethod(
   o: unknown,
