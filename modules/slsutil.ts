@@ -128,6 +128,9 @@ CLI Example:
             opts: ctx.opts,
             salt: { call: (fun, args, kwargs) => ctx.call(fun, args, kwargs), has: () => true },
             saltenv,
+            // Salt renders it as an SLS without a name: `sls` is '', `tplfile` the file's name
+            sls: '',
+            tplfile: where.slice(where.lastIndexOf('/') + 1),
             extra: extra.kwargs,
             loadFile: async (name, env) => {
               const url = name.startsWith('salt://') ? name : `salt://${name}`;
