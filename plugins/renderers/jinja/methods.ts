@@ -3,6 +3,7 @@
  * `.update()`, `.split()`, `.startswith()`, `.format()`, `.join()`, `.append()`, ...), over the
  * plain data templates hold. Own methods only: no prototype, no host object is reachable.
  */
+import { isOrdered, markOrdered } from '../yaml/ordered.js';
 import { isNumber, numValue } from './numbers.js';
 import { compare, defined, equal, isMap, iterate, repr, str, TemplateError, typeName } from './values.js';
 
@@ -184,7 +185,7 @@ const DICT: Record<string, Method<Record<string, unknown>>> = {
     if (a.length > 1) return a[1];
     throw new TemplateError(`KeyError: ${repr(key)}`);
   },
-  copy: (m) => ({ ...m }),
+  copy: (m) => (isOrdered(m) ? markOrdered({ ...m }) : { ...m }),
   clear: (m) => {
     for (const k of Object.keys(m)) delete m[k];
     return null;
