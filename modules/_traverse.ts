@@ -4,8 +4,8 @@
  */
 import { SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
-import { isOrdered, markOrdered } from '../plugins/renderers/yaml/ordered.js';
 import { fnmatch } from './_fnmatch.js';
+import { isOrdered, markOrdered } from './_ordered.js';
 
 export function isMapping(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;

@@ -3,7 +3,7 @@
  * `range`, `dict`, `namespace`, `lipsum`-free basics, and Salt's `raise`, `odict` and
  * `show_full_context` (`salt/utils/jinja.py` `@jinja_global`).
  */
-import { markOrdered } from '../yaml/ordered.js';
+import { markOrdered } from '../../../modules/_ordered.js';
 import { SaltProxy } from './salt-proxy.js';
 import { isMap, iterate, JinjaFunction, str, TemplateError } from './values.js';
 

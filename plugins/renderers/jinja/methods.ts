@@ -3,7 +3,7 @@
  * `.update()`, `.split()`, `.startswith()`, `.format()`, `.join()`, `.append()`, ...), over the
  * plain data templates hold. Own methods only: no prototype, no host object is reachable.
  */
-import { isOrdered, markOrdered } from '../yaml/ordered.js';
+import { isOrdered, markOrdered } from '../../../modules/_ordered.js';
 import { isNumber, numValue } from './numbers.js';
 import { compare, defined, equal, isMap, iterate, repr, str, TemplateError, typeName } from './values.js';
 

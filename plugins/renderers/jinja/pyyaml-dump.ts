@@ -8,7 +8,7 @@
  * tags, anchors or block scalars (safe_dump never chooses them).
  */
 import { pyFloatRepr, SaltFloat } from '../../../kernel/util.js';
-import { isOrdered } from '../yaml/ordered.js';
+import { isOrdered } from '../../../modules/_ordered.js';
 import { PYYAML_NON_STR } from '../yaml/resolve.js';
 import { TemplateError } from './values.js';
 

@@ -19,10 +19,10 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { pyFloatRepr, SaltFloat } from '../../../kernel/util.js';
+import { markOrdered } from '../../../modules/_ordered.js';
 import { SALT_ERR_RENDER_LIMIT, SALT_ERR_RENDER_SYNTAX } from '../errors.js';
 import { renderError } from '../where.js';
 import { splitAnchorNames } from './anchors.js';
-import { markOrdered } from './ordered.js';
 import { type LineShifts, reindentAt } from './reindent.js';
 import { constructBool, constructFloat, constructInt, implicitTag, resolvePlain } from './resolve.js';
 
