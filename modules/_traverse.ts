@@ -5,6 +5,7 @@
 import { SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
 import { fnmatch } from './_fnmatch.js';
+import { isOrdered, markOrdered } from './_ordered.js';
 
 export function isMapping(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
@@ -78,7 +79,10 @@ export function pyEquals(a: unknown, b: unknown): boolean {
 /** A deep copy of plain data. */
 export function deepCopy<T>(v: T): T {
   if (Array.isArray(v)) return v.map(deepCopy) as T;
-  if (isMapping(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deepCopy(x)])) as T;
+  if (isMapping(v)) {
+    const copy = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deepCopy(x)]));
+    return (isOrdered(v) ? markOrdered(copy) : copy) as T;
+  }
   return v;
 }
 

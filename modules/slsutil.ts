@@ -131,6 +131,9 @@ CLI Example:
             opts: ctx.opts,
             salt,
             saltenv,
+            // Salt renders it as an SLS without a name: `sls` is '', `tplfile` the file's name
+            sls: '',
+            tplfile: where.slice(where.lastIndexOf('/') + 1),
             extra: extra.kwargs,
             loadFile,
           },

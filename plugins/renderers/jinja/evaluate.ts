@@ -7,7 +7,7 @@
  */
 import type { Expr } from './expr-parser.js';
 import { callMethod, type Fn } from './filters.js';
-import { percentFormat, pyMethod } from './methods.js';
+import { methodArgs, percentFormat, pyMethod } from './methods.js';
 import { isFloat, isInt, isNumber, numValue, pyFloat, sameKind } from './numbers.js';
 import { SaltProxy } from './salt-proxy.js';
 import {
@@ -266,7 +266,7 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
         if (held instanceof Macro || held instanceof JinjaFunction)
           return yield* callValue(held, args, kwargs, rt);
         if (held instanceof Undefined) defined(held);
-        return pyMethod(o, e.name, args.map(defined), kwargs);
+        return pyMethod(o, e.name, methodArgs(e.name, args), kwargs);
       }
       if (Object.keys(kwargs).length > 0)
         throw new TemplateError(`keyword arguments are not supported by the method '${e.name}'`);
@@ -315,7 +315,7 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
         : new Undefined('the inline if-expression evaluated to false and no else section was defined.', true);
     case 'list': {
       const out: unknown[] = [];
-      for (const x of e.items) out.push(defined(yield* evaluate(x, scope, rt)));
+      for (const x of e.items) out.push(yield* evaluate(x, scope, rt));
       return e.tuple ? tuple(out) : out;
     }
     case 'dict': {
@@ -324,7 +324,7 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
         const key = defined(yield* evaluate(k, scope, rt));
         if (typeof key !== 'string' && !isNumber(key) && typeof key !== 'boolean' && key !== null)
           throw new TemplateError(`unhashable mapping key of type '${typeName(key)}'`);
-        out[str(key)] = defined(yield* evaluate(v, scope, rt));
+        out[str(key)] = yield* evaluate(v, scope, rt);
       }
       return out;
     }

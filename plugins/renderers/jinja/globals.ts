@@ -3,6 +3,7 @@
  * `range`, `dict`, `namespace`, `lipsum`-free basics, and Salt's `raise`, `odict` and
  * `show_full_context` (`salt/utils/jinja.py` `@jinja_global`).
  */
+import { markOrdered } from '../../../modules/_ordered.js';
 import { SaltProxy } from './salt-proxy.js';
 import { isMap, iterate, JinjaFunction, str, TemplateError } from './values.js';
 
@@ -67,7 +68,7 @@ export function saltGlobals(context: () => Record<string, unknown>): Record<stri
   return {
     range: new JinjaFunction('range', (a) => range(a)),
     dict: new JinjaFunction('dict', dict),
-    odict: new JinjaFunction('odict', dict),
+    odict: new JinjaFunction('odict', (a, kw) => markOrdered(dict(a, kw))),
     namespace: new JinjaFunction('namespace', dict),
     raise: new JinjaFunction('raise', (a) => {
       throw new TemplateError(str(a[0]));

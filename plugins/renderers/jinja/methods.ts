@@ -3,6 +3,7 @@
  * `.update()`, `.split()`, `.startswith()`, `.format()`, `.join()`, `.append()`, ...), over the
  * plain data templates hold. Own methods only: no prototype, no host object is reachable.
  */
+import { isOrdered, markOrdered } from '../../../modules/_ordered.js';
 import { isNumber, numValue } from './numbers.js';
 import { compare, defined, equal, isMap, iterate, repr, str, TemplateError, typeName } from './values.js';
 
@@ -184,7 +185,7 @@ const DICT: Record<string, Method<Record<string, unknown>>> = {
     if (a.length > 1) return a[1];
     throw new TemplateError(`KeyError: ${repr(key)}`);
   },
-  copy: (m) => ({ ...m }),
+  copy: (m) => (isOrdered(m) ? markOrdered({ ...m }) : { ...m }),
   clear: (m) => {
     for (const k of Object.keys(m)) delete m[k];
     return null;
@@ -305,6 +306,19 @@ export function hasPyMethod(o: unknown, name: string): boolean {
   const table: Record<string, unknown> | undefined =
     typeof o === 'string' ? STR : isMap(o) ? DICT : Array.isArray(o) ? LIST : undefined;
   return table !== undefined && Object.hasOwn(table, name);
+}
+
+/**
+ * The argument positions where a Python method only stores or returns the value it is given
+ * (`d.get(k, default)`, `l.append(x)`): a StrictUndefined there is held, as in Jinja, and fails
+ * only where it is used.
+ */
+const HOLDS: Readonly<Record<string, number>> = { get: 1, setdefault: 1, pop: 1, append: 0, insert: 1 };
+
+/** Python method `name`'s arguments, each forced to be defined except where the method holds it. */
+export function methodArgs(name: string, args: unknown[]): unknown[] {
+  const held = Object.hasOwn(HOLDS, name) ? HOLDS[name] : -1;
+  return args.map((a, i) => (i === held ? a : defined(a)));
 }
 
 /** Calls Python method `name` on `o`. */

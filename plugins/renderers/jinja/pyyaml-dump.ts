@@ -8,6 +8,7 @@
  * tags, anchors or block scalars (safe_dump never chooses them).
  */
 import { pyFloatRepr, SaltFloat } from '../../../kernel/util.js';
+import { isOrdered } from '../../../modules/_ordered.js';
 import { PYYAML_NON_STR } from '../yaml/resolve.js';
 import { TemplateError } from './values.js';
 
@@ -333,7 +334,7 @@ class Emitter {
       return;
     }
     if (isMapping(v) && Object.getPrototypeOf(v) === Object.prototype) {
-      const keys = Object.keys(v).sort(byCodePoint);
+      const keys = isOrdered(v) ? Object.keys(v) : Object.keys(v).sort(byCodePoint);
       const flow = flowStyle ?? keys.every((k) => isScalar(v[k]));
       if (this.flowLevel > 0 || flow || keys.length === 0) this.flowMapping(v, keys, flowStyle);
       else this.blockMapping(v, keys, flowStyle);

@@ -22,12 +22,14 @@ import { SaltProxy } from './salt-proxy.js';
 import { compile, renderAsync, type TemplateEnv } from './template.js';
 import { TemplateError } from './values.js';
 
-/** Salt's template variables for `context` (salt/utils/templates.py `wrap_tmpl_func`). */
+/**
+ * Salt's template variables for `context` (salt/utils/templates.py `wrap_tmpl_func`): the
+ * context's own values over the defaults; an SLS file's `sls`/`tpldir`/... over both. A file
+ * template (`file.managed`, `cp.get_template`, `cmd.run`: no `sls`, `tplfile` or `tpldir`) has
+ * none of those unless its context gives them, as in Salt.
+ */
 function templateVars(context: RenderContext): Record<string, unknown> {
-  const tplfile = context.tplfile ?? '';
-  const tpldir = context.tpldir ?? (tplfile.includes('/') ? tplfile.slice(0, tplfile.lastIndexOf('/')) : '');
-  return {
-    ...context.extra,
+  const vars: Record<string, unknown> = {
     salt: new SaltProxy(context.salt),
     __salt__: new SaltProxy(context.salt),
     grains: context.grains,
@@ -38,6 +40,12 @@ function templateVars(context: RenderContext): Record<string, unknown> {
     __opts__: context.opts,
     saltenv: context.saltenv,
     env: context.saltenv,
+    ...context.extra,
+  };
+  if (context.sls === undefined && context.tplfile === undefined && context.tpldir === undefined) return vars;
+  const tplfile = context.tplfile ?? '';
+  const tpldir = context.tpldir ?? (tplfile.includes('/') ? tplfile.slice(0, tplfile.lastIndexOf('/')) : '');
+  return Object.assign(vars, {
     sls: context.sls ?? '',
     slspath: context.slspath ?? '',
     slsdotpath: (context.slspath ?? '').replace(/\//g, '.'),
@@ -47,7 +55,7 @@ function templateVars(context: RenderContext): Record<string, unknown> {
     tpldir: tpldir || '.',
     tpldot: tpldir.replace(/\//g, '.'),
     tplpath: tplfile,
-  };
+  });
 }
 
 /** A TemplateError as the SaltError it stands for, with file, line, column and chain. */
@@ -101,7 +109,14 @@ export async function renderJinja(source: string, context: RenderContext, o: Jin
     load: context.loadFile
       ? (name) => (context.loadFile as NonNullable<RenderContext['loadFile']>)(name, context.saltenv)
       : undefined,
-    tpldir: context.tpldir ?? (context.tplfile === undefined ? undefined : dirname(context.tplfile)),
+    // relative imports resolve from `tpldir`, a file template's from the one its context gives
+    tpldir:
+      context.tpldir ??
+      (context.tplfile === undefined
+        ? typeof vars.tpldir === 'string'
+          ? vars.tpldir
+          : undefined
+        : dirname(context.tplfile)),
     maxDepth: limits.maxDepth,
     maxIterations: limits.maxIterations,
     maxOutput: limits.maxOutput,

@@ -134,7 +134,8 @@ export function namedTuple<T>(items: T[], names: readonly string[]): T[] {
 
 /** Python's `repr()`. */
 export function repr(value: unknown): string {
-  const v = defined(value);
+  if (value instanceof Undefined) return 'Undefined';
+  const v = value;
   if (typeof v === 'string') return reprString(v);
   if (Array.isArray(v) && (v as { [TUPLE]?: boolean })[TUPLE])
     return `(${v.map(repr).join(', ')}${v.length === 1 ? ',' : ''})`;
@@ -156,6 +157,11 @@ export function str(value: unknown): string {
   if (v === false) return 'False';
   if (isNumber(v)) return numStr(v);
   if (v instanceof Uint8Array) return reprBytes(v);
+  // Salt's printed mapping (PrintableDict) quotes strings and prints other values with str()
+  if (isMap(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${reprString(k)}: ${typeof x === 'string' ? reprString(x) : str(x)}`)
+      .join(', ')}}`;
   return repr(v);
 }
 

@@ -19,6 +19,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { pyFloatRepr, SaltFloat } from '../../../kernel/util.js';
+import { markOrdered } from '../../../modules/_ordered.js';
 import { SALT_ERR_RENDER_LIMIT, SALT_ERR_RENDER_SYNTAX } from '../errors.js';
 import { renderError } from '../where.js';
 import { splitAnchorNames } from './anchors.js';
@@ -30,6 +31,8 @@ export interface YamlLoadOptions {
   readonly chain?: readonly string[];
   /** Nodes built, aliases counted at their full size (default 1,000,000). */
   readonly maxNodes?: number;
+  /** Mark each mapping as ordered, as the YAML renderer's OrderedDicts (`ordered.ts`). */
+  readonly ordered?: boolean;
 }
 
 const Y = 'tag:yaml.org,2002:';
@@ -200,7 +203,7 @@ class Builder {
       size += b.size;
       put(k.key, k.id, k.at, b.value);
     });
-    return { value: out, size };
+    return { value: this.o.ordered ? markOrdered(out) : out, size };
   }
 
   /** The (key, value) lists a `<<` value merges in: a mapping, or a list of them (last first). */

@@ -9,7 +9,12 @@ export const yamlRenderer: RendererDef = {
   name: 'yaml',
   async render(input, _context, step) {
     if (typeof input !== 'string') return input;
-    const data = loadYaml(input, { path: step.path, chain: step.chain, maxNodes: step.limits.maxYamlNodes });
+    const data = loadYaml(input, {
+      path: step.path,
+      chain: step.chain,
+      maxNodes: step.limits.maxYamlNodes,
+      ordered: true,
+    });
     return data === null || data === undefined || data === '' ? {} : data;
   },
 };
