@@ -2,6 +2,7 @@
  * `pkg.latest` and `pkg.uptodate` (Salt's `latest` and `uptodate` in `salt/states/pkg.py`):
  * install or upgrade to the newest candidate, and upgrade the whole system.
  */
+import { pyTruthy } from '../kernel/util.js';
 import type { StateContext, StateReturn } from '../plugins/states/index.js';
 import { pkgFailure, repackPkgs } from './_pkg-versions.js';
 
@@ -28,7 +29,8 @@ export async function latest(
   });
   if (a.kwargs.sources) return fail('The "sources" parameter is not supported.');
   let desiredPkgs: string[];
-  if (a.pkgs) {
+  // Python's truth: an empty `pkgs:` list is no packages, not badly formatted ones
+  if (pyTruthy(a.pkgs)) {
     desiredPkgs = Object.keys(repackPkgs(a.pkgs));
     if (!desiredPkgs.length) return fail('Invalidly formatted "pkgs" parameter. See minion log.');
   } else if (Array.isArray(a.pkgs)) return fail('No packages to install provided', true);

@@ -127,6 +127,13 @@ describe.skipIf(!canInstallPackages())('pkg states with apt', () => {
     );
   });
 
+  it('latest with an empty pkgs list: no packages, as Python reads an empty list (php-formula)', async () => {
+    for (const test of [false, true])
+      await expect(run('latest', { name: 'php-cli', pkgs: [] }, test)).resolves.toEqual(
+        ret({}, true, 'No packages to install provided', 'php-cli'),
+      );
+  });
+
   it('a package apt does not know', async () => {
     await expect(run('installed', { name: NOSUCH })).resolves.toEqual(
       ret(
