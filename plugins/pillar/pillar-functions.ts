@@ -21,7 +21,9 @@ import {
 } from '../../kernel/index.js';
 import { bindArgs, unwrapRetcode } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
-import { DEFAULT_RENDER_LIMITS, lookedUpSaltFunctions, type SaltFunctions } from '../renderers/index.js';
+import type { SaltFunctions } from '../renderers/index.js';
+import { DEFAULT_RENDER_LIMITS } from '../renderers/limits.js';
+import { lookedUpSaltFunctions } from '../renderers/salt-functions.js';
 
 /** Who a compile is for: the parts of its request (compile.ts's `PillarRequest`) the functions see. */
 export interface PillarAsker {

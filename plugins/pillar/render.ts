@@ -8,13 +8,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  NO_SALT_FUNCTIONS,
-  type RenderErrorDetails,
-  type RendererDef,
-  renderPipeline,
-  type SaltFunctions,
-} from '../renderers/index.js';
+import type { RenderErrorDetails, RendererDef, SaltFunctions } from '../renderers/index.js';
 import { PILLAR_ERR_RENDER } from './errors.js';
 import { findFile, type PillarRoots } from './roots.js';
 
@@ -73,6 +67,9 @@ export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknow
   const tpldir = rel.includes('/') ? dirname(rel) : '';
   try {
     await ctx.salt?.prepare?.(source);
+    // the renderers (Jinja, YAML, gpg, ...: ~40 modules) load with the first file to render, so
+    // a pillar without files (`salt-call --local` with no top file) never loads them
+    const { NO_SALT_FUNCTIONS, renderPipeline } = await import('../renderers/index.js');
     const data = await renderPipeline(source, {
       path: ctx.path,
       defaultPipeline: ctx.renderer ?? 'jinja|yaml',
