@@ -8,6 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { staticClosure } from '../../tools/static-imports.js';
 
+/** Renderer pipeline, template engines, the git client and git_pillar's checkout code. */
+const HEAVY = /^plugins\/renderers\/(index|pipeline|builtins|jinja\/|yaml\/)|^plugins\/(git|pillar\/git-pillar)\//;
+
 describe('a pillar compile with nothing to render', () => {
   const loaded = staticClosure(['minion/local-pillar.ts', 'plugins/pillar/pillar-functions.ts']);
 
@@ -17,9 +20,7 @@ describe('a pillar compile with nothing to render', () => {
   });
 
   it('loads no renderer pipeline, template engine or git client', () => {
-    const heavy = [...loaded].filter((f) =>
-      /^plugins\/renderers\/(index|pipeline|builtins|jinja\/|yaml\/)|^plugins\/(git|pillar\/git-pillar)\//.test(f),
-    );
+    const heavy = [...loaded].filter((f) => HEAVY.test(f));
     expect(heavy).toEqual([]);
   });
 });
