@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { staticClosure } from '../../tools/static-imports.js';
 
 /** Renderer pipeline, template engines, the git client and git_pillar's checkout code. */
-const HEAVY = /^plugins\/renderers\/(index|pipeline|builtins|jinja\/|yaml\/)|^plugins\/(git|pillar\/git-pillar)\//;
+const HEAVY =
+  /^plugins\/renderers\/(index|pipeline|builtins|jinja\/|yaml\/)|^plugins\/(git|pillar\/git-pillar)\//;
 
 describe('a pillar compile with nothing to render', () => {
   const loaded = staticClosure(['minion/local-pillar.ts', 'plugins/pillar/pillar-functions.ts']);
