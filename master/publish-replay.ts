@@ -22,13 +22,20 @@ export const REPLAY_PER_CONNECTION = 100;
 /** Target types the publisher can match on a minion id alone. */
 const ID_TARGETS = new Set(['glob', 'list', 'pcre']);
 
-interface Entry {
+/** A publish kept for replay, as the replaying publisher sees it. */
+export interface ReplayItem {
   /** Publish order in this publisher (1, 2, ...). */
-  seq: number;
+  readonly seq: number;
+  readonly jid: string;
+  readonly tgt: unknown;
+  readonly tgtType: string;
+  /** The frame to send (read when sent: a key rotation replaces it). */
+  readonly envelope: Buffer;
+}
+
+interface Entry extends ReplayItem {
   /** When it was published (ms since the epoch). */
   t: number;
-  tgt: unknown;
-  tgtType: string;
   /** The persisted record: msgpack `{t, load}`. */
   record: Buffer;
   /** The frame sent. */
@@ -87,7 +94,8 @@ export class ReplayBuffer {
   /** Keeps a publish: the load as sent (with its serial), its record and its frame. */
   add(load: Record<string, unknown>, record: Buffer, envelope: Buffer, t = Date.now()): void {
     const tgtType = typeof load.tgt_type === 'string' && load.tgt_type ? load.tgt_type : 'glob';
-    this.#entries.push({ seq: ++this.#seq, t, tgt: load.tgt, tgtType, record, envelope });
+    const jid = typeof load.jid === 'string' ? load.jid : String(load.jid ?? '');
+    this.#entries.push({ seq: ++this.#seq, jid, t, tgt: load.tgt, tgtType, record, envelope });
     this.#bytes += record.length + envelope.length;
     this.#recordBytes += record.length;
     this.prune(t);
@@ -128,15 +136,21 @@ export class ReplayBuffer {
    * connection was sent live, at most REPLAY_PER_CONNECTION, oldest first.
    */
   replayFor(id: string | undefined, last?: LiveSpan): Buffer[] {
+    return this.pendingFor(id, last).map((e) => e.envelope);
+  }
+
+  /** As {@link replayFor}, the publishes themselves, only those after order number `after`. */
+  pendingFor(id: string | undefined, last?: LiveSpan, after = 0): ReplayItem[] {
     this.prune();
     const out: Entry[] = [];
     for (let i = this.#entries.length - 1; i >= 0 && out.length < REPLAY_PER_CONNECTION; i--) {
       const e = this.#entries[i] as Entry;
+      if (e.seq <= after) break;
       if (last && e.seq > last.from && e.seq <= last.to) continue;
       if (id !== undefined && ID_TARGETS.has(e.tgtType) && !safeMatch(id, e)) continue;
       out.push(e);
     }
-    return out.reverse().map((e) => e.envelope);
+    return out.reverse();
   }
 }
 

@@ -5,20 +5,27 @@
  * subscribing to everything, so the replay waits a moment for it: then only publishes that may
  * target that minion, and not those its previous connection was sent live, are replayed. A stock
  * Salt minion does not name itself: it is replayed the recent publishes and matches them itself.
- * Live publishes reach a new connection only after its replay (serials must rise).
+ * Live publishes reach a new connection only after its replay (serials must rise). What the
+ * master knows the minion ran already is left out (`filter`, master/replay-known-runs.ts).
  */
 import { PRESENCE_TOPIC_PREFIX } from '../kernel/bus/presence.js';
 import { encodeMessage, type Frame } from '../kernel/bus/zmtp/frame.js';
 import { ZmtpPublisher, type ZmtpPublisherOptions } from '../kernel/bus/zmtp/pub-server.js';
 import type { ZmtpPeer } from '../kernel/bus/zmtp/server.js';
-import type { LiveSpan } from './publish-replay.js';
+import type { LiveSpan, ReplayItem } from './publish-replay.js';
+import type { ReplayConnection } from './replay-known-runs.js';
 
 /** How long a new subscriber is given to name itself before its replay. */
 export const REPLAY_NAME_WAIT_MS = 100;
 
 export interface ReplayingPublisherOptions extends ZmtpPublisherOptions {
-  /** The frames to replay to a new connection of `id` (undefined: unnamed). */
-  replayFor: (id: string | undefined, last: LiveSpan | undefined) => Buffer[];
+  /**
+   * The publishes to replay to a new connection of `id` (undefined: unnamed), only those after
+   * order number `after`.
+   */
+  replayFor: (id: string | undefined, last: LiveSpan | undefined, after?: number) => ReplayItem[];
+  /** Leaves out what the connection is known to have run (the replay waits for it). */
+  filter?: (conn: ReplayConnection, items: ReplayItem[]) => Promise<ReplayItem[]>;
   /** The order number of the last publish (to know what a connection was sent live). */
   seq: () => number;
   onReplay?: (id: string | undefined, frames: number) => void;
@@ -97,15 +104,43 @@ export class ReplayingPublisher extends ZmtpPublisher {
     if (!s || peer.socket.destroyed || !peer.ready) return;
     s.timer = undefined;
     s.replayed = true;
-    let frames: Buffer[] = [];
+    const last = s.id === undefined ? undefined : this.#lastSpan.get(s.id);
+    const upTo = this.#opts.seq();
+    let items: ReplayItem[] = [];
     try {
-      frames = this.#opts.replayFor(s.id, s.id === undefined ? undefined : this.#lastSpan.get(s.id));
-      for (const f of frames) peer.socket.write(encodeMessage([f]));
+      items = this.#opts.replayFor(s.id, last);
+    } catch {
+      // nothing to replay
+    }
+    const filter = this.#opts.filter;
+    if (!filter || items.length === 0) {
+      this.#send(peer, s, items, subscribe);
+      return;
+    }
+    const conn: ReplayConnection = { id: s.id, address: peer.socket.remoteAddress };
+    void filter(conn, items)
+      .catch(() => items)
+      .then((kept) => {
+        if (peer.socket.destroyed || this.#state.get(peer) !== s) return;
+        // published while the filter ran: new to this minion, in order after the rest
+        let late: ReplayItem[] = [];
+        try {
+          late = this.#opts.replayFor(s.id, last, upTo);
+        } catch {
+          // none
+        }
+        this.#send(peer, s, [...kept, ...late], subscribe);
+      });
+  }
+
+  #send(peer: ZmtpPeer, s: PeerState, items: ReplayItem[], subscribe: () => void): void {
+    try {
+      for (const item of items) peer.socket.write(encodeMessage([item.envelope]));
     } finally {
       // live publishes from here on: after the replayed ones, in serial order
       s.from = this.#opts.seq();
       subscribe();
     }
-    this.#opts.onReplay?.(s.id, frames.length);
+    this.#opts.onReplay?.(s.id, items.length);
   }
 }

@@ -11,7 +11,8 @@ import { chmod } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { ipcAddress, parseEndpoint } from '../kernel/bus/address.js';
 import { type EventBusAddresses, EventFirer, EventListener } from '../kernel/bus/event-bus.js';
-import { EventPublisher } from '../kernel/bus/event-publisher.js';
+import type { EventPublisher } from '../kernel/bus/event-publisher.js';
+import { bindEventBus } from './salt-ipc-pub.js';
 
 /** The tag a `manage_schedule` call is fired under, as Salt's schedule module fires it. */
 export const MANAGE_SCHEDULE_TAG = 'manage_schedule';
@@ -45,9 +46,10 @@ export async function startLocalBus(o: {
   manage(call: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>>;
 }): Promise<LocalBus | undefined> {
   const addrs = minionEventAddresses(o.sockDir, o.id);
-  const bus = new EventPublisher({ log: o.log });
+  let bus: EventPublisher | undefined;
   try {
-    await bus.bind(addrs);
+    // Salt's own listeners (salt.utils.event.get_event) may read it too (salt-ipc-pub.ts)
+    bus = await bindEventBus(addrs, { log: o.log });
     // whoever may fire here may add scheduled jobs: the minion's user only
     for (const a of [addrs.pub, addrs.pull]) {
       const path = parseEndpoint(a).path;
@@ -55,7 +57,7 @@ export async function startLocalBus(o: {
     }
   } catch (err) {
     o.log.warn({ err: (err as Error).message }, 'the minion event bus could not be bound');
-    bus.close();
+    bus?.close();
     return undefined;
   }
   const running = bus.run();

@@ -8,14 +8,6 @@ import { join } from 'node:path';
 import { globMatch } from '../targeting/glob.js';
 import { deleteKey, type KeyListing, type KeyState, listKeys, moveKey } from './pki.js';
 
-export type KeyAction = 'accept' | 'reject' | 'delete';
-
-export interface KeyChange {
-  id: string;
-  from: KeyState;
-  act: KeyAction;
-}
-
 const STATE_OF_DIR: Record<keyof KeyListing, KeyState> = {
   minions: 'accepted',
   minions_pre: 'pending',

@@ -18,7 +18,6 @@ export const KEY_STATES = {
 } as const;
 
 export type KeyState = keyof typeof KEY_STATES;
-export type KeyDir = (typeof KEY_STATES)[KeyState];
 
 export interface KeyListing {
   minions: string[];

@@ -2,16 +2,17 @@
  * The bus's publisher (Salt's `EventPublisher`): pulls every fired frame, checks it against
  * `max_event_size` (see event-guard.ts), numbers it per subscribed prefix (bus-sequence.ts)
  * and publishes it to every subscriber whose prefix matches. Both sockets are tsalt's own
- * ZMTP servers on unix sockets (./zmtp/pull-server.ts, ./zmtp/pub-server.ts).
+ * ZMTP servers on unix sockets (./zmtp/pull-server.ts, ./zmtp/pub-server.ts); with `onPublish`
+ * another listener of the pub path serves Salt's own IPC subscribers too (bus/salt-ipc-pub.ts).
  *
  * Slow subscribers: each subscriber connection may hold up to {@link SUBSCRIBER_HWM} events
  * unsent (the send high-water mark). When a subscriber's is full, the events for that
- * subscriber only are dropped; the publisher never waits, so neither the
- * master nor the other subscribers notice. The subscriber sees the gap in the numbers, knows
- * how many it missed, and reports it (`tsalt/bus/lag`); the publisher keeps those reports
- * and its own counters for `salt-run bus.stats`.
+ * subscriber only are dropped; the publisher never waits, so neither the master nor the other
+ * subscribers notice. The subscriber sees the gap in the numbers, knows how many it missed, and
+ * reports it (`tsalt/bus/lag`); the publisher keeps those and its counters for `bus.stats`.
  */
 
+import type { Socket } from 'node:net';
 import { SALT_ERR_BUS_ADDRESS } from '../errors.js';
 import { decodeEventBody } from '../serial/index.js';
 import { parseEndpoint } from './address.js';
@@ -55,6 +56,8 @@ export interface EventPublisherOptions {
   log?: BusLogger;
   /** Per-subscriber queue bound, in events; default {@link SUBSCRIBER_HWM}. */
   subscriberHwm?: number;
+  /** Every event body published; with it, `bind` leaves the pub path to its caller (`adopt`). */
+  onPublish?: (frame: Buffer) => void;
 }
 
 /** Log lines for refused events: the first 10 of each second, then a count. */
@@ -68,9 +71,8 @@ class LogLimiter {
     if (now - this.#windowStart >= 1000) {
       const suppressed = this.#suppressed;
       this.#windowStart = now;
-      this.#inWindow = 0;
+      this.#inWindow = 1;
       this.#suppressed = 0;
-      this.#inWindow++;
       return { ok: true, suppressed };
     }
     if (this.#inWindow < 10) {
@@ -97,6 +99,7 @@ export class EventPublisher {
   readonly #max: number;
   readonly #hwm: number;
   readonly #log: BusLogger | undefined;
+  readonly #onPublish: ((frame: Buffer) => void) | undefined;
   readonly #limiter = new LogLimiter();
   readonly #lagging = new Map<string, SubscriberStats>();
   readonly #started = Date.now();
@@ -112,6 +115,7 @@ export class EventPublisher {
     this.#max = opts.maxEventSize ?? 1048576;
     this.#hwm = opts.subscriberHwm ?? SUBSCRIBER_HWM;
     this.#log = opts.log;
+    this.#onPublish = opts.onPublish;
     // a local process that broke the protocol is worth a line; a connection reset is not
     const onPeerError = (err: Error): void => {
       if ((err as { code?: string }).code === 'SALT_ERR_BUS_ZMTP')
@@ -136,7 +140,7 @@ export class EventPublisher {
 
   /** Binds both sockets; they must be `ipc://` addresses. */
   async bind(addrs: EventBusAddresses): Promise<void> {
-    await this.#pub.bindPath(ipcPath(addrs.pub));
+    if (!this.#onPublish) await this.#pub.bindPath(ipcPath(addrs.pub));
     await this.#pull.bindPath(ipcPath(addrs.pull));
   }
 
@@ -238,7 +242,13 @@ export class EventPublisher {
   }
 
   /** Sends at once: a subscriber that is behind has the frame dropped for it alone. */
+  /** A ZMTP subscriber's connection to the pub path, its first bytes read (`onPublish`). */
+  adopt(socket: Socket, head: Buffer): void {
+    this.#pub.adopt(socket, head);
+  }
+
   #publish(frame: Buffer): void {
+    this.#onPublish?.(frame);
     this.#pub.send([frame, this.#counters.stamp(frame)]);
     this.#out++;
   }

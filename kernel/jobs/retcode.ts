@@ -26,8 +26,3 @@ export function unwrapRetcode(result: unknown): { value: unknown; retcode: numbe
   if (result instanceof RetcodeResult) return { value: result.value, retcode: result.retcode };
   return { value: result, retcode: 0 };
 }
-
-/** Wraps `value` with `retcode` when it is non-zero, and returns it plain otherwise. */
-export function withRetcode<T>(value: T, retcode: number): T | RetcodeResult<T> {
-  return retcode === 0 ? value : new RetcodeResult(value, retcode);
-}

@@ -24,6 +24,8 @@ import { wrapPublish } from '../publish-envelope.js';
 import { ReplayBuffer } from '../publish-replay.js';
 import { ReplayFile } from '../publish-replay-file.js';
 import { SerialReservation } from '../publish-serial.js';
+import { KnownRuns } from '../replay-known-runs.js';
+import { masterRunFacts } from '../replay-run-facts.js';
 import { ReplayingPublisher } from '../replaying-publisher.js';
 import { publishHandOffLimit } from '../request-router.js';
 import { keepAliveIdleMs } from '../tcp-keepalive.js';
@@ -56,11 +58,14 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
     if (replay.size > 0) log.info({ publishes: replay.size }, 'recent publishes kept for replay');
   } else await replayFile.remove();
 
+  const known = new KnownRuns(masterRunFacts(config, log));
   const presence = new PresenceTracker(config.cachedir);
   await presence.flush();
   // it reports subscriptions as an XPUB does: minions' presence topics (kernel/bus/presence.ts)
   const pub = new ReplayingPublisher({
-    replayFor: (id, last) => replay?.replayFor(id, last) ?? [],
+    replayFor: (id, last, after) => replay?.pendingFor(id, last, after) ?? [],
+    // not what the job cache says the minion returned already (master/replay-known-runs.ts)
+    filter: (conn, items) => known.filter(conn, items, presence.present),
     seq: () => replay?.seq ?? 0,
     onReplay: (id, frames) => {
       if (frames > 0) log.info({ id, publishes: frames }, 'recent publishes replayed to a connecting minion');

@@ -20,12 +20,12 @@
 
 import { publishPullPath, tcpAddress } from '../../kernel/bus/address.js';
 import { masterEventAddresses } from '../../kernel/bus/event-bus.js';
-import { EventPublisher } from '../../kernel/bus/event-publisher.js';
 import { ZmtpPusher } from '../../kernel/bus/zmtp/push-socket.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { onParentMessage } from '../../kernel/process/child.js';
 import { packIpc } from '../../kernel/serial/index.js';
+import { bindEventBus } from '../../minion/salt-ipc-pub.js';
 import { boundedEventBodies } from '../bounded-events.js';
 import { createHandlerEnv } from '../handler-env.js';
 import { LightLane } from '../light-lane.js';
@@ -64,8 +64,11 @@ await runChild<ResolvedMasterConfig>(
   'request-server',
   async ({ config, log, configDir, overrides, resolvedWithoutPlugins }) => {
     // the bus first: every master process fires onto it, and its firers queue until it is up
-    const bus = new EventPublisher({ maxEventSize: config.max_event_size, log });
-    await bus.bind(masterEventAddresses(config.sock_dir));
+    // Salt's own listeners (salt.utils.event.get_event) may read it too (minion/salt-ipc-pub.ts)
+    const bus = await bindEventBus(masterEventAddresses(config.sock_dir), {
+      maxEventSize: config.max_event_size,
+      log,
+    });
     const busDone = bus.run().catch((err) => log.error({ err }, 'event bus failed'));
     log.info({ sock_dir: config.sock_dir, max_event_size: config.max_event_size }, 'master event bus up');
     const workers = requestWorkerCount(config.worker_threads);

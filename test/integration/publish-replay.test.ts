@@ -4,11 +4,16 @@
  * each job to one run. Real master, real minions with Salt-like randomised reconnect delays.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalClient } from '../../client/local-client.js';
+import { ZmtpSubscriber } from '../../kernel/bus/zmtp/sub-socket.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { loadConfig } from '../../kernel/config/index.js';
+import { Crypticle } from '../../kernel/crypt/crypticle.js';
+import { unpackNetwork } from '../../kernel/serial/index.js';
+import { readAesKey } from '../../master/aes-key.js';
 import { Cluster } from '../../tools/local-cluster.js';
 
 const IDS = ['p1', 'p2', 'p3'];
@@ -128,4 +133,53 @@ describe('publish replay after a publisher or master restart (issue 27 item 21)'
     await new Promise((r) => setTimeout(r, 1500));
     expect(runs(c, 'p1', jid)).toBe(0);
   }, 90_000);
+
+  it('a job a minion returned is not replayed to it, named (tsalt) or known by its address (stock Salt)', async () => {
+    const client = new LocalClient(config);
+    const { def, ctx } = await c.jobCache();
+    // ghost: an accepted minion that never connects, so the jobs below stay incomplete
+    const accepted = join(config.pki_dir, 'minions');
+    copyFileSync(join(accepted, 'p1'), join(accepted, 'ghost'));
+    const target = { tgt: ['p2', 'ghost'], tgtType: 'list', fun: 'test.echo' };
+    const j1 = (await client.publish({ ...target, arg: ['answered'] })).jid;
+    const deadline = Date.now() + 20_000;
+    while (!('p2' in (await def.getJid!(j1, ctx))) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(runs(c, 'p2', j1)).toBe(1);
+    // p2's host restarts with its master; p2 comes back without its jid queue (as a stock Salt
+    // minion's, which lives in memory)
+    await c.minions.get('p2')!.stop();
+    await c.master!.stop();
+    rmSync(join(c.root, 'minions', 'p2', 'var', 'cache', 'salt', 'minion', 'jid_queue'));
+    await c.startMaster();
+    const j2 = (await client.publish({ ...target, arg: ['unanswered'] })).jid;
+
+    // a stock Salt minion's connection: it subscribes to everything and does not name itself
+    const aes = new Crypticle((await readAesKey(config.cachedir)).key);
+    const seen: string[] = [];
+    const sub = new ZmtpSubscriber({
+      host: '127.0.0.1',
+      port: c.publishPort,
+      onMessage: ([frame]) => {
+        const envelope = unpackNetwork(frame as Buffer) as { load: Buffer };
+        seen.push(String((aes.loads(Buffer.from(envelope.load)) as { jid: string }).jid));
+      },
+    });
+    sub.subscribe('');
+    sub.connect();
+    await new Promise((r) => setTimeout(r, 1500));
+    sub.close();
+    // p2 (from 127.0.0.1, like every minion here) returned j1; nobody returned j2
+    expect(seen).toContain(j2);
+    expect(seen).not.toContain(j1);
+
+    // the tsalt minion names itself
+    await c.startMinion('p2');
+    let r = await c.saltJson(['p2', 'test.ping']);
+    for (let tries = 1; tries < 5 && r.data.p2 !== true; tries++) r = await c.saltJson(['p2', 'test.ping']);
+    expect(r.data).toEqual({ p2: true });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(runs(c, 'p2', j1)).toBe(0);
+    expect(runs(c, 'p2', j2)).toBe(1);
+  }, 120_000);
 });

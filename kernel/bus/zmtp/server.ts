@@ -159,6 +159,12 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
     this.#onPeerError?.(err);
   }
 
+  /** Serves a connection another listener of the path accepted, with the bytes it read (`head`). */
+  adopt(socket: Socket, head: Buffer): void {
+    socket.unshift(head);
+    this.#accept(socket);
+  }
+
   #accept(socket: Socket): void {
     if (this.#closing) {
       socket.destroy();
