@@ -5,7 +5,6 @@
  * running the job (PROTOCOL.md §9).
  */
 
-import { userInfo } from 'node:os';
 import { EventFirer, type EventListener, masterEventAddresses } from '../kernel/bus/event-bus.js';
 import type { ReqClient } from '../kernel/bus/req-client.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
@@ -16,6 +15,7 @@ import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
 import {
   listenToMasterBus,
   masterRequestClient,
+  ownUserName,
   readOwnUserKey,
   SALT_ERR_CLIENT_PUBLISH,
 } from './master-access.js';
@@ -78,7 +78,7 @@ export class LocalClient {
       ret: returnerNames(opts.ret, this.#config.ext_job_cache).join(','),
       jid: opts.jid ?? '',
       kwargs: { show_timeout: true, show_jid: false, delimiter: opts.delimiter ?? ':', ...opts.kwargs },
-      user: userInfo().username,
+      user: ownUserName(),
     };
     let replyFrame: Buffer;
     try {

@@ -47,8 +47,17 @@ export async function listenToMasterBus(
   return listener;
 }
 
-/** The current OS user: asked once (`os.userInfo()` is a system call a publish need not repeat). */
+/**
+ * The current OS user: asked once (`os.userInfo()` reads the user database, six system calls,
+ * which a long-lived client's publishes need not repeat).
+ */
 let ownUser: string | undefined;
+
+/** The name of the OS user this process runs as (the `user` of a publish), asked once. */
+export function ownUserName(): string {
+  ownUser ??= userInfo().username;
+  return ownUser;
+}
 
 /** Keys read, by path, with the identity of the file they came from. */
 const keys = new Map<string, { ino: number; mtimeMs: number; size: number; key: string }>();
@@ -60,8 +69,7 @@ const keys = new Map<string, { ino: number; mtimeMs: number; size: number; key: 
  * a few µs where four asynchronous file operations cost ~0.15 ms a publish.
  */
 export async function readOwnUserKey(config: ResolvedMasterConfig, purpose: string): Promise<string> {
-  ownUser ??= userInfo().username;
-  const user = ownUser;
+  const user = ownUserName();
   const path = userKeyPath(config.cachedir, user);
   try {
     const st = statSync(path);

@@ -1,4 +1,3 @@
-import { userInfo } from 'node:os';
 import type { EventListener } from '../kernel/bus/event-bus.js';
 import type { ReqClient } from '../kernel/bus/req-client.js';
 import type { ResolvedMasterConfig } from '../kernel/config/index.js';
@@ -8,6 +7,7 @@ import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
 import {
   listenToMasterBus,
   masterRequestClient,
+  ownUserName,
   readOwnUserKey,
   SALT_ERR_CLIENT_PUBLISH,
 } from './master-access.js';
@@ -54,7 +54,7 @@ export class RunnerClient {
 
   /** Sends one clear command and returns the master's reply body; an `error` reply throws. */
   async #clear(load: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const full = { ...load, key: await this.#userKey(), user: userInfo().username };
+    const full = { ...load, key: await this.#userKey(), user: ownUserName() };
     let frame: Buffer;
     try {
       frame = await this.#req.request(packNetwork({ enc: 'clear', load: full, version: 3 }));

@@ -38,6 +38,14 @@ describe('JidQueue with a file', () => {
     expect(errors).toEqual([]);
   });
 
+  it('has each jid on disk when add() returns, before the event loop turns', () => {
+    const q = new JidQueue(3, file('q0'));
+    q.add('20261128010000000002');
+    // a process killed right after the job started still leaves the jid behind
+    expect(readFileSync(join(dir, 'q0'), 'utf8')).toBe('20261128010000000002\n');
+    q.close();
+  });
+
   it('rewrites its file with the queue alone once it grows past four times the bound', async () => {
     const q = new JidQueue(2, file('q2'));
     for (let i = 0; i < 9; i++) {

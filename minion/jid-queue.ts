@@ -6,10 +6,12 @@
  * `publish_replay_seconds` of publishes to minions that (re)connect, from a file that outlives
  * the master too; a minion restarted with its master (one host rebooted, `npm start` stopped and
  * started) would otherwise run those jobs a second time. Salt's queue lives in memory, but
- * Salt's master replays nothing. Each tick's new jids are appended in one write; the file is
- * rewritten with the queue alone once it holds four times the bound.
+ * Salt's master replays nothing. Each new jid is appended at once, in one synchronous write of
+ * a line (~2-4 µs of CPU: an asynchronous write, which wakes a thread of libuv's pool, cost ~3×
+ * that in the minion's main thread and more in context switches); the file is rewritten with
+ * the queue alone once it holds four times the bound.
  */
-import { closeSync, openSync, readFileSync, renameSync, write, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 
 /** A jid as a publish carries it (Salt's are 20 digits; a caller may pick its own). */
 const JID_LINE = /^[\w.:-]{1,128}$/;
@@ -26,7 +28,6 @@ export class JidQueue {
   readonly #file: JidQueueFile | undefined;
   #fd: number | undefined;
   #lines = 0;
-  #pending: string[] = [];
 
   constructor(max: number, file?: JidQueueFile) {
     this.#max = Math.max(1, max);
@@ -54,9 +55,7 @@ export class JidQueue {
       const oldest = this.#seen.values().next().value as string;
       this.#seen.delete(oldest);
     }
-    if (this.#fd !== undefined && JID_LINE.test(jid)) {
-      if (this.#pending.push(jid) === 1) setImmediate(() => this.#flush());
-    }
+    if (this.#fd !== undefined && JID_LINE.test(jid)) this.#append(jid);
     return true;
   }
 
@@ -68,26 +67,22 @@ export class JidQueue {
     this.#fd = undefined;
   }
 
-  #flush(): void {
-    const fd = this.#fd;
-    const jids = this.#pending;
-    this.#pending = [];
-    if (fd === undefined || jids.length === 0) return;
-    this.#lines += jids.length;
-    if (this.#lines > 4 * this.#max) {
+  #append(jid: string): void {
+    if (++this.#lines > 4 * this.#max) {
       this.#rewrite();
       return;
     }
-    write(fd, `${jids.join('\n')}\n`, (err) => {
-      if (err) this.#fail(err);
-    });
+    try {
+      writeSync(this.#fd as number, `${jid}\n`);
+    } catch (err) {
+      this.#fail(err);
+    }
   }
 
   /** Writes the queue alone to a new file, renamed over the old, and appends to it from then on. */
   #rewrite(): void {
     const file = this.#file;
     if (!file) return;
-    this.#pending = [];
     try {
       const tmp = `${file.path}.tmp`;
       const jids = [...this.#seen].filter((j) => JID_LINE.test(j));
@@ -104,7 +99,6 @@ export class JidQueue {
   #fail(err: unknown): void {
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
-    this.#pending = [];
     this.#file?.onError(err);
   }
 }
