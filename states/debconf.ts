@@ -56,8 +56,8 @@ const setFile = defineState({
       name: z.union([z.string(), z.number()]).transform(String),
       source: z.string(),
       template: z.string().nullish(),
-      context: z.unknown(),
-      defaults: z.unknown(),
+      context: z.unknown().default(null),
+      defaults: z.unknown().default(null),
     }),
   varkw: true,
   doc: `Set debconf selections from a file or a template.
