@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { ScalarTag } from 'yaml';
+import type { ScalarTag, Tags } from 'yaml';
 
 /** Salt's grains file location: `conf_file`'s folder (or `conf_file` itself when it is a folder). */
 export function grainsFilePath(opts: Readonly<Record<string, unknown>>): string {
@@ -37,21 +37,26 @@ const pyBool: ScalarTag = {
   default: true,
   test: /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
   resolve: (value) => /^(?:y|t|o[nN])/i.test(value),
+  identify: (value) => typeof value === 'boolean',
+  stringify: ({ value }) => (value ? 'true' : 'false'),
 };
 
 /** YAML 1.1 as PyYAML's safe_load reads it; timestamps stay strings (as Salt's loader keeps them). */
 export function parseGrainsYaml(text: string): unknown {
-  return yaml().parse(text, {
-    version: '1.1',
-    customTags: (tags) => [
-      pyBool,
-      ...tags.filter(
-        (t) =>
-          typeof t !== 'object' ||
-          (t.tag !== 'tag:yaml.org,2002:timestamp' && t.tag !== 'tag:yaml.org,2002:bool'),
-      ),
-    ],
-  });
+  return yaml().parse(text, { version: '1.1', customTags: pyTags });
+}
+
+const TIMESTAMP = 'tag:yaml.org,2002:timestamp';
+const BOOL = 'tag:yaml.org,2002:bool';
+
+/** YAML 1.1's tags with PyYAML's booleans and no timestamps. */
+function pyTags(tags: Tags): Tags {
+  return [pyBool, ...tags.filter((t) => typeof t !== 'object' || (t.tag !== TIMESTAMP && t.tag !== BOOL))];
+}
+
+/** As {@link pyTags} with timestamps kept, so a string that reads as one is quoted as PyYAML quotes it. */
+function pyWriteTags(tags: Tags): Tags {
+  return [pyBool, ...tags.filter((t) => typeof t !== 'object' || t.tag !== BOOL)];
 }
 
 export interface GrainsFileRead {
@@ -80,12 +85,18 @@ export function readGrainsFile(path: string): GrainsFileRead {
   }
 }
 
-/** Writes the grains file as PyYAML's `safe_dump(default_flow_style=False)`: block style, sorted keys. */
+/** Writes the grains file as PyYAML's `safe_dump(default_flow_style=False)`: block style, sorted keys, list items level with their key. */
 export function writeGrainsFile(path: string, grains: Readonly<Record<string, unknown>>): void {
   const text =
     Object.keys(grains).length === 0
       ? '{}\n'
-      : yaml().stringify(grains, { sortMapEntries: true, version: '1.1' });
+      : yaml().stringify(grains, {
+          sortMapEntries: true,
+          version: '1.1',
+          customTags: pyWriteTags,
+          indentSeq: false,
+          singleQuote: true,
+        });
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {

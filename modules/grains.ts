@@ -45,6 +45,15 @@ function get(ctx: ExecContext, key: string, fallback: unknown, delimiter = DELIM
   return traverse(ctx.grains, key, fallback, delimiter);
 }
 
+/**
+ * A grain value to change: the job's own value when its grains are writable (Salt changes
+ * `__grains__` in place, so a state's `changes` that holds it shows later changes too), else a copy.
+ */
+function mine(ctx: ExecContext, key: string, fallback: unknown, delimiter: string): unknown {
+  const v = get(ctx, key, fallback, delimiter);
+  return liveGrains(ctx) ? v : deepCopy(v);
+}
+
 /** Salt's `setvals`: merge into the grains file, persist atomically, update this job's grains. */
 function setvals(ctx: ExecContext, grains: unknown, destructive: boolean): unknown {
   if (!isMapping(grains)) throw new SALT_ERR_EXEC_VALUE('setvals grains must be a dictionary.');
@@ -131,7 +140,7 @@ function setNested(
     const at = k.lastIndexOf(delimiter);
     const rest = k.slice(at + delimiter.length);
     k = k.slice(0, at);
-    let parent = deepCopy(get(ctx, k, {}, delimiter));
+    let parent = mine(ctx, k, {}, delimiter);
     if (isMapping(parent)) {
       if (value === null && destructive) delete parent[rest];
       else parent[rest] = value;
@@ -178,7 +187,7 @@ function nestUp(
     const at = k.lastIndexOf(delimiter);
     const rest = k.slice(at + delimiter.length);
     k = k.slice(0, at);
-    const parent = deepCopy(get(ctx, k, missing(), delimiter));
+    const parent = mine(ctx, k, missing(), delimiter);
     if (isMapping(parent)) parent[rest] = value;
     value = parent;
   }
@@ -302,7 +311,7 @@ export default defineModule({
       args: z.object({ key: keyArg, val: z.unknown(), convert: pyFlag(z, false), delimiter: delimiterArg }),
       doc: 'Append a value to a list grain (created when missing).\n\nconvert=True turns a non-list value into a list first.',
       run: (ctx, { key, val, convert, delimiter }) => {
-        let list = deepCopy(get(ctx, key, [], delimiter));
+        let list = mine(ctx, key, [], delimiter);
         if (convert && !Array.isArray(list)) list = list === null ? [] : [list];
         if (!Array.isArray(list)) return `The key ${key} is not a valid list`;
         const value = val ?? null;
@@ -318,7 +327,7 @@ export default defineModule({
       args: z.object({ key: keyArg, val: z.unknown(), delimiter: delimiterArg }),
       doc: 'Remove a value from a list grain.',
       run: (ctx, { key, val, delimiter }) => {
-        const list = deepCopy(get(ctx, key, [], delimiter));
+        const list = mine(ctx, key, [], delimiter);
         if (!Array.isArray(list)) return `The key ${key} is not a valid list`;
         const value = val ?? null;
         const idx = list.findIndex((x: unknown) => pyEquals(x, value));
