@@ -144,3 +144,40 @@ export function cpuDelta(
   }
   return { total, byRole: Object.fromEntries([...byRole].sort((a, b) => b[1] - a[1])) };
 }
+
+/** CPU ms each thread of `pid` has used so far (its main thread has `tid` = `pid`). */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) out.set(Number(t), cpuMs(pid, Number(t)));
+  } catch {
+    // gone
+  }
+  return out;
+}
+
+/**
+ * CPU ms per thread between two {@link threadCpuMs} readings of process `pid`, divided by `per`:
+ * `main`, then the other threads largest first (Node names them all `node`, so they are told
+ * apart by their load: under a request-server storm the busiest are the worker threads, then
+ * V8's and libuv's helpers), those under `minShare` of the total summed as `rest`.
+ */
+export function threadCpuDelta(
+  pid: number,
+  before: Map<number, number>,
+  after: Map<number, number>,
+  per = 1,
+  minShare = 0.03,
+): { label: string; ms: number }[] {
+  const deltas = [...after].map(([tid, ms]) => ({ tid, ms: Math.max(0, ms - (before.get(tid) ?? 0)) / per }));
+  const total = deltas.reduce((s, d) => s + d.ms, 0);
+  const main = deltas.find((d) => d.tid === pid)?.ms ?? 0;
+  const others = deltas.filter((d) => d.tid !== pid).sort((a, b) => b.ms - a.ms);
+  const big = others.filter((d) => d.ms >= total * minShare);
+  const rest = others.filter((d) => d.ms < total * minShare).reduce((s, d) => s + d.ms, 0);
+  return [
+    { label: 'main', ms: main },
+    ...big.map((d, i) => ({ label: `thread${i + 1}`, ms: d.ms })),
+    { label: `rest(${others.length - big.length})`, ms: rest },
+  ];
+}

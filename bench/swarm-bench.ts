@@ -22,6 +22,8 @@ import {
   cpuMs,
   cpuSnapshot,
   descendants,
+  threadCpuDelta,
+  threadCpuMs,
   treeCpuMs,
   treePssByRole,
   treePssMiB,
@@ -55,6 +57,8 @@ export interface AuthStormResult {
    */
   masterCpuMsPerSignIn: number;
   masterCpuByRole: Record<string, number>;
+  /** The request server's share of it by thread (bench/proc-stats.ts `threadCpuDelta`). */
+  serverThreadsCpuMs: { label: string; ms: number }[];
   /**
    * CPU ms the filesystem takes for one new file in the master's folder, measured right after
    * the storm (bench/new-file-cost.ts): a fresh sign-in makes {@link NEW_INODES_PER_SIGN_IN}.
@@ -211,6 +215,8 @@ export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promi
   try {
     const masterPid = r.cluster.master?.proc.pid ?? 0;
     const cpu0 = cpuSnapshot([masterPid, ...descendants(masterPid)]);
+    const server = [...cpu0].find(([, v]) => v.role === 'request-server')?.[0] ?? 0;
+    const threads0 = threadCpuMs(server);
     const t0 = performance.now();
     r.swarm.go();
     await r.swarm.waitFor((s) => s.authenticated >= count, timeoutMs);
@@ -219,6 +225,7 @@ export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promi
     const connectedSeconds = (performance.now() - t0) / 1000;
     await quiet(masterPid);
     const signInCpu = cpuDelta(cpu0, cpuSnapshot([...cpu0.keys()]), count);
+    const serverThreads = threadCpuDelta(server, threads0, threadCpuMs(server), count);
     const newFile = newFileCpuMs(r.cluster.root);
     o.log?.(
       `auth storm ${count}: authenticated ${authSeconds.toFixed(2)} s, connected ${connectedSeconds.toFixed(2)} s`,
@@ -245,6 +252,7 @@ export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promi
       connectedSeconds,
       masterCpuMsPerSignIn: signInCpu.total,
       masterCpuByRole: signInCpu.byRole,
+      serverThreadsCpuMs: serverThreads,
       newFileCpuMs: newFile,
       restartConnectedSeconds,
       restartReauthSeconds: storm.seconds,
@@ -340,6 +348,9 @@ async function main(argv: string[]): Promise<void> {
     const roles = Object.entries(a.masterCpuByRole).map(([k, v]) => `${k} ${v.toFixed(2)}`);
     out(
       `master CPU per sign-in: ${a.masterCpuMsPerSignIn.toFixed(2)} ms (${roles.join(', ')}); its RSA alone, measured now in one thread: ${masterRsaCpuMs().toFixed(2)} ms; its ${NEW_INODES_PER_SIGN_IN} new files alone, measured after it in the master's folder: ${(a.newFileCpuMs * NEW_INODES_PER_SIGN_IN).toFixed(2)} ms`,
+    );
+    out(
+      `  request server by thread: ${a.serverThreadsCpuMs.map((t) => `${t.label} ${t.ms.toFixed(2)}`).join(', ')}`,
     );
     if (a.lastError) out(`  last swarm error: ${a.lastError}`);
     const floor = await rsaFloor(count);

@@ -38,6 +38,13 @@ export interface LeftToWorker {
 
 const BAD_LOAD = 'bad load';
 
+/**
+ * Which requests a caller takes on: `all` (a worker thread); `light`, a signed-in minion's aes
+ * requests registered on the light lane; `minion`, everything a minion sends (its `_auth`
+ * sign-in and every aes request, `_pillar` included). The rest is left to a worker unopened.
+ */
+type Scope = 'all' | 'light' | 'minion';
+
 /** Most remembered minion tokens (one per minion; the oldest is forgotten past this). */
 const TOKEN_MEMO_LIMIT = 65_536;
 
@@ -52,6 +59,9 @@ function expired(ts: unknown, ttl: number): boolean {
   if (typeof ts !== 'number' || !Number.isFinite(ts)) return true;
   return Date.now() / 1000 - ts > ttl;
 }
+
+/** A clear load that is a minion's sign-in. */
+const isSignIn = (load: unknown): boolean => isStringMap(load) && load.cmd === '_auth';
 
 /** The request's age for the log line, whole seconds as Salt's `%d` prints it. */
 function ageText(ts: unknown): string {
@@ -78,7 +88,7 @@ export class RequestHandler {
 
   /** Handles one request; `vouched`: what the router thread checked already (worker threads). */
   async handle(frame: Uint8Array, vouched?: Vouched): Promise<HandledRequest> {
-    return (await this.#handleOrLeave(frame, false, vouched)) as HandledRequest;
+    return (await this.#handleOrLeave(frame, 'all', vouched)) as HandledRequest;
   }
 
   /**
@@ -90,17 +100,27 @@ export class RequestHandler {
    * the light requests (`_return`, `_minion_event`, the file server) two thread hand-offs each.
    */
   handleLight(frame: Uint8Array): Promise<HandledRequest | LeftToWorker> {
-    return this.#handleOrLeave(frame, true);
+    return this.#handleOrLeave(frame, 'light');
+  }
+
+  /**
+   * Handles whatever a minion sends (its `_auth` sign-in, `_pillar` and the light requests);
+   * leaves users' clear commands to a worker as {@link handleLight} does. For the request
+   * server's router thread on a machine where worker threads gain nothing (light-lane.ts): there
+   * a sign-in costs its RSA and files without the hand-offs and a third isolate's JIT.
+   */
+  handleMinion(frame: Uint8Array): Promise<HandledRequest | LeftToWorker> {
+    return this.#handleOrLeave(frame, 'minion');
   }
 
   async #handleOrLeave(
     frame: Uint8Array,
-    light: boolean,
+    scope: Scope,
     vouched?: Vouched,
   ): Promise<HandledRequest | LeftToWorker> {
     const effects = newEffects();
     try {
-      const reply = await this.#handle(frame, effects, light, vouched);
+      const reply = await this.#handle(frame, effects, scope, vouched);
       if (!Buffer.isBuffer(reply)) return reply;
       const fired = this.#env.kernel.hooks.eventFired;
       // `isUsed()` counts the kernel's own interceptor: only taps mean someone listens
@@ -113,11 +133,11 @@ export class RequestHandler {
     }
   }
 
-  /** The reply, or (only when `light`) word that the request is left to a worker. */
+  /** The reply, or (only for a `scope` other than `all`) word that the request is left to a worker. */
   async #handle(
     frame: Uint8Array,
     effects: Effects,
-    light: boolean,
+    scope: Scope,
     vouched: Vouched | undefined,
   ): Promise<Buffer | LeftToWorker> {
     let payload: unknown;
@@ -129,7 +149,8 @@ export class RequestHandler {
       return packNetwork(BAD_LOAD);
     }
     if (!isStringMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
-    if (light && payload.enc !== 'aes') return { left: true };
+    if (scope !== 'all' && payload.enc !== 'aes' && !(scope === 'minion' && isSignIn(payload.load)))
+      return { left: true };
     const version = typeof payload.version === 'number' ? payload.version : 0;
     if (version < this.#env.config.minimum_auth_version) {
       this.#env.kernel.log.warn({ version }, 'request below minimum_auth_version refused');
@@ -139,7 +160,7 @@ export class RequestHandler {
       if (!isStringMap(payload.load)) return packNetwork('payload and load must be a dict');
       return packNetwork(await this.#clear(payload.load, version, effects));
     }
-    if (payload.enc === 'aes') return this.#aes(payload, version, effects, light, vouched);
+    if (payload.enc === 'aes') return this.#aes(payload, version, effects, scope === 'light', vouched);
     return packNetwork(BAD_LOAD);
   }
 

@@ -324,4 +324,23 @@ describe('compilePillar: external pillars', () => {
     expect(await compilePillar(req('m2'), e)).toEqual({ db: { password: 'pw-m2\n' }, tier: 'web' });
     expect(await compilePillar(req('../m1'), e)).toEqual({});
   });
+  it("makes a render's salt functions only when a template asks for them", async () => {
+    const asked: string[] = [];
+    const functions = (r: { id: string }) => {
+      asked.push(r.id);
+      return { call: async () => 'from-salt', has: () => true };
+    };
+    // no pillar roots on disk (Salt's default /srv/pillar absent): nothing renders, so no
+    // functions (a sign-in's start-up `_pillar` on such a master)
+    const none = { ...env({ pillar_roots: { base: [join(root, 'absent')] } }), functions };
+    expect(await compilePillar(req('m1'), none)).toEqual({});
+    expect(asked).toEqual([]);
+    const roots = tree(join(root, 'lazy'), {
+      'top.sls': "base:\n  '*':\n    - uses\n",
+      'uses.sls': "v: {{ salt['test.echo']('x') }}\n",
+    });
+    const some = { ...env({ pillar_roots: { base: [roots] } }), functions };
+    expect(await compilePillar(req('m2'), some)).toEqual({ v: 'from-salt' });
+    expect(new Set(asked)).toEqual(new Set(['m2']));
+  });
 });

@@ -161,6 +161,7 @@ export async function compilePillar(req: PillarRequest, env: CompileEnv): Promis
 /** What pillar templates render with: the requesting minion's grains, the pillar so far, the roots. */
 function renderContext(env: CompileEnv, req: PillarRequest, pillar: PillarData) {
   const o = env.options;
+  let salt: ReturnType<NonNullable<CompileEnv['functions']>> | undefined;
   return {
     grains: req.grains,
     pillar,
@@ -168,7 +169,12 @@ function renderContext(env: CompileEnv, req: PillarRequest, pillar: PillarData) 
     roots: o.roots,
     renderer: o.renderer,
     renderers: env.renderers,
-    salt: env.functions?.(req, requestPillarenv(req, o)),
+    // made when a render first asks: a minion's start-up `_pillar` with no template to render
+    // (every sign-in's) then costs no copy of the master's options and no render timer
+    get salt() {
+      salt ??= env.functions?.(req, requestPillarenv(req, o));
+      return salt;
+    },
   };
 }
 

@@ -41,10 +41,11 @@ export type PillarFunctions = (req: PillarAsker, pillarenv: string | null) => Sa
  * answers the pillar it sees instead of compiling again: Salt recurses there without end.
  */
 export function saltFunctionsOf(ctx: ExecContext, known = new Map<string, boolean>()): SaltFunctions {
-  const opts = Object.freeze({ ...ctx.opts, __pillar_render: true });
   const runCtx = ctx.opts.__pillar_render
     ? ctx
-    : (Object.create(ctx, { opts: { value: opts, enumerable: true } }) as ExecContext);
+    : (Object.create(ctx, {
+        opts: { value: Object.freeze({ ...ctx.opts, __pillar_render: true }), enumerable: true },
+      }) as ExecContext);
   return lookedUpSaltFunctions(
     async (fun, args, kwargs) => {
       const spec = await ctx.functions.get(fun);

@@ -279,6 +279,37 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
     });
   });
 
+  describe('the router thread of a master with no cores to spare (handleMinion)', () => {
+    beforeAll(() => setup(false, true));
+
+    it("takes a minion's sign-in and _pillar itself, and leaves users' commands to a worker", async () => {
+      const v = auth.variants.normal!;
+      const signIn = await handler.handleMinion(blob(v.request));
+      expect('left' in signIn).toBe(false);
+      const { reply, effects } = signIn as Awaited<ReturnType<RequestHandler['handle']>>;
+      expect(effects.signIns.map((s) => s.id)).toEqual(['vm1']);
+      const load = unpackNetwork((unpackNetwork(reply) as { load: Buffer }).load) as { session: Buffer };
+      expect(oaepDecrypt(minionPem, load.session).toString()).toBe(v.session_key_string);
+
+      const p = (loadVectors('return') as { pillar: { request: Blob; decrypted_load: unknown } }).pillar;
+      const pillar = await handler.handleMinion(blob(p.request));
+      expect('left' in pillar).toBe(false);
+      const sent = fromTagged(p.decrypted_load) as { nonce: string };
+      expect(
+        openPrivateReply(unpackNetwork((pillar as { reply: Buffer }).reply), 'pillar', {
+          minionPem,
+          masterPub,
+          nonce: sent.nonce,
+        }),
+      ).toEqual({});
+      expect(existsSync(join(config.cachedir, 'minions/vm1/data.p'))).toBe(true);
+
+      // a clear command that is not a sign-in goes to a worker, even with an id in its load
+      const user = packNetwork({ enc: 'clear', load: { cmd: 'publish', id: 'vm1', fun: 'test.ping' } });
+      expect(await handler.handleMinion(user)).toEqual({ left: true });
+    });
+  });
+
   describe('an unknown minion on a master without auto_accept', () => {
     beforeAll(() => setup(false, false));
     it('gets the same pending reply bytes Salt sent', async () => {
