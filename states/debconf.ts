@@ -6,8 +6,7 @@
  */
 import { pyStr } from '../kernel/util.js';
 import { isMapping } from '../modules/_traverse.js';
-import { pyOrderedStr } from '../plugins/states/compile/py.js';
-import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+import { defineState, defineStateModule, pyOrderedStr, type StateReturn } from '../plugins/states/index.js';
 
 const HIDDEN = '(password hidden)';
 

@@ -7,10 +7,10 @@
  */
 import { pyTruthy } from '../kernel/util.js';
 import { isMapping, pyEquals, traverse } from '../modules/_traverse.js';
-import { pyOrderedStr as pyStr } from '../plugins/states/compile/py.js';
 import {
   defineState,
   defineStateModule,
+  pyOrderedStr as pyStr,
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';

@@ -22,8 +22,7 @@ import {
 import { bindArgs, unwrapRetcode } from '../../kernel/util.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import type { SaltFunctions } from '../renderers/index.js';
-import { DEFAULT_RENDER_LIMITS } from '../renderers/limits.js';
-import { lookedUpSaltFunctions } from '../renderers/salt-functions.js';
+import { DEFAULT_RENDER_LIMITS, lookedUpSaltFunctions } from '../renderers/light/index.js';
 
 /** Who a compile is for: the parts of its request (compile.ts's `PillarRequest`) the functions see. */
 export interface PillarAsker {

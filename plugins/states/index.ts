@@ -1,4 +1,6 @@
 /** The states plugin's public door (`tsalt/states`): what a state module's author imports. */
+
+export { pyOrderedStr } from './compile/py.js';
 export {
   defineState,
   defineStateModule,
