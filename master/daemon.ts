@@ -1,8 +1,7 @@
 /**
  * The salt-master main process: checks and prepares its directories, keys and ports, then
- * starts its children under a ProcessManager (the request server, which hosts the publisher,
- * the event bus and maintenance; plugins' processes) and rotates the AES key when maintenance
- * asks.
+ * starts its children under a ProcessManager (publisher; request server, which hosts the event
+ * bus and maintenance) and rotates the AES key when maintenance asks.
  */
 import { mkdir } from 'node:fs/promises';
 import { userInfo } from 'node:os';
@@ -30,11 +29,10 @@ export interface MasterHandle {
 }
 
 /**
- * The master's own children. The request server hosts the publisher, the event bus and
- * maintenance, which Salt runs as processes of their own (master/children/request-server.ts
- * says why).
+ * The master's own children. The request server hosts the event bus and maintenance, which
+ * Salt runs as processes of their own (master/children/request-server.ts says why).
  */
-const CHILDREN = ['request-server'] as const;
+const CHILDREN = ['publisher', 'request-server'] as const;
 
 /**
  * A small young generation for the children's main threads (the request workers set their own,
@@ -181,6 +179,7 @@ export async function startMaster(
   async function rotateAes(): Promise<void> {
     try {
       await rotateAesKey(config.cachedir);
+      await pm.send('publisher', { type: 'aes-rotated' });
       await pm.send('request-server', { type: 'aes-rotated' });
       const firer = new EventFirer(masterEventAddresses(config.sock_dir));
       firer.fire('key', { rotate_aes_key: true });
@@ -191,9 +190,10 @@ export async function startMaster(
     }
   }
 
-  /** Has the request server (its publisher too) read `.aes` again, once it is up to hear it. */
+  /** Has the publisher and request server read `.aes` again, once they are up to hear it. */
   async function reloadAes(): Promise<void> {
     await starting.catch(() => undefined);
+    await pm.send('publisher', { type: 'aes-rotated' });
     await pm.send('request-server', { type: 'aes-rotated' });
   }
 

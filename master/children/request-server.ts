@@ -1,7 +1,7 @@
 /**
  * The request server child (Salt's `ReqServer` + `MWorkerQueue`): a ROUTER on `ret_port`
  * feeding `worker_threads` worker threads. This thread owns every socket: it sends replies,
- * hands publish loads to the publisher and fires the workers' events on the master bus.
+ * pushes publish loads to the publisher and fires the workers' events on the master bus.
  *
  * It also handles the light requests itself: a signed-in minion's `aes` requests whose command
  * is registered on the `light` lane (`_return`, `_minion_event`, the file server; see
@@ -11,18 +11,17 @@
  * to the workers. When this thread is saturated and the machine has
  * cores to spare, a share of the light requests goes to the workers too (light-lane.ts).
  *
- * Three of Salt's master processes live here too. The master event bus (Salt's `EventPublisher`):
+ * Two of Salt's master processes live here too. The master event bus (Salt's `EventPublisher`):
  * the events this process fires (every return's among them) go to subscribers without a socket
- * hop to another process, and the other processes still fire onto it over its unix socket.
- * Maintenance (master/maintenance.ts), which works on the job cache this process holds. And
- * the publisher (master/publish-service.ts), handed this process's publishes without the
- * `publish_pull.ipc` hop, which other processes still push to. Each was a Node process of its
- * own: ~16, ~20 and ~23-28 MiB of the master's PSS.
+ * hop to another process, and the other processes still fire onto it over its unix socket. And
+ * maintenance (master/maintenance.ts), which works on the job cache this process holds. Each
+ * was a Node process of its own: ~16 and ~20 MiB of the master's PSS.
  */
 
-import { tcpAddress } from '../../kernel/bus/address.js';
+import { publishPullPath, tcpAddress } from '../../kernel/bus/address.js';
 import { masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import { EventPublisher } from '../../kernel/bus/event-publisher.js';
+import { ZmtpPusher } from '../../kernel/bus/zmtp/push-socket.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { onParentMessage } from '../../kernel/process/child.js';
@@ -31,7 +30,6 @@ import { boundedEventBodies } from '../bounded-events.js';
 import { createHandlerEnv } from '../handler-env.js';
 import { LightLane } from '../light-lane.js';
 import { startMaintenance } from '../maintenance.js';
-import { startPublishService } from '../publish-service.js';
 import { peekRequest } from '../request-affinity.js';
 import { RequestHandler, type Vouched } from '../request-handler.js';
 import { RequestQueue } from '../request-queue.js';
@@ -80,8 +78,7 @@ await runChild<ResolvedMasterConfig>(
     });
     await pool.start();
 
-    // the publisher: this thread hands it the publishes it and the workers produce (below)
-    const publisher = await startPublishService(config, log);
+    const push = new ZmtpPusher({ path: publishPullPath(config.sock_dir) });
     // the parent's config has the plugins stripped: with plugins, load it here (as the workers do)
     const full = resolvedWithoutPlugins
       ? config
@@ -100,7 +97,6 @@ await runChild<ResolvedMasterConfig>(
 
     onParentMessage((msg) => {
       if ((msg as { type?: string }).type !== 'aes-rotated') return;
-      publisher.rotated();
       pool.broadcast({ type: 'reload' });
       env.reload().catch((err) => log.error({ err }, 'reload failed'));
     });
@@ -109,7 +105,8 @@ await runChild<ResolvedMasterConfig>(
     const deliver = (envelope: Buffer[], reply: Buffer, publishes: Buffer[], fired: Buffer[]): void => {
       router.reply([...envelope, reply]);
       for (const p of publishes) {
-        if (!publisher.accept(p)) log.warn('publish dropped: the publisher fell behind');
+        if (!push.send(p))
+          log.warn({ dropped: push.dropped }, 'publish hand-off dropped: the publisher is not taking them');
       }
       for (const e of fired) bus.accept(e);
     };
@@ -203,7 +200,7 @@ await runChild<ResolvedMasterConfig>(
       const deadline = Date.now() + LIGHT_DRAIN_MS;
       while (pacer.running > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       await router.close();
-      await publisher.close();
+      await push.close(2000);
       await pool.close();
       await Promise.all(
         env.returners

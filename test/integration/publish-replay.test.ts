@@ -85,19 +85,18 @@ describe('publish replay after a publisher or master restart (issue 27 item 21)'
   }
 
   it('jobs published while the publisher restarts reach every minion exactly once', async () => {
-    // the publisher runs in the request server's process (master/publish-service.ts)
     const publisher = childrenOf(c.master!.proc.pid!).find((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('children/request-server.js');
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('children/publisher.js');
       } catch {
         return false;
       }
     });
     expect(publisher).toBeDefined();
     process.kill(publisher!, 'SIGKILL');
-    // the new publisher is up within ~1 s; the minions take 1 to 4 s to reconnect to it (a
-    // publish handed off meanwhile to the dying process can be lost before any replay)
-    await c.master!.waitFor(/process ready process=request-server restarts=1/, 15_000);
+    // the new publisher is up within ~100 ms; the minions take 1 to 4 s to reconnect to it (a
+    // publish handed off in those 100 ms to the dying process can be lost before any replay)
+    await c.master!.waitFor(/process ready process=publisher restarts=1/, 15_000);
     const jids = await publishBurst(20, 150, 'pub');
     expect(await outcome(jids, 20_000)).toEqual({ expected: 60, returned: 60, extraRuns: 0 });
   }, 60_000);

@@ -1,50 +1,34 @@
 /**
- * The master's publisher (Salt's `PubServerChannel._publish_daemon`), hosted in the request
- * server's process (master/children/request-server.ts): add the serial to each publish load,
- * encrypt it with the master AES key, sign it, and send one frame to every subscriber on
- * `publish_port` (PROTOCOL.md §6). The request server hands it its own loads in-process
- * ({@link PublishService.accept}); other processes (the cluster plugin's) push theirs to
- * `publish_pull.ipc` as before. The publish socket is tsalt's own ZMTP publisher
- * (kernel/bus/zmtp/pub-server.ts), which minions' libzmq SUB sockets cannot tell from libzmq's
- * XPUB. Beyond Salt, the publishes of the last `publish_replay_seconds` are replayed to minions
- * that (re)connect (master/publish-replay.ts, master/replaying-publisher.ts).
+ * The publisher child (Salt's `PubServerChannel._publish_daemon`): PULL publish loads from the
+ * request server on `publish_pull.ipc`, add the serial, encrypt with the master AES key, sign,
+ * and send one frame to every subscriber on `publish_port` (PROTOCOL.md §6). The publish socket
+ * is tsalt's own ZMTP publisher (kernel/bus/zmtp/pub-server.ts), which minions' libzmq SUB
+ * sockets cannot tell from libzmq's XPUB, at a seventh of its memory per minion. Beyond Salt,
+ * the publishes of the last `publish_replay_seconds` are replayed to minions that (re)connect
+ * (master/publish-replay.ts, master/replaying-publisher.ts).
  */
 import { chmod } from 'node:fs/promises';
-import type { Logger } from 'pino';
-import { bindHost, publishPullPath, tcpAddress } from '../kernel/bus/address.js';
-import { Inbox } from '../kernel/bus/inbox.js';
-import { PresenceTracker } from '../kernel/bus/presence.js';
-import { unpinned } from '../kernel/bus/zmtp/frame.js';
-import { ZmtpPuller } from '../kernel/bus/zmtp/pull-server.js';
-import type { ResolvedMasterConfig } from '../kernel/config/index.js';
-import { Crypticle } from '../kernel/crypt/crypticle.js';
-import { packIpc, unpackIpc } from '../kernel/serial/index.js';
-import { readAesKey } from './aes-key.js';
-import { readMasterKeys } from './master-keys.js';
-import { wrapPublish } from './publish-envelope.js';
-import { ReplayBuffer } from './publish-replay.js';
-import { ReplayFile } from './publish-replay-file.js';
-import { SerialReservation } from './publish-serial.js';
-import { ReplayingPublisher } from './replaying-publisher.js';
-import { publishHandOffLimit } from './request-router.js';
-import { keepAliveIdleMs } from './tcp-keepalive.js';
+import { bindHost, publishPullPath, tcpAddress } from '../../kernel/bus/address.js';
+import { Inbox } from '../../kernel/bus/inbox.js';
+import { PresenceTracker } from '../../kernel/bus/presence.js';
+import { unpinned } from '../../kernel/bus/zmtp/frame.js';
+import { ZmtpPuller } from '../../kernel/bus/zmtp/pull-server.js';
+import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
+import { Crypticle } from '../../kernel/crypt/crypticle.js';
+import { runChild } from '../../kernel/daemon/child-runtime.js';
+import { onParentMessage } from '../../kernel/process/child.js';
+import { packIpc, unpackIpc } from '../../kernel/serial/index.js';
+import { readAesKey } from '../aes-key.js';
+import { readMasterKeys } from '../master-keys.js';
+import { wrapPublish } from '../publish-envelope.js';
+import { ReplayBuffer } from '../publish-replay.js';
+import { ReplayFile } from '../publish-replay-file.js';
+import { SerialReservation } from '../publish-serial.js';
+import { ReplayingPublisher } from '../replaying-publisher.js';
+import { publishHandOffLimit } from '../request-router.js';
+import { keepAliveIdleMs } from '../tcp-keepalive.js';
 
-/** Publish loads waiting for their serial; past this many they are dropped and logged. */
-const QUEUED_LOADS = 100_000;
-
-export interface PublishService {
-  /** Queues one packed publish load; false when it was dropped (the queue is full). */
-  accept(load: Buffer): boolean;
-  /** Reads `.aes` again (the parent rotated it) before the next publish. */
-  rotated(): void;
-  close(): Promise<void>;
-}
-
-/** Binds the publish port and `publish_pull.ipc` and starts publishing what arrives. */
-export async function startPublishService(
-  config: ResolvedMasterConfig,
-  log: Logger,
-): Promise<PublishService> {
+await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   const keys = await readMasterKeys(config.pki_dir);
   const serials = new SerialReservation(config.cachedir);
   const loadKey = async (): Promise<Crypticle> => {
@@ -87,16 +71,14 @@ export async function startPublishService(
     onSubscription: (msg) => presence.onSubscription(msg),
     onPeerError: (err) => log.debug({ err: err.message }, 'publish peer disconnected'),
   });
-  // publish loads, taken one at a time in order (each waits for its serial); a backlog past
-  // QUEUED_LOADS is dropped and logged, as a full libzmq queue would drop
-  const loads = new Inbox<Buffer>(QUEUED_LOADS);
+  // publish loads from the request server, taken one at a time in order (each waits for its
+  // serial); a backlog past this many is dropped and logged, as a full libzmq queue would drop
+  const loads = new Inbox<Buffer[]>(100_000);
   const pull = new ZmtpPuller({
     // a publish load is at most a request's size: the request server's own cap
     maxFrameBytes: publishHandOffLimit(config),
     // a queued part must not pin the socket read it was sliced from
-    onMessage: (parts) => {
-      if (parts[0]) loads.push(unpinned(parts[0]));
-    },
+    onMessage: (parts) => loads.push(parts.map(unpinned)),
     onPeerError: (err) =>
       (err as { code?: string }).code === 'SALT_ERR_BUS_ZMTP'
         ? log.warn({ err: err.message }, 'publish hand-off: a peer broke the protocol and was disconnected')
@@ -107,16 +89,33 @@ export async function startPublishService(
   await pull.bindPath(pullPath);
   await chmod(pullPath, 0o600).catch(() => undefined);
   let rotating: Promise<void> | undefined;
+  onParentMessage((msg) => {
+    if ((msg as { type?: string }).type === 'aes-rotated') {
+      rotating = loadKey().then(
+        async (next) => {
+          crypticle = next;
+          if (replay) {
+            await replay.reserial(() => serials.next());
+            void replayFile.rewrite(replay.records());
+          }
+          log.info('AES key rotated');
+        },
+        (err) => log.error({ err }, 'could not load the rotated AES key'),
+      );
+    }
+  });
 
   let running = true;
   const loop = (async () => {
     try {
       let dropped = 0;
-      for (let frame = await loads.take(); frame; frame = await loads.take()) {
+      for (let parts = await loads.take(); parts; parts = await loads.take()) {
         if (loads.dropped > dropped) {
           log.error({ dropped: loads.dropped - dropped }, 'publish loads dropped: the publisher fell behind');
           dropped = loads.dropped;
         }
+        const [frame] = parts;
+        if (!frame) continue;
         if (rotating) {
           await rotating;
           rotating = undefined;
@@ -146,34 +145,13 @@ export async function startPublishService(
     }
   })();
   log.info({ address: tcpAddress(config.interface, config.publish_port) }, 'publisher listening');
-
-  return {
-    accept(load) {
-      const before = loads.dropped;
-      loads.push(load);
-      return loads.dropped === before;
-    },
-    rotated() {
-      rotating = loadKey().then(
-        async (next) => {
-          crypticle = next;
-          if (replay) {
-            await replay.reserial(() => serials.next());
-            void replayFile.rewrite(replay.records());
-          }
-          log.info('AES key rotated');
-        },
-        (err) => log.error({ err }, 'could not load the rotated AES key'),
-      );
-    },
-    async close() {
-      running = false;
-      await pull.close();
-      loads.close();
-      await pub.close();
-      presence.close();
-      await loop;
-      await replayFile.flush();
-    },
+  return async () => {
+    running = false;
+    await pull.close();
+    loads.close();
+    await pub.close();
+    presence.close();
+    await loop;
+    await replayFile.flush();
   };
-}
+});
