@@ -155,7 +155,7 @@ export async function mounted(ctx: StateContext, a: MountedArgs): Promise<StateR
     }
     if (opts.length) {
       const remount = { realName, device, mkmnt: a.mkmnt, fstype, opts };
-      const trigger = await optionsToRemount(
+      const { trigger, last } = await optionsToRemount(
         ctx,
         opts,
         fstype,
@@ -184,7 +184,7 @@ export async function mounted(ctx: StateContext, a: MountedArgs): Promise<StateR
               comment: `Remount would be forced because options (${missing.join(',')})changed`,
             };
           // Salt names the last option of its earlier loop here.
-          if (!(await forceRemount(ctx, ret, remount, opts[opts.length - 1] ?? ''))) return ret;
+          if (!(await forceRemount(ctx, ret, remount, last))) return ret;
           updateCache = true;
         }
       } else updateCache = true;
@@ -254,9 +254,11 @@ export async function mounted(ctx: StateContext, a: MountedArgs): Promise<StateR
     config: a.config,
     match_on: a.match_on,
   };
+  let out: unknown;
   if (ctx.test) {
-    const out = await ctx.call('mount.set_fstab', [], { ...fstabArgs, test: true });
-    if (out === 'present') return ret;
+    out = await ctx.call('mount.set_fstab', [], { ...fstabArgs, test: true });
+  } else out = await ctx.call('mount.set_fstab', [], fstabArgs);
+  if (ctx.test && out !== 'present') {
     ret.result = null;
     let comment: string;
     if (out === 'new')
@@ -274,7 +276,7 @@ export async function mounted(ctx: StateContext, a: MountedArgs): Promise<StateR
     ret.comment = `${String(ret.comment)}. ${comment}`;
     return ret;
   }
-  const out = await ctx.call('mount.set_fstab', [], fstabArgs);
+  // As Salt, the cache is written under test=True too.
   if (updateCache)
     await ctx.call('mount.write_mount_cache', [realName, device], {
       mkmnt: a.mkmnt,

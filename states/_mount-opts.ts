@@ -64,14 +64,17 @@ function sizeInK(m: RegExpMatchArray): string {
   return `size=${value * factor}k`;
 }
 
-/** The wanted options the active mount lacks (unsorted), as Salt's `trigger_remount`. */
+/**
+ * The wanted options the active mount lacks (unsorted), as Salt's `trigger_remount`, and the
+ * last option as compared (Salt names it when the mount cache has an option no longer wanted).
+ */
 export async function optionsToRemount(
   ctx: ExecContext,
   opts: readonly string[],
   fstype: string,
   active: { opts: string[]; superopts: string[] },
   t: OptsTuning,
-): Promise<string[]> {
+): Promise<{ trigger: string[]; last: string }> {
   let invisible = [...INVISIBLE_OPTIONS, ...listOf(t.extra_mount_invisible_options)];
   if (t.hidden_opts) invisible = [...new Set([...invisible, ...t.hidden_opts])];
   const invisibleKeys = [...INVISIBLE_KEYS, ...listOf(t.extra_mount_invisible_keys)];
@@ -84,6 +87,7 @@ export async function optionsToRemount(
   const ignored = listOf(ignoreFs[fstype]);
   const superopts = active.superopts;
   const trigger: string[] = [];
+  let last = '';
   for (const given of opts) {
     let opt = Object.hasOwn(translate, given) ? String(translate[given]) : given;
     const key = opt.split('=')[0]!;
@@ -119,8 +123,9 @@ export async function optionsToRemount(
       !invisibleKeys.includes(opt)
     )
       trigger.push(opt);
+    last = opt;
   }
-  return trigger;
+  return { trigger, last };
 }
 
 /** Python's `os.path.realpath`: symlinks of the part that exists resolved, the rest kept. */

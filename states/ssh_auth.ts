@@ -112,7 +112,7 @@ async function presentTest(ctx: StateContext, a: AuthArgs): Promise<[boolean | n
 async function present(ctx: StateContext, given: AuthArgs): Promise<StateReturn> {
   const a = given.source === '' ? splitKey(given, true) : given;
   const { name, user, source } = a;
-  const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+  const ret: StateReturn = { name: given.name, changes: {}, result: true, comment: '' };
   if (ctx.test) {
     [ret.result, ret.comment] = await presentTest(ctx, { ...a, options: a.options ?? [] });
     return ret;
