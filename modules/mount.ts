@@ -5,6 +5,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { pyTruthy } from '../kernel/util.js';
+import { readMountCache, writeMountCache } from './_mount-cache.js';
+import { rmFstab, setFstab } from './_mount-fstab.js';
 import { pySplit, readProc, runProgram } from './_status-proc.js';
 import { isMapping } from './_traverse.js';
 
@@ -142,6 +145,22 @@ async function doMount(name: string, device: unknown, mkmnt: boolean, fstype: st
   return out.retcode ? out.stderr.replace(/\n$/, '') : true;
 }
 
+/** Salt's `is_true`: True, a positive number, or the text "true" in any case. */
+const isTrue = (v: unknown): boolean =>
+  v === true || (typeof v === 'number' && v > 0) || (typeof v === 'string' && v.toLowerCase() === 'true');
+
+/** `/proc/swaps`: swap file or device → its type, size, used and priority (as text). */
+function swaps(): Record<string, Record<string, string>> {
+  const ret: Record<string, Record<string, string>> = {};
+  for (const line of (readProc('/proc/swaps') ?? '').split('\n')) {
+    if (line.startsWith('Filename')) continue;
+    const c = pySplit(line);
+    if (c.length < 5) continue;
+    ret[c[0]!] = { type: c[1]!, size: c[2]!, used: c[3]!, priority: c[4]! };
+  }
+  return ret;
+}
+
 /** mount's and remount's arguments: remount requires `device`, mount defaults it to False. */
 const mountArgs = (z: typeof import('zod').z, deviceRequired: boolean) => ({
   name: z.string(),
@@ -249,15 +268,118 @@ CLI Example:
 CLI Example:
 
     salt '*' mount.swaps`,
-      run: () => {
-        const ret: Record<string, Record<string, string>> = {};
-        const lines = (readProc('/proc/swaps') ?? '').split('\n').slice(1);
-        for (const line of lines) {
-          const c = pySplit(line);
-          if (c.length < 5) continue;
-          ret[c[0]!] = { type: c[1]!, size: c[2]!, used: c[3]!, priority: c[4]! };
+      run: () => swaps(),
+    }),
+    swapon: defineFunction({
+      args: (z) => z.object({ name: z.string(), priority: z.unknown().optional() }),
+      doc: `Activate a swap disk; returns its stats and whether it was newly activated.
+
+CLI Example:
+
+    salt '*' mount.swapon /root/swapfile`,
+      run: async (_ctx, a) => {
+        const before = swaps();
+        if (Object.hasOwn(before, a.name)) return { stats: before[a.name], new: false };
+        const argv = ['swapon', a.name];
+        if (a.priority !== undefined && a.priority !== null && a.priority !== '' && a.priority !== 0)
+          argv.push('-p', String(a.priority));
+        await runProgram(argv);
+        const after = swaps();
+        return Object.hasOwn(after, a.name) ? { stats: after[a.name], new: true } : {};
+      },
+    }),
+    swapoff: defineFunction({
+      args: (z) => z.object({ name: z.string() }),
+      doc: `Deactivate a named swap mount: true, false when it stays active, None when it was not.
+
+CLI Example:
+
+    salt '*' mount.swapoff /root/swapfile`,
+      run: async (_ctx, a) => {
+        if (!Object.hasOwn(swaps(), a.name)) return null;
+        await runProgram(['swapoff', a.name]);
+        return !Object.hasOwn(swaps(), a.name);
+      },
+    }),
+    set_fstab: defineFunction({
+      args: (z) =>
+        z.object({
+          name: z.string(),
+          device: z.string(),
+          fstype: z.string(),
+          opts: z.unknown().default('defaults'),
+          dump: z.unknown().default(0),
+          pass_num: z.unknown().default(0),
+          config: z.string().default('/etc/fstab'),
+          test: z.unknown().default(false),
+          match_on: z.unknown().default('auto'),
+          not_change: z.unknown().default(false),
+        }),
+      doc: `Verify that this mount is represented in the fstab, change the mount to match the data passed, or add the mount if it is not present: "present", "change" or "new".
+
+CLI Example:
+
+    salt '*' mount.set_fstab /mnt/foo /dev/sdz1 ext4`,
+      run: (_ctx, a) => setFstab({ ...a, test: isTrue(a.test), not_change: pyTruthy(a.not_change) }),
+    }),
+    rm_fstab: defineFunction({
+      args: (z) =>
+        z.object({ name: z.string(), device: z.unknown(), config: z.string().default('/etc/fstab') }),
+      doc: `Remove the mount point from the fstab.
+
+CLI Example:
+
+    salt '*' mount.rm_fstab /mnt/foo /dev/sdg`,
+      run: (_ctx, a) => rmFstab(a.name, a.device, a.config),
+    }),
+    read_mount_cache: defineFunction({
+      args: (z) => z.object({ name: z.string() }),
+      doc: `Return the mount information for name from the mount cache.
+
+CLI Example:
+
+    salt '*' mount.read_mount_cache /mnt/share`,
+      run: (ctx, a) => {
+        const mounts = readMountCache(ctx).mounts;
+        return mounts && isMapping(mounts) && Object.hasOwn(mounts, a.name) ? mounts[a.name] : {};
+      },
+    }),
+    write_mount_cache: defineFunction({
+      args: (z) =>
+        z.object({
+          real_name: z.string(),
+          device: z.unknown(),
+          mkmnt: z.unknown(),
+          fstype: z.unknown(),
+          mount_opts: z.unknown(),
+        }),
+      doc: `Write the mount cache for a given device.
+
+CLI Example:
+
+    salt '*' mount.write_mount_cache /mnt/share /dev/sda1 False ext4 defaults,nosuid`,
+      run: (ctx, a) => {
+        const cache = readMountCache(ctx);
+        const mounts = isMapping(cache.mounts) ? cache.mounts : {};
+        mounts[a.real_name] = { device: a.device, fstype: a.fstype, mkmnt: a.mkmnt, opts: a.mount_opts };
+        if (writeMountCache(ctx, { ...cache, mounts })) return true;
+        throw new SALT_ERR_EXEC_COMMAND('Unable to write mount cache.');
+      },
+    }),
+    delete_mount_cache: defineFunction({
+      args: (z) => z.object({ real_name: z.string() }),
+      doc: `Remove a mount point from the mount cache.
+
+CLI Example:
+
+    salt '*' mount.delete_mount_cache /mnt/share`,
+      run: (ctx, a) => {
+        const cache = readMountCache(ctx);
+        if (isMapping(cache.mounts) && Object.hasOwn(cache.mounts, a.real_name)) {
+          delete cache.mounts[a.real_name];
+          if (!writeMountCache(ctx, cache)) throw new SALT_ERR_EXEC_COMMAND('Unable to write mount cache.');
         }
-        return ret;
+        return true;
       },
     }),
   },

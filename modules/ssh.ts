@@ -10,6 +10,15 @@ import path from 'node:path';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import {
+  authKeys,
+  checkKey,
+  configFile,
+  noKeysError,
+  rmAuthKey,
+  setAuthKey,
+  validateKeys,
+} from './_ssh-auth.js';
+import {
   DEFAULT_SSH_PORT,
   isSshError,
   type KnownHostEntry,
@@ -200,6 +209,117 @@ export default defineModule({
       doc: `Download SSH public key from remote host "hostname", optionally validate its fingerprint, and save the record in the known_hosts file.${cli("ssh.set_known_host <user> fingerprint='xx:xx:..:xx' enc='ssh-rsa' config='.ssh/known_hosts'")}`,
       run: (ctx, a) => setKnownHost(ctx, a as SetArgs),
     }),
+    auth_keys: defineFunction({
+      args: (z) =>
+        z.object({
+          user: z.union([z.string(), z.array(z.string())]).nullish(),
+          config: z.string().default('.ssh/authorized_keys'),
+          fingerprint_hash_type: hashType(z),
+        }),
+      doc: `Return the authorized keys for users (one user: its keys; a list or none: keys by user).${cli('ssh.auth_keys root')}`,
+      run: async (ctx, a) => {
+        if (typeof a.user === 'string') return authKeys(ctx, a.user, a.config, a.fingerprint_hash_type);
+        const users = Array.isArray(a.user) ? a.user : ((await ctx.call('user.list_users')) as string[]);
+        const ret: Record<string, unknown> = {};
+        for (const u of users) {
+          const full = await authFile(ctx, u, a.config);
+          if (full) ret[u] = await validateKeys(full, a.fingerprint_hash_type);
+        }
+        return ret;
+      },
+    }),
+    check_key: defineFunction({
+      args: (z) =>
+        z.object({
+          user: z.string(),
+          key: z.string(),
+          enc: z.string(),
+          comment: z.string(),
+          options: z.array(z.string()),
+          config: z.string().default('.ssh/authorized_keys'),
+          cache_keys: z.unknown().optional(),
+          fingerprint_hash_type: hashType(z),
+        }),
+      doc: `Check to see if a key needs updating, returns "update", "add" or "exists".${cli('ssh.check_key <user> <key> <enc> <comment> <options>')}`,
+      run: (ctx, a) => checkKey(ctx, a),
+    }),
+    check_key_file: defineFunction({
+      args: (z) => z.object({ user: z.string(), source: z.string(), ...fileArgs(z) }),
+      doc: `Check a keyfile from a source destination against the local keys and return the keys to change.${cli('ssh.check_key_file root salt://ssh/keyfile')}`,
+      run: async (ctx, a) => {
+        const keys = await sourceKeys(ctx, a.source, a.saltenv, a.fingerprint_hash_type, false);
+        const ret: Record<string, string> = {};
+        for (const [key, k] of Object.entries(keys ?? {}))
+          ret[key] = await checkKey(ctx, { ...a, key, enc: k.enc, comment: k.comment, options: k.options });
+        return ret;
+      },
+    }),
+    set_auth_key: defineFunction({
+      args: (z) =>
+        z.object({
+          user: z.string(),
+          key: z.string(),
+          enc: z.string().default('ssh-rsa'),
+          comment: z.string().default(''),
+          options: z.array(z.string()).nullish(),
+          config: z.string().default('.ssh/authorized_keys'),
+          cache_keys: z.unknown().optional(),
+          fingerprint_hash_type: hashType(z),
+        }),
+      doc: `Add a key to the authorized_keys file: "new", "replace", "no change", "fail" or "invalid".${cli("ssh.set_auth_key <user> '<key>' enc='dsa'")}`,
+      run: (ctx, a) => setAuthKey(ctx, { ...a, options: a.options ?? [] }),
+    }),
+    set_auth_key_from_file: defineFunction({
+      args: (z) =>
+        z.object({
+          user: z.string(),
+          source: z.string(),
+          ...fileArgs(z),
+          options: z.array(z.string()).nullish(),
+        }),
+      varkw: true,
+      doc: `Add a key to the authorized_keys file, using a file as the source.${cli('ssh.set_auth_key_from_file <user> salt://ssh_keys/<user>.id_rsa.pub')}`,
+      run: async (ctx, a) => {
+        const keys = await sourceKeys(ctx, a.source, a.saltenv, a.fingerprint_hash_type, true);
+        if (!keys) return 'fail';
+        let rval = '';
+        for (const [key, k] of Object.entries(keys))
+          rval += await setAuthKey(ctx, {
+            ...a,
+            key,
+            enc: k.enc,
+            comment: k.comment,
+            options: a.options?.length ? a.options : k.options,
+          });
+        if (rval.includes('fail')) return 'fail';
+        if (rval.includes('replace')) return 'replace';
+        return rval.includes('new') ? 'new' : 'no change';
+      },
+    }),
+    rm_auth_key: defineFunction({
+      args: (z) =>
+        z.object({
+          user: z.string(),
+          key: z.string(),
+          config: z.string().default('.ssh/authorized_keys'),
+          fingerprint_hash_type: hashType(z),
+        }),
+      doc: `Remove an authorized key from the specified user's authorized key file.${cli('ssh.rm_auth_key <user> <key>')}`,
+      run: (ctx, a) => rmAuthKey(ctx, a.user, a.key, a.config, a.fingerprint_hash_type),
+    }),
+    rm_auth_key_from_file: defineFunction({
+      args: (z) => z.object({ user: z.string(), source: z.string(), ...fileArgs(z) }),
+      doc: `Remove an authorized key from the specified user's authorized key file, using a file as source.${cli('ssh.rm_auth_key_from_file <user> salt://ssh_keys/<user>.id_rsa.pub')}`,
+      run: async (ctx, a) => {
+        const keys = await sourceKeys(ctx, a.source, a.saltenv, a.fingerprint_hash_type, true);
+        if (!keys) return 'fail';
+        let rval = '';
+        for (const key of Object.keys(keys))
+          rval += await rmAuthKey(ctx, a.user, key, a.config, a.fingerprint_hash_type);
+        if (rval.includes('Key not removed')) return 'Key not removed';
+        return rval.includes('Key removed') ? 'Key removed' : 'Key not present';
+      },
+    }),
     hash_known_hosts: defineFunction({
       args: (z) => z.object({ user: optStr(z), config: optStr(z) }),
       doc: `Hash all the hostnames in the known hosts file.${cli('ssh.hash_known_hosts')}`,
@@ -207,6 +327,44 @@ export default defineModule({
     }),
   },
 });
+
+const fileArgs = (z: Z) => ({
+  config: z.string().default('.ssh/authorized_keys'),
+  saltenv: z.string().default('base'),
+  fingerprint_hash_type: hashType(z),
+});
+
+/** The authorized_keys file of `user` when it exists (Salt's `auth_keys` skips the others). */
+async function authFile(ctx: ExecContext, user: string, config: string): Promise<string | undefined> {
+  try {
+    const full = await configFile(ctx, user, config);
+    return existsSync(full) && (await stat(full)).isFile() ? full : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The keys of a key file (`salt://` or local) through `cp.cache_file`; undefined (logged) when
+ * it has none. `required`: a file that cannot be fetched is an error, else it has no keys.
+ */
+async function sourceKeys(
+  ctx: ExecContext,
+  source: string,
+  saltenv: string,
+  hashType: string | null | undefined,
+  required: boolean,
+) {
+  const local = (await ctx.call('cp.cache_file', [source, saltenv])) as string | false;
+  if (!local || !existsSync(local)) {
+    if (required) throw new SALT_ERR_EXEC_COMMAND('Failed to pull key file from salt file server');
+    return undefined;
+  }
+  const keys = await validateKeys(local, hashType);
+  if (Object.keys(keys).length > 0) return keys;
+  ctx.log.error(noKeysError(source));
+  return undefined;
+}
 
 interface SetArgs extends RecvArgs {
   user?: string | null;
