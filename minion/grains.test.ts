@@ -39,7 +39,16 @@ describe('coreGrains', () => {
     for (const k of ['num_cpus', 'mem_total', 'swap_total', 'uid', 'gid', 'pid', 'server_id']) {
       expect(Number.isInteger(g[k]), k).toBe(true);
     }
-    for (const k of ['cpu_flags', 'ipv4', 'ipv6', 'saltversioninfo', 'systempath']) {
+    for (const k of [
+      'cpu_flags',
+      'ipv4',
+      'ipv6',
+      'fqdn_ip4',
+      'fqdn_ip6',
+      'fqdns',
+      'saltversioninfo',
+      'systempath',
+    ]) {
       expect(Array.isArray(g[k]), k).toBe(true);
     }
     for (const k of [

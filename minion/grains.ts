@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { SALT_COMPAT_VERSION, VERSION } from '../kernel/version.js';
+import { fqdnIpGrains, fqdnsGrain } from './grains/fqdn.js';
 import {
   cpuGrains,
   dmiGrains,
@@ -94,6 +95,14 @@ export function platformGrains(): Record<string, unknown> {
   return g;
 }
 
+/** `fqdn_ip4`, `fqdn_ip6` and `fqdns` from the interface grains and `/etc/hosts`. */
+function fqdnGrains(fqdn: string, net: Record<string, unknown>): Record<string, unknown> {
+  const hosts = readText('/etc/hosts') ?? '';
+  const v4 = (net.ipv4 ?? []) as string[];
+  const v6 = (net.ipv6 ?? []) as string[];
+  return { ...fqdnIpGrains(fqdn, v4, v6, hosts), ...fqdnsGrain([...v4, ...v6], hosts) };
+}
+
 /**
  * Core grains for minion `id` with master `master`; `configured` (the config's `grains`) is
  * laid over them. Does not read the grains file: `minionGrainsView` (job-env.ts) does.
@@ -103,10 +112,12 @@ export function coreGrains(
   master: string,
   configured: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
+  const hostname = hostnameGrains();
+  const net = networkGrains();
   const g: Record<string, unknown> = {
     ...platformGrains(),
-    ...hostnameGrains(),
-    ...networkGrains(),
+    ...hostname,
+    ...net,
     ...systemGrains(),
     ...machineIdGrains(),
     ...localeGrains(),
@@ -114,6 +125,7 @@ export function coreGrains(
     id,
     master,
     server_id: serverId(id),
+    ...fqdnGrains(hostname.fqdn ?? '', net),
     saltversion: SALT_COMPAT_VERSION,
     saltversioninfo: versionInfo(SALT_COMPAT_VERSION),
     tsaltversion: VERSION,

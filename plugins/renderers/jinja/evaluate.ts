@@ -23,6 +23,7 @@ import {
   iterate,
   JinjaFunction,
   Macro,
+  setKeyValue,
   str,
   TemplateError,
   truthy,
@@ -325,6 +326,7 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
         if (typeof key !== 'string' && !isNumber(key) && typeof key !== 'boolean' && key !== null)
           throw new TemplateError(`unhashable mapping key of type '${typeName(key)}'`);
         out[str(key)] = yield* evaluate(v, scope, rt);
+        if (typeof key !== 'string') setKeyValue(out, str(key), key);
       }
       return out;
     }

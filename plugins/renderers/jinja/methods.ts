@@ -5,7 +5,22 @@
  */
 import { isOrdered, markOrdered } from '../../../modules/_ordered.js';
 import { isNumber, numValue } from './numbers.js';
-import { compare, defined, equal, isMap, iterate, repr, str, TemplateError, typeName } from './values.js';
+import {
+  compare,
+  defined,
+  equal,
+  isMap,
+  iterate,
+  keyValue,
+  mapEntries,
+  mapKeys,
+  repr,
+  setKeyValue,
+  str,
+  TemplateError,
+  tuple,
+  typeName,
+} from './values.js';
 
 type Method<T> = (self: T, a: unknown[], kw: Record<string, unknown>) => unknown;
 
@@ -160,13 +175,18 @@ const DICT: Record<string, Method<Record<string, unknown>>> = {
     const key = str(a[0]);
     return Object.hasOwn(m, key) ? m[key] : (a[1] ?? null);
   },
-  items: (m) => Object.entries(m),
-  keys: (m) => Object.keys(m),
+  items: (m) => mapEntries(m),
+  keys: (m) => mapKeys(m),
   values: (m) => Object.values(m),
   update: (m, a, kw) => {
     const src = a[0];
-    if (isMap(src)) Object.assign(m, src);
-    else if (Array.isArray(src)) for (const pair of src) if (Array.isArray(pair)) m[str(pair[0])] = pair[1];
+    if (isMap(src)) {
+      Object.assign(m, src);
+      for (const k of Object.keys(src)) {
+        const kv = keyValue(src, k);
+        if (kv !== k) setKeyValue(m, k, kv);
+      }
+    } else if (Array.isArray(src)) for (const pair of src) if (Array.isArray(pair)) m[str(pair[0])] = pair[1];
     Object.assign(m, kw);
     return null;
   },
@@ -184,6 +204,13 @@ const DICT: Record<string, Method<Record<string, unknown>>> = {
     }
     if (a.length > 1) return a[1];
     throw new TemplateError(`KeyError: ${repr(key)}`);
+  },
+  popitem: (m) => {
+    const key = Object.keys(m).at(-1);
+    if (key === undefined) throw new TemplateError("KeyError: 'popitem(): dictionary is empty'");
+    const v = m[key];
+    delete m[key];
+    return tuple([keyValue(m, key), v]);
   },
   copy: (m) => (isOrdered(m) ? markOrdered({ ...m }) : { ...m }),
   clear: (m) => {

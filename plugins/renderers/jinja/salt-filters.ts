@@ -27,6 +27,7 @@ import {
   isMap,
   iterate,
   JinjaFunction,
+  mapEntries,
   repr,
   str,
   TemplateError,
@@ -209,7 +210,7 @@ export const SALT_FILTERS: Record<string, Fn> = {
     if (!isMap(m)) throw new TemplateError('dictsort: a mapping is required');
     const key = sortKey(arg(args, kw, 0, 'case_sensitive', false));
     const by = arg(args, kw, 1, 'by', 'key') === 'value' ? 1 : 0;
-    const out = Object.entries(m)
+    const out = mapEntries(m)
       .map((e) => tuple(e))
       .sort((a, b) => compare(key(a[by]), key(b[by]), '<'));
     return truthy(arg(args, kw, 2, 'reverse', false)) ? out.reverse() : out;

@@ -212,12 +212,47 @@ export function contains(container: unknown, item: unknown): boolean {
 }
 
 /** What `for x in value` walks: list items, mapping keys, string characters. */
+/**
+ * The keys a Jinja dict literal was given that are not strings (`{False: x}`, `{1: y}`): a map's
+ * keys are strings, and this table gives back the Python value a key was written as, so that
+ * iterating, `.items()`, `.keys()` and `dictsort` see `False`, not `'False'` (bind-formula's
+ * `{False: pillar}` for its view-less zones).
+ */
+const KEY_VALUES = new WeakMap<object, Map<string, unknown>>();
+
+/** Records that `map`'s key `key` stands for the non-string value `value`. */
+export function setKeyValue(map: object, key: string, value: unknown): void {
+  let keys = KEY_VALUES.get(map);
+  if (!keys) {
+    keys = new Map();
+    KEY_VALUES.set(map, keys);
+  }
+  keys.set(key, value);
+}
+
+/** The Python value of `map`'s key `key`: the one written in the literal, else the string. */
+export function keyValue(map: object, key: string): unknown {
+  const keys = KEY_VALUES.get(map);
+  return keys?.has(key) ? keys.get(key) : key;
+}
+
+/** A map's keys as the values they were written as. */
+export function mapKeys(map: Record<string, unknown>): unknown[] {
+  const keys = KEY_VALUES.get(map);
+  return keys ? Object.keys(map).map((k) => (keys.has(k) ? keys.get(k) : k)) : Object.keys(map);
+}
+
+/** A map's `(key, value)` pairs, keys as they were written. */
+export function mapEntries(map: Record<string, unknown>): Array<[unknown, unknown]> {
+  return Object.entries(map).map(([k, v]) => [keyValue(map, k), v]);
+}
+
 export function iterate(value: unknown): unknown[] {
   if (value instanceof Undefined && value.soft) return [];
   const v = defined(value);
   if (Array.isArray(v)) return v;
   if (typeof v === 'string') return [...v];
-  if (isMap(v)) return Object.keys(v);
+  if (isMap(v)) return mapKeys(v);
   throw new TemplateError(`'${typeName(v)}' object is not iterable`);
 }
 

@@ -36,4 +36,18 @@ describe('applyRequisiteIn', () => {
     applyRequisiteIn(chunks);
     expect(chunks).toEqual(before);
   });
+
+  it("extends the id a {state: x} form names, not other states whose name is x (ntp-formula's watch_in)", () => {
+    const chunks = [
+      low('conf', { state: 'file', watch_in: [{ service: 'ntp' }] }),
+      low('ntp', { state: 'service' }),
+      low('ntpd', { state: 'service', name: 'ntp' }),
+      low('other', { state: 'service', name: 'web' }),
+      low('conf2', { state: 'file', require_in: [{ service: 'web' }] }),
+    ];
+    applyRequisiteIn(chunks);
+    expect(chunks[1]?.watch).toEqual([{ file: 'conf' }]);
+    expect(chunks[2]?.watch).toBeUndefined();
+    expect(chunks[3]?.require).toEqual([{ file: 'conf2' }]);
+  });
 });

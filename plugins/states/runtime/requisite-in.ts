@@ -10,7 +10,7 @@ import type { Low } from './run-state.js';
 
 const IN_KEYS = ['require_in', 'watch_in', 'onchanges_in', 'onfail_in', 'prereq_in'];
 
-/** The chunks an `_in` item names: an id (or a name), `{state: id or name}`, `{sls: name}` (Salt's `find_name`/`find_sls_ids`). */
+/** The chunks an `_in` item names: an id (or a name), `{state: id}` (or its name when no id matches), `{sls: name}` (Salt's `find_name`/`find_sls_ids`). */
 function targetsOf(item: unknown, chunks: readonly Low[]): Low[] {
   if (typeof item === 'string') {
     const byId = chunks.filter((c) => c.__id__ === item);
@@ -21,7 +21,11 @@ function targetsOf(item: unknown, chunks: readonly Low[]): Low[] {
   for (const [key, value] of Object.entries(item as Record<string, unknown>)) {
     const state = key.split('.')[0];
     if (state === 'sls') out.push(...chunks.filter((c) => c.__sls__ === value));
-    else out.push(...chunks.filter((c) => c.state === state && (c.__id__ === value || c.name === value)));
+    else {
+      // the id when one has this state (reconcile_extend), else the states of that name
+      const byId = chunks.filter((c) => c.state === state && c.__id__ === value);
+      out.push(...(byId.length > 0 ? byId : chunks.filter((c) => c.state === state && c.name === value)));
+    }
   }
   return out;
 }
