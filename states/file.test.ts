@@ -211,6 +211,20 @@ describe('file.managed', () => {
       changes: { diff: 'New file' },
     });
   });
+
+  it("takes backup: False as Salt's (the minion's backup_mode then decides; hostsfile-formula)", async () => {
+    const m10 = join(dir, 'm10');
+    expect(await run('managed', { name: m10, contents: 'hello', backup: false })).toEqual({
+      result: true,
+      comment: 'File DIR/m10 updated',
+      changes: { diff: 'New file' },
+    });
+    expect(await run('managed', { name: m10, contents: 'hello', backup: false })).toEqual({
+      result: true,
+      comment: 'File DIR/m10 is in the correct state',
+      changes: {},
+    });
+  });
 });
 
 describe('file.directory, absent, symlink, touch, exists, missing', () => {
