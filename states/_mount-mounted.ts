@@ -284,12 +284,17 @@ export async function mounted(ctx: StateContext, a: MountedArgs): Promise<StateR
       mount_opts: opts,
     });
   if (out === 'present') ret.comment += '. Entry already exists in the fstab.';
-  else if (out === 'new') {
+  else notePersisted(ret, out);
+  return ret;
+}
+
+/** What `mount.set_fstab` answered, in the return as Salt's `mounted` and `swap` put it: a new or updated entry. */
+export function notePersisted(ret: StateReturn, out: unknown): void {
+  if (out === 'new') {
     ret.changes.persist = 'new';
     ret.comment += '. Added new entry to the fstab.';
   } else if (out === 'change') {
     ret.changes.persist = 'update';
     ret.comment += '. Updated the entry in the fstab.';
   }
-  return ret;
 }

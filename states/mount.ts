@@ -12,7 +12,7 @@ import {
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
-import { mounted } from './_mount-mounted.js';
+import { mounted, notePersisted } from './_mount-mounted.js';
 
 type Z = typeof import('zod').z;
 type Fstab = Record<string, { device?: unknown; fstype?: unknown }>;
@@ -159,14 +159,7 @@ const swap = defineState({
       return ret;
     }
     if (fstab.none && fstab.none.device === name && fstab.none.fstype !== 'swap') return ret;
-    const out = await ctx.call('mount.set_fstab', ['none', name, 'swap', ['defaults'], 0, 0, config]);
-    if (out === 'new') {
-      ret.changes.persist = 'new';
-      ret.comment += '. Added new entry to the fstab.';
-    } else if (out === 'change') {
-      ret.changes.persist = 'update';
-      ret.comment += '. Updated the entry in the fstab.';
-    }
+    notePersisted(ret, await ctx.call('mount.set_fstab', ['none', name, 'swap', ['defaults'], 0, 0, config]));
     return ret;
   },
 });
