@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfigCached } from './config-cache.js';
+import { loadConfigCached, MAX_CACHED_CONFIGS } from './config-cache.js';
 
 describe('loadConfigCached', () => {
   let root: string;
@@ -39,6 +39,25 @@ describe('loadConfigCached', () => {
       writeFileSync(join(dir, f), JSON.stringify(entry));
     }
   }
+
+  it('keeps at most MAX_CACHED_CONFIGS entries of a kind, the least recently written pruned first', async () => {
+    const first = join(root, 'etc-0');
+    for (let i = 0; i < MAX_CACHED_CONFIGS + 3; i++) {
+      const d = join(root, `etc-${i}`);
+      mkdirSync(d);
+      writeFileSync(join(d, 'master'), `timeout: ${i + 1}\n`);
+      await loadConfigCached('master', d);
+      if (i === 0)
+        utimesSync(join(root, 'cache/tsalt', readdirSync(join(root, 'cache/tsalt'))[0] as string), 1, 1);
+    }
+    const left = readdirSync(join(root, 'cache/tsalt')).filter((f) => f.startsWith('master-config-'));
+    expect(left).toHaveLength(MAX_CACHED_CONFIGS);
+    // the oldest entry went: its config dir loads in full again and is cached anew
+    const before = new Set(left);
+    await loadConfigCached('master', first);
+    const after = readdirSync(join(root, 'cache/tsalt')).filter((f) => f.startsWith('master-config-'));
+    expect(after.filter((f) => !before.has(f))).toHaveLength(1);
+  });
 
   it('serves a plain YAML config from the cache until a file changes', async () => {
     writeFileSync(join(conf, 'master'), 'timeout: 9\n');

@@ -5,7 +5,15 @@
  * mtime of every input and of the folders that could gain a file; any change, and any config
  * that runs code (`.ts`/`.js` configs) or uses `include:`, goes through the full load.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { userCacheDir } from '../kernel/cache/user-cache-dir.js';
@@ -54,6 +62,30 @@ function keyHash(key: string): string {
 
 function cachePath(kind: ConfigKind, key: string): string {
   return join(userCacheDir(), `${kind}-config-${keyHash(key)}.json`);
+}
+
+/** Entries of one kind kept at most: every config dir ever loaded (a test run makes hundreds) leaves one. */
+export const MAX_CACHED_CONFIGS = 64;
+
+/** Removes the least recently written entries of `kind` past {@link MAX_CACHED_CONFIGS} (a pruned one costs one full load). */
+function prune(kind: ConfigKind): void {
+  const dir = userCacheDir();
+  const prefix = `${kind}-config-`;
+  const entries = readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
+    .map((f) => ({
+      path: join(dir, f),
+      mtimeMs: statSync(join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    }));
+  if (entries.length <= MAX_CACHED_CONFIGS) return;
+  entries.sort((a, b) => a.mtimeMs - b.mtimeMs);
+  for (const e of entries.slice(0, entries.length - MAX_CACHED_CONFIGS)) {
+    try {
+      unlinkSync(e.path);
+    } catch {
+      // another CLI pruned it first
+    }
+  }
 }
 
 function fresh(entry: CacheEntry): boolean {
@@ -150,6 +182,7 @@ export async function loadConfigCached(
         };
         writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
         renameSync(tmp, path);
+        prune(kind);
       } catch {
         // a cache that cannot be written only costs time
       }
