@@ -17,8 +17,13 @@ import type { EventBusAddresses } from '../kernel/bus/event-bus.js';
 import { EventPublisher, type EventPublisherOptions } from '../kernel/bus/event-publisher.js';
 import { SALT_ERR_BUS_ADDRESS } from '../kernel/errors.js';
 
-/** How long a silent connection may still turn out to be a ZMTP peer. */
-export const SALT_SUBSCRIBER_WAIT_MS = 200;
+/**
+ * How long a silent connection may still turn out to be a ZMTP peer. Generous: a tsalt
+ * listener whose process is busy (a CLI loading its code on a loaded host) may send its
+ * greeting late, and one taken for Salt's would never see an event; a Salt listener only
+ * waits this long for its first events, none lost (those published meanwhile are held).
+ */
+export const SALT_SUBSCRIBER_WAIT_MS = 2000;
 /** Bytes a Salt subscriber may leave unread before events are dropped for it. */
 const SALT_SUBSCRIBER_MAX_BYTES = 64 * 1024 * 1024;
 /** Events kept for a connection while it is told apart. */
