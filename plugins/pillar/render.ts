@@ -60,6 +60,13 @@ export function logLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 }
 
+let renderersDoor: Promise<typeof import('../renderers/index.js')> | undefined;
+/** The renderers' door, imported once (a master renders several files for each minion's compile). */
+function renderers(): Promise<typeof import('../renderers/index.js')> {
+  renderersDoor ??= import('../renderers/index.js');
+  return renderersDoor;
+}
+
 /** Renders the file at `ctx.path`: its data (`{}` for an empty file). Throws PILLAR_ERR_RENDER. */
 export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknown> {
   const source = readText(ctx.path);
@@ -69,7 +76,7 @@ export async function renderPillarFile(ctx: PillarRenderContext): Promise<unknow
     await ctx.salt?.prepare?.(source);
     // the renderers (Jinja, YAML, gpg, ...: ~40 modules) load with the first file to render, so
     // a pillar without files (`salt-call --local` with no top file) never loads them
-    const { NO_SALT_FUNCTIONS, renderPipeline } = await import('../renderers/index.js');
+    const { NO_SALT_FUNCTIONS, renderPipeline } = await renderers();
     const data = await renderPipeline(source, {
       path: ctx.path,
       defaultPipeline: ctx.renderer ?? 'jinja|yaml',
