@@ -4,9 +4,10 @@
  * package left behind. Package names must start with `tsalt-t`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pidIsRunning } from './_proc-jobs.js';
 
 /** Whether this machine can install packages for real (root, dpkg-deb and apt-get present). */
 export function canInstallPackages(): boolean {
@@ -77,5 +78,38 @@ export async function dpkgWaiting(args: string[], input?: string): Promise<void>
       if (n >= 120 || !/lock/.test(String((err as { stderr?: unknown }).stderr ?? ''))) throw err;
       await new Promise((r) => setTimeout(r, 500));
     }
+  }
+}
+
+const PACKAGE_TESTS_LOCK = path.join(os.tmpdir(), 'tsalt-t-package-tests.lock');
+
+/**
+ * Takes the lock every test file that installs or removes packages holds from its first to
+ * its last test, and resolves to its release. A pkg state's or `pkg.install`'s changes are the
+ * difference of the package list before and after, as Salt's are: a package another test
+ * file installs meanwhile would show in them. A lock whose holder died is taken over.
+ */
+export async function holdPackageTestsLock(): Promise<() => void> {
+  const mine = String(process.pid);
+  for (;;) {
+    try {
+      writeFileSync(PACKAGE_TESTS_LOCK, mine, { flag: 'wx' });
+      return () => {
+        if (readHolder() === mine) rmSync(PACKAGE_TESTS_LOCK, { force: true });
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = readHolder();
+      if (holder && !pidIsRunning(Number(holder))) rmSync(PACKAGE_TESTS_LOCK, { force: true });
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+function readHolder(): string | undefined {
+  try {
+    return readFileSync(PACKAGE_TESTS_LOCK, 'utf8');
+  } catch {
+    return undefined;
   }
 }

@@ -2,10 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextRetcode } from '../kernel/util.js';
 import { fakeCtx, invoke } from './_fake-ctx.js';
-import { buildDeb, canInstallPackages, dpkgWaiting, purgeDeb } from './_pkg-test-deb.js';
+import {
+  buildDeb,
+  canInstallPackages,
+  dpkgWaiting,
+  holdPackageTestsLock,
+  purgeDeb,
+} from './_pkg-test-deb.js';
 import { which } from './_which.js';
 import config from './config.js';
 import lowpkg from './lowpkg.js';
@@ -61,7 +67,14 @@ const PKG = 'tsalt-t-lowpkg-info';
 describe.skipIf(!usable || !canInstallPackages())(
   'lowpkg.info and lowpkg.unpurge (a tiny real package)',
   () => {
-    afterAll(() => purgeDeb(PKG));
+    let release = () => {};
+    beforeAll(async () => {
+      release = await holdPackageTestsLock();
+    }, 900_000);
+    afterAll(() => {
+      purgeDeb(PKG);
+      release();
+    });
 
     it("info: dpkg's fields in Salt's order, install_date, description; failhard and bad keywords", async () => {
       purgeDeb(PKG);

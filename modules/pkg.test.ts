@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCtx } from '../states/_pkg-test-ctx.js';
-import { buildDeb, canInstallPackages, dpkgWaiting, purgeDeb } from './_pkg-test-deb.js';
+import {
+  buildDeb,
+  canInstallPackages,
+  dpkgWaiting,
+  holdPackageTestsLock,
+  purgeDeb,
+} from './_pkg-test-deb.js';
 
 const NAME = 'tsalt-t-pkgmod';
 const real = canInstallPackages();
@@ -9,6 +15,12 @@ const call = (fun: string, args: unknown[] = [], kwargs: Record<string, unknown>
   execCtx().call(fun, args, kwargs);
 
 describe('pkg module (apt/dpkg)', () => {
+  let release = () => {};
+  beforeAll(async () => {
+    if (real) release = await holdPackageTestsLock();
+  }, 900_000);
+  afterAll(() => release());
+
   it('reads installed packages as Salt does', async () => {
     const all = (await call('pkg.list_pkgs')) as Record<string, string>;
     expect(typeof all.dpkg).toBe('string');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDeb, canInstallPackages, purgeDeb } from '../modules/_pkg-test-deb.js';
+import { buildDeb, canInstallPackages, holdPackageTestsLock, purgeDeb } from '../modules/_pkg-test-deb.js';
 import { runState } from './_pkg-test-ctx.js';
 import pkg from './pkg.js';
 
@@ -25,12 +25,17 @@ const holdRet = (old: string, now: string, comment: string) => ({
 describe.skipIf(!canInstallPackages())('pkg states with apt', () => {
   let v1: string;
   let v2: string;
-  beforeAll(() => {
+  let release = () => {};
+  beforeAll(async () => {
+    release = await holdPackageTestsLock();
     purgeDeb(P);
     v1 = buildDeb(P, '1.0');
     v2 = buildDeb(P, '2.0');
+  }, 900_000);
+  afterAll(() => {
+    purgeDeb(P);
+    release();
   });
-  afterAll(() => purgeDeb(P));
 
   it('installed: sources, versions, pkgs, predicted under test=True', async () => {
     const would = ret(

@@ -28,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/process/ports.js';
+import { holdPackageTestsLock } from '../../modules/_pkg-test-deb.js';
 import { type BuiltDeb, buildDebs } from '../../tools/deb/build-deb.js';
 import { childrenOf, uidOf } from '../support/proc-status.js';
 import { sharedExecutable } from '../support/sea-executable.js';
@@ -225,7 +226,9 @@ describe.skipIf(!!skip)(`the Debian packages${skip ? ` (skipped: ${skip})` : ''}
     return pid!;
   }
 
+  let release = () => {};
   beforeAll(async () => {
+    release = await holdPackageTestsLock();
     const exe = sharedExecutable().path;
     v1 = buildDebs({ out: join(work, 'v1'), version: '0.0.1~test-1', exe, level: 1 });
     v2 = buildDebs({ out: join(work, 'v2'), version: '0.0.1~test-2', exe, level: 1 });
@@ -241,7 +244,7 @@ describe.skipIf(!!skip)(`the Debian packages${skip ? ` (skipped: ${skip})` : ''}
       MINION_CONF,
       `master: 127.0.0.1\nmaster_port: ${ret}\npublish_port: ${publish}\nid: ${ID}\nacceptance_wait_time: 1\n`,
     );
-  }, 600_000);
+  }, 1_200_000);
 
   afterAll(() => {
     if (installed) dpkg(['--purge', ...PKGS.slice().reverse()]);
@@ -250,6 +253,7 @@ describe.skipIf(!!skip)(`the Debian packages${skip ? ` (skipped: ${skip})` : ''}
     spawnSync('rmdir', ['/etc/salt/master.d', '/etc/salt/minion.d']);
     if (!before.includes('/etc/salt')) spawnSync('rmdir', ['/etc/salt']);
     rmSync(work, { recursive: true, force: true });
+    release();
   }, 120_000);
 
   it('builds one package per daemon beside the common one', () => {
