@@ -79,9 +79,10 @@ describe('WorkerPool', () => {
 });
 
 describe('requestWorkerCount', () => {
-  it('starts no more threads than cores (at least 2), and never more than configured', () => {
-    expect(requestWorkerCount(5, 2)).toBe(2);
-    expect(requestWorkerCount(5, 1)).toBe(2);
+  it('starts no more threads than cores (one on 2 cores or fewer), and never more than configured', () => {
+    expect(requestWorkerCount(5, 2)).toBe(1);
+    expect(requestWorkerCount(5, 1)).toBe(1);
+    expect(requestWorkerCount(2, 3)).toBe(2);
     expect(requestWorkerCount(5, 16)).toBe(5);
     expect(requestWorkerCount(1, 16)).toBe(1);
     expect(requestWorkerCount(3, 4)).toBe(3);

@@ -39,10 +39,13 @@ const AFFINITY_SLACK = 32;
  * Threads to start for `worker_threads`. A Salt MWorker serves one request at a time, so Salt
  * wants several; a tsalt worker serves many at once (its I/O is asynchronous), so threads past
  * the core count only add contention: on 2 cores, 5 threads cost twice the CPU per `_return`
- * of 2 (SQLite write locks, context switches). The setting is an upper bound; at least 2.
+ * of 2 (SQLite write locks, context switches). The setting is an upper bound. On 2 cores or
+ * fewer one thread: the request server's router thread takes minions' sign-ins, `_pillar` and
+ * returns itself there (request-server.ts), so a worker serves only users' commands, and a
+ * second isolate cost ~11-16 MiB of PSS at 4,000 swarm minions for nothing measurable.
  */
 export function requestWorkerCount(configured: number, cores = availableParallelism()): number {
-  return Math.max(1, Math.min(configured, Math.max(2, cores)));
+  return Math.max(1, Math.min(configured, cores <= 2 ? 1 : cores));
 }
 
 export class WorkerPool {

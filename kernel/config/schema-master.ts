@@ -73,7 +73,7 @@ export const masterSchema = z.object({
   tcp_master_workers: portOption(4515, 'Request-server workers port when ipc_mode is tcp.'),
   worker_threads: intOption(
     5,
-    "Request-server worker threads (MWorkers), at most: tsalt starts no more than the core count (at least 2), since each thread serves many requests at once. They take sign-ins, `_pillar` and users' commands; the request server's main thread handles minions' returns and events itself.",
+    "Request-server worker threads (MWorkers), at most: tsalt starts no more than the core count, since each thread serves many requests at once, and one on 2 cores or fewer. They take users' commands, and with more than 2 cores sign-ins and `_pillar`; the request server's main thread handles minions' returns and events itself (and on 2 cores or fewer their sign-ins and `_pillar` too).",
     { min: 1 },
   ),
   process_kill_timeout_ms: intOption(
