@@ -26,6 +26,7 @@ import { jobProcessOptions } from '../plugins/job-processes/options.js';
 // declares the built-in returners' `postgres:`/`redis:` blocks before the config is read
 import '../returners/option-blocks.js';
 import { processMatchers } from '../plugins/matchers/index.js';
+import { applyEnvironSetenv } from './environ-setenv.js';
 import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
 import { firstAlive, watchMasters } from './failover.js';
@@ -563,6 +564,13 @@ export async function startMinion(
     id,
     log,
     manage: manageSchedule,
+    // environ.setenv update_minion=True: this process's environment, and fresh job processes
+    // that inherit it (Salt's forked jobs inherit the minion's)
+    setenv: (ev) => {
+      if (!applyEnvironSetenv(ev)) return;
+      executor.retireProcesses();
+      log.info({ keys: Object.keys(ev.environ as object) }, 'environment updated by environ_setenv');
+    },
   });
   const beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)

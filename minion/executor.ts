@@ -268,12 +268,22 @@ export class JobExecutor {
     // new files may shadow a built-in module: the inline lookup (or in-process jobs) rescans
     this.#runEnv?.loader.reload();
     void this.#inline.modulesSynced();
-    if (!this.#opts.multiprocessing) return;
+    if (this.retireProcesses())
+      this.#opts.log.info('job processes recycled: the next jobs load modules anew');
+  }
+
+  /**
+   * Retires every job process (idle ones exit now, busy ones when their jobs end), so the next
+   * job starts a fresh one: with this process's environment, as Salt's forked jobs inherit the
+   * minion's. False without multiprocessing (jobs run here and see it already).
+   */
+  retireProcesses(): boolean {
+    if (!this.#opts.multiprocessing) return false;
     for (const p of this.#procs) {
       p.retired = true;
       if (p.jobs.size === 0) this.#stop(p);
     }
-    this.#opts.log.info('job processes recycled: the next jobs load modules anew');
+    return true;
   }
 
   /**

@@ -3,7 +3,8 @@
  * minion's `sock_dir`, `<hash>` the first ten hex digits of the id's SHA-256): a `salt-call` on
  * the same host reaches the running minion through it. Today it carries the schedule module's
  * `manage_schedule` calls (Salt's schedule module fires them there and waits for the
- * minion's `..._complete` answer); each call names the tag its answer is fired under.
+ * minion's `..._complete` answer); each call names the tag its answer is fired under. And
+ * `environ_setenv` events, which set variables in the minion's own environment.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -12,6 +13,7 @@ import type { Logger } from 'pino';
 import { ipcAddress, parseEndpoint } from '../kernel/bus/address.js';
 import { type EventBusAddresses, EventFirer, EventListener } from '../kernel/bus/event-bus.js';
 import type { EventPublisher } from '../kernel/bus/event-publisher.js';
+import { ENVIRON_SETENV_TAG } from './environ-setenv.js';
 import { bindEventBus } from './salt-ipc-pub.js';
 
 /** The tag a `manage_schedule` call is fired under, as Salt's schedule module fires it. */
@@ -44,6 +46,8 @@ export async function startLocalBus(o: {
   id: string;
   log: Logger;
   manage(call: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>>;
+  /** An `environ_setenv` event's data (minion/environ-setenv.ts). */
+  setenv(data: Readonly<Record<string, unknown>>): void;
 }): Promise<LocalBus | undefined> {
   const addrs = minionEventAddresses(o.sockDir, o.id);
   let bus: EventPublisher | undefined;
@@ -61,10 +65,15 @@ export async function startLocalBus(o: {
     return undefined;
   }
   const running = bus.run();
-  const listener = new EventListener(addrs, [MANAGE_SCHEDULE_TAG], { reportLag: false });
+  const listener = new EventListener(addrs, [MANAGE_SCHEDULE_TAG, ENVIRON_SETENV_TAG], { reportLag: false });
   const firer = new EventFirer(addrs);
   void (async () => {
     for await (const ev of listener) {
+      if (ev.tag === ENVIRON_SETENV_TAG) {
+        const { _stamp, ...data } = ev.data;
+        o.setenv(data);
+        continue;
+      }
       if (ev.tag !== MANAGE_SCHEDULE_TAG) continue;
       const answerTag = ev.data.answer_tag;
       const { answer_tag: _tag, _stamp, ...call } = ev.data;
