@@ -8,6 +8,11 @@ import { pyTruthy } from '../kernel/util.js';
 
 const INT_LITERAL = /^\s*[-+]?\d+(?:_\d+)*\s*$/;
 
+/** Python's `int(text)` for a decimal string, or undefined where it raises ValueError. */
+export function parsePyInt(text: string): number | undefined {
+  return INT_LITERAL.test(text) ? Number(text.replace(/_/g, '').trim()) : undefined;
+}
+
 /** Python's `int(x)` for a number, bigint, bool or decimal string; the result is a JS number. */
 export const pyInt = (z: typeof Zod) =>
   z.union([z.number(), z.bigint(), z.boolean(), z.string()]).transform((v, ctx) => {
@@ -20,11 +25,12 @@ export const pyInt = (z: typeof Zod) =>
       }
       return Math.trunc(v);
     }
-    if (!INT_LITERAL.test(v)) {
+    const n = parsePyInt(v);
+    if (n === undefined) {
       ctx.addIssue({ code: 'custom', message: `invalid literal for int() with base 10: '${v}'` });
       return z.NEVER;
     }
-    return Number(v.replace(/_/g, '').trim());
+    return n;
   });
 
 /** Python truthiness of an optional flag, with its default when absent. */

@@ -6,22 +6,18 @@
  */
 import { SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pySplitlines } from '../kernel/util.js';
+import { parsePyInt } from './_coerce.js';
 import { pySplit } from './_status-proc.js';
 
 export type Zone = Record<string, unknown>;
 
 const WEEK = 604_800;
 
-/** Python's `int(text)` for a decimal string, or undefined where it raises ValueError. */
-function pyInt(text: string): number | undefined {
-  return /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(text) ? Number(text.replace(/_/g, '')) : undefined;
-}
-
 /** Salt's `_to_seconds`: `<n>H`, `<n>D`, any `W` a week, plain seconds; at most a week. */
 export function toSeconds(text: string): number {
   const t = text.toUpperCase();
   const scaled = (unit: string, factor: number) => {
-    const n = pyInt(t.replaceAll(unit, ''));
+    const n = parsePyInt(t.replaceAll(unit, ''));
     if (n === undefined) throw new SALT_ERR_EXEC_VALUE(`invalid time value in the zone: ${text}`);
     return n * factor;
   };
@@ -29,7 +25,7 @@ export function toSeconds(text: string): number {
   if (t.includes('H')) seconds = scaled('H', 3600);
   else if (t.includes('D')) seconds = scaled('D', 86_400);
   else if (t.includes('W')) seconds = WEEK;
-  else seconds = pyInt(t) ?? WEEK;
+  else seconds = parsePyInt(t) ?? WEEK;
   return Math.min(seconds, WEEK);
 }
 

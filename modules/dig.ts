@@ -13,17 +13,13 @@ import {
   RetcodeResult,
 } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
+import { parsePyInt } from './_coerce.js';
 import { parseAddr } from './_network-ip.js';
 import { which } from './_which.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n    salt ns1 ${example}`;
 type Z = typeof import('zod').z;
 const ns = (z: Z) => z.unknown().optional();
-
-/** Python's `int(text)` for a prefix length, or undefined where it raises. */
-function pyInt(text: string): number | undefined {
-  return /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(text) ? Number(text.replace(/_/g, '')) : undefined;
-}
 
 /** Salt's `check_ip`: an IPv4 or IPv6 address, optionally with a prefix length in range. */
 export function checkIp(addr: unknown): boolean {
@@ -33,7 +29,7 @@ export function checkIp(addr: unknown): boolean {
   const version = parseAddr(ip)?.version;
   if (version === undefined) return false;
   if (prefix === undefined) return true;
-  const n = pyInt(prefix);
+  const n = parsePyInt(prefix);
   if (n === undefined) return false;
   return version === 4 ? n >= 1 && n <= 32 : n >= 8 && n <= 128;
 }

@@ -3,24 +3,15 @@
  * of the process running the job (a job process, or the minion itself for inline jobs).
  */
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
-import { isMapping } from './_traverse.js';
+import { setEnvValue, setEnvValues } from './_environ-rules.js';
 
-/** Salt's `environ.setval`: a string sets, False unsets (with `false_unsets`) or sets ''. */
+/** Salt's `environ.setval` on this process's environment, logging a value it refuses. */
 function setval(ctx: ExecContext, key: unknown, val: unknown, falseUnsets: unknown): unknown {
   const name = String(key);
-  if (val === false) {
-    if (falseUnsets === true) {
-      delete process.env[name];
-      return null;
-    }
-    val = '';
-  }
-  if (typeof val !== 'string') {
+  const ret = setEnvValue(process.env, name, val, falseUnsets === true);
+  if (ret === false)
     ctx.log.debug(`environ: 'val' argument for key '${name}' is not a string or False: '${String(val)}'`);
-    return false;
-  }
-  process.env[name] = val;
-  return process.env[name];
+  return ret;
 }
 
 export default defineModule({
@@ -67,18 +58,9 @@ CLI Example:
 
     salt '*' environ.setenv '{"foo": "bar", "baz": "quux"}'`,
       run: async (ctx, a) => {
-        if (!isMapping(a.environ)) return false;
-        const ret: Record<string, unknown> = {};
         const falseUnsets = a.false_unsets ?? false;
-        if (a.clear_all === true) {
-          for (const key of Object.keys(process.env)) {
-            if (!Object.hasOwn(a.environ, key)) ret[key] = setval(ctx, key, false, falseUnsets);
-          }
-        }
-        for (const [key, val] of Object.entries(a.environ)) {
-          if (typeof val !== 'string' && val !== false) return false;
-          ret[key] = setval(ctx, key, val, falseUnsets);
-        }
+        const ret = setEnvValues(process.env, a.environ, falseUnsets === true, a.clear_all === true);
+        if (ret === false) return false;
         if (a.update_minion === true) {
           await ctx.call('event.fire', [
             {
