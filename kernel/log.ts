@@ -3,9 +3,13 @@
  * stderr; each plugin gets `log.child({ plugin: name })`.
  */
 import { mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { type LevelWithSilent, type Logger, pino } from 'pino';
+import type { LevelWithSilent, Logger, pino as Pino } from 'pino';
 import { SALT_ERR_PROCESS_DIR } from './errors.js';
+
+/** pino, loaded by the first logger made: importing this file costs a job process nothing. */
+const pinoLib = (): typeof Pino => createRequire(import.meta.url)('pino');
 
 export type { Logger } from 'pino';
 
@@ -72,14 +76,14 @@ function consoleStream(): { write(line: string): void } {
  * The log file, its folder made first so that an unusable path is a clear error at start;
  * a later write error (disk full) is reported once on stderr instead of crashing the daemon.
  */
-function logFileStream(file: string): pino.DestinationStream {
+function logFileStream(file: string): Pino.DestinationStream {
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (err) {
     throw new SALT_ERR_PROCESS_DIR(dirname(file), (err as Error).message, { cause: err });
   }
   // opened here, not by sonic-boom later: a daemon failing at start can exit at once (its flush)
-  const dest = pino.destination({ dest: openSync(file, 'a'), sync: false });
+  const dest = pinoLib().destination({ dest: openSync(file, 'a'), sync: false });
   let reported = false;
   dest.on('error', (err: Error) => {
     if (reported) return;
@@ -91,16 +95,16 @@ function logFileStream(file: string): pino.DestinationStream {
 
 /** Creates a daemon's root logger. */
 export function createLogger(opts: LoggerOptions): Logger {
+  const pino = pinoLib();
   const consoleLevel = toPinoLevel(opts.level);
-  const streams: pino.StreamEntry[] = [
+  const streams: Pino.StreamEntry[] = [
     { level: consoleLevel === 'silent' ? 'fatal' : consoleLevel, stream: consoleStream() },
   ];
   if (opts.file) {
     const fileLevel = toPinoLevel(opts.fileLevel ?? opts.level);
     streams.push({ level: fileLevel === 'silent' ? 'fatal' : fileLevel, stream: logFileStream(opts.file) });
   }
-  const levels = streams.map((s) => pino.levels.values[s.level as string] ?? 30);
-  const min = Math.min(...levels);
+  const min = Math.min(...streams.map((s) => pino.levels.values[s.level as string] ?? 30));
   const level = consoleLevel === 'silent' && !opts.file ? 'silent' : (pino.levels.labels[min] ?? 'info');
   return pino(
     {
@@ -115,5 +119,5 @@ export function createLogger(opts: LoggerOptions): Logger {
 
 /** A logger that drops everything (tests, `--log-level quiet`). */
 export function silentLogger(): Logger {
-  return pino({ level: 'silent' });
+  return pinoLib()({ level: 'silent' });
 }

@@ -8,11 +8,11 @@ import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { createModuleLoader, loadCustomGrains } from '../kernel/loader/index.js';
 import { grainsFilePath } from '../modules/_grains-file.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
-import { minionStatesOptions } from '../plugins/states/options.js';
 import { mergeGrains } from './grains-merge.js';
 import { GrainsView } from './grains-view.js';
 import { primaryMaster } from './master-address.js';
 import type { RunEnv } from './run-function.js';
+import { readStatesDirs } from './states-dirs.js';
 
 /**
  * The minion's grains as every job sees them: core grains and the custom grain modules
@@ -69,7 +69,7 @@ export function runEnvWith(
   });
   const stateLoader = createModuleLoader({
     kind: 'states',
-    dirs: [join(config.extension_modules, 'states'), ...minionStatesOptions.read(config).states_dirs],
+    dirs: [join(config.extension_modules, 'states'), ...readStatesDirs(config)],
     builtinDirs: [BUILTIN_DIRS.states],
     packages: [...config.extensions],
     virtualContext: { opts, grains: view.current() },

@@ -3,9 +3,12 @@
  * Node 20's loader ~0.6-0.9 ms). The static import graph of `minion/job-process.ts` and
  * `modules/cmd.ts`, read from the sources (type-only imports and `import()` left out, as Node
  * loads neither up front), must hold no template engine: `cmd.run`'s `template=` loads it when
- * a command asks (it was ~100 modules and ~100 ms of CPU on every first job).
+ * a command asks (it was ~100 modules and ~100 ms of CPU on every first job), nor pino.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO } from '../tools/local-cluster.js';
 import { staticClosure } from '../tools/static-imports.js';
 
 describe("a job process's first cmd.run", () => {
@@ -21,5 +24,12 @@ describe("a job process's first cmd.run", () => {
       /^plugins\/(renderers|file-server|git)\/|^modules\/_(cmd-template|file-template|file-client)/.test(f),
     );
     expect(heavy).toEqual([]);
+  });
+
+  it('loads no pino until a line is written (the job process logger is lazy)', () => {
+    const pino = [...loaded].filter((f) =>
+      /^import\s+(?!type\b)[^;]*from\s*'pino'/m.test(readFileSync(join(REPO, f), 'utf8')),
+    );
+    expect(pino).toEqual([]);
   });
 });

@@ -10,7 +10,6 @@
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 
 import { readBoot } from '../kernel/daemon/boot.js';
-import { createLogger } from '../kernel/log.js';
 import { unpackIpc } from '../kernel/serial/index.js';
 import { executeJob } from './execute-job.js';
 import { takeHostGrains } from './host-grains.js';
@@ -24,6 +23,7 @@ import {
   type RunJob,
 } from './job-protocol.js';
 import { minionReturnerLoader, returnJobToReturners } from './job-returners.js';
+import { lazyLogger } from './lazy-logger.js';
 import { ipcMasterLink, setMasterLink } from './master-link.js';
 import { type OwnChannel, openOwnChannel } from './own-channel.js';
 import type { RunEnv } from './run-function.js';
@@ -34,7 +34,7 @@ const c = (boot.resolved ??
   (await (await import('../kernel/config/index.js')).loadConfig('minion', boot.configDir, boot.overrides))
     .config) as ResolvedMinionConfig;
 const id = String(boot.overrides.id ?? c.id);
-const log = createLogger({
+const log = lazyLogger({
   name: `salt-minion/job`,
   level: c.log_level,
   file: c.log_file,

@@ -137,9 +137,7 @@ function resolvePlainWord(word: string): unknown {
 export function saltSafeLoad(src: string): unknown {
   const { isCollection, isPair, isScalar, parseDocument, visit } = yaml();
   const doc = parseDocument(src, OPTIONS);
-  if (doc.errors.length > 0 || doc.warnings.length > 0) {
-    throw doc.errors[0] ?? doc.warnings[0];
-  }
+  if (doc.errors.length > 0 || doc.warnings.length > 0) throw doc.errors[0] ?? doc.warnings[0];
   let bad = false;
   visit(doc, {
     Pair(_key, pair) {

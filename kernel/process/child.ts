@@ -67,9 +67,7 @@ let shuttingDown = false;
 function shutdownAndExit(shutdown: (() => Promise<void>) | undefined, timeoutMs: number): void {
   if (shuttingDown) return;
   shuttingDown = true;
-  if (!shutdown) {
-    process.exit(0);
-  }
+  if (!shutdown) process.exit(0);
   const timer = setTimeout(() => process.exit(1), timeoutMs);
   Promise.resolve()
     .then(shutdown)
