@@ -206,8 +206,15 @@ describe('file.recurse', () => {
     expect((await stat(join(r1, 'a.txt'))).mode & 0o777).toBe(0o600);
     expect((await stat(join(r1, 'sub'))).mode & 0o777).toBe(0o750);
     expect(await readFile(join(r1, 'sub/t.txt'), 'utf8')).toBe('hi {{ pillar.who }}\n');
+    // hostsfile-formula's `backup: false`: Salt takes any falsy backup as the config's backup_mode
     expect(
-      await run('recurse', { name: r1, source: 'salt://rdir', file_mode: '0600', dir_mode: '0750' }),
+      await run('recurse', {
+        name: r1,
+        source: 'salt://rdir',
+        file_mode: '0600',
+        dir_mode: '0750',
+        backup: false,
+      }),
     ).toEqual({
       name: 'DIR/r1',
       result: true,

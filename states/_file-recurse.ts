@@ -147,7 +147,7 @@ export const recurse = defineState({
       replace: z.boolean().default(true),
       defaults: z.record(z.string(), z.unknown()).nullish(),
       include_empty: z.boolean().default(false),
-      backup: z.string().default(''),
+      backup: z.union([z.string(), z.literal(false)]).nullish(),
       include_pat: z.union([z.string(), z.array(z.string())]).nullish(),
       exclude_pat: z.union([z.string(), z.array(z.string())]).nullish(),
       maxdepth: z.number().int().nullish(),
@@ -292,7 +292,7 @@ export const recurse = defineState({
           replace: a.replace,
           context: a.context ?? null,
           defaults: a.defaults ?? null,
-          backup: a.backup,
+          backup: a.backup || '',
         }),
       );
     }

@@ -478,7 +478,7 @@ describe('copy, rename, serialize', () => {
 
   it('serialize json and yaml as Salt writes them, and merges', async () => {
     const j = join(dir, 's1.json');
-    await run('serialize', { name: j, dataset: { a: 1, b: [1, 2] }, formatter: 'json' });
+    await run('serialize', { name: j, dataset: { a: 1, b: [1, 2] }, formatter: 'json', backup: false });
     expect(await readFile(j, 'utf8')).toBe('{\n  "a": 1,\n  "b": [\n    1,\n    2\n  ]\n}\n');
     expect(
       await run('serialize', {
