@@ -4,6 +4,7 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
+import { executionModuleOptions } from '../modules/_options.js';
 import { returnerBlockOptions } from '../returners/option-blocks.js';
 import { clusterMinionOptions, clusterOptions } from './cluster/options.js';
 import { eventReturnOptions } from './event-return/options.js';
@@ -47,4 +48,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   sdbOptions,
   returnerBlockOptions,
   wheelOptions,
+  executionModuleOptions,
 ];
