@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/errors.js';
+import { moduleCtx } from '../states/_test-ctx.js';
 import { runAllArgs, scriptArgs } from './_cmd-args.js';
 import { fakeCtx, invoke, type memoryLogger } from './_fake-ctx.js';
 import { runProcess } from './_spawn.js';
@@ -364,5 +366,24 @@ describe('cmd.which / which_bin / has_exec', () => {
     expect((await invoke(cmd, 'which', ['no-such-program-xyz'])).value).toBeNull();
     expect((await invoke(cmd, 'which_bin', [['no-such-program-xyz', 'sh']])).value).toMatch(/\/sh$/);
     expect((await invoke(cmd, 'has_exec', ['sh'])).value).toBe(true);
+  });
+});
+
+describe('cmd.exec_code / exec_code_all', () => {
+  // Expectations: Salt 3006.18's returns for the same calls (salt-call --local)
+  const ctx = moduleCtx([cmd]);
+  it('runs the code from a temp file with the arguments after it, and removes the file', async () => {
+    const all = (await ctx.call('cmd.exec_code_all', ['sh', 'echo err >&2; echo "$@"; exit 3'], {
+      args: ['a b', 'c'],
+    })) as Record<string, unknown>;
+    expect(all).toEqual({ pid: expect.any(Number), retcode: 3, stdout: 'a b c', stderr: 'err' });
+    expect(await ctx.call('cmd.exec_code', ['sh', 'echo "$#"'], { args: 'x y' })).toBe('1');
+    expect(
+      await ctx.call('cmd.exec_code', ['sh', 'pwd; echo "$FOO"'], { cwd: tmp, env: { FOO: 'bar' } }),
+    ).toBe(`${tmp}\nbar`);
+    const file = String(await ctx.call('cmd.exec_code', ['sh', 'echo "$0"']));
+    expect(path.dirname(file)).toBe(os.tmpdir());
+    expect(path.basename(file)).toMatch(/^tmp\w+$/);
+    expect(existsSync(file)).toBe(false);
   });
 });

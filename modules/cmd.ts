@@ -190,6 +190,14 @@ async function runScript(
   return { ret, retcode };
 }
 
+/** `cmd.exec_code(_all)`'s own arguments (the others are cmd.run_all's). */
+const execCodeArgs = z.object({
+  lang: z.string(),
+  code: z.unknown(),
+  cwd: z.string().nullish(),
+  args: z.unknown().optional(),
+});
+
 const CMD_DOC =
   '\n\nArguments as Salt: cwd, stdin, shell, python_shell, env, clean_env, rstrip, umask, output_encoding, hide_output, timeout, reset_system_locale, ignore_retcode, prepend_path, success_retcodes, success_stdout, success_stderr.';
 
@@ -292,6 +300,23 @@ export default defineModule({
           if (found) return found;
         }
         return null;
+      },
+    }),
+    exec_code_all: defineFunction({
+      args: execCodeArgs,
+      varkw: true,
+      doc: `Run code in the named language (python3, ruby, perl, ...) from a temp file; return {pid, retcode, stdout, stderr}. args: more arguments after the file; other keywords as cmd.run_all's.\n\nCLI Example:\n\n    salt '*' cmd.exec_code_all ruby 'puts "cheese"'`,
+      run: async (ctx, a, extra) =>
+        (await import('./_cmd-exec-code.js')).execCodeAll(ctx, a.lang, a.code, a.cwd, a.args, extra.kwargs),
+    }),
+    exec_code: defineFunction({
+      args: execCodeArgs,
+      varkw: true,
+      doc: `Run code in the named language from a temp file and return its stdout (see cmd.exec_code_all).\n\nCLI Example:\n\n    salt '*' cmd.exec_code ruby 'puts "cheese"'`,
+      run: async (ctx, a, extra) => {
+        const { execCodeAll } = await import('./_cmd-exec-code.js');
+        return ((await execCodeAll(ctx, a.lang, a.code, a.cwd, a.args, extra.kwargs)) as { stdout: string })
+          .stdout;
       },
     }),
     has_exec: defineFunction({
