@@ -1,9 +1,14 @@
 /**
- * A job process's root logger, made only when a line is written at an enabled level: with the
- * default levels a job process that logs nothing never loads pino (~15 ms of CPU and a dozen
- * CommonJS files before its first job). Any other use (a child logger, `flush`, setting the
- * level) makes the real logger first.
+ * A root logger made only when a line is written at an enabled level: with the default levels a
+ * job process or an idle minion that logs nothing never loads pino (~15 ms of CPU and a dozen
+ * CommonJS files before a job process's first job; ~8 MiB of RSS in a process). Child loggers
+ * are lazy too. Any other use (`flush`, `bindings`, setting the level) makes the real logger.
+ * The log file is opened when the real logger is made; its folder is made, and the file opened
+ * once, here, so an unusable path is still an error at start.
  */
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SALT_ERR_PROCESS_DIR } from '../kernel/errors.js';
 import { createLogger, type Logger, type LoggerOptions, toPinoLevel } from '../kernel/log.js';
 
 /** pino's level values; `silent` writes nothing. */
@@ -25,12 +30,11 @@ function lowestLevel(opts: LoggerOptions): number {
   return Math.min(stream(consoleLevel), stream(toPinoLevel(opts.fileLevel ?? opts.level)));
 }
 
-/** createLogger's logger, made on first need. */
-export function lazyLogger(opts: LoggerOptions): Logger {
-  const lowest = lowestLevel(opts);
+/** A logger that stands for `make()`'s until a use needs it. */
+function deferred(make: () => Logger, lowest: number): Logger {
   let real: Logger | undefined;
-  const make = (): Logger => {
-    real ??= createLogger(opts);
+  const get = (): Logger => {
+    real ??= make();
     return real;
   };
   const skip = (): void => {};
@@ -40,13 +44,31 @@ export function lazyLogger(opts: LoggerOptions): Logger {
         const value = prop === 'silent' ? undefined : VALUES[prop];
         if (value !== undefined && value < lowest) return skip;
         if (prop === 'isLevelEnabled') return (level: string) => (VALUES[level] ?? 0) >= lowest;
+        if (prop === 'child')
+          return (bindings: Record<string, unknown>, options?: { level?: string }) =>
+            options?.level === undefined
+              ? deferred(() => get().child(bindings), lowest)
+              : get().child(bindings, options);
       }
-      const logger = make();
+      const logger = get();
       const value: unknown = Reflect.get(logger, prop, logger);
       return typeof value === 'function' ? value.bind(logger) : value;
     },
     set(_target, prop, value) {
-      return Reflect.set(make(), prop, value);
+      return Reflect.set(get(), prop, value);
     },
   });
+}
+
+/** createLogger's logger, made on first need. */
+export function lazyLogger(opts: LoggerOptions): Logger {
+  if (opts.file) {
+    try {
+      mkdirSync(dirname(opts.file), { recursive: true });
+      closeSync(openSync(opts.file, 'a'));
+    } catch (err) {
+      throw new SALT_ERR_PROCESS_DIR(dirname(opts.file), (err as Error).message, { cause: err });
+    }
+  }
+  return deferred(() => createLogger(opts), lowestLevel(opts));
 }
