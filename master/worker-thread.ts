@@ -7,6 +7,7 @@ import type { ResolvedMasterConfig } from '../kernel/config/index.js';
 import { createLogger } from '../kernel/log.js';
 import { packIpc } from '../kernel/serial/index.js';
 import { boundedEventBodies } from './bounded-events.js';
+import { loadMasterConfig, withSdbValues } from './config-reload.js';
 import { createHandlerEnv } from './handler-env.js';
 import { RequestHandler } from './request-handler.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
@@ -23,15 +24,16 @@ const { configDir, overrides, index, resolved } = workerData as {
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(msg, transfer);
 
 try {
-  const c = (resolved ??
-    (await (await import('../kernel/config/index.js')).loadConfig('master', configDir, overrides))
-      .config) as ResolvedMasterConfig;
+  const loaded =
+    (resolved as ResolvedMasterConfig | undefined) ?? (await loadMasterConfig(configDir, overrides));
   const log = createLogger({
     name: `salt-master/MWorker-${index}`,
-    level: c.log_level,
-    file: c.log_file,
-    fileLevel: c.log_level_logfile ?? c.log_level,
+    level: loaded.log_level,
+    file: loaded.log_file,
+    fileLevel: loaded.log_level_logfile ?? loaded.log_level,
   });
+  // a config loaded here (it has plugins) reads its sdb:// values as the master did at start
+  const c = resolved ? loaded : await withSdbValues(loaded, log);
   const env = await createHandlerEnv(c, log);
   const handler = new RequestHandler(env);
   port.on('message', (msg: ToWorker) => {

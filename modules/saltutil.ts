@@ -12,6 +12,7 @@ import { pyStr } from '../kernel/util.js';
 import { syncForm } from './_extmods-sync.js';
 import { fileChannel } from './_file-channel.js';
 import { fnmatch } from './_fnmatch.js';
+import { masterCmd, runMasterFunction } from './_master-functions.js';
 import { descendants, procDir, removeProcFile, runningJobs } from './_proc-jobs.js';
 
 const jidArg = z.union([z.string(), z.number(), z.bigint()]).transform((v) => String(v));
@@ -74,6 +75,11 @@ function signalJob(ctx: ExecContext, jid: string, sig: number): string {
     }
   }
   return '';
+}
+
+/** The keywords a caller gave, without Salt's `__`-prefixed ones (`__pub_*`, `__env__`, ...). */
+function publicKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
 }
 
 /** Salt's comma-separated string or list of names. */
@@ -246,6 +252,59 @@ export default defineModule({
       "Sync matchers from salt://_matchers on the master into the minion's extension_modules/matchers.\n\nReturns the matchers added or changed, as `matchers.<name>`; those the master no longer has are removed. A matcher named after a target type (glob, grain, compound, ...) takes its place on this minion; with refresh=True the minion loads them at once.\n\nCLI Example: salt '*' saltutil.sync_matchers",
       { refresh: false },
     ),
+    cmd: defineFunction({
+      args: z.object({
+        tgt: z.union([z.string(), z.array(z.string())]),
+        fun: z.string(),
+        arg: z.array(z.unknown()).default([]),
+        timeout: z.number().nullish(),
+        tgt_type: z.string().default('glob'),
+        ret: z.string().default(''),
+        kwarg: z.record(z.string(), z.unknown()).nullish(),
+      }),
+      varkw: true,
+      doc: "Assuming this minion is on the master's host, publish a salt command through the master (its config read from the `master` file beside the minion's).\n\nCLI Example: salt '*' saltutil.cmd",
+      run: (ctx, a) =>
+        masterCmd(ctx, a.tgt, a.fun, {
+          arg: a.arg,
+          kwarg: a.kwarg ?? {},
+          tgt_type: a.tgt_type,
+          ...(a.timeout !== undefined && a.timeout !== null && { timeout: a.timeout }),
+        }),
+    }),
+    runner: defineFunction({
+      args: z.object({
+        name: z.string(),
+        arg: z.array(z.unknown()).nullish(),
+        kwarg: z.record(z.string(), z.unknown()).nullish(),
+        full_return: z.boolean().default(false),
+        saltenv: z.string().default('base'),
+        jid: z.string().nullish(),
+      }),
+      varkw: true,
+      doc: "Execute a runner function here, with the master's config read from the `master` file beside the minion's: run it on a minion on the master's host.\n\nCLI Example: salt master_minion saltutil.runner test.arg arg=\"['baz']\" kwarg=\"{'foo': 'bar'}\"",
+      run: async (ctx, a, extra) => {
+        const kwargs: Record<string, unknown> = { ...(a.kwarg ?? {}), ...publicKwargs(extra.kwargs) };
+        const user = typeof extra.kwargs.__pub_user === 'string' ? extra.kwargs.__pub_user : 'UNKNOWN';
+        const call = { kind: 'runner' as const, fun: a.name, args: a.arg ?? [], kwargs, user };
+        const ret = await runMasterFunction(ctx, call);
+        return a.full_return ? ret : ret.return;
+      },
+    }),
+    wheel: defineFunction({
+      args: z.object({ name: z.string() }),
+      varargs: true,
+      varkw: true,
+      doc: "Execute a wheel function here, with the master's config read from the `master` file beside the minion's: run it on a minion on the master's host. Returns Salt's full return ({fun, jid, user, fun_args, return, success}).\n\nCLI Example: salt my-local-minion saltutil.wheel key.accept jerry",
+      run: (ctx, a, extra) =>
+        runMasterFunction(ctx, {
+          kind: 'wheel',
+          fun: a.name,
+          args: extra.args,
+          kwargs: publicKwargs(extra.kwargs),
+          user: 'UNKNOWN',
+        }),
+    }),
     sync_all: defineFunction({
       args: syncArgs.extend({ clean_pillar_cache: z.boolean().default(false) }),
       doc: "Sync every kind of extension from the master; tsalt syncs execution modules (salt://_modules), state modules (salt://_states), sdb drivers (salt://_sdb), grain modules (salt://_grains), returners (salt://_returners) and matchers (salt://_matchers), the other kinds are empty.\n\nCLI Example: salt '*' saltutil.sync_all",

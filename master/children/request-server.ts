@@ -28,6 +28,7 @@ import { onParentMessage } from '../../kernel/process/child.js';
 import { packIpc } from '../../kernel/serial/index.js';
 import { bindEventBus } from '../../minion/salt-ipc-pub.js';
 import { boundedEventBodies } from '../bounded-events.js';
+import { loadMasterConfig, withSdbValues } from '../config-reload.js';
 import { createHandlerEnv } from '../handler-env.js';
 import { LightLane } from '../light-lane.js';
 import { startMaintenance } from '../maintenance.js';
@@ -94,8 +95,7 @@ await runChild<ResolvedMasterConfig>(
     // the parent's config has the plugins stripped: with plugins, load it here (as the workers do)
     const full = resolvedWithoutPlugins
       ? config
-      : ((await (await import('../../kernel/config/index.js')).loadConfig('master', configDir, overrides))
-          .config as ResolvedMasterConfig);
+      : await withSdbValues(await loadMasterConfig(configDir, overrides), log);
     const env = await createHandlerEnv(full, log);
     const light = new RequestHandler(env);
     const lane = new LightLane();

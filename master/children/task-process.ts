@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../../kernel/log.js';
 import type { TaskContext } from '../../kernel/process/task.js';
 import { masterProcessContext } from '../../kernel/units/context.js';
 import { BUILTIN_RETURNERS } from '../../plugins/builtin-dirs.js';
+import { loadMasterConfig, withSdbValues } from '../config-reload.js';
 import { createMasterKernel } from '../master-kernel.js';
 import type { TaskDoneMessage, TaskStartMessage } from '../task-protocol.js';
 
@@ -21,10 +22,7 @@ import type { TaskDoneMessage, TaskStartMessage } from '../task-protocol.js';
  */
 async function configOf(msg: TaskStartMessage, log: Logger): Promise<ResolvedMasterConfig> {
   if (!msg.reloadConfig) return msg.config as unknown as ResolvedMasterConfig;
-  const { loadConfig } = await import('../../kernel/config/index.js');
-  const { config } = await loadConfig('master', msg.configDir, {});
-  const sdb = await import('../../plugins/sdb/apply-config.js');
-  return sdb.holdsSdbUri(config) ? sdb.applySdb(config, log) : config;
+  return withSdbValues(await loadMasterConfig(msg.configDir, {}), log);
 }
 
 async function run(msg: TaskStartMessage): Promise<void> {

@@ -12,6 +12,7 @@ import {
   createModuleLoader,
   type ExecContext,
   functionTable,
+  type MinionClient,
   type RunnerContext,
   type UnitLogger,
 } from '../../kernel/index.js';
@@ -19,7 +20,7 @@ import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import { stateFunctions } from '../states/index.js';
 import { masterId } from './runner-events.js';
 
-type Call = (args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>) => Promise<unknown>;
+export type Call = (args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>) => Promise<unknown>;
 
 function record(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value)
@@ -28,12 +29,12 @@ function record(value: unknown): Record<string, unknown> {
 }
 
 /** Salt's `saltutil.cmd` on the master: `{minion: {ret, retcode, jid, out}}` for the minions that returned. */
-function saltutilCmd(rctx: RunnerContext): Call {
+export function saltutilCmd(client: MinionClient): Call {
   return async ([tgt, fun], kw) => {
     const arg = Array.isArray(kw.arg) ? kw.arg : [];
     const kwarg = record(kw.kwarg);
     const timeout = typeof kw.timeout === 'number' ? kw.timeout : undefined;
-    const full = await rctx.client.cmdFull(tgt as string | string[], String(fun), arg, {
+    const full = await client.cmdFull(tgt as string | string[], String(fun), arg, {
       tgtType: typeof kw.tgt_type === 'string' ? kw.tgt_type : 'glob',
       timeout,
       kwargs: kwarg,
@@ -85,7 +86,7 @@ export function masterMinion(rctx: RunnerContext, log: UnitLogger): ExecContext 
   const opts = Object.freeze({ ...extra, ...rctx.opts, file_client: 'local', __role: 'master' });
   const id = masterMinionId(rctx.opts);
   const builtins: Record<string, Call> = {
-    'saltutil.cmd': saltutilCmd(rctx),
+    'saltutil.cmd': saltutilCmd(rctx.client),
     'saltutil.runner': saltutilRunner(rctx),
     'saltutil.wheel': saltutilWheel(rctx),
   };

@@ -81,7 +81,8 @@ export async function runJob(task: TaskContext, job: RunnerJob): Promise<void> {
   await client.close().catch(() => undefined);
 }
 
-function emptyJobs(): ReturnType<typeof jobCacheView> {
+/** The job cache view when the master job cache cannot be opened: no jobs. */
+export function emptyJobs(): ReturnType<typeof jobCacheView> {
   return {
     name: 'none',
     listJobs: async () => [],

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
@@ -248,6 +248,34 @@ describe('salt-run: runners through the master', () => {
     expect(json(r.stdout)).toEqual(['sdb.mdrv']);
     const got = await c.saltRun(['--out', 'json', 'sdb.get', 'sdb://mdrv/k1']);
     expect(json(got.stdout)).toBe('master:k1');
+  });
+
+  it("saltutil.sync_all syncs every form tsalt has a plugin kind for, in Salt's return shape", async () => {
+    for (const [form, file] of [
+      ['_states', 'st1.mjs'],
+      ['_grains', 'g1.mjs'],
+      ['_output', 'o1.mjs'],
+      ['_engines', 'e1.mjs'],
+    ] as const) {
+      mkdirSync(join(c.root, 'srv/salt', form), { recursive: true });
+      writeFileSync(join(c.root, 'srv/salt', form, file), 'export default {};\n');
+    }
+    const r = await c.saltRun(['--out', 'json', 'saltutil.sync_all']);
+    const all = json(r.stdout) as Record<string, string[]>;
+    // Salt 3006.18's keys, in its order
+    expect(Object.keys(all).join(' ')).toBe(
+      'clouds modules states grains renderers returners output proxymodules runners wheel engines thorium queues pillar utils sdb cache fileserver tops tokens serializers executors roster',
+    );
+    expect(all).toMatchObject({
+      states: ['states.st1'],
+      grains: ['grains.g1'],
+      output: ['output.o1'],
+      engines: ['engines.e1'],
+      runners: [],
+      sdb: [],
+      renderers: [],
+    });
+    expect(existsSync(join(c.root, 'var/cache/salt/master/extmods/output/o1.mjs'))).toBe(true);
   });
 
   it("no function prints every runner's doc, as Salt does; an unknown option exits 64", async () => {

@@ -2,11 +2,15 @@
  * A master whose config holds code (plugins in master.config.ts) has its task processes (a
  * runner job's among them) load the config again: its `sdb://` values must read there as the
  * master read them at start, and the value must reach no log, no cache file and no job cache.
+ * The request server's threads load it too: a wheel function (run in a worker thread) sees the
+ * values as well.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunnerClient } from '../../client/runner-client.js';
+import { loadConfig } from '../../kernel/config/index.js';
 import { Cluster } from '../../tools/local-cluster.js';
 
 const SECRET = 'task-sdb-secret-5f1c';
@@ -37,10 +41,14 @@ describe("sdb:// values in a task process's reloaded config", () => {
         '',
       ].join('\n'),
     );
+    const wheel = join(c.root, 'extmods', 'wheel');
+    mkdirSync(wheel, { recursive: true });
+    writeFileSync(join(wheel, 'peek.mjs'), readFileSync(join(runners, 'peek.mjs')));
     const secrets = join(c.root, 'secrets.yaml');
     writeFileSync(secrets, `db:\n  pass: ${SECRET}\n`);
     Object.assign(master, {
       runner_dirs: [runners],
+      extension_modules: join(c.root, 'extmods'),
       secrets: { driver: 'yaml', files: [secrets] },
       my_secret: 'sdb://secrets/db:pass',
       my_list: ['plain', 'sdb://secrets/db:pass', 'sdb://nosuchprofile/x'],
@@ -56,6 +64,18 @@ describe("sdb:// values in a task process's reloaded config", () => {
     expect(r.code).toBe(0);
     const want = [SECRET, ['plain', SECRET, 'sdb://nosuchprofile/x']];
     expect(JSON.parse(r.stdout)).toBe(createHash('sha256').update(JSON.stringify(want)).digest('hex'));
+  });
+
+  it("a wheel function, run in the request server's thread, sees them too", async () => {
+    const client = new RunnerClient((await loadConfig('master', c.confDir)).config);
+    await client.listen();
+    try {
+      const data = await client.wheel('peek.opt');
+      const want = [SECRET, ['plain', SECRET, 'sdb://nosuchprofile/x']];
+      expect(data.return).toBe(createHash('sha256').update(JSON.stringify(want)).digest('hex'));
+    } finally {
+      await client.close();
+    }
   });
 
   it('the value is in no file of the master but the secrets file (logs, caches, the job cache)', () => {

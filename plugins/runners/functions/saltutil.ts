@@ -14,8 +14,48 @@ import {
 import { syncForm } from '../../../modules/_extmods-sync.js';
 import { fileServerRequest, localFileServer } from '../../file-server/index.js';
 
-/** The forms `sync_all` syncs on the master. */
-export const MASTER_FORMS = ['modules', 'returners', 'runners', 'wheel'] as const;
+/** The keys of Salt 3006.18's runner `sync_all` return, in its order. */
+const SYNC_ALL_KEYS = [
+  'clouds',
+  'modules',
+  'states',
+  'grains',
+  'renderers',
+  'returners',
+  'output',
+  'proxymodules',
+  'runners',
+  'wheel',
+  'engines',
+  'thorium',
+  'queues',
+  'pillar',
+  'utils',
+  'sdb',
+  'cache',
+  'fileserver',
+  'tops',
+  'tokens',
+  'serializers',
+  'executors',
+  'roster',
+] as const;
+
+/**
+ * The forms `sync_all` syncs on the master: those tsalt has a plugin kind for (Salt's other
+ * forms are in the return, empty).
+ */
+export const MASTER_FORMS: ReadonlySet<string> = new Set([
+  'modules',
+  'states',
+  'grains',
+  'returners',
+  'output',
+  'runners',
+  'wheel',
+  'engines',
+  'sdb',
+]);
 
 const syncArgs = z.object({
   saltenv: z.union([z.string(), z.array(z.string())]).default('base'),
@@ -72,12 +112,17 @@ export default defineRunner({
     sync_runners: syncer('runners', 'runners'),
     sync_wheel: syncer('wheel', 'wheel modules'),
     sync_sdb: syncer('sdb', 'sdb drivers'),
+    sync_states: syncer('states', 'state modules'),
+    sync_grains: syncer('grains', 'grain modules'),
+    sync_output: syncer('output', 'outputters'),
+    sync_engines: syncer('engines', 'engines'),
     sync_all: defineRunnerFunction({
       args: syncArgs,
-      doc: 'Sync every form (modules, returners, runners, wheel) and return what each synced.',
+      doc: "Sync every form tsalt has a plugin kind for (modules, states, grains, returners, output, runners, wheel, engines, sdb) and return what each synced, with Salt's other forms empty.",
       run: async (ctx, args) => {
         const out: Record<string, string[]> = {};
-        for (const form of MASTER_FORMS) out[form] = await syncMasterForm(ctx.opts, form, args);
+        for (const form of SYNC_ALL_KEYS)
+          out[form] = MASTER_FORMS.has(form) ? await syncMasterForm(ctx.opts, form, args) : [];
         return out;
       },
     }),
