@@ -12,7 +12,6 @@ import { pyStr } from '../kernel/util.js';
 import { syncForm } from './_extmods-sync.js';
 import { fileChannel } from './_file-channel.js';
 import { fnmatch } from './_fnmatch.js';
-import { masterCmd, runMasterFunction } from './_master-functions.js';
 import { descendants, procDir, removeProcFile, runningJobs } from './_proc-jobs.js';
 
 const jidArg = z.union([z.string(), z.number(), z.bigint()]).transform((v) => String(v));
@@ -76,6 +75,9 @@ function signalJob(ctx: ExecContext, jid: string, sig: number): string {
   }
   return '';
 }
+
+/** The master's runner/wheel/publish code, loaded by the functions that run it (it pulls the client and the runners). */
+const masterFunctions = () => import('./_master-functions.js');
 
 /** The keywords a caller gave, without Salt's `__`-prefixed ones (`__pub_*`, `__env__`, ...). */
 function publicKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -264,8 +266,8 @@ export default defineModule({
       }),
       varkw: true,
       doc: "Assuming this minion is on the master's host, publish a salt command through the master (its config read from the `master` file beside the minion's).\n\nCLI Example: salt '*' saltutil.cmd",
-      run: (ctx, a) =>
-        masterCmd(ctx, a.tgt, a.fun, {
+      run: async (ctx, a) =>
+        (await masterFunctions()).masterCmd(ctx, a.tgt, a.fun, {
           arg: a.arg,
           kwarg: a.kwarg ?? {},
           tgt_type: a.tgt_type,
@@ -287,7 +289,7 @@ export default defineModule({
         const kwargs: Record<string, unknown> = { ...(a.kwarg ?? {}), ...publicKwargs(extra.kwargs) };
         const user = typeof extra.kwargs.__pub_user === 'string' ? extra.kwargs.__pub_user : 'UNKNOWN';
         const call = { kind: 'runner' as const, fun: a.name, args: a.arg ?? [], kwargs, user };
-        const ret = await runMasterFunction(ctx, call);
+        const ret = await (await masterFunctions()).runMasterFunction(ctx, call);
         return a.full_return ? ret : ret.return;
       },
     }),
@@ -296,8 +298,8 @@ export default defineModule({
       varargs: true,
       varkw: true,
       doc: "Execute a wheel function here, with the master's config read from the `master` file beside the minion's: run it on a minion on the master's host. Returns Salt's full return ({fun, jid, user, fun_args, return, success}).\n\nCLI Example: salt my-local-minion saltutil.wheel key.accept jerry",
-      run: (ctx, a, extra) =>
-        runMasterFunction(ctx, {
+      run: async (ctx, a, extra) =>
+        (await masterFunctions()).runMasterFunction(ctx, {
           kind: 'wheel',
           fun: a.name,
           args: extra.args,
