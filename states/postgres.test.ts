@@ -3,10 +3,13 @@ import { memoryLogger } from '../modules/_fake-ctx.js';
 import { md5Verifier } from '../modules/_pg-password.js';
 import configMod from '../modules/config.js';
 import postgresMod from '../modules/postgres.js';
+import type { StateModuleDef } from '../plugins/states/index.js';
 import { type PostgresTestServer, SKIP_DB_TESTS, startPostgres } from '../tools/db-servers.js';
 import { moduleCtx, runState } from './_test-ctx.js';
 import pgDatabase from './postgres_database.js';
+import pgExtension from './postgres_extension.js';
 import pgGroup from './postgres_group.js';
+import pgSchema from './postgres_schema.js';
 import pgUser from './postgres_user.js';
 
 // A private PostgreSQL cluster (tools/db-servers.ts: initdb in a temp dir, a free port) reached
@@ -18,7 +21,7 @@ describe.skipIf(SKIP_DB_TESTS)('postgres module and postgres_* states (real serv
   let ctx: ReturnType<typeof moduleCtx>;
   const call = (fun: string, args: unknown[] = [], kw: Record<string, unknown> = {}) =>
     ctx.call(fun, args, kw);
-  const st = (mod: typeof pgUser, fn: string, kw: Record<string, unknown>, test = false) =>
+  const st = (mod: StateModuleDef, fn: string, kw: Record<string, unknown>, test = false) =>
     runState(mod, fn, kw, { ctx, test });
 
   beforeAll(async () => {
@@ -186,5 +189,73 @@ describe.skipIf(SKIP_DB_TESTS)('postgres module and postgres_* states (real serv
     });
     expect(JSON.stringify(log.lines)).not.toContain(pw);
     expect(JSON.stringify(log.lines)).not.toContain(md5Verifier('s_app', pw));
+  });
+
+  it('postgres_schema and postgres_extension: create, move, remove, as Salt reports them', async () => {
+    await st(pgUser, 'present', { name: 'x_own' });
+    await st(pgDatabase, 'present', { name: 'x_db', owner: 'x_own' });
+    const sch = { dbname: 'x_db', name: 'x_sch', owner: 'x_own' };
+    expect(await st(pgSchema, 'present', sch, true)).toEqual({
+      dbname: 'x_db',
+      name: 'x_sch',
+      changes: {},
+      result: null,
+      comment: 'Schema x_sch is set to be created in database x_db.',
+    });
+    expect(await st(pgSchema, 'present', sch)).toEqual({
+      dbname: 'x_db',
+      name: 'x_sch',
+      changes: { x_sch: 'Present' },
+      result: true,
+      comment: 'Schema x_sch has been created in database x_db',
+    });
+    expect(await st(pgSchema, 'present', sch)).toMatchObject({
+      changes: {},
+      comment: 'Schema x_sch already exists in database x_db',
+    });
+    const ext = { name: 'citext', maintenance_db: 'x_db', schema: 'x_sch' };
+    expect(await st(pgExtension, 'present', ext, true)).toMatchObject({
+      result: null,
+      comment: 'Extension citext is set to be installed',
+    });
+    expect(await st(pgExtension, 'present', ext)).toEqual({
+      name: 'citext',
+      changes: { citext: 'Installed' },
+      result: true,
+      comment: 'The extension citext has been installed',
+    });
+    const moved = { ...ext, schema: 'public' };
+    expect(await st(pgExtension, 'present', moved, true)).toMatchObject({
+      result: null,
+      comment: 'Extension citext is set to be upgraded',
+    });
+    expect(await st(pgExtension, 'present', moved)).toEqual({
+      name: 'citext',
+      changes: { citext: 'Upgraded' },
+      result: true,
+      comment: 'The extension citext has been upgraded',
+    });
+    expect(await st(pgExtension, 'present', moved)).toMatchObject({
+      changes: {},
+      comment: 'Extension citext is already present',
+    });
+    expect(await st(pgExtension, 'absent', { name: 'citext', maintenance_db: 'x_db' })).toEqual({
+      name: 'citext',
+      changes: { citext: 'Absent' },
+      result: true,
+      comment: 'Extension citext has been removed',
+    });
+    expect(await st(pgSchema, 'absent', { dbname: 'x_db', name: 'x_sch' })).toEqual({
+      name: 'x_sch',
+      dbname: 'x_db',
+      changes: { x_sch: 'Absent' },
+      result: true,
+      comment: 'Schema x_sch has been removed from database x_db',
+    });
+    expect(await st(pgSchema, 'absent', { dbname: 'x_db', name: 'x_sch' })).toMatchObject({
+      comment: 'Schema x_sch is not present in database x_db, so it cannot be removed',
+    });
+    await st(pgDatabase, 'absent', { name: 'x_db' });
+    await st(pgUser, 'absent', { name: 'x_own' });
   });
 });
