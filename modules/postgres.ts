@@ -54,6 +54,13 @@ async function dbList(ctx: ExecContext, c: PgConn): Promise<Record<string, Recor
   return out;
 }
 
+async function languageList(ctx: ExecContext, c: PgConn): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const row of await psqlQuery(ctx, 'SELECT lanname AS "Name" FROM pg_language', c))
+    if (row.Name !== undefined) out[row.Name] = row.Name;
+  return out;
+}
+
 const ROLE_KEYS = [
   'createdb',
   'createroles',
@@ -370,6 +377,73 @@ export default defineModule({
         }),
       doc: `Return a dict with information about the schemas of a database.${cli('schema_list dbname')}`,
       run: (ctx, a) => schemaList(ctx, a.dbname, a),
+    }),
+    language_list: defineFunction({
+      args: (z) =>
+        z.object({
+          maintenance_db: name(z),
+          user: u(z),
+          host: u(z),
+          port: u(z),
+          password: u(z),
+          runas: u(z),
+        }),
+      doc: `Return the procedural languages of a database, as {name: name}.${cli('language_list dbname')}`,
+      run: (ctx, a) => languageList(ctx, a),
+    }),
+    language_exists: defineFunction({
+      args: (z) =>
+        z.object({
+          name: name(z),
+          maintenance_db: name(z),
+          user: u(z),
+          host: u(z),
+          port: u(z),
+          password: u(z),
+          runas: u(z),
+        }),
+      doc: `Checks if a language exists in a database.${cli('language_exists plpgsql dbname')}`,
+      run: async (ctx, a) => a.name in (await languageList(ctx, a)),
+    }),
+    language_create: defineFunction({
+      args: (z) =>
+        z.object({
+          name: name(z),
+          maintenance_db: name(z),
+          user: u(z),
+          host: u(z),
+          port: u(z),
+          password: u(z),
+          runas: u(z),
+        }),
+      doc: `Installs a language into a database; false when it is there already.${cli('language_create plpythonu dbname')}`,
+      run: async (ctx, a) => {
+        if (a.name in (await languageList(ctx, a))) {
+          ctx.log.info(`Language ${a.name} already exists in ${a.maintenance_db}`);
+          return false;
+        }
+        return pgExec(ctx, `CREATE LANGUAGE ${a.name}`, a);
+      },
+    }),
+    language_remove: defineFunction({
+      args: (z) =>
+        z.object({
+          name: name(z),
+          maintenance_db: name(z),
+          user: u(z),
+          host: u(z),
+          port: u(z),
+          password: u(z),
+          runas: u(z),
+        }),
+      doc: `Removes a language from a database; false when it is not there.${cli('language_remove plpythonu dbname')}`,
+      run: async (ctx, a) => {
+        if (!(a.name in (await languageList(ctx, a)))) {
+          ctx.log.info(`Language ${a.name} does not exist in ${a.maintenance_db}`);
+          return false;
+        }
+        return pgExec(ctx, `DROP LANGUAGE ${a.name}`, a);
+      },
     }),
     available_extensions: defineFunction({
       args: (z) => z.object({ ...conn(z), runas: u(z) }),

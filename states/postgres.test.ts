@@ -9,6 +9,7 @@ import { moduleCtx, runState } from './_test-ctx.js';
 import pgDatabase from './postgres_database.js';
 import pgExtension from './postgres_extension.js';
 import pgGroup from './postgres_group.js';
+import pgLanguage from './postgres_language.js';
 import pgSchema from './postgres_schema.js';
 import pgUser from './postgres_user.js';
 
@@ -257,5 +258,31 @@ describe.skipIf(SKIP_DB_TESTS)('postgres module and postgres_* states (real serv
     });
     await st(pgDatabase, 'absent', { name: 'x_db' });
     await st(pgUser, 'absent', { name: 'x_own' });
+  });
+
+  it('postgres_language and the language functions', async () => {
+    expect(await call('postgres.language_list', ['salt'])).toMatchObject({ plpgsql: 'plpgsql', sql: 'sql' });
+    expect(await call('postgres.language_create', ['plpgsql', 'salt'])).toBe(false);
+    expect(await call('postgres.language_remove', ['plnope', 'salt'])).toBe(false);
+    expect(await st(pgLanguage, 'present', { name: 'plpgsql', maintenance_db: 'salt' })).toEqual({
+      name: 'plpgsql',
+      changes: {},
+      result: true,
+      comment: 'Language plpgsql is already installed',
+    });
+    expect(await st(pgLanguage, 'present', { name: 'plnope', maintenance_db: 'salt' }, true)).toMatchObject({
+      result: null,
+      comment: 'Language plnope is set to be installed',
+    });
+    expect(await st(pgLanguage, 'present', { name: 'plnope', maintenance_db: 'salt' })).toEqual({
+      name: 'plnope',
+      changes: {},
+      result: false,
+      comment: 'Failed to install language plnope',
+    });
+    expect(await st(pgLanguage, 'absent', { name: 'plnope', maintenance_db: 'salt' })).toMatchObject({
+      result: true,
+      comment: 'Language plnope is not present so it cannot be removed',
+    });
   });
 });
