@@ -61,8 +61,20 @@ const CHILD_NODE_FLAGS = ['--max-semi-space-size=1'];
  * the master's PSS at 10,000 rose from 367-380 to 387-396 MiB. 8 MiB was slower and larger.
  * V8 flags are per process, so its worker threads get them too (they set their own young
  * generation, request-server.ts).
+ *
+ * The growing factor is 1.7 since 28 Nov (perfmem7; tools/swarm/README.md): at 10,000 swarm
+ * minions, runs alternating with 2 (load 5-10), the master's PSS was 276 MiB with 1.7 on every
+ * master process against 286-305 with 2, and the request server's CPU per return within the
+ * spread of 2's runs (148 against 135-160 µs); 1.5 held 270 MiB but costs ~10-15 % of its CPU.
  */
-const REQUEST_SERVER_NODE_FLAGS = ['--heap-growing-percent=100', '--max-semi-space-size=4'];
+const REQUEST_SERVER_NODE_FLAGS = ['--heap-growing-percent=70', '--max-semi-space-size=4'];
+
+/**
+ * The publisher's old generation grows by half of what was live, not by V8's default: it holds
+ * one socket per minion (~50 MiB at 10,000) and spends ~11-13 µs of CPU per return, so the
+ * extra collections cost nothing measurable in a return's ~400-470 µs.
+ */
+const PUBLISHER_NODE_FLAGS = ['--heap-growing-percent=50'];
 
 function childPath(name: string): string {
   return fileURLToPath(new URL(`./children/${name}.js`, import.meta.url));
@@ -122,7 +134,7 @@ export async function startMaster(
   const argvWith = (own: readonly string[]): string[] => [...CHILD_NODE_FLAGS, ...own, ...process.execArgv];
   const execArgv = argvWith([]);
   for (const name of CHILDREN) {
-    const own = name === 'request-server' ? argvWith(REQUEST_SERVER_NODE_FLAGS) : execArgv;
+    const own = argvWith(name === 'request-server' ? REQUEST_SERVER_NODE_FLAGS : PUBLISHER_NODE_FLAGS);
     pm.add({ name, modulePath: childPath(name), env, restart: 'always', execArgv: own });
   }
   // the processes plugins add (the built-in reactor, event-return and netapi among them), each

@@ -204,4 +204,24 @@ describe('ZmtpRouter with libzmq REQ and DEALER peers', () => {
     router.resume();
     expect((await req.receive())[0]?.toString()).toBe('echo:second');
   });
+
+  it('keeps no READY metadata per connected peer once the handshake is over', async () => {
+    // a master holds one peer per minion: ~250 bytes of Map each at 10,000 minions add up
+    class Inspected extends ZmtpRouter {
+      kept(): unknown[] {
+        return [...this.peers].map((p) => p.stream.metadata);
+      }
+    }
+    const router = new Inspected({
+      onMessage: (frames) => router.send([...frames.slice(0, -1), Buffer.from('ok')]),
+    });
+    await router.bind('127.0.0.1', 0);
+    opened.push(router);
+    const req = new Request({ linger: 0 });
+    opened.push(req);
+    req.connect(`tcp://127.0.0.1:${router.port}`);
+    await req.send('hi');
+    expect((await req.receive())[0]?.toString()).toBe('ok');
+    expect(router.kept()).toEqual([undefined]);
+  });
 });

@@ -206,8 +206,8 @@ export abstract class ZmtpServer<P extends ZmtpPeer> {
       if (peer.socket.destroyed) return;
       if (frame === READY) {
         clearTimeout(peer.timer);
-        peer.timer = undefined;
         this.onReady(peer, stream.metadata as Map<string, string>);
+        peer.timer = stream.metadata = undefined; // not kept per peer: a master holds 10,000s
       } else if (frame.command) {
         const { name, data } = splitCommand(frame.body);
         this.onCommand(peer, name, data);
