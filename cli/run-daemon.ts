@@ -63,7 +63,7 @@ export async function runDaemon<K extends 'master' | 'minion'>(
     file: c.log_file,
     fileLevel: c.log_level_logfile ?? c.log_level,
   };
-  // a minion that logs nothing at its levels never loads pino (~8 MiB of an idle minion's RSS)
+  // a minion that logs nothing at its levels never loads pino (its files and start-up CPU)
   const log = tryOrFail(prog, () => (kind === 'minion' ? lazyLogger(logOptions) : createLogger(logOptions)));
   for (const w of loaded.warnings) log.warn(w);
   // Salt's apply_sdb: `sdb://` values in the config read once, before any child gets the config

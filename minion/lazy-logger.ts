@@ -1,7 +1,7 @@
 /**
  * A root logger made only when a line is written at an enabled level: with the default levels a
  * job process or an idle minion that logs nothing never loads pino (~15 ms of CPU and a dozen
- * CommonJS files before a job process's first job; ~8 MiB of RSS in a process). Child loggers
+ * CommonJS files before a job process's first job; ~0.5 MiB of an idle minion's RSS). Child loggers
  * are lazy too. Any other use (`flush`, `bindings`, setting the level) makes the real logger.
  * The log file is opened when the real logger is made; its folder is made, and the file opened
  * once, here, so an unusable path is still an error at start.
