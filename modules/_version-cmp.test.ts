@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cmpSatisfies, isCmpOperator } from './_version-cmp.js';
+import { cmpSatisfies, dottedVersionCmp, isCmpOperator } from './_version-cmp.js';
 
 describe("Salt's version comparison operators", () => {
   it('accepts the results Salt accepts, != as anything but equal, any sign clamped', () => {
@@ -22,5 +22,18 @@ describe("Salt's version comparison operators", () => {
       expect(isCmpOperator(op)).toBe(false);
       expect(cmpSatisfies(op, 0)).toBe(false);
     }
+  });
+});
+
+describe('dotted version compare (pip versions)', () => {
+  it('compares number by number, missing parts and non-numbers as 0, - as a dot', () => {
+    const sign = (a: string, b: string) => Math.sign(dottedVersionCmp(a, b));
+    expect([
+      sign('9.0.3', '9.0'),
+      sign('21.2', '21.2.0'),
+      sign('8.0', '8.0.3'),
+      sign('24.0', '9.0.3'),
+    ]).toEqual([1, 0, -1, 1]);
+    expect([sign('1.4-1', '1.4.1'), sign('7.0.0b1', '7.0.0'), sign('x.1', '0.1')]).toEqual([0, 0, 0]);
   });
 });

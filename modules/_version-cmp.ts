@@ -21,3 +21,17 @@ export function isCmpOperator(oper: string): boolean {
 export function cmpSatisfies(oper: string, result: number): boolean {
   return isCmpOperator(oper) && (CMP_MAP[oper] ?? []).includes(Math.sign(result));
 }
+
+/**
+ * Dotted versions compared number by number, `-` counting as a dot and a non-number as 0 (the
+ * LooseVersion-like compare Salt's pip module and virtualenv state apply to pip's version).
+ */
+export function dottedVersionCmp(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

@@ -10,6 +10,7 @@ import { cleanKwargs } from './_invalid-kwargs.js';
 import { pep440Cmp } from './_pep440.js';
 import { forgetVersion, listArg, type PipCall, pipVersion, type RunAll, runPip } from './_pip-bin.js';
 import { installArgs, proxyArgs, timeoutArgs } from './_pip-install-args.js';
+import { dottedVersionCmp } from './_version-cmp.js';
 
 type Z = typeof import('zod').z;
 const callArgs = (z: Z) => ({
@@ -20,15 +21,7 @@ const callArgs = (z: Z) => ({
 const envVars = (z: Z) => ({ env_vars: z.record(z.string(), z.unknown()).nullish() });
 
 /** Python's LooseVersion-ish `a < b` for dotted pip versions. */
-function older(a: string | null, b: string): boolean {
-  const pa = (a ?? '0').split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d < 0;
-  }
-  return false;
-}
+const older = (a: string | null, b: string): boolean => dottedVersionCmp(a ?? '0', b) < 0;
 
 /** `--requirement` arguments, `salt://` files cached first; or Salt's not-found return. */
 async function requirementArgs(

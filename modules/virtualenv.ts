@@ -51,9 +51,9 @@ function runAll(ctx: ExecContext, cmd: string[], kw: Record<string, unknown>): P
   return ctx.call('cmd.run_all', [cmd], { python_shell: false, ...kw }) as Promise<RunAll>;
 }
 
-/** Runs `code` with the environment's interpreter; its stdout, or Salt's error of both streams. */
+/** Runs `code` with the environment's interpreter through `cmd.exec_code_all`, as Salt; its stdout, or Salt's error of both streams. */
 async function venvCode(ctx: ExecContext, venv: string, code: string): Promise<string> {
-  const r = await runAll(ctx, [verifyVirtualenv(venv), '-c', code], {});
+  const r = (await ctx.call('cmd.exec_code_all', [verifyVirtualenv(venv), code])) as RunAll;
   if (r.retcode !== 0) throw new SALT_ERR_EXEC_COMMAND(`${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }

@@ -8,7 +8,13 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { SaltError } from '../kernel/index.js';
 import { venvPython } from '../modules/_venv-paths.js';
-import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+import { dottedVersionCmp } from '../modules/_version-cmp.js';
+import {
+  defineState,
+  defineStateModule,
+  type StateContext,
+  type StateReturn,
+} from '../plugins/states/index.js';
 
 type Z = typeof import('zod').z;
 
@@ -49,22 +55,8 @@ const managedArgs = (z: Z) =>
 
 type ManagedArgs = ReturnType<ReturnType<typeof managedArgs>['parse']>;
 
-/** Dotted versions compared number by number (Salt's LooseVersion compare for pip's version). */
-function versionCmp(a: string, b: string): number {
-  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
 /** Salt's refusal of a wheel option the environment's pip is too old or too new for, or null. */
-async function pipVersionRefusal(
-  ctx: Parameters<Parameters<typeof defineState>[0]['run']>[0],
-  a: ManagedArgs,
-): Promise<string | null> {
+async function pipVersionRefusal(ctx: StateContext, a: ManagedArgs): Promise<string | null> {
   const checks: [unknown, string, string, string | null][] = [
     [a.use_wheel, 'use_wheel', '1.4', '9.0.3'],
     [a.no_use_wheel, 'no_use_wheel', '1.4', '9.0.3'],
@@ -72,12 +64,12 @@ async function pipVersionRefusal(
   for (const [on, option, min, max] of checks) {
     if (on !== true) continue;
     const cur = String(await ctx.call('pip.version', [], { bin_env: a.name }));
-    if (versionCmp(cur, min) < 0 || (max !== null && versionCmp(cur, max) > 0))
+    if (dottedVersionCmp(cur, min) < 0 || (max !== null && dottedVersionCmp(cur, max) > 0))
       return `The '${option}' option is only supported in pip between ${min} and ${max}. The version of pip detected was ${cur}.`;
   }
   if (a.no_binary !== undefined && a.no_binary !== null && a.no_binary !== false && a.no_binary !== '') {
     const cur = String(await ctx.call('pip.version', [], { bin_env: a.name }));
-    if (versionCmp(cur, '7.0.0') < 0)
+    if (dottedVersionCmp(cur, '7.0.0') < 0)
       return `The 'no_binary' option is only supported in pip 7.0.0 and newer. The version of pip detected was ${cur}.`;
   }
   return null;
