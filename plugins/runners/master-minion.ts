@@ -7,6 +7,7 @@
  * `saltutil.runner` and `saltutil.wheel` call runner and wheel functions.
  */
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import {
   callFunction,
   createModuleLoader,
@@ -80,6 +81,20 @@ export function masterMinionId(opts: Readonly<Record<string, unknown>>): string 
   return masterId(opts, hostname());
 }
 
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/**
+ * The master's own extension folders of `kind` ('modules', 'states'), first match first, as
+ * Salt's loader searches them with the master's opts: `<extension_modules>/<kind>` (where
+ * `salt-run saltutil.sync_<kind>` puts `salt://_<kind>`), then `module_dirs`/`states_dirs`.
+ */
+function extensionDirs(opts: Readonly<Record<string, unknown>>, kind: 'modules' | 'states'): string[] {
+  const extmods = typeof opts.extension_modules === 'string' ? [join(opts.extension_modules, kind)] : [];
+  return [...extmods, ...strings(kind === 'modules' ? opts.module_dirs : opts.states_dirs)];
+}
+
 /** An execution context on the master for a state run of runner context `rctx`. */
 export function masterMinion(rctx: RunnerContext, log: UnitLogger): ExecContext {
   const extra = record(rctx.opts.extra);
@@ -90,17 +105,20 @@ export function masterMinion(rctx: RunnerContext, log: UnitLogger): ExecContext 
     'saltutil.runner': saltutilRunner(rctx),
     'saltutil.wheel': saltutilWheel(rctx),
   };
+  const packages = strings((opts as Readonly<Record<string, unknown>>).extensions);
   const loader = createModuleLoader({
-    dirs: [],
+    dirs: extensionDirs(opts, 'modules'),
     builtinDirs: [BUILTIN_DIRS.modules],
+    packages,
     virtualContext: { opts, grains: {} },
     tsLoader: import.meta.url.endsWith('.ts'),
     log,
   });
   const states = createModuleLoader({
     kind: 'states',
-    dirs: [],
+    dirs: extensionDirs(opts, 'states'),
     builtinDirs: [BUILTIN_DIRS.states],
+    packages,
     virtualContext: { opts, grains: {} },
     tsLoader: import.meta.url.endsWith('.ts'),
     log,

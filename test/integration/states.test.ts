@@ -85,6 +85,7 @@ describe('states', () => {
       ].join('\n'),
     );
     write(join(srv, 'greet.sls'), 'greet:\n  hello.world:\n    - name: you\n');
+    write(join(srv, 'orch', 'greet.sls'), 'greet_master:\n  hello.world:\n    - name: master\n');
     write(
       join(srv, 'orch', 'deploy.sls'),
       [
@@ -292,5 +293,18 @@ describe('states', () => {
     const keys = run['salt_|-keys_|-key.list_all_|-wheel']!;
     expect(keys).toMatchObject({ result: true, comment: "Wheel function 'key.list_all' executed." });
     expect((keys.changes as { return: { minions: string[] } }).return.minions).toContain('m1');
+  });
+
+  it('orchestrates with a state module the master synced from salt://_states', async () => {
+    const synced = await c.saltRun(['saltutil.sync_states', '--out', 'json']);
+    expect(synced.code).toBe(0);
+    expect(JSON.parse(synced.stdout)).toEqual(['states.hello']);
+    const r = await c.saltRun(['state.orchestrate', 'orch.greet', '--out', 'json']);
+    const out = JSON.parse(r.stdout) as { data: Record<string, Record<string, Entry>>; retcode: number };
+    expect(out.data[`${hostname()}_master`]?.['hello_|-greet_master_|-master_|-world']).toMatchObject({
+      result: true,
+      comment: 'hello master',
+    });
+    expect([r.code, out.retcode]).toEqual([0, 0]);
   });
 });
