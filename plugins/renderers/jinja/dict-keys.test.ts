@@ -2,6 +2,7 @@
 // slsutil.renderer string=... default_renderer=jinja`): bind-formula loops over
 // `{False: pillar}|dictsort` and names its view-less zones with `'-' + view if view else ''`;
 // postfix-formula's mapping.j2 takes each `key, value` of a list of one-item dicts with popitem().
+// prometheus-formula calls `component["service"]["get"](name, {})`: a subscript naming a method.
 import { describe, expect, it } from 'vitest';
 import { saltFunctionsFrom } from '../salt-functions.js';
 import { renderJinja } from './renderer.js';
@@ -36,5 +37,15 @@ describe('dict.popitem()', () => {
   });
   it('fails on an empty dict', async () => {
     await expect(render('{{ {}.popitem() }}')).rejects.toThrow("'popitem(): dictionary is empty'");
+  });
+});
+
+describe("a subscript that names a method (Jinja's getitem falls back to the attribute)", () => {
+  it.each([
+    ["{{ {'a': 1}['get']('a') }}|{{ {'a': {'n': 2}}['get']('b', {}).get('n', 7) }}", '1|7'],
+    ["{{ 'abc'['upper']() }}|{{ [3, 1]['index'](1) }}", 'ABC|1'],
+    ["{{ {'get': 5}['get'] }}", '5'],
+  ])('%s renders as Salt', async (text, expected) => {
+    expect(await render(text)).toBe(expected);
   });
 });

@@ -7,7 +7,7 @@
  */
 import type { Expr } from './expr-parser.js';
 import { callMethod, type Fn } from './filters.js';
-import { methodArgs, percentFormat, pyMethod } from './methods.js';
+import { hasPyMethod, methodArgs, percentFormat, pyMethod } from './methods.js';
 import { isFloat, isInt, isNumber, numValue, pyFloat, sameKind } from './numbers.js';
 import { SaltProxy } from './salt-proxy.js';
 import {
@@ -274,6 +274,17 @@ export function* evaluate(e: Expr, scope: Scope, rt: Runtime): Gen<unknown> {
       return callMethod(obj, e.name, args.map(defined));
     }
     case 'fcall': {
+      if (e.fn.k === 'item' && !rt.sandbox) {
+        // Jinja's subscript falls back to the attribute: `d['get'](k)` on a dict without a
+        // `get` key is `d.get(k)` (prometheus-formula's service names)
+        const o = yield* evaluate(e.fn.obj, scope, rt);
+        const key = defined(yield* evaluate(e.fn.index, scope, rt));
+        const got = item(o, key, 'item');
+        const [args, kwargs] = yield* callArgs(e, scope, rt);
+        if (got instanceof Undefined && typeof key === 'string' && hasPyMethod(defined(o), key))
+          return pyMethod(defined(o), key, methodArgs(key, args), kwargs);
+        return yield* callValue(got, args, kwargs, rt);
+      }
       const fn = yield* evaluate(e.fn, scope, rt);
       const [args, kwargs] = yield* callArgs(e, scope, rt);
       return yield* callValue(fn, args, kwargs, rt);
