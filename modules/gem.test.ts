@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleCtx } from '../states/_test-ctx.js';
 import { GEM_MISSING, useGemFixture } from '../test/support/gem-env.js';
 import { which } from './_which.js';
@@ -105,3 +107,42 @@ describe.skipIf(GEM_MISSING)(
     }, 120_000);
   },
 );
+
+// A throwaway user (root only, removed with its home) whose ~/.rvm/bin/rvm is a script that
+// logs how it is run and answers like `gem list`: Salt's gem module then goes through RVM.
+const canUser = process.getuid?.() === 0 && which('useradd') !== null && which('setpriv') !== null;
+
+describe.skipIf(!canUser)('gem through RVM when the user has it', () => {
+  const user = `tsgem${randomBytes(3).toString('hex')}`;
+  let home = '';
+  beforeAll(() => {
+    execFileSync('useradd', ['-m', '-s', '/bin/sh', user]);
+    home = execFileSync('getent', ['passwd', user], { encoding: 'utf8' }).split(':')[5] as string;
+    mkdirSync(path.join(home, '.rvm', 'bin'), { recursive: true });
+    const rvm = path.join(home, '.rvm', 'bin', 'rvm');
+    const body = [
+      '#!/bin/sh',
+      `echo "$(id -un): $*" >> '${home}/rvm.log'`,
+      'case "$*" in *nope*) exit 1 ;; esac',
+      `echo '${A} (9.9.9, 1.0.0)'`,
+      '',
+    ];
+    writeFileSync(rvm, body.join('\n'));
+    chmodSync(rvm, 0o755);
+    writeFileSync(path.join(home, 'rvm.log'), '');
+    execFileSync('chown', [`${user}:`, path.join(home, 'rvm.log')]);
+  });
+  afterAll(() => {
+    execFileSync('userdel', ['-r', user], { stdio: 'ignore' });
+  });
+
+  it('runs `rvm <ruby|default> do gem ...` as the user; a failure answers False', async () => {
+    expect(await call('list', [A], { runas: user, ruby: '3.1@tsalt' })).toEqual({ [A]: ['9.9.9', '1.0.0'] });
+    expect(await call('uninstall', ['tsalt-gemfix-nope'], { runas: user })).toBe(false);
+    expect(readFileSync(path.join(home, 'rvm.log'), 'utf8').split('\n')).toEqual([
+      `${user}: 3.1@tsalt do gem list ${A}`,
+      `${user}: default do gem uninstall tsalt-gemfix-nope -a -x`,
+      '',
+    ]);
+  }, 60_000);
+});
