@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diskGrains, gatewayGrains, kernelParams, parseResolv, systemGrains } from './system.js';
+import {
+  diskGrains,
+  gatewayGrains,
+  kernelParams,
+  parseResolv,
+  systemdGrain,
+  systemGrains,
+} from './system.js';
 
 describe('system grains', () => {
   it("parses resolv.conf as Salt's parse_resolv does", () => {
@@ -83,5 +90,16 @@ describe('system grains', () => {
     expect(Array.isArray(g.disks)).toBe(true);
     expect(typeof g.efi).toBe('boolean');
     expect(g.zfs_support).toBe(false);
+  });
+
+  it("reads systemctl --version as Salt's systemd grain", () => {
+    const out = 'systemd 252 (252.30-1~deb12u2)\n+PAM +AUDIT -GNUTLS default-hierarchy=unified\n';
+    expect(systemdGrain(out)).toEqual({
+      version: '252',
+      features: '+PAM +AUDIT -GNUTLS default-hierarchy=unified',
+    });
+    expect(systemdGrain('systemd 252')).toEqual({ version: '252', features: '' });
+    expect(systemdGrain('not systemd')).toEqual({ version: 'UNDEFINED', features: '' });
+    expect(systemdGrain(undefined)).toEqual({ version: 'UNDEFINED', features: '' });
   });
 });

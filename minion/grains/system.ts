@@ -5,6 +5,7 @@
  * `ip route`), `kernelparams`, `efi`/`efi-secure-boot`, `transactional`, `zfs_support`/
  * `zfs_feature_flags`, and `ps`.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
@@ -160,6 +161,34 @@ function efiGrains(): Record<string, boolean> {
   return { efi: true, 'efi-secure-boot': secure };
 }
 
+/**
+ * Salt's `systemd` grain from `systemctl --version`: its version and feature line, or
+ * `UNDEFINED` and `''` where the output is not systemd's (Salt adds the grain wherever
+ * `systemctl` and `localectl` are installed, booted with systemd or not).
+ */
+export function systemdGrain(output: string | undefined): { version: string; features: string } {
+  const lines = (output ?? '').split(/\r?\n/);
+  let version = 'UNDEFINED';
+  let features = '';
+  if (lines[0]?.startsWith('systemd ')) {
+    version = lines[0].split(/\s+/)[1] ?? version;
+    features = lines[1] ?? '';
+  }
+  return { version, features };
+}
+
+function systemctlVersion(): string | undefined {
+  try {
+    return execFileSync('systemctl', ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 10_000,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The grains of this file, for this machine. */
 export function systemGrains(): Record<string, unknown> {
   const g: Record<string, unknown> = {};
@@ -175,5 +204,6 @@ export function systemGrains(): Record<string, unknown> {
   const zfs = (existsSync('/sys/module/zfs') || onPath('zfs-fuse')) && onPath('zpool');
   g.zfs_support = zfs;
   g.zfs_feature_flags = zfs && onPath('man') && existsSync('/usr/share/man/man7');
+  if (onPath('systemctl') && onPath('localectl')) g.systemd = systemdGrain(systemctlVersion());
   return g;
 }
