@@ -74,7 +74,7 @@ export async function cliSection(quick: boolean): Promise<void> {
           name: `sequential jobs/s to ${minions}`,
           unit: 'jobs/s',
           salt: n === 1 ? 5.4 : 1.9,
-          ...(n === 10 && { goal: '≥ 200' }),
+          ...(n === 10 && { goal: '≥ 400' }),
           method: `LocalClient publish + collect all returns, one job at a time; ${plan.windows} windows of ${plan.seconds} s after ${plan.seconds + plan.warmupSeconds} s of jobs (the JIT warm-up)`,
         },
         jobs.warm,
