@@ -44,6 +44,9 @@ export type CollectedReturn = { id: string; ret: JobReturn } | { id: string; noR
 
 export { SALT_ERR_CLIENT_PUBLISH };
 
+/** What {@link LocalClient.nextEvent}'s deadline resolves with. */
+const TIMED_OUT: unique symbol = Symbol('timed out');
+
 export class LocalClient {
   readonly #config: ResolvedMasterConfig;
   readonly #req: ReqClient;
@@ -52,6 +55,7 @@ export class LocalClient {
   #pending: Promise<SaltEvent | undefined> | undefined;
   #firer: EventFirer | undefined;
   #waiting: { jid: string; outstanding: ReadonlySet<string> } | undefined;
+  #deadline: { at: number; promise: Promise<typeof TIMED_OUT>; timer: NodeJS.Timeout } | undefined;
 
   constructor(config: ResolvedMasterConfig) {
     this.#config = config;
@@ -114,22 +118,42 @@ export class LocalClient {
     const events = this.#events;
     if (!events) throw new Error('listen() first');
     this.#pending ??= events.next().then((r) => (r.done ? undefined : r.value));
-    const wait = deadline - Date.now();
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = Symbol('timeout');
-    const timeout = new Promise<typeof timedOut>((r) => {
-      timer = setTimeout(() => r(timedOut), Math.max(0, wait));
-    });
-    const winner = await Promise.race([this.#pending, timeout]);
-    clearTimeout(timer);
-    if (winner === timedOut) return undefined;
+    const winner = await Promise.race([this.#pending, this.#deadlineWait(deadline)]);
+    if (winner === TIMED_OUT) {
+      this.#clearDeadline();
+      return undefined;
+    }
     if (winner === undefined) {
       // the bus closed: nothing more will come; wait out the deadline instead of spinning
+      this.#clearDeadline();
       await new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())));
       return undefined;
     }
     this.#pending = undefined;
     return winner;
+  }
+
+  /**
+   * A promise of {@link TIMED_OUT} at `deadline`, kept for the calls that wait for the same one: a
+   * collect waits for ten returns with one timer, not ten (a timer of a new length each time,
+   * which Node keeps in a list of its own). {@link #clearDeadline} ends it.
+   */
+  #deadlineWait(deadline: number): Promise<typeof TIMED_OUT> {
+    const held = this.#deadline;
+    if (held?.at === deadline) return held.promise;
+    this.#clearDeadline();
+    let timer: NodeJS.Timeout | undefined;
+    const promise = new Promise<typeof TIMED_OUT>((r) => {
+      // the bus connection keeps the process alive while an event is awaited; this timer need not
+      timer = setTimeout(() => r(TIMED_OUT), Math.max(0, deadline - Date.now())).unref();
+    });
+    this.#deadline = { at: deadline, promise, timer: timer as NodeJS.Timeout };
+    return promise;
+  }
+
+  #clearDeadline(): void {
+    if (this.#deadline) clearTimeout(this.#deadline.timer);
+    this.#deadline = undefined;
   }
 
   /**
@@ -146,47 +170,51 @@ export class LocalClient {
     let findJob: { jid: string; until: number } | undefined;
     const running = new Set<string>();
     this.#waiting = { jid: pub.jid, outstanding };
-    while (outstanding.size > 0) {
-      const until = findJob ? Math.min(deadline, findJob.until) : deadline;
-      const ev = await this.nextEvent(Math.max(until, Date.now() + 1));
-      if (ev?.tag.startsWith(prefix)) {
-        const id = ev.tag.slice(prefix.length);
-        if (outstanding.delete(id)) yield { id, ret: ev.data as unknown as JobReturn };
-        continue;
-      }
-      if (ev && findJob && ev.tag.startsWith(`salt/job/${findJob.jid}/ret/`)) {
-        const data = ev.data as unknown as JobReturn;
-        if (data.return && typeof data.return === 'object' && Object.keys(data.return).length > 0)
-          running.add(String(data.id));
-        continue;
-      }
-      if (ev) continue;
-      const now = Date.now();
-      if (findJob && now >= findJob.until) {
-        const stillRunning = [...outstanding].filter((id) => running.has(id));
-        findJob = undefined;
-        if (stillRunning.length === 0) break;
-        deadline = now + opts.timeout * 1000;
-        running.clear();
-        continue;
-      }
-      if (now >= deadline && !findJob) {
-        // minions the master knows have no connection cannot answer find_job: stop waiting for them
-        const state = await this.#connectionStates();
-        const reachable = [...outstanding].filter((id) => state(id) !== 'Not connected');
-        if (reachable.length === 0) break;
-        try {
-          const fj = await this.publish({
-            tgt: reachable,
-            fun: 'saltutil.find_job',
-            arg: [pub.jid],
-            tgtType: 'list',
-          });
-          findJob = { jid: fj.jid, until: Date.now() + opts.gatherJobTimeout * 1000 };
-        } catch {
-          break;
+    try {
+      while (outstanding.size > 0) {
+        const until = findJob ? Math.min(deadline, findJob.until) : deadline;
+        const ev = await this.nextEvent(Math.max(until, Date.now() + 1));
+        if (ev?.tag.startsWith(prefix)) {
+          const id = ev.tag.slice(prefix.length);
+          if (outstanding.delete(id)) yield { id, ret: ev.data as unknown as JobReturn };
+          continue;
+        }
+        if (ev && findJob && ev.tag.startsWith(`salt/job/${findJob.jid}/ret/`)) {
+          const data = ev.data as unknown as JobReturn;
+          if (data.return && typeof data.return === 'object' && Object.keys(data.return).length > 0)
+            running.add(String(data.id));
+          continue;
+        }
+        if (ev) continue;
+        const now = Date.now();
+        if (findJob && now >= findJob.until) {
+          const stillRunning = [...outstanding].filter((id) => running.has(id));
+          findJob = undefined;
+          if (stillRunning.length === 0) break;
+          deadline = now + opts.timeout * 1000;
+          running.clear();
+          continue;
+        }
+        if (now >= deadline && !findJob) {
+          // minions the master knows have no connection cannot answer find_job: stop waiting for them
+          const state = await this.#connectionStates();
+          const reachable = [...outstanding].filter((id) => state(id) !== 'Not connected');
+          if (reachable.length === 0) break;
+          try {
+            const fj = await this.publish({
+              tgt: reachable,
+              fun: 'saltutil.find_job',
+              arg: [pub.jid],
+              tgtType: 'list',
+            });
+            findJob = { jid: fj.jid, until: Date.now() + opts.gatherJobTimeout * 1000 };
+          } catch {
+            break;
+          }
         }
       }
+    } finally {
+      this.#clearDeadline();
     }
     this.#waiting = undefined;
     if (outstanding.size > 0) {
@@ -239,6 +267,7 @@ export class LocalClient {
 
   /** Closes the sockets; end-state events still queued get a short while to leave. */
   async close(): Promise<void> {
+    this.#clearDeadline();
     this.#listener?.close();
     this.#req.close();
     await this.#firer?.close();

@@ -50,6 +50,23 @@ describe('ReplayFile', () => {
     expect(readFileSync(f.path).length).toBeGreaterThan(0);
   });
 
+  it('writes an append at once, and one made during a rewrite after it, into the new file', async () => {
+    const f = new ReplayFile(tmp(), () => undefined);
+    f.append(rec(5000, 'a'));
+    // on disk before any await: a crash right after the publish still has it
+    expect(readFileSync(f.path).length).toBeGreaterThan(0);
+    const rewritten = f.rewrite([rec(5000, 'a')]);
+    f.append(rec(6000, 'b'));
+    await rewritten;
+    f.append(rec(7000, 'c'));
+    expect((await f.read(0)).map((r) => r.load.jid)).toEqual(['a', 'b', 'c']);
+    // a file replaced behind the open descriptor (a rewrite's rename) is written again after the next rewrite
+    await f.rewrite([]);
+    f.append(rec(8000, 'd'));
+    await f.flush();
+    expect((await f.read(0)).map((r) => r.load.jid)).toEqual(['d']);
+  });
+
   it('reads nothing from a missing file and reports write errors instead of throwing', async () => {
     const errors: Error[] = [];
     const f = new ReplayFile(join(tmp(), 'no', 'such', 'dir'), (e) => errors.push(e));

@@ -1,11 +1,18 @@
 /**
  * The replay buffer on disk (`<cachedir>/publish_replay.p`, mode 0600), so that a restarted
  * publisher or master still replays the publishes of the last `publish_replay_seconds`. Records
- * are appended as they are published (one write at a time, coalesced), each a 4-byte big-endian
- * length and msgpack `{t, load}`; the file is rewritten with only the live records when it has
- * grown to twice their size. A torn or corrupt tail (a crash mid-write) ends the reading.
+ * are appended as they are published, each a 4-byte big-endian length and msgpack `{t, load}`;
+ * the file is rewritten with only the live records when it has grown to twice their size. A torn
+ * or corrupt tail (a crash mid-write) ends the reading.
+ *
+ * An append is one synchronous `write` to a descriptor kept open: a page-cache write of a few
+ * hundred bytes takes microseconds, where `fs.promises.appendFile` took three trips through
+ * libuv's thread pool (open, write, close: ~10 futex calls and three wake-ups of the event loop
+ * per publish, 15-20 % of the publisher's CPU per job in a `perf` profile). A rewrite still runs
+ * in the background; appends made meanwhile wait in memory and follow it into the new file.
  */
-import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unpackIpc } from '../kernel/serial/index.js';
 
@@ -28,10 +35,12 @@ function framed(record: Buffer): Buffer {
 export class ReplayFile {
   readonly path: string;
   readonly #onError: (err: Error) => void;
+  /** Appends made while a rewrite is under way, written after it. */
   #pending: Buffer[] = [];
-  /** Every write, in order: appends and rewrites never overlap. */
+  /** Every rewrite, in order. */
   #chain: Promise<void> = Promise.resolve();
-  #drainQueued = false;
+  #rewrites = 0;
+  #fd: number | undefined;
   #size = 0;
 
   constructor(cachedir: string, onError: (err: Error) => void) {
@@ -66,12 +75,10 @@ export class ReplayFile {
     return out;
   }
 
-  /** Appends a record (written in the background, after those before it). */
+  /** Appends a record: written now, or after the rewrite under way. */
   append(record: Buffer): void {
-    this.#pending.push(framed(record));
-    if (this.#drainQueued) return;
-    this.#drainQueued = true;
-    this.#chain = this.#chain.then(() => this.#drain());
+    if (this.#rewrites > 0) this.#pending.push(framed(record));
+    else this.#write(framed(record));
   }
 
   /** Whether the file holds at least twice `liveBytes` (and enough to bother). */
@@ -79,10 +86,11 @@ export class ReplayFile {
     return this.#size > Math.max(MIN_REWRITE_BYTES, 2 * liveBytes);
   }
 
-  /** Replaces the file with these records, after the writes already queued. */
+  /** Replaces the file with these records; appends from now on go after them. */
   rewrite(records: readonly Buffer[]): Promise<void> {
     const body = Buffer.concat(records.map(framed));
     this.#size = body.length; // no second rewrite is asked while this one waits
+    this.#rewrites++;
     this.#chain = this.#chain.then(async () => {
       const tmp = `${this.path}.${process.pid}.tmp`;
       try {
@@ -90,6 +98,13 @@ export class ReplayFile {
         await rename(tmp, this.path);
       } catch (err) {
         this.#onError(err as Error);
+      }
+      // the descriptor is the replaced file's
+      this.#close();
+      if (--this.#rewrites === 0 && this.#pending.length > 0) {
+        const chunk = Buffer.concat(this.#pending);
+        this.#pending = [];
+        this.#write(chunk);
       }
     });
     return this.#chain;
@@ -100,21 +115,30 @@ export class ReplayFile {
     await rm(this.path, { force: true }).catch(() => undefined);
   }
 
-  /** Resolves once every appended record is written. */
+  /** Resolves once every appended record is written; the descriptor is closed (reopened by the next append). */
   async flush(): Promise<void> {
     await this.#chain;
+    this.#close();
   }
 
-  async #drain(): Promise<void> {
-    this.#drainQueued = false;
-    if (this.#pending.length === 0) return;
-    const chunk = Buffer.concat(this.#pending);
-    this.#pending = [];
+  #write(chunk: Buffer): void {
     try {
-      await appendFile(this.path, chunk, { mode: 0o600 });
+      this.#fd ??= openSync(this.path, 'a', 0o600);
+      for (let at = 0; at < chunk.length; ) at += writeSync(this.#fd, chunk, at);
       this.#size += chunk.length;
     } catch (err) {
+      this.#close();
       this.#onError(err as Error);
     }
+  }
+
+  #close(): void {
+    if (this.#fd === undefined) return;
+    try {
+      closeSync(this.#fd);
+    } catch {
+      // already gone
+    }
+    this.#fd = undefined;
   }
 }

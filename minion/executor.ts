@@ -115,6 +115,8 @@ export class JobExecutor {
   #seq = 0;
   #runEnv: RunEnv | undefined;
   readonly #inline: InlineRunner;
+  /** Outcomes of jobs run inline: pure functions, which touch no disk (the grains file included). */
+  readonly #ranInline = new WeakSet<JobOutcome>();
   #closed = false;
 
   constructor(opts: ExecutorOptions) {
@@ -258,6 +260,11 @@ export class JobExecutor {
     });
   }
 
+  /** Whether `outcome` came from a function run inline (`inline`: pure, no disk), as {@link run} gave it. */
+  ranInline(outcome: JobOutcome): boolean {
+    return this.#ranInline.has(outcome);
+  }
+
   /**
    * Replaces every job process: idle ones exit now, busy ones when their jobs end, and a fresh
    * one is started, so the next job loads modules anew. In-process execution can only rescan
@@ -351,7 +358,10 @@ export class JobExecutor {
     }
     if (this.#opts.inline?.(job)) {
       const outcome = await this.#runInline(job);
-      if (outcome) return outcome;
+      if (outcome) {
+        this.#ranInline.add(outcome);
+        return outcome;
+      }
     }
     if (this.#closed) {
       // no new job process once close() began: it would outlive the minion
