@@ -4,8 +4,7 @@
  * made), or absent, through the `postgres` execution module.
  */
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { dbArgs } from './_pg-role-state.js';
-import { pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
+import { dbArgs, pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
 
 const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
 
