@@ -28,6 +28,7 @@ import {
   text,
 } from './_pg-run.js';
 import { ownerTo, type SchemaConn, schemaConn, schemaList } from './_pg-schema.js';
+import { tablespaceFunctions } from './_pg-tablespace.js';
 
 async function dbList(ctx: ExecContext, c: PgConn): Promise<Record<string, Record<string, string>>> {
   const q =
@@ -71,6 +72,7 @@ export default defineModule({
   virtual: (ctx) => psqlPresent(ctx.opts),
   functions: {
     ...privilegeFunctions,
+    ...tablespaceFunctions,
     version: defineFunction({
       args: (z) => z.object({ ...conn(z), runas: u(z) }),
       doc: `Return the version of a Postgres server.${cli('version')}`,
