@@ -9,6 +9,7 @@
 
 import { pyStr } from '../kernel/util.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+import { pgAbsentState } from './_pg-absent.js';
 import { dbArgs, pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> =>
@@ -85,21 +86,7 @@ user: the system user to run psql as; maintenance_db, db_user, db_password, db_h
   },
 });
 
-const absent = defineState({
-  args: (z) => z.object({ name: pgName(z), ...pgStateConn(z) }),
-  doc: 'Ensure that the named tablespace is absent.',
-  async run(ctx, a): Promise<StateReturn> {
-    const { name } = a;
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
-    const db = dbArgs(a);
-    if (await ctx.call('postgres.tablespace_exists', [name], db)) {
-      if (ctx.test) return { ...ret, result: null, comment: `Tablespace ${name} is set to be removed` };
-      if (await ctx.call('postgres.tablespace_remove', [name], db))
-        return { ...ret, comment: `Tablespace ${name} has been removed`, changes: { [name]: 'Absent' } };
-    }
-    return { ...ret, comment: `Tablespace ${name} is not present, so it cannot be removed` };
-  },
-});
+const absent = pgAbsentState('Tablespace', 'postgres.tablespace_exists', 'postgres.tablespace_remove');
 
 export default defineStateModule({
   name: 'postgres_tablespace',
