@@ -7,6 +7,7 @@
  */
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { cli, conn, name, opt, truthy, u } from './_pg-args.js';
+import { clusterFunctions } from './_pg-cluster.js';
 import {
   availableExtensions,
   createExtension,
@@ -73,6 +74,7 @@ export default defineModule({
   functions: {
     ...privilegeFunctions,
     ...tablespaceFunctions,
+    ...clusterFunctions,
     version: defineFunction({
       args: (z) => z.object({ ...conn(z), runas: u(z) }),
       doc: `Return the version of a Postgres server.${cli('version')}`,
