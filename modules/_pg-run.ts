@@ -11,6 +11,7 @@ import type { ExecContext } from '../kernel/index.js';
 import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { runasSetup } from './_cmd-runas.js';
 import { csvRecords } from './_pg-csv.js';
+import { pgOption } from './_pg-options.js';
 import { runProcess } from './_spawn.js';
 import { which } from './_which.js';
 
@@ -30,8 +31,7 @@ export interface PsqlResult {
   stderr: string;
 }
 
-const option = async (ctx: ExecContext, key: string): Promise<unknown> =>
-  await ctx.call('config.option', [`postgres.${key}`]);
+const option = pgOption;
 
 export const text = (v: unknown): string | null =>
   v === null || v === undefined || v === '' || v === false ? null : String(v);
@@ -78,7 +78,7 @@ export async function runPsql(
   const as = await runasSetup(runas, null);
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...as?.env };
   if (password) env.PGPASSWORD = password;
-  const timeout = Number(await ctx.call('config.option', ['postgres.timeout', 0]));
+  const timeout = await option(ctx, 'timeout');
   const r = await runProcess({
     argv: [...(as?.prefix ?? []), ...argv],
     cwd: as?.home && existsSync(as.home) ? as.home : '/',

@@ -5,8 +5,9 @@
  * `password`, `runas`) default to the `postgres.*` options; the password reaches psql in its
  * environment only.
  */
-import type { z as Zod } from 'zod';
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
+import { cli, conn, name, opt, truthy, u } from './_pg-args.js';
+import { clusterFunctions } from './_pg-cluster.js';
 import {
   availableExtensions,
   createExtension,
@@ -15,6 +16,7 @@ import {
   installedExtensions,
   isAvailable,
 } from './_pg-ext.js';
+import { privilegeFunctions } from './_pg-privilege-functions.js';
 import { type RoleOpts, roleCreate, roleGet, roleRemove, roleUpdate, userList } from './_pg-roles.js';
 import {
   type PgConn,
@@ -27,19 +29,7 @@ import {
   text,
 } from './_pg-run.js';
 import { ownerTo, type SchemaConn, schemaConn, schemaList } from './_pg-schema.js';
-
-const u = (z: typeof Zod) => z.unknown().default(null);
-const conn = (z: typeof Zod) => ({
-  user: u(z),
-  host: u(z),
-  port: u(z),
-  maintenance_db: u(z),
-  password: u(z),
-});
-const name = (z: typeof Zod) => z.union([z.string(), z.number()]).transform(String);
-const opt = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const truthy = (v: unknown) => Boolean(v) && v !== 0;
-const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' postgres.${example}`;
+import { tablespaceFunctions } from './_pg-tablespace.js';
 
 async function dbList(ctx: ExecContext, c: PgConn): Promise<Record<string, Record<string, string>>> {
   const q =
@@ -82,6 +72,9 @@ export default defineModule({
   doc: 'Manage PostgreSQL databases, roles, schemas and extensions through psql (postgres.user, postgres.host, postgres.port, postgres.pass, postgres.maintenance_db, postgres.bins_dir).',
   virtual: (ctx) => psqlPresent(ctx.opts),
   functions: {
+    ...privilegeFunctions,
+    ...tablespaceFunctions,
+    ...clusterFunctions,
     version: defineFunction({
       args: (z) => z.object({ ...conn(z), runas: u(z) }),
       doc: `Return the version of a Postgres server.${cli('version')}`,

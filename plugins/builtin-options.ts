@@ -5,6 +5,7 @@
  */
 import type { OptionSet } from '../kernel/index.js';
 import { executionModuleOptions } from '../modules/_options.js';
+import { postgresModuleOptions } from '../modules/_pg-options.js';
 import { returnerBlockOptions } from '../returners/option-blocks.js';
 import { clusterMinionOptions, clusterOptions } from './cluster/options.js';
 import { eventReturnOptions } from './event-return/options.js';
@@ -49,4 +50,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   returnerBlockOptions,
   wheelOptions,
   executionModuleOptions,
+  postgresModuleOptions,
 ];

@@ -6,27 +6,9 @@
  */
 import { maybeEncrypt, verifyPassword } from '../modules/_pg-password.js';
 import type { StateContext, StateReturn } from '../plugins/states/index.js';
+import { dbArgs, type StateDbArgs } from './_pg-state-args.js';
 
 export type RoleKind = 'user' | 'group';
-
-/** The state's connection keywords as the module's. */
-export interface StateDbArgs {
-  user?: unknown;
-  maintenance_db?: unknown;
-  db_password?: unknown;
-  db_host?: unknown;
-  db_port?: unknown;
-  db_user?: unknown;
-}
-
-export const dbArgs = (a: StateDbArgs): Record<string, unknown> => ({
-  maintenance_db: a.maintenance_db ?? null,
-  runas: a.user ?? null,
-  host: a.db_host ?? null,
-  user: a.db_user ?? null,
-  port: a.db_port ?? null,
-  password: a.db_password ?? null,
-});
 
 export interface RolePresentArgs extends StateDbArgs {
   name: string;

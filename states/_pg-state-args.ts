@@ -13,6 +13,25 @@ export const pgStateConn = (z: typeof Zod) => ({
   db_user: z.unknown().default(null),
 });
 
+/** The state's connection keywords as the module's. */
+export interface StateDbArgs {
+  user?: unknown;
+  maintenance_db?: unknown;
+  db_password?: unknown;
+  db_host?: unknown;
+  db_port?: unknown;
+  db_user?: unknown;
+}
+
+export const dbArgs = (a: StateDbArgs): Record<string, unknown> => ({
+  maintenance_db: a.maintenance_db ?? null,
+  runas: a.user ?? null,
+  host: a.db_host ?? null,
+  user: a.db_user ?? null,
+  port: a.db_port ?? null,
+  password: a.db_password ?? null,
+});
+
 export const pgName = (z: typeof Zod) => z.union([z.string(), z.number()]).transform(String);
 
 /** Salt's state modules load when the `postgres` module's psql is there. */

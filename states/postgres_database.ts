@@ -4,8 +4,8 @@
  * made), or absent, through the `postgres` execution module.
  */
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { dbArgs } from './_pg-role-state.js';
-import { pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
+import { pgAbsentState } from './_pg-absent.js';
+import { dbArgs, pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
 
 const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
 
@@ -103,21 +103,7 @@ user: the system user to run psql as; db_user, db_password, db_host, db_port, ma
   },
 });
 
-const absent = defineState({
-  args: (z) => z.object({ name: pgName(z), ...pgStateConn(z) }),
-  doc: 'Ensure that the named database is absent.',
-  async run(ctx, a): Promise<StateReturn> {
-    const { name } = a;
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
-    const db = dbArgs(a);
-    if (await ctx.call('postgres.db_exists', [name], db)) {
-      if (ctx.test) return { ...ret, result: null, comment: `Database ${name} is set to be removed` };
-      if (await ctx.call('postgres.db_remove', [name], db))
-        return { ...ret, comment: `Database ${name} has been removed`, changes: { [name]: 'Absent' } };
-    }
-    return { ...ret, comment: `Database ${name} is not present, so it cannot be removed` };
-  },
-});
+const absent = pgAbsentState('Database', 'postgres.db_exists', 'postgres.db_remove');
 
 export default defineStateModule({
   name: 'postgres_database',

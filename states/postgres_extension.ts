@@ -5,8 +5,7 @@
  */
 import { INSTALLED, NOT_INSTALLED, TO_MOVE, TO_UPGRADE } from '../modules/_pg-ext.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { dbArgs } from './_pg-role-state.js';
-import { pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
+import { dbArgs, pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
 
 const present = defineState({
   args: (z) =>

@@ -67,7 +67,7 @@ function findOnPath(name: string): string | undefined {
 }
 
 /** PostgreSQL refuses to run as root: then it runs as the `postgres` system user. */
-function serverUser(): { uid: number; gid: number } | undefined {
+export function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
