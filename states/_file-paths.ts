@@ -234,10 +234,8 @@ export const symlink = defineState({
         ];
       if (!(await isDir(dirname(name)))) {
         if (a.makedirs) comment += `\n${dirname(name)} will be created`;
-        else {
-          result = false;
-          comment += `\nDirectory ${dirname(name)} for symlink is not present`;
-        }
+        // Salt 3006 keeps the prediction's result and only says so
+        else comment += `\nDirectory ${dirname(name)} for symlink is not present`;
       }
       return { ...ret, result, comment, changes };
     }

@@ -333,6 +333,13 @@ describe('file.directory, absent, symlink, touch, exists, missing', () => {
       comment: 'File exists where the symlink DIR/target should be',
       changes: {},
     });
+    // test=True with the link's folder missing: Salt 3006 predicts the creation and says why it would fail
+    expect(await run('symlink', { name: join(dir, 'nodir', 'l2'), target }, true)).toEqual({
+      result: null,
+      comment:
+        'Symlink DIR/nodir/l2 to DIR/target is set for creation\nDirectory DIR/nodir for symlink is not present',
+      changes: { new: 'DIR/nodir/l2' },
+    });
     const t1 = join(dir, 't1');
     expect(await run('touch', { name: t1 })).toEqual({
       result: true,
