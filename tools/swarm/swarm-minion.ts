@@ -29,7 +29,7 @@ import type { JobData } from '../../minion/job-protocol.js';
 import { decryptPublish, openEnvelope } from '../../minion/publish-decoder.js';
 import { buildReturnLoad } from '../../minion/return-load.js';
 import { type FunctionResult, type RunEnv, runFunction } from '../../minion/run-function.js';
-import { acceptSerial, type Serial, type SharedPublishes } from './shared-publish.js';
+import { acceptSerial, type OpenedPublish, type Serial, type SharedPublishes } from './shared-publish.js';
 import type { SwarmStats } from './swarm-protocol.js';
 
 /** What all the minions of one worker process share. */
@@ -217,8 +217,17 @@ export class SwarmMinion {
 
   async #decode(frame: Buffer): Promise<Readonly<Record<string, unknown>> | undefined> {
     const shared = this.#sh.publishes;
-    if (shared) return this.#decodeShared(frame, shared);
-    const opened = openEnvelope(frame, this.#sh.verifyPublishes ? this.#creds?.masterPub : undefined);
+    const verifyWith = this.#sh.verifyPublishes ? this.#creds?.masterPub : undefined;
+    if (shared) {
+      // the worker opens the frame once for all its minions; the serial check is this minion's
+      let opened = shared.open(frame, this.#pub as Crypticle, verifyWith);
+      if (!opened.ok && opened.reason === 'does not decrypt') {
+        await this.#reauth('reauthsPublish');
+        opened = shared.open(frame, this.#pub as Crypticle, verifyWith);
+      }
+      return this.#takeShared(opened);
+    }
+    const opened = openEnvelope(frame, verifyWith);
     if (!opened.ok) return undefined;
     let decoded = decryptPublish(opened.enc, this.#pub as Crypticle);
     if (!decoded.ok && decoded.reason === 'does not decrypt') {
@@ -229,17 +238,8 @@ export class SwarmMinion {
     return decoded.ok ? decoded.load : undefined;
   }
 
-  /** {@link #decode} with the decryption shared by the worker's minions; the serial check is this minion's. */
-  async #decodeShared(
-    frame: Buffer,
-    shared: SharedPublishes,
-  ): Promise<Readonly<Record<string, unknown>> | undefined> {
-    const verifyWith = this.#sh.verifyPublishes ? this.#creds?.masterPub : undefined;
-    let opened = shared.open(frame, this.#pub as Crypticle, verifyWith);
-    if (!opened.ok && opened.reason === 'does not decrypt') {
-      await this.#reauth('reauthsPublish');
-      opened = shared.open(frame, this.#pub as Crypticle, verifyWith);
-    }
+  /** A publish the worker opened: this minion's replay check, then its load (or nothing). */
+  #takeShared(opened: OpenedPublish): Readonly<Record<string, unknown>> | undefined {
     if (opened.serial !== undefined) {
       const last = acceptSerial(opened.serial, this.#serial);
       if (last === undefined) return undefined;
