@@ -3,7 +3,7 @@
  * restart, `test.ping` fan-out to every swarm minion, and the master's memory with them all
  * connected. The master is a real tsalt master (tools/local-cluster.ts, auto_accept); the
  * minions are tools/swarm workers on the same machine. Functions for bench/run.ts; standalone:
- * `node dist/bench/swarm-bench.js --count 1000 [--runs 5] [--procs N] [--workers 5]`.
+ * `node dist/bench/swarm-bench.js --count 1000 [--runs 5] [--procs N] [--workers 5] [--no-share-publishes]`.
  */
 import { renameSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -39,6 +39,8 @@ export interface SwarmBenchOptions {
   keysDir?: string;
   /** Distinct RSA keys (default one per minion; see tools/swarm/key-cache.ts). */
   keyPool?: number;
+  /** Each swarm worker opens a publish once for its minions (default; tools/swarm/shared-publish.ts). */
+  sharePublishes?: boolean;
   /** Seconds to wait for the whole swarm at each step. */
   timeoutS?: number;
   log?: (line: string) => void;
@@ -148,6 +150,7 @@ async function rig(count: number, o: SwarmBenchOptions): Promise<Rig> {
       keysDir,
       keyPool: o.keyPool,
       idPrefix: 'swarm-',
+      sharePublishes: o.sharePublishes,
     });
   } catch (err) {
     await cluster.stop();
@@ -332,6 +335,7 @@ async function main(argv: string[]): Promise<void> {
     procs,
     workerThreads: arg('--workers', 5),
     keyPool: argv.includes('--key-pool') ? arg('--key-pool', count) : undefined,
+    sharePublishes: !argv.includes('--no-share-publishes'),
     log: (line) => process.stdout.write(`  ${line}\n`),
   };
   const out = (line: string): void => {
@@ -364,7 +368,9 @@ async function main(argv: string[]): Promise<void> {
       `test.ping to ${count} swarm minions: first ${f.firstSeconds.toFixed(3)} s (${f.firstReturns} returns), then median ${f.median.toFixed(3)} s over ${runs} runs [${f.seconds.map((s) => s.toFixed(3)).join(' ')}], returns [${f.returns.join(' ')}]`,
     );
     const roles = Object.entries(f.cpuUsByRole).map(([k, v]) => `${k} ${v.toFixed(0)}`);
-    out(`CPU per return over those runs: ${f.cpuUsPerReturn.toFixed(0)} µs (${roles.join(', ')})`);
+    out(
+      `CPU per return over those runs: ${f.cpuUsPerReturn.toFixed(0)} µs (${roles.join(', ')}; the swarm ${o.sharePublishes ? 'opens each publish once per worker' : 'opens each publish in every minion, --no-share-publishes'})`,
+    );
     out(
       `the request server's main thread alone: ${f.routerUsPerReturn.toFixed(0)} µs per return, so one thread's floor for 10,000 returns is ${(f.routerUsPerReturn / 100).toFixed(2)} s; all processes on ${availableParallelism()} cores: ${((f.cpuUsPerReturn * 10_000) / 1e6 / availableParallelism()).toFixed(2)} s`,
     );

@@ -57,13 +57,13 @@ export async function swarmSection(quick: boolean): Promise<void> {
         goal: count === 10_000 ? '≤ 1.0 s' : '≤ 0.25 s',
         min: Math.min(...fan.seconds),
         max: Math.max(...fan.seconds),
-        method: `publish to last return, ${fan.runs} runs after the first; returns per run: ${fan.returns.join(', ')}`,
+        method: `publish to last return, ${fan.runs} runs after the first (swarm workers open each publish once for their minions); returns per run: ${fan.returns.join(', ')}`,
       });
       report({
         name: `CPU per return, test.ping to ${n} swarm minions, every process`,
         value: fan.cpuUsPerReturn,
         unit: 'µs',
-        method: `/proc CPU of the master's and the swarm's processes and the bench's own (its LocalClient), over the runs after the first; by process: ${Object.entries(
+        method: `/proc CPU of the master's and the swarm's processes and the bench's own (its LocalClient), over the runs after the first; each swarm worker opens a publish once for its minions (tools/swarm/shared-publish.ts); by process: ${Object.entries(
           fan.cpuUsByRole,
         )
           .map(([k, v]) => `${k} ${v.toFixed(0)}`)

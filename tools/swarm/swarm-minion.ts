@@ -29,6 +29,7 @@ import type { JobData } from '../../minion/job-protocol.js';
 import { decryptPublish, openEnvelope } from '../../minion/publish-decoder.js';
 import { buildReturnLoad } from '../../minion/return-load.js';
 import { type FunctionResult, type RunEnv, runFunction } from '../../minion/run-function.js';
+import { acceptSerial, type OpenedPublish, type Serial, type SharedPublishes } from './shared-publish.js';
 import type { SwarmStats } from './swarm-protocol.js';
 
 /** What all the minions of one worker process share. */
@@ -46,6 +47,8 @@ export interface SwarmShared {
   returnTries: number;
   reportGrains: boolean;
   verifyPublishes: boolean;
+  /** The worker's publishes opened once for all its minions (shared-publish.ts); unset: each minion opens its own. */
+  publishes?: SharedPublishes;
   loader: ModuleLoader;
   opts: Readonly<Record<string, unknown>>;
   log: Logger;
@@ -68,6 +71,8 @@ export class SwarmMinion {
   readonly #requests: ReqClient;
   #creds: Credentials | undefined;
   #pub: Crypticle | undefined;
+  /** The last publish serial accepted, when publishes are opened once per worker (else `#pub` keeps it). */
+  #serial: Serial = 0;
   #channel: AesChannel | undefined;
   #sub: ZmtpSubscriber | undefined;
   #reauthing: Promise<void> | undefined;
@@ -126,6 +131,7 @@ export class SwarmMinion {
     if (!this.#creds) this.#sh.stats.authenticated++;
     this.#creds = creds;
     this.#pub = new Crypticle(creds.aes);
+    this.#serial = 0;
     this.#channel?.setSession(creds.session);
   }
 
@@ -209,8 +215,19 @@ export class SwarmMinion {
     }
   }
 
-  async #decode(frame: Buffer): Promise<Record<string, unknown> | undefined> {
-    const opened = openEnvelope(frame, this.#sh.verifyPublishes ? this.#creds?.masterPub : undefined);
+  async #decode(frame: Buffer): Promise<Readonly<Record<string, unknown>> | undefined> {
+    const shared = this.#sh.publishes;
+    const verifyWith = this.#sh.verifyPublishes ? this.#creds?.masterPub : undefined;
+    if (shared) {
+      // the worker opens the frame once for all its minions; the serial check is this minion's
+      let opened = shared.open(frame, this.#pub as Crypticle, verifyWith);
+      if (!opened.ok && opened.reason === 'does not decrypt') {
+        await this.#reauth('reauthsPublish');
+        opened = shared.open(frame, this.#pub as Crypticle, verifyWith);
+      }
+      return this.#takeShared(opened);
+    }
+    const opened = openEnvelope(frame, verifyWith);
     if (!opened.ok) return undefined;
     let decoded = decryptPublish(opened.enc, this.#pub as Crypticle);
     if (!decoded.ok && decoded.reason === 'does not decrypt') {
@@ -219,6 +236,16 @@ export class SwarmMinion {
       decoded = decryptPublish(opened.enc, this.#pub as Crypticle);
     }
     return decoded.ok ? decoded.load : undefined;
+  }
+
+  /** A publish the worker opened: this minion's replay check, then its load (or nothing). */
+  #takeShared(opened: OpenedPublish): Readonly<Record<string, unknown>> | undefined {
+    if (opened.serial !== undefined) {
+      const last = acceptSerial(opened.serial, this.#serial);
+      if (last === undefined) return undefined;
+      this.#serial = last;
+    }
+    return opened.ok ? opened.load : undefined;
   }
 
   async #run(

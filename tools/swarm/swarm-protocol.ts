@@ -31,6 +31,8 @@ export interface WorkerAssignment {
   reportGrains: boolean;
   /** Verify the master's signature on publishes (`sign_pub_messages`). */
   verifyPublishes: boolean;
+  /** Open each distinct publish once for the worker's minions (shared-publish.ts). */
+  sharePublishes: boolean;
   encAlgo: EncAlgo;
   sigAlgo: SigAlgo;
   statsEveryMs: number;

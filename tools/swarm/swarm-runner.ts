@@ -36,6 +36,8 @@ export interface SwarmOptions {
   returnTries?: number;
   reportGrains?: boolean;
   verifyPublishes?: boolean;
+  /** Open each distinct publish once per worker for its minions (default on; shared-publish.ts). */
+  sharePublishes?: boolean;
   statsEveryMs?: number;
   logLevel?: string;
 }
@@ -124,6 +126,7 @@ export async function startSwarm(o: SwarmOptions): Promise<SwarmHandle> {
       returnTries: o.returnTries ?? 3,
       reportGrains: o.reportGrains ?? true,
       verifyPublishes: o.verifyPublishes ?? false,
+      sharePublishes: o.sharePublishes ?? true,
       encAlgo: DEFAULT_ENC_ALGO,
       sigAlgo: DEFAULT_SIG_ALGO,
       statsEveryMs: o.statsEveryMs ?? 200,

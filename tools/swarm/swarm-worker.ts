@@ -14,6 +14,7 @@ import { coreGrains, mergeGrains, serverId } from '../../minion/grains.js';
 import { BUILTIN_DIRS } from '../../plugins/builtin-dirs.js';
 import { minionId, spreadGrains } from './grains-spread.js';
 import { loadKeys } from './key-cache.js';
+import { SharedPublishes } from './shared-publish.js';
 import { SwarmMinion, type SwarmShared } from './swarm-minion.js';
 import {
   emptyStats,
@@ -63,6 +64,7 @@ function build(a: WorkerAssignment): void {
     returnTries: a.returnTries,
     reportGrains: a.reportGrains,
     verifyPublishes: a.verifyPublishes,
+    publishes: a.sharePublishes ? new SharedPublishes() : undefined,
     loader,
     opts,
     log,

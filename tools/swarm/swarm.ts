@@ -34,6 +34,7 @@ const program = new Command('swarm')
   .option('--acceptance-wait <s>', 'seconds between sign-ins while the key is pending', int, 10)
   .option('--no-grains-report', 'do not send the start-up `_pillar` request that reports grains')
   .option('--verify-publishes', "check the master's signature on publishes (sign_pub_messages)")
+  .option('--no-share-publishes', 'each minion opens every publish itself (default: once per worker process)')
   .option('--every <s>', 'seconds between summary lines', int, 5)
   .option('--log-level <level>', "workers' console log level", 'warning');
 
@@ -53,6 +54,7 @@ const o = program.opts<{
   acceptanceWait: number;
   grainsReport: boolean;
   verifyPublishes?: boolean;
+  sharePublishes: boolean;
   every: number;
   logLevel: string;
 }>();
@@ -81,6 +83,7 @@ const swarm = await startSwarm({
   acceptanceWaitMs: o.acceptanceWait * 1000,
   reportGrains: o.grainsReport,
   verifyPublishes: o.verifyPublishes ?? false,
+  sharePublishes: o.sharePublishes,
   logLevel: o.logLevel,
 });
 out(
