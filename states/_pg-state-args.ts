@@ -3,6 +3,7 @@
  * as; `db_*` the server and role), as a zod shape.
  */
 import type { z as Zod } from 'zod';
+import type { StateReturn } from '../plugins/states/index.js';
 
 export const pgStateConn = (z: typeof Zod) => ({
   user: z.unknown().default(null),
@@ -30,6 +31,20 @@ export const dbArgs = (a: StateDbArgs): Record<string, unknown> => ({
   user: a.db_user ?? null,
   port: a.db_port ?? null,
   password: a.db_password ?? null,
+});
+
+/**
+ * What a `present` state starts from: the unchanged return (`<Noun> <name> is already <done>`)
+ * and the module's connection keywords.
+ */
+export const pgPresentStart = (
+  name: string,
+  noun: string,
+  a: StateDbArgs,
+  done = 'present',
+): { ret: StateReturn; db: Record<string, unknown> } => ({
+  ret: { name, changes: {}, result: true, comment: `${noun} ${name} is already ${done}` },
+  db: dbArgs(a),
 });
 
 export const pgName = (z: typeof Zod) => z.union([z.string(), z.number()]).transform(String);

@@ -5,7 +5,7 @@
  */
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 import { pgAbsentState } from './_pg-absent.js';
-import { dbArgs, pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
+import { pgName, pgPresentStart, pgStateConn, psqlPresent } from './_pg-state-args.js';
 
 const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
 
@@ -28,13 +28,7 @@ owner, tablespace: changed on an existing database (owner_recurse: its objects t
 user: the system user to run psql as; db_user, db_password, db_host, db_port, maintenance_db: the connection.`,
   async run(ctx, a): Promise<StateReturn> {
     const { name } = a;
-    const ret: StateReturn = {
-      name,
-      changes: {},
-      result: true,
-      comment: `Database ${name} is already present`,
-    };
-    const db = dbArgs(a);
+    const { ret, db } = pgPresentStart(name, 'Database', a);
     const dbs = (await ctx.call('postgres.db_list', [], db)) as Record<string, Record<string, string>>;
     const p = dbs[name];
     const [tablespace, encoding, collate, ctype, owner] = [

@@ -5,7 +5,7 @@
  */
 import { INSTALLED, NOT_INSTALLED, TO_MOVE, TO_UPGRADE } from '../modules/_pg-ext.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { dbArgs, pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
+import { dbArgs, pgName, pgPresentStart, pgStateConn, psqlPresent } from './_pg-state-args.js';
 
 const present = defineState({
   args: (z) =>
@@ -23,13 +23,7 @@ schema: the schema to install it in (or move it to); ext_version: the version to
 user: the system user to run psql as; db_user, db_password, db_host, db_port, maintenance_db: the connection (the extension goes into maintenance_db).`,
   async run(ctx, a): Promise<StateReturn> {
     const { name } = a;
-    const ret: StateReturn = {
-      name,
-      changes: {},
-      result: true,
-      comment: `Extension ${name} is already present`,
-    };
-    const db = dbArgs(a);
+    const { ret, db } = pgPresentStart(name, 'Extension', a);
     const md = (await ctx.call('postgres.create_metadata', [name], {
       schema: a.schema,
       ext_version: a.ext_version,

@@ -10,7 +10,7 @@
 import { pyStr } from '../kernel/util.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 import { pgAbsentState } from './_pg-absent.js';
-import { dbArgs, pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
+import { pgName, pgPresentStart, pgStateConn, psqlPresent } from './_pg-state-args.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,13 +32,7 @@ owner: the role that owns it (default: the role connecting).
 user: the system user to run psql as; maintenance_db, db_user, db_password, db_host, db_port: the connection.`,
   async run(ctx, a): Promise<StateReturn> {
     const { name } = a;
-    const ret: StateReturn = {
-      name,
-      changes: {},
-      result: true,
-      comment: `Tablespace ${name} is already present`,
-    };
-    const db = dbArgs(a);
+    const { ret, db } = pgPresentStart(name, 'Tablespace', a);
     const spaces = (await ctx.call('postgres.tablespace_list', [], db)) as Record<
       string,
       Record<string, string>
