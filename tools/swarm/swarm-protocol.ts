@@ -108,10 +108,11 @@ export function formatStats(s: SwarmStats, procs?: number): string {
 }
 
 /**
- * How many worker processes for `count` minions: each minion holds two ZeroMQ sockets (SUB and
- * REQ), plus a third while it signs in, and every ZeroMQ socket costs the process two file
- * descriptors (its TCP connection and its mailbox); at most `perProc` minions per process keeps
- * a worker near 6 x 2,500 = 15,000 of the 20,000 allowed.
+ * How many worker processes for `count` minions: each minion holds two TCP connections of
+ * tsalt's own ZMTP (its SUB and its request connection, the one its sign-ins and returns share),
+ * one file descriptor each; at most `perProc` minions per process keeps a worker near
+ * 2 x 2,500 = 5,000 descriptors, well inside the 20,000 allowed, and spreads the minions' CPU
+ * over processes.
  */
 export function defaultProcs(count: number, perProc = 2500): number {
   return Math.max(1, Math.ceil(count / perProc));
