@@ -13,7 +13,7 @@ export const executionModuleOptions = defineOptions('minion', {
     "Where rbenv lives, for the `gem` module's `ruby` argument through rbenv; null: `/usr/local/rbenv` for root, else `~<runas>/.rbenv`.",
   ),
   'rvm.runas': nullableStringOption(
-    "The user whose RVM the `gem` module uses when a call gives no `runas` (`~<user>/.rvm/bin/rvm`, else `/usr/local/rvm/bin/rvm`); null: the system-wide RVM.",
+    'The user whose RVM the `gem` module uses when a call gives no `runas` (`~<user>/.rvm/bin/rvm`, else `/usr/local/rvm/bin/rvm`); null: the system-wide RVM.',
   ),
 });
 
