@@ -11,7 +11,7 @@
  * (default: this build's; `JOB_PROCESS_EXEC_ARGV` gives the job processes Node options).
  */
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LocalClient } from '../client/local-client.js';
 import { loadConfig } from '../kernel/config/index.js';
@@ -26,6 +26,25 @@ export interface JobProcessRun {
   readyCpuMs: number;
   /** CPU ms from the fork to the first job's result. */
   jobCpuMs: number;
+  /** The same two from the scheduler's nanosecond counts (every live thread), not 10 ms ticks. */
+  readyNsMs: number;
+  jobNsMs: number;
+}
+
+/**
+ * CPU ms of `pid`'s live threads from /proc/<pid>/task/<tid>/schedstat (nanoseconds on a CPU):
+ * finer than /proc's 10 ms ticks, so that medians of a few ms apart differ. A job process's
+ * threads (V8's and libuv's) live as long as it does.
+ */
+export function schedCpuMs(pid: number): number {
+  let ns = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    // the process is gone
+  }
+  return ns / 1e6;
 }
 
 /** The environment a real minion gives its job process (this process's own left out). */
@@ -66,6 +85,7 @@ function oneRun(file: string, env: Record<string, string>, seq: number): Promise
     });
     const pid = child.pid as number;
     let readyCpuMs = 0;
+    let readyNsMs = 0;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`job process ${file} gave no result`));
@@ -73,13 +93,15 @@ function oneRun(file: string, env: Record<string, string>, seq: number): Promise
     child.on('message', (msg: { type?: string }) => {
       if (msg.type === 'ready') {
         readyCpuMs = cpuMs(pid);
+        readyNsMs = schedCpuMs(pid);
         const job = { jid: `2026112800000000${String(seq).padStart(4, '0')}`, fun: 'cmd.run', arg: ['true'] };
         child.send({ type: 'run', seq, job, arg: packIpc(job.arg) } satisfies RunJob);
       } else if (msg.type === 'result') {
         const jobCpuMs = cpuMs(pid);
+        const jobNsMs = schedCpuMs(pid);
         const ret = (msg as JobResult).result;
         clearTimeout(timer);
-        child.once('exit', () => resolve({ readyCpuMs, jobCpuMs }));
+        child.once('exit', () => resolve({ readyCpuMs, jobCpuMs, readyNsMs, jobNsMs }));
         child.send({ type: 'exit' });
         if (!ret) reject(new Error('a result without an outcome'));
       }
@@ -128,8 +150,10 @@ if (process.argv[1]?.endsWith('job-process-start.js')) {
   for (const [name, rs] of Object.entries(res)) {
     const ready = stats(rs.map((r) => r.readyCpuMs));
     const job = stats(rs.map((r) => r.jobCpuMs));
+    const readyNs = stats(rs.map((r) => r.readyNsMs));
+    const jobNs = stats(rs.map((r) => r.jobNsMs));
     process.stdout.write(
-      `${name}: ${rs.length} runs; CPU to ready median ${ready.median} ms (min ${ready.min}); to the job's result median ${job.median} ms (min ${job.min})\n`,
+      `${name}: ${rs.length} runs; CPU to ready median ${ready.median} ms (min ${ready.min}); to the job's result median ${job.median} ms (min ${job.min}); from schedstat: to ready ${readyNs.median.toFixed(1)} (min ${readyNs.min.toFixed(1)}), to the result ${jobNs.median.toFixed(1)} (min ${jobNs.min.toFixed(1)})\n`,
     );
   }
 }

@@ -3,7 +3,10 @@
  * Node 20's loader ~0.6-0.9 ms). The static import graph of `minion/job-process.ts` and
  * `modules/cmd.ts`, read from the sources (type-only imports and `import()` left out, as Node
  * loads neither up front), must hold no template engine: `cmd.run`'s `template=` loads it when
- * a command asks (it was ~100 modules and ~100 ms of CPU on every first job), nor pino.
+ * a command asks (it was ~100 modules and ~100 ms of CPU on every first job), nor pino, nor the
+ * full `tsalt` door (its config, plugin and daemon code, 22 modules and ~10 ms): cmd.run's files
+ * take the error catalogue and `defineModule` through the light doors `tsalt/errors` and
+ * `tsalt/define`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,5 +34,10 @@ describe("a job process's first cmd.run", () => {
       /^import\s+(?!type\b)[^;]*from\s*'pino'/m.test(readFileSync(join(REPO, f), 'utf8')),
     );
     expect(pino).toEqual([]);
+  });
+
+  it("loads the kernel's full door (kernel/index.ts) only for a plugin that asks for it", () => {
+    expect(loaded.has('kernel/errors.ts')).toBe(true);
+    expect(loaded.has('kernel/index.ts')).toBe(false);
   });
 });

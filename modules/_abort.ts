@@ -3,7 +3,7 @@
  * the job is killed or times out.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { SALT_ERR_EXEC_COMMAND, SaltError } from '../kernel/index.js';
+import { SALT_ERR_EXEC_COMMAND, SaltError } from '../kernel/errors.js';
 
 /** The error to throw for an aborted job: the abort reason if it is a SaltError, else a clear one. */
 export function abortError(signal: AbortSignal, what: string): Error {

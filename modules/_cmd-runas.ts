@@ -8,7 +8,7 @@
  * off) with the user's identity variables set, and `setpriv` (util-linux) does both.
  */
 import os from 'node:os';
-import { SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { SALT_ERR_EXEC_COMMAND } from '../kernel/errors.js';
 import { pyStr } from '../kernel/util.js';
 import { groupByName, passwdByName } from './_passwd-db.js';
 import { which } from './_which.js';

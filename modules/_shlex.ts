@@ -2,7 +2,7 @@
  * Python's `shlex.split(s)` in POSIX mode (no comments), which Salt uses to turn a command
  * string into argv when no shell runs it.
  */
-import { SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { SALT_ERR_EXEC_COMMAND } from '../kernel/errors.js';
 
 const WHITESPACE = ' \t\r\n';
 

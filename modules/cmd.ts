@@ -15,14 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import {
-  defineFunction,
-  defineModule,
-  type ExecContext,
-  type ExtraArgs,
-  SALT_ERR_EXEC_COMMAND,
-  SaltError,
-} from '../kernel/index.js';
+// the light doors: a job process running only cmd.run loads none of the full door's config code
+import { SALT_ERR_EXEC_COMMAND, SaltError } from '../kernel/errors.js';
+import type { ExecContext, ExtraArgs } from '../kernel/index.js';
+import { defineFunction, defineModule } from '../kernel/loader/define.js';
 import { pyStr, RetcodeResult } from '../kernel/util.js';
 import {
   type AnyArgs,

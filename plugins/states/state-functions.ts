@@ -4,7 +4,8 @@
  * the job's execution context. Keywords a function does not accept are dropped, as Salt's
  * `format_call` drops them, so the low chunk's requisites and global arguments never reach it.
  */
-import { type ExecContext, type ModuleLoader, SaltError } from '../../kernel/index.js';
+import { SaltError } from '../../kernel/errors.js';
+import type { ExecContext, ModuleLoader } from '../../kernel/index.js';
 import { bindArgs, optionalKeys } from '../../kernel/util.js';
 import type { StateCallOptions, StateContext, StateFunctions, StateReturn } from './define.js';
 
