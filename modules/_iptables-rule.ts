@@ -33,7 +33,7 @@ const isNegated = (v: unknown): boolean => {
 
 const blank = (v: unknown): boolean => v === null || v === undefined || v === '';
 
-const hasWhitespace = (s: string): boolean => /[ \t\n\r\x0b\x0c]/.test(s);
+const hasWhitespace = (s: string): boolean => [...s].some((c) => ' \t\n\r\v\f'.includes(c));
 
 /**
  * The rule `kwargs` describe, as the text after `-A CHAIN` (Salt's `build_rule` without
