@@ -4,7 +4,7 @@
  * rule, in Salt's order; a value starting with `!` or `not` negates its option.
  */
 import { pyStr } from '../kernel/util.js';
-import { INTERNAL_KEYWORDS } from '../plugins/states/keywords.js';
+import { STATE_INTERNAL_KEYWORDS } from './_iptables-keywords.js';
 
 /** Options that belong to a jump target, so they follow `-j`. In Salt's order (`j`/`jump` first). */
 const AFTER_JUMP = `j jump add-set and-mark and-tos checksum-fill clamp-mss-to-pmtu clustermac ctevents
@@ -22,7 +22,7 @@ to-port addr and-mask delude honeypot or-mask prefix reset reuse set-mac shift s
 ttl`.split(/\s+/);
 
 /** Keywords a rule never turns into options: the state system's own, and the state's `chain`, `save`, `table`. */
-const IGNORED = new Set([...INTERNAL_KEYWORDS, 'chain', 'save', 'table']);
+const IGNORED = new Set([...STATE_INTERNAL_KEYWORDS, 'chain', 'save', 'table']);
 
 const NEGATION = /(!|not)\s?/g;
 

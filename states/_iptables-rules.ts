@@ -4,8 +4,9 @@
  * keywords (`iptables.build_rule`), check it (`iptables -C`), change it unless `test=True`, and
  * with `save` write the tables to a file. An aggregated chunk (`rules`) runs each rule in turn.
  */
+
+import { STATE_INTERNAL_KEYWORDS } from '../modules/_iptables-keywords.js';
 import type { StateContext, StateReturn } from '../plugins/states/index.js';
-import { INTERNAL_KEYWORDS } from '../plugins/states/keywords.js';
 
 /** Which rule state runs. */
 export type RuleVerb = 'append' | 'insert' | 'delete';
@@ -75,7 +76,7 @@ export async function ruleState(
   if ('rules' in given) return aggregated(ctx, verb, name, family, given);
   const ret: StateReturn = { name, changes: {}, result: null, comment: '' };
   const kwargs: Kw = {};
-  for (const [k, v] of Object.entries(given)) if (!INTERNAL_KEYWORDS.has(k)) kwargs[k] = v;
+  for (const [k, v] of Object.entries(given)) if (!STATE_INTERNAL_KEYWORDS.has(k)) kwargs[k] = v;
   if (verb === 'append') delete kwargs.__agg__;
   kwargs.name = name;
   kwargs.table = table;

@@ -7,6 +7,7 @@
  * states of a run into one chunk, as Salt's does.
  */
 
+import { STATE_INTERNAL_KEYWORDS } from '../modules/_iptables-keywords.js';
 import { which } from '../modules/_which.js';
 import {
   defineState,
@@ -14,8 +15,6 @@ import {
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
-import { INTERNAL_KEYWORDS } from '../plugins/states/keywords.js';
-import { genTag, type TagParts } from '../plugins/states/runtime/tag.js';
 import { type RuleVerb, ruleState } from './_iptables-rules.js';
 
 type Kw = Record<string, unknown>;
@@ -26,7 +25,7 @@ const base = (z: typeof import('zod').z) =>
 const blank = (name: string): StateReturn => ({ name, changes: {}, result: null, comment: '' });
 
 const own = (kwargs: Kw): Kw =>
-  Object.fromEntries(Object.entries(kwargs).filter(([k]) => !INTERNAL_KEYWORDS.has(k)));
+  Object.fromEntries(Object.entries(kwargs).filter(([k]) => !STATE_INTERNAL_KEYWORDS.has(k)));
 
 function need(kwargs: Kw, key: string): unknown {
   if (!(key in kwargs)) throw new Error(`KeyError: '${key}'`);
@@ -152,7 +151,8 @@ function aggregate(low: Kw, chunks: readonly Kw[], running: Readonly<Record<stri
   if (low.fun !== 'append' && low.fun !== 'insert') return low;
   const rules: Kw[] = [];
   for (const chunk of chunks) {
-    if (genTag(chunk as unknown as TagParts) in running) continue;
+    // Salt's tag of a chunk: state_|-id_|-name_|-fun
+    if (`${chunk.state}_|-${chunk.__id__}_|-${chunk.name}_|-${chunk.fun}` in running) continue;
     if (chunk.state !== 'iptables' || '__agg__' in chunk || chunk.fun !== low.fun) continue;
     const copy = structuredClone(chunk);
     if (rules.some((r) => JSON.stringify(r) === JSON.stringify(copy))) continue;
