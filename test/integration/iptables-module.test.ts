@@ -132,6 +132,9 @@ describe.skipIf(ns.unavailable !== null)('iptables module in a network namespace
     const missing = await call('iptables.get_saved_rules', `conf_file=${join(root, 'nope.v4')}`);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No such file or directory');
+  });
+
+  it('deletes rules by position or whole, flushes and deletes chains', async () => {
     expect(await value('iptables.delete', 'filter', 'INPUT', 'position=1')).toBe('');
     expect(await value('iptables.delete', 'filter', 'INPUT', 'rule=-p tcp --dport 22 -j ACCEPT')).toBe('');
     expect(await value('iptables.delete', 'filter', 'INPUT', 'position=1', 'rule=x')).toBe(
