@@ -63,13 +63,38 @@ describe('peekRequest', () => {
   it('does not mark a sign-in, a user command, an aes request without an id, or a non-string enc', () => {
     const signIn = packNetwork({ enc: 'clear', load: { cmd: '_auth', id: 'db-7' }, version: 3 });
     expect(peekRequest(signIn)).toEqual({ id: 'db-7', aes: false });
-    expect(peekRequest(packNetwork({ enc: 'clear', load: { cmd: 'publish' } }))).toEqual({
+    expect(
+      peekRequest(packNetwork({ enc: 'clear', load: { cmd: 'runner', fun: 'jobs.list_jobs' } })),
+    ).toEqual({
       id: undefined,
       aes: false,
     });
     expect(peekRequest(packNetwork({ enc: 'aes', load: Buffer.alloc(4) })).aes).toBe(false);
     expect(peekRequest(packNetwork({ enc: 1, load: Buffer.alloc(4), id: 'm' })).aes).toBe(false);
     expect(peekRequest(new Uint8Array([0x81, 0xa3, 0x65, 0x6e]))).toEqual({ id: undefined, aes: false });
+  });
+});
+
+describe('peekRequest: a publish the router thread may take', () => {
+  const publish = (load: Record<string, unknown>) =>
+    peekRequest(
+      packNetwork({ enc: 'clear', load: { cmd: 'publish', tgt: '*', key: 'k', ...load }, version: 3 }),
+    );
+
+  it('marks a publish targeting by glob (given or by default) or list', () => {
+    expect(publish({})).toEqual({ id: undefined, aes: false, publish: true });
+    expect(publish({ tgt_type: 'glob' }).publish).toBe(true);
+    expect(publish({ tgt_type: 'list', tgt: ['a', 'b'] }).publish).toBe(true);
+  });
+
+  it('leaves a publish whose targeting may read the minion data cache, a peer publish, other commands', () => {
+    for (const tgt_type of ['grain', 'pillar', 'compound', 'nodegroup', 'ipcidr', 7])
+      expect(publish({ tgt_type }).publish).toBeUndefined();
+    // a minion's peer publish carries its id: a minion request, not a user's
+    expect(publish({ id: 'm1' })).toEqual({ id: 'm1', aes: false });
+    expect(
+      peekRequest(packNetwork({ enc: 'clear', load: { cmd: 'wheel', tgt_type: 'glob' } })).publish,
+    ).toBeUndefined();
   });
 });
 

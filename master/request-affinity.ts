@@ -64,6 +64,18 @@ export interface RequestPeek {
   id: string | undefined;
   /** The outer map says `enc: 'aes'` and carries the id: a signed-in minion's encrypted request. */
   aes: boolean;
+  /** A user's `publish` targeting by glob or list ({@link isKeyListPublish}); set only then. */
+  publish?: true;
+}
+
+/**
+ * A `publish` whose targeting reads nothing but the accepted key list (glob, list, or no
+ * `tgt_type`, which is glob): light enough for the request server's router thread
+ * (children/request-server.ts). Grain, pillar and compound targeting may read the minion data
+ * cache from disk, and stay on the worker threads.
+ */
+export function isKeyListPublish(cmd: unknown, tgtType: unknown): boolean {
+  return cmd === 'publish' && (tgtType === undefined || tgtType === 'glob' || tgtType === 'list');
 }
 
 const NOT_A_REQUEST: RequestPeek = { id: undefined, aes: false };
@@ -99,7 +111,7 @@ function mapValues(
 
 /** The outer map's `id`, `enc` and `load` (in this order). */
 const OUTER_KEYS = ['id', 'enc', 'load'] as const;
-const INNER_KEYS = ['id'] as const;
+const INNER_KEYS = ['id', 'cmd', 'tgt_type'] as const;
 
 function peekMap(buf: Uint8Array): RequestPeek {
   const outer = mapValues(buf, 0, OUTER_KEYS);
@@ -111,8 +123,12 @@ function peekMap(buf: Uint8Array): RequestPeek {
     return { id, aes: enc !== undefined && spells(buf, enc[0], enc[1], 'aes') };
   }
   const inner = loadAt === undefined ? undefined : mapValues(buf, loadAt, INNER_KEYS);
-  const innerId = inner?.[0];
-  return { id: innerId === undefined ? undefined : readStr(buf, innerId), aes: false };
+  const [innerId, cmdAt, tgtTypeAt] = inner ?? [];
+  const peek: RequestPeek = { id: innerId === undefined ? undefined : readStr(buf, innerId), aes: false };
+  if (cmdAt === undefined || peek.id !== undefined) return peek;
+  const tgtType = tgtTypeAt === undefined ? undefined : (readStr(buf, tgtTypeAt) ?? null);
+  if (isKeyListPublish(readStr(buf, cmdAt), tgtType)) peek.publish = true;
+  return peek;
 }
 
 /** The minion id and encryption of a request frame; a frame that is not a map gives neither. */

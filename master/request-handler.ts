@@ -12,6 +12,7 @@ import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
 import { type Effects, type HandlerEnv, newEffects } from './handlers/context.js';
 import { privateReply } from './private-reply.js';
+import { isKeyListPublish } from './request-affinity.js';
 import { RequestContext } from './request-context.js';
 
 export interface HandledRequest {
@@ -62,6 +63,9 @@ function expired(ts: unknown, ttl: number): boolean {
 
 /** A clear load that is a minion's sign-in. */
 const isSignIn = (load: unknown): boolean => isStringMap(load) && load.cmd === '_auth';
+/** A user's publish the router thread may take on (request-affinity.ts). */
+const isLightPublish = (load: unknown): boolean =>
+  isStringMap(load) && isKeyListPublish(load.cmd, load.tgt_type);
 
 /** The request's age for the log line, whole seconds as Salt's `%d` prints it. */
 function ageText(ts: unknown): string {
@@ -104,8 +108,9 @@ export class RequestHandler {
   }
 
   /**
-   * Handles whatever a minion sends (its `_auth` sign-in, `_pillar` and the light requests);
-   * leaves users' clear commands to a worker as {@link handleLight} does. For the request
+   * Handles whatever a minion sends (its `_auth` sign-in, `_pillar` and the light requests) and
+   * a user's `publish` that targets by glob or list; leaves users' other clear commands to a
+   * worker as {@link handleLight} does. For the request
    * server's router thread on a machine where worker threads gain nothing (light-lane.ts): there
    * a sign-in costs its RSA and files without the hand-offs and a third isolate's JIT.
    */
@@ -149,7 +154,11 @@ export class RequestHandler {
       return packNetwork(BAD_LOAD);
     }
     if (!isStringMap(payload) || !('enc' in payload) || !('load' in payload)) return packNetwork(BAD_LOAD);
-    if (scope !== 'all' && payload.enc !== 'aes' && !(scope === 'minion' && isSignIn(payload.load)))
+    if (
+      scope !== 'all' &&
+      payload.enc !== 'aes' &&
+      !(scope === 'minion' && (isSignIn(payload.load) || isLightPublish(payload.load)))
+    )
       return { left: true };
     const version = typeof payload.version === 'number' ? payload.version : 0;
     if (version < this.#env.config.minimum_auth_version) {

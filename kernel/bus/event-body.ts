@@ -8,17 +8,12 @@ import { encodeEventBody } from '../serial/index.js';
 let lastMs = Number.NaN;
 let lastStamp = '';
 
-function formatStamp(date: Date): string {
-  return `${date.toISOString().slice(0, 23)}000`;
-}
-
 /** Salt's `_stamp`: UTC ISO-8601 with microseconds, no zone suffix (now, unless `date` is given). */
 export function eventStamp(date?: Date): string {
-  if (date) return formatStamp(date);
-  const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastStamp = formatStamp(new Date(now));
+  const ms = date ? date.getTime() : Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastStamp = `${new Date(ms).toISOString().slice(0, 23)}000`;
   }
   return lastStamp;
 }

@@ -125,6 +125,7 @@ export class EventPublisher {
       sendHighWaterMark: this.#hwm,
       maxQueuedBytes: SUBSCRIBER_MAX_BYTES,
       reportEverySubscription: true,
+      coalesce: true,
       maxTopicsPerPeer: MAX_PREFIXES_PER_LISTENER,
       onSubscription: (msg) => this.#counters.onSubscription(msg),
       onPeerError,

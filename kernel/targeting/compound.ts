@@ -165,10 +165,3 @@ export function evaluateCompound<T>(node: CompoundNode, algebra: CompoundAlgebra
     }
   }
 }
-
-/** The leaves of a compound tree, left to right. */
-export function compoundLeaves(node: CompoundNode): CompoundLeaf[] {
-  if (node.op === 'leaf') return [node];
-  if (node.op === 'not') return compoundLeaves(node.operand);
-  return [...compoundLeaves(node.left), ...compoundLeaves(node.right)];
-}

@@ -8,7 +8,8 @@ import { memoryLogger } from '../../modules/_fake-ctx.js';
 import jobStore, { jobStoreOptions, storeSettings } from './index.js';
 import * as Q from './queries.js';
 import { openDatabase } from './schema.js';
-import { VERIFY_MS } from './write-queue.js';
+import { JobStore } from './store.js';
+import { LOCK_TRY_MS, VERIFY_MS } from './write-queue.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsalt-js-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -150,5 +151,24 @@ describe('job_store: a store that cannot be written', () => {
       expect.stringContaining('buffered writes stored'),
     ]);
     await jobStore.close!(ctx);
+  });
+});
+
+describe('job_store: busy_timeout', () => {
+  it('commits wait at most LOCK_TRY_MS for the lock, reads and close the full busy_timeout', async () => {
+    const ctx = ctxIn('timeouts', { busy_timeout: 4321 });
+    const store = new JobStore(storeSettings(ctx), ctx.log);
+    const timeout = (db: Database.Database) => Number(db.pragma('busy_timeout', { simple: true }));
+    // inside a commit: the short wait
+    expect(await store.keep('t', timeout)).toBe(LOCK_TRY_MS);
+    expect(await store.keep('t', timeout)).toBe(LOCK_TRY_MS);
+    // a read after commits: the full one again
+    expect(await store.read(timeout)).toBe(4321);
+    expect(await store.keep('t', timeout)).toBe(LOCK_TRY_MS);
+    const db = store.file.db();
+    await store.close();
+    expect(db.open).toBe(false);
+    expect(await store.read(timeout)).toBe(4321);
+    await store.close();
   });
 });

@@ -112,6 +112,7 @@ export class JobStore {
   async read<T>(op: Op<T>): Promise<T> {
     if (this.#buffer.size > 0) await this.#buffer.flush();
     this.#queue.verify();
+    this.#queue.fullTimeout();
     try {
       return op(this.file.db());
     } catch (err) {
@@ -125,6 +126,7 @@ export class JobStore {
     this.#queue.flush({ wait: true });
     this.#queue.verify({ wait: true });
     if (this.#buffer.size > 0) await this.#buffer.flush();
+    this.#queue.fullTimeout();
     const lost = this.#buffer.stop();
     if (lost > 0)
       this.log.error(

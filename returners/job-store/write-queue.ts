@@ -49,6 +49,14 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** A connection's commit, built once (WriteQueue.transaction); `batch` is what `run()` writes. */
+interface Transaction {
+  db: Database.Database;
+  batch: Pending[];
+  results: unknown[];
+  run: () => void;
+}
+
 /** At most this many writes share one transaction. */
 const MAX_BATCH = 2000;
 
@@ -77,6 +85,9 @@ export class WriteQueue {
   /** Writes committed since the path was last checked: made again if the file was replaced. */
   private unverified: Op[] = [];
   private verifyTimer: NodeJS.Timeout | undefined;
+  /** The connection a commit left with the short `busy_timeout` ({@link LOCK_TRY_MS}). */
+  private short: Database.Database | undefined;
+  private txn: Transaction | undefined;
 
   /**
    * @param busyTimeoutMs how long a batch may wait for the write lock before its writes fail
@@ -182,23 +193,58 @@ export class WriteQueue {
   }
 
   private commit(db: Database.Database, batch: Pending[], results: unknown[], wait: boolean): void {
-    const full = Math.max(0, Math.floor(this.busyTimeoutMs));
-    db.pragma(`busy_timeout = ${wait ? full : Math.min(LOCK_TRY_MS, full)}`);
+    // the short wait stays set between commits: setting it is a statement compiled anew each
+    // time (two per commit were ~5 % of the request server's main thread); a read, a wait and
+    // close() put the full one back first (fullTimeout)
+    if (wait) this.fullTimeout();
+    else if (this.short !== db) {
+      const full = Math.max(0, Math.floor(this.busyTimeoutMs));
+      db.pragma(`busy_timeout = ${Math.min(LOCK_TRY_MS, full)}`);
+      this.short = db;
+    }
+    const t = this.transaction(db);
+    t.batch = batch;
+    t.results = results;
     try {
-      db.transaction(() => {
-        for (const p of batch) {
+      t.run();
+    } finally {
+      t.batch = [];
+      t.results = [];
+    }
+  }
+
+  /**
+   * Gives the connection its full `busy_timeout` again when a commit left the short one: before
+   * a read, so that only this queue's commits wait at most {@link LOCK_TRY_MS} inside SQLite.
+   */
+  fullTimeout(): void {
+    const db = this.short;
+    if (!db) return;
+    this.short = undefined;
+    if (db.open) db.pragma(`busy_timeout = ${Math.max(0, Math.floor(this.busyTimeoutMs))}`);
+  }
+
+  /** The connection's commit, built once: `db.transaction()` makes five closures each call. */
+  private transaction(db: Database.Database): Transaction {
+    if (this.txn?.db === db) return this.txn;
+    const t: Transaction = {
+      db,
+      batch: [],
+      results: [],
+      run: db.transaction(() => {
+        for (const p of t.batch) {
           try {
-            results.push({ ok: true, value: p.op(db) });
+            t.results.push({ ok: true, value: p.op(db) });
           } catch (err) {
             // SQLite rolled the whole transaction back (disk full, I/O error): fail the batch.
             if (!db.inTransaction) throw err;
-            results.push({ ok: false, err });
+            t.results.push({ ok: false, err });
           }
         }
-      }).immediate();
-    } finally {
-      db.pragma(`busy_timeout = ${full}`);
-    }
+      }).immediate,
+    };
+    this.txn = t;
+    return t;
   }
 
   /** Puts `batch` back in front and tries again later; false once `busy_timeout` has passed. */

@@ -282,7 +282,7 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
   describe('the router thread of a master with no cores to spare (handleMinion)', () => {
     beforeAll(() => setup(false, true));
 
-    it("takes a minion's sign-in and _pillar itself, and leaves users' commands to a worker", async () => {
+    it("takes a minion's sign-in, _pillar and a user's publish by glob itself, and leaves other users' commands to a worker", async () => {
       const v = auth.variants.normal!;
       const signIn = await handler.handleMinion(blob(v.request));
       expect('left' in signIn).toBe(false);
@@ -304,9 +304,18 @@ describe('the tsalt master answers requests recorded from a real Salt minion', (
       ).toEqual({});
       expect(existsSync(join(config.cachedir, 'minions/vm1/data.p'))).toBe(true);
 
-      // a clear command that is not a sign-in goes to a worker, even with an id in its load
-      const user = packNetwork({ enc: 'clear', load: { cmd: 'publish', id: 'vm1', fun: 'test.ping' } });
-      expect(await handler.handleMinion(user)).toEqual({ left: true });
+      // a clear command that is not a sign-in goes to a worker, even with an id in its load; but a
+      // publish targeting by glob or list only reads the key list, and is taken here
+      const user = (load: Record<string, unknown>) =>
+        handler.handleMinion(
+          packNetwork({ enc: 'clear', load: { id: 'vm1', fun: 'test.ping', ...load }, version: 3 }),
+        );
+      expect(await user({ cmd: 'runner', fun: 'jobs.list_jobs' })).toEqual({ left: true });
+      expect(await user({ cmd: 'publish', tgt: 'os:Linux', tgt_type: 'grain' })).toEqual({ left: true });
+      const byGlob = await user({ cmd: 'publish', tgt: '*', key: 'not the key' });
+      expect('left' in byGlob).toBe(false);
+      const refused = unpackNetwork((byGlob as { reply: Buffer }).reply) as { error?: { name: string } };
+      expect(refused.error?.name).toBe('AuthenticationError');
     });
   });
 

@@ -1,7 +1,8 @@
+import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Subscriber, XSubscriber } from 'zeromq';
 import { closeAfterEach, rawPeer, until } from '../../../test/support/zmtp-kit.js';
-import { encodeCommand, encodeMessage, FrameDecoder } from './frame.js';
+import { encodeCommand, encodeMessage, type Frame, FrameDecoder } from './frame.js';
 import { greeting, readyCommand } from './handshake.js';
 import { ZmtpPublisher } from './pub-server.js';
 
@@ -19,6 +20,24 @@ async function publisher(extra: Partial<ConstructorParameters<typeof ZmtpPublish
   await pub.bind('127.0.0.1', 0);
   opened.push(pub);
   return { pub, subs, errors, address: `tcp://127.0.0.1:${pub.port}` };
+}
+
+/** Every frame a raw peer receives after the publisher's 64-byte greeting. */
+function framesOf(peer: Socket, onFrame: (f: Frame) => unknown): void {
+  const decoder = new FrameDecoder(1 << 20);
+  let skip = 64;
+  peer.on('data', (d: Buffer) => {
+    const rest = d.subarray(Math.min(skip, d.length));
+    skip -= d.length - rest.length;
+    for (const f of decoder.push(rest)) onFrame(f);
+  });
+}
+
+/** A raw peer's greeting, READY as a SUB and a subscription to everything. */
+function subscribeAll(peer: Socket): void {
+  peer.write(
+    Buffer.concat([greeting(), readyCommand({ 'Socket-Type': 'SUB' }), encodeMessage([Buffer.from([1])])]),
+  );
 }
 
 /** Publishes until the subscriber gets a message (a SUB joins a moment after it connects). */
@@ -135,13 +154,7 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
   it('counts its high-water mark in messages, as libzmq does, with a cap in bytes besides', async () => {
     const stalledPeer = async (pub: ZmtpPublisher) => {
       const peer = await rawPeer(pub.port, opened);
-      peer.write(
-        Buffer.concat([
-          greeting(),
-          readyCommand({ 'Socket-Type': 'SUB' }),
-          encodeMessage([Buffer.from([1])]),
-        ]),
-      );
+      subscribeAll(peer);
       await until(() => pub.send([Buffer.from('hello')]) === 1);
       peer.pause();
       return peer;
@@ -168,14 +181,8 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
   it('answers a ZMTP 3.1 PING with a PONG carrying its context', async () => {
     const { pub } = await publisher();
     const peer = await rawPeer(pub.port, opened);
-    const decoder = new FrameDecoder(1024);
     const frames: Buffer[] = [];
-    let skip = 64;
-    peer.on('data', (d: Buffer) => {
-      const rest = d.subarray(Math.min(skip, d.length));
-      skip -= d.length - rest.length;
-      for (const f of decoder.push(rest)) if (f.command) frames.push(f.body);
-    });
+    framesOf(peer, (f) => f.command && frames.push(f.body));
     peer.write(
       Buffer.concat([
         greeting(),
@@ -212,5 +219,38 @@ describe('ZmtpPublisher with libzmq subscribers', () => {
       code: 'SALT_ERR_BUS_ADDRESS_IN_USE',
       message: expect.stringContaining(`127.0.0.1:${pub.port}`),
     });
+  });
+});
+
+describe('ZmtpPublisher with coalesce', () => {
+  /** A publisher whose peers' sockets the test can see. */
+  class Seen extends ZmtpPublisher {
+    sockets() {
+      return [...this.peers].map((p) => p.socket);
+    }
+  }
+
+  it('writes the messages of one tick to a peer in one go, at the end of the tick', async () => {
+    for (const coalesce of [true, false]) {
+      const pub = new Seen({ sendHighWaterMark: 1000, coalesce });
+      await pub.bind('127.0.0.1', 0);
+      opened.push(pub);
+      const peer = await rawPeer(pub.port, opened);
+      const got: string[] = [];
+      framesOf(peer, (f) => f.command || got.push(f.body.toString()));
+      subscribeAll(peer);
+      await until(() => pub.send([Buffer.from('first')]) === 1);
+      await until(() => got.length > 0);
+      got.length = 0;
+      const [socket] = pub.sockets();
+      for (let i = 0; i < 5; i++) expect(pub.send([Buffer.from(`m${i}`)])).toBe(1);
+      // coalesced: all five wait in the corked socket for one write; else the kernel took each
+      expect(socket?.writableLength).toBe(coalesce ? 5 * 4 : 0);
+      await new Promise((r) => process.nextTick(r));
+      expect(socket?.writableLength).toBe(0);
+      await until(() => got.length === 5);
+      expect(got).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      expect(pub.dropped).toBe(0);
+    }
   });
 });

@@ -38,6 +38,8 @@ export interface ZmtpPublisherOptions extends ZmtpServerOptions {
   reportEverySubscription?: boolean;
   /** Subscriptions one peer may hold before it is disconnected; default 64. */
   maxTopicsPerPeer?: number;
+  /** Messages sent in one tick go to each peer in one write (an event bus: a batch of returns' events). */
+  coalesce?: boolean;
 }
 
 /**
@@ -46,6 +48,11 @@ export interface ZmtpPublisherOptions extends ZmtpServerOptions {
  * presence topic); past this the peer is taken for hostile and disconnected.
  */
 const MAX_TOPICS_PER_PEER = 64;
+
+function uncorkNextTick(socket: Socket): void {
+  socket.cork();
+  process.nextTick(() => socket.uncork());
+}
 
 class SubscriberPeer extends ZmtpPeer {
   /** Subscribed to everything (the empty topic): the common case, matched without a loop. */
@@ -76,6 +83,7 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
   readonly #onSubscription: ((msg: Buffer) => void) | undefined;
   readonly #reportEvery: boolean;
   readonly #maxTopics: number;
+  readonly #coalesce: boolean;
   /** How many peers hold each topic, for XPUB's deduplicated subscription messages. */
   readonly #topicCounts = new Map<string, number>();
   #dropped = 0;
@@ -87,6 +95,7 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
     this.#onSubscription = opts.onSubscription;
     this.#reportEvery = opts.reportEverySubscription ?? false;
     this.#maxTopics = opts.maxTopicsPerPeer ?? MAX_TOPICS_PER_PEER;
+    this.#coalesce = opts.coalesce ?? false;
   }
 
   /** Messages not sent to a peer because it was past the high-water mark. */
@@ -111,7 +120,7 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
     for (const peer of this.peers) {
       if (!peer.ready || !peer.matches(firstBuf)) continue;
       const backlog = peer.socket.writableLength;
-      if (backlog === 0) {
+      if (backlog === 0 && !this.#coalesce) {
         // the common case: the kernel takes it at once, nothing to count
         peer.socket.write(wire);
       } else if (
@@ -121,6 +130,7 @@ export class ZmtpPublisher extends ZmtpServer<SubscriberPeer> {
         this.#dropped++;
         continue;
       } else {
+        if (this.#coalesce && !peer.socket.writableCorked) uncorkNextTick(peer.socket);
         peer.queued++;
         peer.socket.write(wire, peer.flushed);
       }
