@@ -4,6 +4,7 @@
  * config is loaded (the loader warns about options no schema declares).
  */
 import type { OptionSet } from '../kernel/index.js';
+import { mysqlModuleOptions } from '../modules/_mysql-options.js';
 import { executionModuleOptions } from '../modules/_options.js';
 import { postgresModuleOptions } from '../modules/_pg-options.js';
 import { returnerBlockOptions } from '../returners/option-blocks.js';
@@ -51,4 +52,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   wheelOptions,
   executionModuleOptions,
   postgresModuleOptions,
+  mysqlModuleOptions,
 ];
