@@ -203,10 +203,10 @@ host: host for which this user/password combo applies; password, or password_has
       run: (_ctx, a) => quoteIdentifier(a.identifier, truthy(a.for_grants)),
     }),
     plugin_status: defineFunction({
-      args: (z) => z.object({ name: z.unknown().default(null) }),
+      args: (z) => z.object({ name: name(z) }),
       varkw: true,
       doc: `Return the status of a plugin.${cli('plugin_status auth_socket')}`,
-      run: (ctx, a, x) => pluginStatus(ctx, a.name ? String(a.name) : '', connArgs(x)),
+      run: (ctx, a, x) => pluginStatus(ctx, a.name, connArgs(x)),
     }),
   },
 });
