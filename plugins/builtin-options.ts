@@ -5,6 +5,7 @@
  */
 import type { OptionSet } from '../kernel/index.js';
 import { iptablesModuleOptions } from '../modules/_iptables-config.js';
+import { mysqlModuleOptions } from '../modules/_mysql-options.js';
 import { executionModuleOptions } from '../modules/_options.js';
 import { postgresModuleOptions } from '../modules/_pg-options.js';
 import { returnerBlockOptions } from '../returners/option-blocks.js';
@@ -53,4 +54,5 @@ export const BUILTIN_OPTION_SETS: readonly OptionSet[] = [
   executionModuleOptions,
   postgresModuleOptions,
   iptablesModuleOptions,
+  mysqlModuleOptions,
 ];
