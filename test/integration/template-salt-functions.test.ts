@@ -23,7 +23,7 @@ async function call(...args: string[]): Promise<unknown> {
 }
 
 const LINE =
-  "a={{ salt['test.ping'] is defined }} b={{ salt['test.nosuchfn'] is defined }} c={{ salt['nosuch.fn'] is callable }} d={{ 'mysql.user_exists' in salt }} e={{ 'docker.ps' not in salt }} f={{ salt.grains.get is defined }} g={{ salt['zfs.list'] is not callable }} h={{ salt[\"test.ping\"] is callable }}";
+  "a={{ salt['test.ping'] is defined }} b={{ salt['test.nosuchfn'] is defined }} c={{ salt['nosuch.fn'] is callable }} d={{ 'rabbitmq.user_exists' in salt }} e={{ 'docker.ps' not in salt }} f={{ salt.grains.get is defined }} g={{ salt['zfs.list'] is not callable }} h={{ salt[\"test.ping\"] is callable }}";
 const RENDERED =
   "a=True b=False c=True d=False e=True f=True g=False h=True {'x': False, 'y': True, 'z': False}";
 
@@ -46,11 +46,11 @@ beforeAll(() => {
       'show:',
       '  test.nop:',
       "    - b: {{ salt['test.nosuchfn'] is defined }}",
-      "    - d: {{ 'mysql.user_exists' in salt }}",
+      "    - d: {{ 'rabbitmq.user_exists' in salt }}",
       "    - g: {{ salt['zfs.list'] is not callable }}",
       "    - i: {{ salt['nosuch.fn'] is defined }}",
       "    - l: {{ 'test.echo' in salt }}",
-      "    - n: {{ salt['mysql.user_exists'] is not defined }}",
+      "    - n: {{ salt['rabbitmq.user_exists'] is not defined }}",
       '    - m: {{ m | json }}',
       '',
     ].join('\n'),
