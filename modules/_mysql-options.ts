@@ -6,33 +6,15 @@
  * it is used. `mysql.pass` is a secret: it goes to the server's handshake only, and an error
  * about it never shows it.
  */
-import { z } from 'zod';
-import {
-  collectionOption,
-  defineOptions,
-  type ExecContext,
-  nullableStringOption,
-  type OptionsInput,
-} from '../kernel/index.js';
-
-const portError = { error: 'expected a port number from 1 to 65535 or null' };
-const port = z
-  .preprocess(
-    (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    z.int(portError).min(1, portError).max(65535, portError),
-  )
-  .nullable();
+import type { z } from 'zod';
+import { defineOptions, type ExecContext, nullableStringOption, type OptionsInput } from '../kernel/index.js';
+import { portOption, readModuleOption } from './_module-options.js';
 
 export const mysqlModuleOptions = defineOptions('minion', {
   'mysql.host': nullableStringOption(
     "The server's host name or address when a call gives no `connection_host`; null: `localhost` over TCP.",
   ),
-  'mysql.port': collectionOption(
-    port,
-    null,
-    "The server's TCP port when a call gives no `connection_port`; null: 3306.",
-    'integer 1–65535 | null',
-  ),
+  'mysql.port': portOption("The server's TCP port when a call gives no `connection_port`; null: 3306."),
   'mysql.user': nullableStringOption(
     'The account the module connects as when a call gives no `connection_user`; null: the server decides (an anonymous login).',
   ),
@@ -69,9 +51,5 @@ export async function mysqlOption<K extends MysqlOptionName>(
   ctx: ExecContext,
   key: K,
 ): Promise<MysqlOptions[`mysql.${K}`]> {
-  const name = `mysql.${key}` as const;
-  const raw = await ctx.call('config.option', [name, null]);
-  const extra = raw === null || raw === '' ? {} : { [name]: raw };
-  const all = mysqlModuleOptions.read({ extra, conf_file: 'the minion config, grains or pillar' });
-  return all[name] as MysqlOptions[`mysql.${K}`];
+  return (await readModuleOption(ctx, mysqlModuleOptions, `mysql.${key}`)) as MysqlOptions[`mysql.${K}`];
 }

@@ -5,23 +5,15 @@
  * typed minion config; `pgOption` validates a value where it is used. `postgres.pass` is a
  * secret: it goes to psql in its environment only, and an error about it never shows it.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
-  collectionOption,
   defineOptions,
   type ExecContext,
   nullableStringOption,
   numberOption,
   type OptionsInput,
 } from '../kernel/index.js';
-
-const portError = { error: 'expected a port number from 1 to 65535 or null' };
-const port = z
-  .preprocess(
-    (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    z.int(portError).min(1, portError).max(65535, portError),
-  )
-  .nullable();
+import { portOption, readModuleOption } from './_module-options.js';
 
 export const postgresModuleOptions = defineOptions('minion', {
   'postgres.user': nullableStringOption(
@@ -30,12 +22,7 @@ export const postgresModuleOptions = defineOptions('minion', {
   'postgres.host': nullableStringOption(
     "The server's host name, or a socket directory (`/run/postgresql`); null or a directory: psql runs as the `postgres` system user unless a call gives `runas`.",
   ),
-  'postgres.port': collectionOption(
-    port,
-    null,
-    "The server's TCP port (`--port`); null: psql's default (5432).",
-    'integer 1–65535 | null',
-  ),
+  'postgres.port': portOption("The server's TCP port (`--port`); null: psql's default (5432)."),
   'postgres.pass': nullableStringOption(
     'The password psql connects with when a call gives none; a secret: it reaches psql in its environment only, never its argv, a log, an event or a return.',
   ),
@@ -69,9 +56,9 @@ export async function pgOption<K extends PgOptionName>(
   ctx: ExecContext,
   key: K,
 ): Promise<PgOptions[`postgres.${K}`]> {
-  const name = `postgres.${key}` as const;
-  const raw = await ctx.call('config.option', [name, null]);
-  const extra = raw === null || raw === '' ? {} : { [name]: raw };
-  const all = postgresModuleOptions.read({ extra, conf_file: 'the minion config, grains or pillar' });
-  return all[name] as PgOptions[`postgres.${K}`];
+  return (await readModuleOption(
+    ctx,
+    postgresModuleOptions,
+    `postgres.${key}`,
+  )) as PgOptions[`postgres.${K}`];
 }

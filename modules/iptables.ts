@@ -79,6 +79,15 @@ async function line(ctx: ExecContext, family: unknown, table: unknown, rest: str
 
 const family = (z: typeof import('zod').z) => z.unknown().default('ipv4');
 
+/** The `table` and `chain` most functions start with, `extra` after them, then `family` (Salt's argument order). */
+const chainArgs = <T extends Record<string, import('zod').ZodType>>(z: typeof import('zod').z, extra?: T) =>
+  z.object({
+    table: z.unknown().default('filter'),
+    chain: z.unknown().default(null),
+    ...(extra as T),
+    family: family(z),
+  });
+
 export default defineModule({
   name: 'iptables',
   doc: 'Support for iptables: build, check, add and delete rules, chains and policies, save the tables.',
@@ -100,13 +109,10 @@ export default defineModule({
     }),
     build_rule: defineFunction({
       args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
+        chainArgs(z, {
           command: z.unknown().default(null),
           position: z.unknown().default(''),
           full: z.unknown().default(null),
-          family: family(z),
         }),
       varkw: true,
       doc: "Build an iptables rule from keywords (jump, match, connstate, proto, dport, dports, source, comment, '!' or 'not' to negate ...); full=True gives the whole command (table, chain and command needed).\n\nCLI Example: salt '*' iptables.build_rule filter INPUT command=I position=3 full=True match=state connstate=RELATED,ESTABLISHED jump=ACCEPT",
@@ -133,13 +139,7 @@ export default defineModule({
       run: (ctx, a) => parseConf(ctx, { inMem: true, family: a.family }),
     }),
     get_saved_policy: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          conf_file: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z, { conf_file: z.unknown().default(null) }),
       doc: "Return the saved policy of a table's chain.\n\nCLI Example: salt '*' iptables.get_saved_policy filter INPUT conf_file=/etc/iptables.saved",
       run: async (ctx, a) => {
         if (!pyTruthy(a.chain)) return noChain;
@@ -147,12 +147,7 @@ export default defineModule({
       },
     }),
     get_policy: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z),
       doc: "Return the current policy of a table's chain.\n\nCLI Example: salt '*' iptables.get_policy filter INPUT",
       run: async (ctx, a) => {
         if (!pyTruthy(a.chain)) return noChain;
@@ -160,13 +155,7 @@ export default defineModule({
       },
     }),
     set_policy: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          policy: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z, { policy: z.unknown().default(null) }),
       doc: "Set the policy of a table's chain; returns iptables' error output ('' on success).\n\nCLI Example: salt '*' iptables.set_policy filter INPUT ACCEPT",
       run: async (ctx, a) => {
         if (!pyTruthy(a.chain)) return noChain;
@@ -189,23 +178,12 @@ export default defineModule({
       },
     }),
     check: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          rule: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z, { rule: z.unknown().default(null) }),
       doc: "Check whether a rule (iptables syntax after the chain) is in a table's chain.\n\nCLI Example: salt '*' iptables.check filter INPUT rule='-m state --state RELATED,ESTABLISHED -j ACCEPT'",
       run: (ctx, a) => check(ctx, a.table, a.chain, a.rule, a.family),
     }),
     check_chain: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z),
       doc: "Check whether a chain exists in a table.\n\nCLI Example: salt '*' iptables.check_chain filter INPUT",
       run: async (ctx, a) => {
         if (!pyTruthy(a.chain)) return noChain;
@@ -214,12 +192,7 @@ export default defineModule({
       },
     }),
     new_chain: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z),
       doc: "Create a custom chain in a table: True, or iptables' error output.\n\nCLI Example: salt '*' iptables.new_chain filter CUSTOM_CHAIN",
       run: async (ctx, a) => {
         if (!pyTruthy(a.chain)) return noChain;
@@ -228,12 +201,7 @@ export default defineModule({
       },
     }),
     delete_chain: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z),
       doc: "Delete a custom chain of a table: True, or iptables' error output.\n\nCLI Example: salt '*' iptables.delete_chain filter CUSTOM_CHAIN",
       run: async (ctx, a) => {
         if (!pyTruthy(a.chain)) return noChain;
@@ -242,13 +210,7 @@ export default defineModule({
       },
     }),
     append: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          rule: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z, { rule: z.unknown().default(null) }),
       doc: "Append a rule (iptables syntax after the chain) to a table's chain unless it is there: True when added.\n\nCLI Example: salt '*' iptables.append filter INPUT rule='-m state --state RELATED,ESTABLISHED -j ACCEPT'",
       run: async (ctx, a) => {
         if (!pyTruthy(a.chain)) return noChain;
@@ -260,14 +222,7 @@ export default defineModule({
       },
     }),
     insert: defineFunction({
-      args: (z) =>
-        z.object({
-          table: z.unknown().default('filter'),
-          chain: z.unknown().default(null),
-          position: z.unknown().default(null),
-          rule: z.unknown().default(null),
-          family: family(z),
-        }),
+      args: (z) => chainArgs(z, { position: z.unknown().default(null), rule: z.unknown().default(null) }),
       doc: "Insert a rule at a position of a table's chain (negative: from the end) unless it is there; returns iptables' error output ('' on success), False when present.\n\nCLI Example: salt '*' iptables.insert filter INPUT position=3 rule='-m state --state RELATED,ESTABLISHED -j ACCEPT'",
       run: async (ctx, a) => {
         if (!pyTruthy(a.chain)) return noChain;
