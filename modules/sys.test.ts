@@ -5,6 +5,7 @@ import {
   type ModuleDef,
   resolveFunctionArgs,
 } from '../kernel/loader/define.js';
+import { builtinStateFunctions } from '../test/support/builtin-states.js';
 import { fakeCtx, invoke } from './_fake-ctx.js';
 import sys from './sys.js';
 import test from './test.js';
@@ -41,8 +42,14 @@ describe('sys module', () => {
       'sys.doc',
       'sys.list_functions',
       'sys.list_modules',
+      'sys.list_state_functions',
+      'sys.list_state_modules',
       'sys.reload_modules',
+      'sys.state_argspec',
+      'sys.state_doc',
     ]);
+    // a dotted name is a pattern in Salt's list_functions: `sys.` names no function
+    expect((await invoke(sys, 'list_functions', ['sys.'], ctx)).value).toEqual([]);
     expect((await invoke(sys, 'list_functions', ['test.ar*'], ctx)).value).toEqual(
       (all as string[]).filter((f) => f.startsWith('test.ar')),
     );
@@ -51,6 +58,9 @@ describe('sys module', () => {
   it('list_modules with and without globs', async () => {
     expect((await invoke(sys, 'list_modules', [], ctx)).value).toEqual(['sys', 'test']);
     expect((await invoke(sys, 'list_modules', ['t*'], ctx)).value).toEqual(['test']);
+    // a glob matches function names, as Salt's fnmatch over __salt__: `tes?` matches none
+    expect((await invoke(sys, 'list_modules', ['tes?'], ctx)).value).toEqual([]);
+    expect((await invoke(sys, 'list_modules', ['test'], ctx)).value).toEqual(['test']);
   });
 
   it('doc returns each function doc from the code', async () => {
@@ -77,5 +87,41 @@ describe('sys module', () => {
     // Salt's argspec_report names nothing for no module; '*' names every function
     expect((await invoke(sys, 'argspec', [], ctx)).value).toEqual({});
     expect(Object.keys((await invoke(sys, 'argspec', ['*'], ctx)).value as object)).toContain('test.ping');
+  });
+
+  describe('the state modules, read from a real state loader over the built-in states', () => {
+    const sctx = fakeCtx({ functions: indexOf([sys, test]) });
+    const withStates = fakeCtx({ ...sctx, states: builtinStateFunctions(sctx) });
+
+    it('list_state_functions and list_state_modules select as Salt does', async () => {
+      const all = (await invoke(sys, 'list_state_functions', [], withStates)).value as string[];
+      expect(all).toContain('file.managed');
+      expect(all).toEqual([...all].sort());
+      const testFuns = (await invoke(sys, 'list_state_functions', ['test'], withStates)).value as string[];
+      expect(testFuns).toContain('test.nop');
+      expect(testFuns.every((f) => f.startsWith('test.'))).toBe(true);
+      expect((await invoke(sys, 'list_state_functions', ['file.s*'], withStates)).value).toEqual(
+        all.filter((f) => f.startsWith('file.s')),
+      );
+      const mods = (await invoke(sys, 'list_state_modules', [], withStates)).value as string[];
+      expect(mods).toContain('pkg');
+      expect((await invoke(sys, 'list_state_modules', ['pkg*'], withStates)).value).toEqual(
+        mods.filter((m) => m.startsWith('pkg')),
+      );
+    });
+
+    it('state_doc gives the functions and their module doc; state_argspec their signatures', async () => {
+      const docs = (await invoke(sys, 'state_doc', ['test.nop'], withStates)).value as Record<string, string>;
+      expect(Object.keys(docs)).toEqual(['test', 'test.nop']);
+      expect(docs.test).toBeTruthy();
+      expect(docs['test.nop']).toBeTruthy();
+      const spec = (await invoke(sys, 'state_argspec', ['test.nop'], withStates)).value;
+      expect(spec).toEqual({ 'test.nop': { args: ['name'], defaults: null, varargs: null, kwargs: true } });
+      expect((await invoke(sys, 'state_argspec', [], withStates)).value).toEqual({});
+    });
+
+    it('answers a clear error where no state loader is set up', async () => {
+      await expect(invoke(sys, 'state_argspec', ['test.nop'], ctx)).rejects.toThrow('No state modules');
+    });
   });
 });

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createModuleLoader } from '../kernel/loader/index.js';
-import { fakeCtx, memoryLogger } from '../modules/_fake-ctx.js';
-import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
-import { stateFunctions } from '../plugins/states/state-functions.js';
+import { fakeCtx } from '../modules/_fake-ctx.js';
+import { builtinStateFunctions } from '../test/support/builtin-states.js';
 
 function states() {
-  const loader = createModuleLoader({
-    kind: 'states',
-    dirs: [],
-    builtinDirs: [BUILTIN_DIRS.states],
-    virtualContext: { opts: {}, grains: {} },
-    tsLoader: true,
-    log: memoryLogger(),
-  });
-  return stateFunctions(loader, fakeCtx());
+  return builtinStateFunctions(fakeCtx());
 }
 
 const PRETEND = { testing: { old: 'Unchanged', new: 'Something pretended to change' } };

@@ -1,13 +1,14 @@
 /**
- * Compares `sys.argspec '*'` of real Salt 3006.18 and of tsalt (`salt-call --local`, same
- * minion config) for every function both have, and says "N of M identical" with the
- * differences. With `--record` it writes Salt's argspecs of the functions both have to
- * test/fixtures/salt-argspec/3006.18.json, which modules/argspec.test.ts holds tsalt to.
- * Needs real Salt's source tree (/tmp/wtcli-salt, or TSALT_SALT_SRC with `src` and `shim`);
- * skipped otherwise.
+ * Compares `sys.argspec '*'` (with `--states`, `sys.state_argspec '*'`) of real Salt 3006.18
+ * and of tsalt (`salt-call --local`, same minion config) for every function both have, and says
+ * "N of M identical" with the differences. With `--record` it writes Salt's argspecs of the
+ * functions both have to test/fixtures/salt-argspec/3006.18.json (states-3006.18.json), which
+ * test/conformance/salt-argspec.test.ts (salt-state-argspec.test.ts) holds tsalt to.
+ * Needs real Salt's source tree (/tmp/wtcli-salt, or TSALT_SALT_SRC with `src` and `shim` or
+ * `pylib`); skipped otherwise.
  *
  *   npm run build
- *   node dist/tools/compare-argspec.js [--record] [module ...]
+ *   node dist/tools/compare-argspec.js [--states] [--record] [module ...]
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,9 +20,12 @@ import { REPO } from './local-cluster.js';
 const SALT_HOME = process.env.TSALT_SALT_SRC ?? '/tmp/wtcli-salt';
 type Specs = Record<string, unknown>;
 
+const STATES = process.argv.includes('--states');
+
 async function argspecs(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Promise<Specs> {
   const run = promisify(execFile);
-  const { stdout } = await run(cmd, [...argv, 'sys.argspec', '*', '--out', 'json'], {
+  const fun = STATES ? 'sys.state_argspec' : 'sys.argspec';
+  const { stdout } = await run(cmd, [...argv, fun, '*', '--out', 'json'], {
     env,
     maxBuffer: 64 << 20,
   });
@@ -57,9 +61,10 @@ async function main(): Promise<void> {
     return;
   }
   const record = process.argv.includes('--record');
-  const mods = process.argv.slice(2).filter((a) => a !== '--record');
+  const mods = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const tmp = mkdtempSync(join(tmpdir(), 'tsalt-argspec-'));
-  const env = { ...process.env, PYTHONPATH: `${join(SALT_HOME, 'src')}:${join(SALT_HOME, 'shim')}` };
+  const lib = ['shim', 'pylib'].map((d) => join(SALT_HOME, d)).filter((d) => existsSync(d));
+  const env = { ...process.env, PYTHONPATH: [join(SALT_HOME, 'src'), ...lib].join(':') };
   const [salt, ts] = await Promise.all([
     argspecs(
       '/usr/bin/python3',
@@ -83,11 +88,9 @@ async function main(): Promise<void> {
   if (record) {
     const dir = join(REPO, 'test', 'fixtures', 'salt-argspec');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, '3006.18.json'),
-      fixtureText(Object.fromEntries(common.map((f) => [f, salt[f]]))),
-    );
-    process.stdout.write(`recorded ${common.length} functions in ${join(dir, '3006.18.json')}\n`);
+    const file = join(dir, STATES ? 'states-3006.18.json' : '3006.18.json');
+    writeFileSync(file, fixtureText(Object.fromEntries(common.map((f) => [f, salt[f]]))));
+    process.stdout.write(`recorded ${common.length} functions in ${file}\n`);
   }
 }
 

@@ -13,6 +13,7 @@ import type {
   ArgsBuilder,
   ExecContext,
   ExtraArgs,
+  FunctionIndex,
   VirtualContext,
   VirtualResult,
 } from '../../kernel/index.js';
@@ -48,6 +49,8 @@ export interface StateCallOptions {
 
 /** The state functions a minion can run (`ExecContext.states`). */
 export interface StateFunctions {
+  /** The state loader's functions, specs and docs as `sys.state_*` show them. */
+  readonly index: FunctionIndex;
   /** Whether `mod.fn` is a state function here (its module loaded and not refused by `virtual()`). */
   has(fun: string): Promise<boolean>;
   /** Salt's text for why `mod.fn` is not available (`'foo.bar' is not available.`). */

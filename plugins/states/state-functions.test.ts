@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createModuleLoader } from '../../kernel/index.js';
-import { fakeCtx, memoryLogger } from '../../modules/_fake-ctx.js';
-import { BUILTIN_DIRS } from '../builtin-dirs.js';
-import { stateFunctions } from './state-functions.js';
+import { fakeCtx } from '../../modules/_fake-ctx.js';
+import { builtinStateFunctions } from '../../test/support/builtin-states.js';
 
 function states() {
-  const loader = createModuleLoader({
-    kind: 'states',
-    dirs: [],
-    builtinDirs: [BUILTIN_DIRS.states],
-    virtualContext: { opts: {}, grains: {} },
-    tsLoader: true,
-    log: memoryLogger(),
-  });
-  return stateFunctions(loader, fakeCtx({ opts: { pillar: { a: 1 } } }));
+  return builtinStateFunctions(fakeCtx({ opts: { pillar: { a: 1 } } }));
 }
 
 describe('state functions', () => {

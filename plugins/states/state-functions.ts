@@ -5,7 +5,7 @@
  * `format_call` drops them, so the low chunk's requisites and global arguments never reach it.
  */
 import { SaltError } from '../../kernel/errors.js';
-import type { ExecContext, ModuleLoader } from '../../kernel/index.js';
+import type { ExecContext, FunctionIndex, ModuleLoader } from '../../kernel/index.js';
 import { bindArgs, optionalKeys } from '../../kernel/util.js';
 import type { StateCallOptions, StateContext, StateFunctions, StateReturn } from './define.js';
 
@@ -28,9 +28,22 @@ function pillarOf(ctx: ExecContext): Readonly<Record<string, unknown>> {
   return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
 }
 
+/** The state loader as `sys.state_*` read it (the kernel's `functionTable` is not behind a door built-ins may use). */
+function stateIndex(loader: ModuleLoader): FunctionIndex {
+  return {
+    list: (moduleName) => loader.listFunctions(moduleName),
+    modules: () => loader.listModules(),
+    get: (fun) => loader.get(fun),
+    moduleDoc: (name) => loader.moduleDoc(name),
+    explain: (fun) => loader.explain(fun),
+    provider: (name) => loader.providerOf(name),
+  };
+}
+
 /** The state functions of `loader`, run on top of the job context `ctx`. */
 export function stateFunctions(loader: ModuleLoader, ctx: ExecContext): StateFunctions {
   const states: StateFunctions = {
+    index: stateIndex(loader),
     has: async (fun) => (await loader.get(fun)) !== undefined,
     explain: (fun) => loader.explain(fun),
     list: (moduleName) => loader.listFunctions(moduleName),
