@@ -11,7 +11,7 @@ export { pyJson, pyJsonIndent } from './jinja/filters.js';
 export { pyYamlDocument, pyYamlDump } from './jinja/pyyaml-dump.js';
 export { type JinjaOptions, renderJinja } from './jinja/renderer.js';
 export { compileTemplate, renderTemplate, type Template } from './jinja/template.js';
-export { TemplateError } from './jinja/values.js';
+export { JinjaFunction, TemplateError } from './jinja/values.js';
 export { loadJson } from './json-renderer.js';
 export { DEFAULT_RENDER_LIMITS } from './limits.js';
 export { type PipelineOptions, parsePipeline, pipelineOf, renderPipeline } from './pipeline.js';

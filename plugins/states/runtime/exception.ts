@@ -13,8 +13,8 @@ const SALT_CLASSES: Readonly<Record<string, string>> = {
   SALT_ERR_LOADER_NOT_AVAILABLE: 'KeyError',
 };
 
-/** The Python class name an error stands for. */
-function className(err: Error): string {
+/** The Python class name an error stands for (`salt.exceptions.CommandExecutionError`). */
+export function pyClassName(err: Error): string {
   if (err instanceof SaltError) return SALT_CLASSES[err.code] ?? `salt.exceptions.SaltException`;
   if (err.name === 'Error') return 'Exception';
   return err.name;
@@ -25,7 +25,7 @@ export function pyTraceback(err: unknown): string {
   if (!(err instanceof Error)) return `Traceback (most recent call last):\nException: ${String(err)}\n`;
   const frame = /^\s+at (?:(.+?) \()?(?:file:\/\/)?(.+?):(\d+):\d+\)?$/m.exec(err.stack ?? '');
   const where = frame ? `  File "${frame[2]}", line ${frame[3]}, in ${frame[1] ?? '<module>'}\n` : '';
-  return `Traceback (most recent call last):\n${where}${className(err)}: ${err.message}\n`;
+  return `Traceback (most recent call last):\n${where}${pyClassName(err)}: ${err.message}\n`;
 }
 
 /** The comment of a state that threw `err`. */
