@@ -7,8 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, runCli } from '../../tools/local-cluster.js';
+import { Cluster } from '../../tools/local-cluster.js';
 import { type FixtureServer, startFixtureServer } from '../support/http-fixture-server.js';
+import { localApply } from '../support/local-apply.js';
 
 const SLS = `
 {% set u = pillar.get('base_url', '') %}
@@ -65,30 +66,18 @@ wait_fail:
     - request_interval: 0.4
 `;
 
-type Entry = { result: boolean | null; comment: string; data: Record<string, unknown> };
-
 describe('http states through salt-call --local', () => {
   const c = new Cluster();
-  const local = join(c.root, 'local-etc');
+  const srv = join(c.root, 'srv');
+  const run = localApply(c.root, 'http1', srv);
   let server: FixtureServer;
-  const apply = async (...extra: string[]): Promise<Record<string, Entry>> => {
-    const pillar = `pillar={"base_url": "${server.url.replace(/\/$/, '')}"}`;
-    const argv = ['-c', local, '--local', '--out', 'json', 'state.apply', 'h', pillar, ...extra];
-    const r = await runCli('salt-call', argv, 60_000);
-    const ret = (JSON.parse(r.stdout) as { local: Record<string, Entry> }).local;
-    return Object.fromEntries(Object.entries(ret).map(([k, v]) => [k.split('_|-')[1] as string, v]));
-  };
+  const apply = (...extra: string[]) =>
+    run('h', `pillar={"base_url": "${server.url.replace(/\/$/, '')}"}`, ...extra);
 
   beforeAll(async () => {
     server = await startFixtureServer();
-    const srv = join(c.root, 'srv');
     mkdirSync(srv, { recursive: true });
     writeFileSync(join(srv, 'h.sls'), SLS);
-    mkdirSync(local, { recursive: true });
-    writeFileSync(
-      join(local, 'minion'),
-      `id: http1\nfile_client: local\nroot_dir: ${join(c.root, 'root')}\nfile_roots: {base: [${srv}]}\nlog_level: quiet\n`,
-    );
   });
   afterAll(async () => {
     await server?.close();

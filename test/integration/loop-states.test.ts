@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, runCli } from '../../tools/local-cluster.js';
+import { Cluster } from '../../tools/local-cluster.js';
+import { localApply } from '../support/local-apply.js';
 
 const SLS = `
 wait_true:
@@ -80,30 +81,15 @@ noeval_saltfn:
     - args: [abc]
 `;
 
-type Entry = { result: boolean | null; comment: string; changes: Record<string, unknown> };
-
 describe('loop states through salt-call --local', () => {
   const c = new Cluster();
-  const local = join(c.root, 'local-etc');
-  const apply = async (...extra: string[]): Promise<Record<string, Entry>> => {
-    const r = await runCli(
-      'salt-call',
-      ['-c', local, '--local', '--out', 'json', 'state.apply', 'loop', ...extra],
-      60_000,
-    );
-    const ret = (JSON.parse(r.stdout) as { local: Record<string, Entry> }).local;
-    return Object.fromEntries(Object.entries(ret).map(([k, v]) => [k.split('_|-')[1] as string, v]));
-  };
+  const srv = join(c.root, 'srv');
+  const run = localApply(c.root, 'loop1', srv);
+  const apply = (...extra: string[]) => run('loop', ...extra);
 
   beforeAll(() => {
-    const srv = join(c.root, 'srv');
     mkdirSync(srv, { recursive: true });
     writeFileSync(join(srv, 'loop.sls'), SLS);
-    mkdirSync(local, { recursive: true });
-    writeFileSync(
-      join(local, 'minion'),
-      `id: loop1\nfile_client: local\nroot_dir: ${join(c.root, 'root')}\nfile_roots: {base: [${srv}]}\nlog_level: quiet\n`,
-    );
   });
   afterAll(() => c.stop());
 

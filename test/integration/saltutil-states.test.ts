@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, runCli } from '../../tools/local-cluster.js';
+import { Cluster } from '../../tools/local-cluster.js';
+import { localApply } from '../support/local-apply.js';
 
 const SLS = `
 all:
@@ -18,18 +19,10 @@ beacons:
   saltutil.sync_beacons: []
 `;
 
-type Entry = { result: boolean | null; comment: string; changes: Record<string, unknown> };
-
 describe('saltutil sync states through salt-call --local', () => {
   const c = new Cluster();
-  const local = join(c.root, 'local-etc');
   const srv = join(c.root, 'srv');
-  const apply = async (...extra: string[]): Promise<Record<string, Entry>> => {
-    const argv = ['-c', local, '--local', '--out', 'json', 'state.apply', 'su', ...extra];
-    const r = await runCli('salt-call', argv, 60_000);
-    const ret = (JSON.parse(r.stdout) as { local: Record<string, Entry> }).local;
-    return Object.fromEntries(Object.entries(ret).map(([k, v]) => [k.split('_|-')[1] as string, v]));
-  };
+  const apply = localApply(c.root, 'su1', srv);
 
   beforeAll(() => {
     for (const d of ['_modules', '_states', '_grains']) mkdirSync(join(srv, d), { recursive: true });
@@ -46,19 +39,14 @@ describe('saltutil sync states through salt-call --local', () => {
       join(srv, '_grains', 'lpg.mjs'),
       "export default { name: 'lpg', grains: () => ({ lpg: 1 }) };\n",
     );
-    mkdirSync(local, { recursive: true });
-    writeFileSync(
-      join(local, 'minion'),
-      `id: su1\nfile_client: local\nroot_dir: ${join(c.root, 'root')}\nfile_roots: {base: [${srv}]}\nlog_level: quiet\n`,
-    );
   });
   afterAll(() => c.stop());
 
   it('says what it would run under test=True, syncs once, then has nothing to sync', async () => {
-    const t = await apply('test=True');
+    const t = await apply('su', 'test=True');
     expect([t.all?.result, t.all?.comment]).toEqual([null, 'saltutil.sync_all would have been run']);
     expect([t.mods?.result, t.mods?.comment]).toEqual([null, 'saltutil.sync_modules would have been run']);
-    const first = await apply();
+    const first = await apply('su');
     expect(first.all).toMatchObject({
       result: true,
       comment: 'Sync performed',
@@ -66,7 +54,7 @@ describe('saltutil sync states through salt-call --local', () => {
     });
     expect(first.mods).toMatchObject({ result: true, comment: 'No updates to sync', changes: {} });
     expect(first.beacons).toMatchObject({ result: true, comment: 'No updates to sync', changes: {} });
-    const second = await apply();
+    const second = await apply('su');
     expect(second.all).toMatchObject({ result: true, comment: 'No updates to sync', changes: {} });
   }, 90_000);
 });
