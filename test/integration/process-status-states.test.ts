@@ -91,7 +91,9 @@ describe('process and status states through salt-call --local', () => {
     expect([t.gone?.result, t.gone?.comment]).toEqual([null, 'No matching processes running']);
     const r = await apply('pa');
     expect([r.gone?.result, r.gone?.comment]).toEqual([true, 'Killed 2 processes']);
-    expect((r.gone?.changes.killed as number[]).sort()).toEqual(victims.map((v) => v.pid).sort());
+    expect([...((r.gone?.changes.killed as number[] | undefined) ?? [])].sort()).toEqual(
+      victims.map((v) => v.pid).sort(),
+    );
     expect([r.none?.result, r.none?.comment, r.none?.changes]).toEqual([
       true,
       'No matching processes running',
