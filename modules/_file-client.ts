@@ -117,10 +117,10 @@ export class FileClient {
     return dest;
   }
 
-  /** Salt's `_extrn_path`: where a URL's download is cached. */
+  /** Salt's `_extrn_path`: where a URL's download is cached (the port's `:` dropped: `host8080`). */
   extrnPath(url: URL, saltenv: string): string {
     const path = decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'index.html';
-    return below(join(this.o.cachedir, 'extrn_files', saltenv, url.host.replace(':', '_')), path);
+    return below(join(this.o.cachedir, 'extrn_files', saltenv, url.host.replaceAll(':', '')), path);
   }
 
   /** `hash_and_stat_file`: the master's for `salt://`, else the local file's (`{}` when missing). */

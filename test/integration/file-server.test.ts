@@ -224,7 +224,7 @@ describe('file server and cp', () => {
     expect(readFileSync(join(out, 'h.txt'), 'utf8')).toBe('over http\n');
     expect(await cp('cp.get_url', url, 'dest=None')).toBe('over http\n');
     expect(await cp('cp.get_url', url)).toBe(
-      join(minionCache, 'extrn_files', 'base', `127.0.0.1_${httpPort}`, 'data.txt'),
+      join(minionCache, 'extrn_files', 'base', `127.0.0.1${httpPort}`, 'data.txt'),
     );
     expect(String(await cp('cp.get_url', `http://127.0.0.1:${httpPort}/missing`, join(out, 'm')))).toContain(
       'HTTP error 404',
