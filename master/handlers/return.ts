@@ -57,12 +57,9 @@ export async function handleReturn(
       env.kernel.log.error({ id: ret.id, jid: ret.jid, err }, 'the job cache could not store a return');
     }
   }
-  // Returners and other listeners; a failing one is logged by the kernel and contained. With
-  // none tapped (the kernel's interceptor is no tap) the hook's promise is not made at all.
-  const received = env.kernel.hooks.returnReceived;
-  if (received.taps.length > 0) await received.promise(ret);
+  // Returners and other listeners; a failing one is logged by the kernel and contained.
+  await env.kernel.hooks.returnReceived.promise(ret);
   effects.events.push({ tag: `salt/job/${ret.jid}/ret/${ret.id}`, data: ret });
-  const { log } = env.kernel;
-  if (log.isLevelEnabled('info')) log.info(`Got return from ${ret.id} for job ${ret.jid}`);
+  env.kernel.log.info(`Got return from ${ret.id} for job ${ret.jid}`);
   return null;
 }

@@ -75,19 +75,19 @@ export class JobStore {
    * written ({@link KEPT}). Thrown: a write refused for itself (a duplicate return), and any
    * failure with `buffer_size: 0`.
    */
-  keep<T>(method: string, op: Op<T>): Promise<T | typeof KEPT> {
+  async keep<T>(method: string, op: Op<T>): Promise<T | typeof KEPT> {
     if (this.#buffer.size > 0 && this.settings.bufferSize > 0) {
       // behind the ones kept already, in order
       this.#buffer.push({ method, op });
-      return Promise.resolve(KEPT);
+      return KEPT;
     }
-    // the queue's own promise, not an async frame around it: one promise and one microtask less
-    // per return on the request server's router thread
-    return this.#queue.run<T | typeof KEPT>(op).catch((err: unknown) => {
+    try {
+      return await this.#queue.run(op);
+    } catch (err) {
       if (this.settings.bufferSize === 0 || !isUnwritable(err)) throw err;
       this.#keep({ method, op }, err);
       return KEPT;
-    });
+    }
   }
 
   #keep(w: KeptWrite, err: unknown): void {
