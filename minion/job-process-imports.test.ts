@@ -47,4 +47,9 @@ describe("a job process's first cmd.run", () => {
     expect(loaded.has('kernel/python/repr.ts')).toBe(true);
     expect(loaded.has('kernel/util.ts')).toBe(false);
   });
+
+  it("loads the returners' code only for a job that names a returner", () => {
+    expect(loaded.has('minion/job-returners.ts')).toBe(false);
+    expect(loaded.has('kernel/loader/returner-loader.ts')).toBe(false);
+  });
 });
