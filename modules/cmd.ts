@@ -20,7 +20,7 @@ import { SALT_ERR_EXEC_COMMAND, SaltError } from '../kernel/errors.js';
 import type { ExecContext, ExtraArgs } from '../kernel/index.js';
 import { RetcodeResult } from '../kernel/jobs/retcode.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { pyStr } from '../kernel/python/repr.js';
+import { pyStr } from '../kernel/python/index.js';
 import {
   type AnyArgs,
   retcodeArgs,
