@@ -6,7 +6,9 @@
  * a command asks (it was ~100 modules and ~100 ms of CPU on every first job), nor pino, nor the
  * full `tsalt` door (its config, plugin and daemon code, 22 modules and ~10 ms): cmd.run's files
  * take the error catalogue and `defineModule` through the light doors `tsalt/errors` and
- * `tsalt/define`.
+ * `tsalt/define`, nor the `tsalt/util` barrel (kernel/util.ts: 9 modules of targeting, YAML and
+ * ids that cmd.run does not use): cmd.run's files import `pyStr`, `RetcodeResult` and the
+ * argument binding from the files that define them, the same files the barrel re-exports.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,5 +41,15 @@ describe("a job process's first cmd.run", () => {
   it("loads the kernel's full door (kernel/index.ts) only for a plugin that asks for it", () => {
     expect(loaded.has('kernel/errors.ts')).toBe(true);
     expect(loaded.has('kernel/index.ts')).toBe(false);
+  });
+
+  it('loads no `tsalt/util` barrel (kernel/util.ts): its helpers come from their own files', () => {
+    expect(loaded.has('kernel/python/repr.ts')).toBe(true);
+    expect(loaded.has('kernel/util.ts')).toBe(false);
+  });
+
+  it("loads the returners' code only for a job that names a returner", () => {
+    expect(loaded.has('minion/job-returners.ts')).toBe(false);
+    expect(loaded.has('kernel/loader/returner-loader.ts')).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 
 import { readBoot } from '../kernel/daemon/boot.js';
 import { unpackIpc } from '../kernel/serial/index.js';
-import { executeJob } from './execute-job.js';
+import { executeJob, type JobOutcome } from './execute-job.js';
 import { takeHostGrains } from './host-grains.js';
 import { createRunEnv } from './job-env.js';
 import {
@@ -22,7 +22,6 @@ import {
   packOutcome,
   type RunJob,
 } from './job-protocol.js';
-import { minionReturnerLoader, returnJobToReturners } from './job-returners.js';
 import { lazyLogger } from './lazy-logger.js';
 import { ipcMasterLink, setMasterLink } from './master-link.js';
 import { type OwnChannel, openOwnChannel } from './own-channel.js';
@@ -44,7 +43,16 @@ const env: RunEnv & { pillar?: Record<string, unknown> } = await createRunEnv(c,
 // functions reach the master through the minion's main process
 setMasterLink(id, ipcMasterLink());
 
-const returners = minionReturnerLoader(c, log);
+// the returners' code (4 modules) loads with the first job that names a returner (issue 25)
+let returners: Promise<(job: RunJob['job'], result: JobOutcome) => Promise<void>> | undefined;
+const sendToReturners = (job: RunJob['job'], result: JobOutcome): Promise<void> => {
+  if (!(typeof job.ret === 'string' && job.ret.trim()) && c.return.length === 0) return Promise.resolve();
+  returners ??= import('./job-returners.js').then(({ minionReturnerLoader, returnJobToReturners }) => {
+    const loader = minionReturnerLoader(c, log);
+    return (j, r) => returnJobToReturners(loader, c, id, j, r, log);
+  });
+  return returners.then((send) => send(job, result));
+};
 
 // jobs whose returners still run: an `exit` from the executor waits for them
 let busy = 0;
@@ -129,7 +137,7 @@ process.on('message', (msg: RunJob | AbortJob | DetachJobs | { type: 'exit' }) =
       };
       await report(reply, msg.job, result);
       // the master has the return (the main process sends it now); then the job's own returners
-      await returnJobToReturners(returners, c, id, msg.job, result, log).catch((err) =>
+      await sendToReturners(msg.job, result).catch((err) =>
         log.error({ err, jid: msg.job.jid }, 'returners failed'),
       );
     })

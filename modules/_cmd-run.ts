@@ -9,7 +9,7 @@ import path from 'node:path';
 import { TextDecoder } from 'node:util';
 import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/errors.js';
 import type { ExecContext } from '../kernel/index.js';
-import { pyRepr, pyStr } from '../kernel/util.js';
+import { pyRepr, pyStr } from '../kernel/python/index.js';
 import { abortError } from './_abort.js';
 import { runasSetup } from './_cmd-runas.js';
 import { fnmatch } from './_fnmatch.js';

@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import { SALT_ERR_EXEC_COMMAND } from '../kernel/errors.js';
-import { pyStr } from '../kernel/util.js';
+import { pyStr } from '../kernel/python/index.js';
 import { groupByName, passwdByName } from './_passwd-db.js';
 import { which } from './_which.js';
 

@@ -4,7 +4,7 @@
  * so a module that declares its arguments with an ArgsBuilder never imports zod itself.
  */
 import type { z as Zod } from 'zod';
-import { pyTruthy } from '../kernel/util.js';
+import { pyTruthy } from '../kernel/python/index.js';
 
 const INT_LITERAL = /^\s*[-+]?\d+(?:_\d+)*\s*$/;
 

@@ -18,8 +18,9 @@ import { z } from 'zod';
 // the light doors: a job process running only cmd.run loads none of the full door's config code
 import { SALT_ERR_EXEC_COMMAND, SaltError } from '../kernel/errors.js';
 import type { ExecContext, ExtraArgs } from '../kernel/index.js';
+import { RetcodeResult } from '../kernel/jobs/retcode.js';
 import { defineFunction, defineModule } from '../kernel/loader/define.js';
-import { pyStr, RetcodeResult } from '../kernel/util.js';
+import { pyStr } from '../kernel/python/index.js';
 import {
   type AnyArgs,
   retcodeArgs,

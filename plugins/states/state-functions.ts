@@ -6,7 +6,7 @@
  */
 import { SaltError } from '../../kernel/errors.js';
 import type { ExecContext, FunctionIndex, ModuleLoader } from '../../kernel/index.js';
-import { bindArgs, optionalKeys } from '../../kernel/util.js';
+import { bindArgs, optionalKeys } from '../../kernel/jobs/args.js';
 import type { StateCallOptions, StateContext, StateFunctions, StateReturn } from './define.js';
 
 function keysOf(spec: { args?: unknown; varkw?: boolean }): readonly string[] | 'any' {
