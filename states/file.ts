@@ -3,13 +3,14 @@
  * edits held in a wanted state: `managed`, `directory`, `absent`, `exists`, `missing`,
  * `touch`, `symlink`, `copy`, `rename`, `append`, `prepend`, `replace`, `blockreplace`,
  * `comment`, `uncomment`, `serialize`, `line`, `keyvalue`, `recurse`, `accumulated`,
- * `tidied`, `patch`, `hardlink`, `cached`, `not_cached`. Like Salt's, it has no `mod_watch`. Each function lives
+ * `tidied`, `patch`, `hardlink`, `cached`, `not_cached`, `decode`. Like Salt's, it has no `mod_watch`. Each function lives
  * in a `_file-*.ts` helper; the execution side is `modules/file.ts` and its `_file-*.ts`.
  */
 import { defineStateModule } from '../plugins/states/index.js';
 import { accumulated } from './_file-accumulated.js';
 import { cached, notCached } from './_file-cached.js';
 import { modRunCheckCmd } from './_file-check-cmd.js';
+import { decode } from './_file-decode.js';
 import { directory } from './_file-directory.js';
 import { hardlink } from './_file-hardlink.js';
 import { keyvalue } from './_file-keyvalue.js';
@@ -51,6 +52,7 @@ export default defineStateModule({
     hardlink,
     cached,
     not_cached: notCached,
+    decode,
     mod_run_check_cmd: modRunCheckCmd,
   },
 });
