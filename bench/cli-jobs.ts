@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { LocalClient } from '../client/local-client.js';
 import { loadConfig } from '../kernel/config/index.js';
 import { Cluster } from '../tools/local-cluster.js';
-import { cpuDelta, cpuSnapshot, descendants } from './proc-stats.js';
+import { contextSwitches, cpuDelta, cpuSnapshot, descendants, switchesByRole } from './proc-stats.js';
 
 /** How jobs/s is sampled: a cold window right after start, a warm-up, then steady windows. */
 export interface JobsPlan {
@@ -25,6 +25,8 @@ export interface JobsFigures {
   warm: number[];
   /** CPU ms per job over the steady windows, all processes and by role (`client` is this one). */
   cpu: { total: number; byRole: Record<string, number> };
+  /** Main-thread context switches per job by role over the steady windows: [voluntary, involuntary]. */
+  switches: Record<string, [number, number]>;
   jobs: number;
 }
 
@@ -57,6 +59,8 @@ export async function jobsPerSecond(c: Cluster, expected: number, plan: JobsPlan
   // CPU per job over the warm windows, by process (the client is this process)
   const daemons = [c.master, ...c.minions.values()].map((d) => d?.proc.pid ?? 0);
   const cpu0 = cpuSnapshot(daemons.flatMap((p) => [p, ...descendants(p)]));
+  const switchesNow = () => new Map([...cpu0.keys()].map((p) => [p, contextSwitches(p)]));
+  const sw0 = switchesNow();
   const self0 = process.cpuUsage();
   let done = 0;
   for (let i = 0; i < plan.windows; i++) {
@@ -64,11 +68,12 @@ export async function jobsPerSecond(c: Cluster, expected: number, plan: JobsPlan
     done += jobs;
   }
   const cpu = cpuDelta(cpu0, cpuSnapshot([...cpu0.keys()]), done);
+  const switches = switchesByRole(sw0, switchesNow(), done);
   const self = process.cpuUsage(self0);
   cpu.byRole.client = (self.user + self.system) / 1000 / done;
   cpu.total += cpu.byRole.client;
   await client.close();
-  return { cold, warm, cpu, jobs: done };
+  return { cold, warm, cpu, switches, jobs: done };
 }
 
 /** A master and `n` minions with Salt's defaults where they matter, then `body`; all stopped after. */
@@ -110,6 +115,12 @@ if (process.argv[1]?.endsWith('cli-jobs.js')) {
         jobs: f.jobs,
         cpuMsPerJob: round(f.cpu.total),
         byRole: Object.fromEntries(Object.entries(f.cpu.byRole).map(([k, v]) => [k, round(v)])),
+        switchesPerJob: Object.fromEntries(
+          Object.entries(f.switches).map(([k, [v, i]]) => [
+            k,
+            [Math.round(v * 100) / 100, Math.round(i * 100) / 100],
+          ]),
+        ),
         load: [load0, loadavg()[0]].map((x) => Math.round((x ?? 0) * 10) / 10),
       })}\n`,
     );

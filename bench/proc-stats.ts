@@ -181,3 +181,36 @@ export function threadCpuDelta(
     { label: `rest(${others.length - big.length})`, ms: rest },
   ];
 }
+
+/**
+ * Context switches of `pid`'s main thread so far (/proc/<pid>/status): `voluntary` (it waited:
+ * `epoll_wait`, a lock) and `involuntary` (the scheduler took the core, e.g. for a process it had
+ * just woken: the publisher's fan-out wakes ten minions, which preempt it).
+ */
+export function contextSwitches(pid: number): { voluntary: number; involuntary: number } {
+  return {
+    voluntary: statusField(pid, 'voluntary_ctxt_switches') ?? 0,
+    involuntary: statusField(pid, 'nonvoluntary_ctxt_switches') ?? 0,
+  };
+}
+
+/**
+ * Main-thread context switches per `per` (e.g. jobs) by role between two readings of the same
+ * processes ({@link contextSwitches} by pid), as `[voluntary, involuntary]`.
+ */
+export function switchesByRole(
+  before: ReadonlyMap<number, { voluntary: number; involuntary: number }>,
+  after: ReadonlyMap<number, { voluntary: number; involuntary: number }>,
+  per = 1,
+): Record<string, [number, number]> {
+  const out: Record<string, [number, number]> = {};
+  for (const [pid, b] of before) {
+    const a = after.get(pid) ?? b;
+    const role = processRole(pid);
+    const row = out[role] ?? [0, 0];
+    out[role] = row;
+    row[0] += Math.max(0, a.voluntary - b.voluntary) / per;
+    row[1] += Math.max(0, a.involuntary - b.involuntary) / per;
+  }
+  return out;
+}
