@@ -47,7 +47,7 @@ const removeArgs = (z: typeof import('zod').z) =>
     name: z.string(),
     version: z.unknown().optional(),
     pkgs: z.unknown().optional(),
-    normalize: z.unknown().optional(),
+    normalize: z.unknown().default(true),
     ignore_epoch: z.unknown().optional(),
   });
 
@@ -99,16 +99,17 @@ export default defineStateModule({
           version: z.unknown().optional(),
           refresh: z.unknown().optional(),
           fromrepo: z.unknown().optional(),
-          skip_verify: z.unknown().optional(),
-          skip_suggestions: z.unknown().optional(),
+          // Salt's defaults, as sys.state_argspec shows them; each is read by truthiness
+          skip_verify: z.unknown().default(false),
+          skip_suggestions: z.unknown().default(false),
           pkgs: z.unknown().optional(),
           sources: z.unknown().optional(),
-          allow_updates: z.unknown().optional(),
-          pkg_verify: z.unknown().optional(),
-          normalize: z.unknown().optional(),
+          allow_updates: z.unknown().default(false),
+          pkg_verify: z.unknown().default(false),
+          normalize: z.unknown().default(true),
           ignore_epoch: z.unknown().optional(),
-          reinstall: z.unknown().optional(),
-          update_holds: z.unknown().optional(),
+          reinstall: z.unknown().default(false),
+          update_holds: z.unknown().default(false),
         }),
       varkw: true,
       doc: 'Ensure the named packages (or pkgs, or sources) are installed, at a version when one is given.',
@@ -120,9 +121,9 @@ export default defineStateModule({
           name: z.string(),
           refresh: z.unknown().optional(),
           fromrepo: z.unknown().optional(),
-          skip_verify: z.unknown().optional(),
+          skip_verify: z.unknown().default(false),
           pkgs: z.unknown().optional(),
-          watch_flags: z.unknown().optional(),
+          watch_flags: z.unknown().default(true),
         }),
       varkw: true,
       doc: 'Ensure the named packages are installed at their newest available version.',
@@ -154,7 +155,7 @@ export default defineStateModule({
           name: z.string(),
           version: z.unknown().optional(),
           pkgs: z.unknown().optional(),
-          replace: z.unknown().optional(),
+          replace: z.unknown().default(false),
         }),
       varkw: true,
       doc: 'Ensure the packages are held (not upgraded); replace: unhold the others.',
@@ -172,7 +173,7 @@ export default defineStateModule({
           name: z.string(),
           version: z.unknown().optional(),
           pkgs: z.unknown().optional(),
-          all: z.unknown().optional(),
+          all: z.unknown().default(false),
         }),
       varkw: true,
       doc: 'Ensure the packages are not held; all: unhold every package.',
@@ -185,12 +186,13 @@ export default defineStateModule({
         }),
     }),
     mod_watch: defineState({
-      args: (z) => z.object({ name: z.string(), sfun: z.unknown().optional() }),
+      // Salt's mod_watch(name, **kwargs): `sfun` arrives among the keywords
+      args: (z) => z.object({ name: z.string() }),
       varkw: true,
       doc: 'What a watch requisite runs: the state function again (installed, latest, removed, purged).',
       run: (ctx, a, extra): Promise<StateReturn> | StateReturn => {
-        const kw = extra.kwargs;
-        switch (a.sfun) {
+        const { sfun, ...kw } = extra.kwargs;
+        switch (sfun) {
           case 'installed':
             return runInstalled(ctx, a.name, kw, kw);
           case 'latest':
@@ -203,7 +205,7 @@ export default defineStateModule({
             return {
               name: a.name,
               changes: {},
-              comment: `pkg.${pyStr(a.sfun ?? 'None')} does not work with the watch requisite`,
+              comment: `pkg.${pyStr(sfun ?? 'None')} does not work with the watch requisite`,
               result: false,
             };
         }
