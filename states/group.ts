@@ -77,11 +77,11 @@ const present = defineState({
     z.object({
       name: z.string(),
       gid: z.union([z.number(), z.string()]).nullish(),
-      system: z.boolean().optional(),
+      system: z.boolean().default(false),
       addusers: users(z),
       delusers: users(z),
       members: users(z),
-      non_unique: z.boolean().optional(),
+      non_unique: z.boolean().default(false),
     }),
   doc: 'Ensure that a group is present, with the given gid and members.',
   async run(ctx, a): Promise<StateReturn> {
