@@ -175,12 +175,13 @@ const runArgs = (z: typeof import('zod').z) =>
     shell: z.string().nullish(),
     env: z.unknown().optional(),
     prepend_path: z.string().nullish(),
-    stateful: z.unknown().optional(),
-    output_loglevel: z.unknown().optional(),
-    hide_output: z.boolean().optional(),
+    // Salt's defaults, as sys.state_argspec shows them; cmd.run_all's own are the same
+    stateful: z.unknown().default(false),
+    output_loglevel: z.unknown().default('debug'),
+    hide_output: z.boolean().default(false),
     timeout: z.unknown().optional(),
-    ignore_timeout: z.boolean().optional(),
-    use_vt: z.boolean().optional(),
+    ignore_timeout: z.boolean().default(false),
+    use_vt: z.boolean().default(false),
     success_retcodes: z.unknown().optional(),
     success_stdout: z.unknown().optional(),
     success_stderr: z.unknown().optional(),
@@ -196,11 +197,11 @@ const scriptArgs = (z: typeof import('zod').z) =>
     password: z.string().nullish(),
     shell: z.string().nullish(),
     env: z.unknown().optional(),
-    stateful: z.unknown().optional(),
+    stateful: z.unknown().default(false),
     timeout: z.unknown().optional(),
-    use_vt: z.boolean().optional(),
-    output_loglevel: z.unknown().optional(),
-    hide_output: z.boolean().optional(),
+    use_vt: z.boolean().default(false),
+    output_loglevel: z.unknown().default('debug'),
+    hide_output: z.boolean().default(false),
     defaults: z.unknown().optional(),
     context: z.unknown().optional(),
     success_retcodes: z.unknown().optional(),
@@ -217,15 +218,52 @@ const watchRefused = (name: string, comment: string): StateReturn => ({
   result: false,
 });
 
+/** Salt's `cmd.wait`/`cmd.watch` signature (the command runs through mod_watch, which takes the chunk's keywords). */
+const waitArgs = (z: typeof import('zod').z) =>
+  z.object({
+    name: z.string(),
+    cwd: z.string().nullish(),
+    root: z.string().nullish(),
+    runas: z.string().nullish(),
+    shell: z.string().nullish(),
+    env: z.unknown().default([]),
+    stateful: z.unknown().default(false),
+    output_loglevel: z.unknown().default('debug'),
+    hide_output: z.boolean().default(false),
+    use_vt: z.boolean().default(false),
+    success_retcodes: z.unknown().optional(),
+    success_stdout: z.unknown().optional(),
+    success_stderr: z.unknown().optional(),
+  });
+
+/** Salt's `cmd.wait_script` signature. */
+const waitScriptArgs = (z: typeof import('zod').z) =>
+  z.object({
+    name: z.string(),
+    source: z.string().nullish(),
+    template: z.string().nullish(),
+    cwd: z.string().nullish(),
+    runas: z.string().nullish(),
+    shell: z.string().nullish(),
+    env: z.unknown().optional(),
+    stateful: z.unknown().default(false),
+    use_vt: z.boolean().default(false),
+    output_loglevel: z.unknown().default('debug'),
+    hide_output: z.boolean().default(false),
+    success_retcodes: z.unknown().optional(),
+    success_stdout: z.unknown().optional(),
+    success_stderr: z.unknown().optional(),
+  });
+
 const wait = defineState({
-  args: runArgs,
+  args: waitArgs,
   varkw: true,
   doc: 'Run the given command only when a watch requisite fires (through mod_watch); otherwise does nothing.',
   run: (_ctx, { name }) => nothing(name),
 });
 
 const waitScript = defineState({
-  args: scriptArgs,
+  args: waitScriptArgs,
   varkw: true,
   doc: 'Download a script and run it only when a watch requisite fires (through mod_watch).',
   run: (_ctx, { name }) => nothing(name),
