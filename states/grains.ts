@@ -19,10 +19,9 @@ const DELIM = ':';
 const MISSING = Symbol('missing');
 
 type Z = typeof import('zod').z;
-const named = (z: Z) => ({
-  name: z.union([z.string(), z.number()]).transform(String),
-  delimiter: z.string().default(DELIM),
-});
+const grainName = (z: Z) => z.union([z.string(), z.number()]).transform(String);
+const delimiter = (z: Z) => z.string().default(DELIM);
+const named = (z: Z) => ({ name: grainName(z), delimiter: delimiter(z) });
 
 /** Salt's `re.sub(delimiter, ':', name)`: the delimiter is a regular expression. */
 function normalize(name: string, delimiter: string): string {
@@ -70,7 +69,13 @@ const exists = defineState({
 });
 
 const present = defineState({
-  args: (z) => z.object({ ...named(z), value: z.unknown(), force: z.unknown().default(false) }),
+  args: (z) =>
+    z.object({
+      name: grainName(z),
+      value: z.unknown(),
+      delimiter: delimiter(z),
+      force: z.unknown().default(false),
+    }),
   doc: 'Ensure that a grain is set to the value; nested names create their parents. An existing or new list or dict value is only overwritten with force=True.',
   async run(ctx, a): Promise<StateReturn> {
     const name = normalize(a.name, a.delimiter);
@@ -97,7 +102,7 @@ const present = defineState({
 });
 
 const listPresent = defineState({
-  args: (z) => z.object({ ...named(z), value: z.unknown() }),
+  args: (z) => z.object({ name: grainName(z), value: z.unknown(), delimiter: delimiter(z) }),
   doc: 'Ensure the value (or each value of a list) is in the list grain; a missing grain is created.',
   async run(ctx, a): Promise<StateReturn> {
     const name = normalize(a.name, a.delimiter);
@@ -146,7 +151,7 @@ const listPresent = defineState({
 });
 
 const listAbsent = defineState({
-  args: (z) => z.object({ ...named(z), value: z.unknown() }),
+  args: (z) => z.object({ name: grainName(z), value: z.unknown(), delimiter: delimiter(z) }),
   doc: 'Delete the value (or each value of a list) from the list grain.',
   async run(ctx, a): Promise<StateReturn> {
     const name = normalize(a.name, a.delimiter);
@@ -183,7 +188,12 @@ const listAbsent = defineState({
 
 const absent = defineState({
   args: (z) =>
-    z.object({ ...named(z), destructive: z.unknown().default(false), force: z.unknown().default(false) }),
+    z.object({
+      name: grainName(z),
+      destructive: z.unknown().default(false),
+      delimiter: delimiter(z),
+      force: z.unknown().default(false),
+    }),
   doc: 'Delete a grain from the grains file: set it to None, or remove the key with destructive=True. A list or dict value is only removed with force=True.',
   async run(ctx, a): Promise<StateReturn> {
     const name = normalize(a.name, a.delimiter);
@@ -225,7 +235,13 @@ const absent = defineState({
 });
 
 const append = defineState({
-  args: (z) => z.object({ ...named(z), value: z.unknown(), convert: z.unknown().default(false) }),
+  args: (z) =>
+    z.object({
+      name: grainName(z),
+      value: z.unknown(),
+      convert: z.unknown().default(false),
+      delimiter: delimiter(z),
+    }),
   doc: 'Append a value to a list grain, which must exist; convert=True makes a non-list value a list first.',
   async run(ctx, a): Promise<StateReturn> {
     const name = normalize(a.name, a.delimiter);
