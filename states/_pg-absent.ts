@@ -4,11 +4,13 @@
  * Salt, a removal that fails falls through to "is not present".
  */
 import { defineState, type StateReturn } from '../plugins/states/index.js';
-import { dbArgs, pgName, pgStateConn } from './_pg-state-args.js';
+import { dbArgs, pgName, pgStateConn, pgStateConnUserFirst } from './_pg-state-args.js';
 
 export function pgAbsentState(kind: 'Database' | 'Tablespace', exists: string, remove: string) {
   return defineState({
-    args: (z) => z.object({ name: pgName(z), ...pgStateConn(z) }),
+    // Salt's tablespace.absent takes db_user third, its database.absent last
+    args: (z) =>
+      z.object({ name: pgName(z), ...(kind === 'Tablespace' ? pgStateConnUserFirst(z) : pgStateConn(z)) }),
     doc: `Ensure that the named ${kind.toLowerCase()} is absent.`,
     async run(ctx, a): Promise<StateReturn> {
       const { name } = a;

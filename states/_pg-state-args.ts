@@ -14,6 +14,12 @@ export const pgStateConn = (z: typeof Zod) => ({
   db_user: z.unknown().default(null),
 });
 
+/** The same keywords in the order Salt's extension and tablespace.absent states take them (`db_user` third). */
+export const pgStateConnUserFirst = (z: typeof Zod) => {
+  const { user, maintenance_db, db_user, ...rest } = pgStateConn(z);
+  return { user, maintenance_db, db_user, ...rest };
+};
+
 /** The state's connection keywords as the module's. */
 export interface StateDbArgs {
   user?: unknown;

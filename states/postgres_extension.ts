@@ -5,7 +5,7 @@
  */
 import { INSTALLED, NOT_INSTALLED, TO_MOVE, TO_UPGRADE } from '../modules/_pg-ext.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { dbArgs, pgName, pgPresentStart, pgStateConn, psqlPresent } from './_pg-state-args.js';
+import { dbArgs, pgName, pgPresentStart, pgStateConnUserFirst, psqlPresent } from './_pg-state-args.js';
 
 const present = defineState({
   args: (z) =>
@@ -15,7 +15,7 @@ const present = defineState({
       schema: z.unknown().default(null),
       ext_version: z.unknown().default(null),
       from_version: z.unknown().default(null),
-      ...pgStateConn(z),
+      ...pgStateConnUserFirst(z),
     }),
   doc: `Ensure that the named extension is present.
 
@@ -65,7 +65,7 @@ const absent = defineState({
       if_exists: z.unknown().default(null),
       restrict: z.unknown().default(null),
       cascade: z.unknown().default(null),
-      ...pgStateConn(z),
+      ...pgStateConnUserFirst(z),
     }),
   doc: 'Ensure that the named extension is absent (cascade, the default, drops what depends on it too).',
   async run(ctx, a): Promise<StateReturn> {

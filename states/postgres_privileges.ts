@@ -13,14 +13,21 @@ import {
 } from '../plugins/states/index.js';
 import { dbArgs, pgName, pgStateConn, psqlPresent } from './_pg-state-args.js';
 
-const target = (z: typeof import('zod').z) => ({
-  name: pgName(z),
-  object_name: pgName(z),
-  object_type: z.string(),
-  privileges: z.unknown().default(null),
-  prepend: z.string().default('public'),
-  ...pgStateConn(z),
-});
+/** Salt's order: `grant_option` (present only) before `prepend`, `maintenance_db` before `user`. */
+const target = (z: typeof import('zod').z, grantOption: boolean) => {
+  const { user, maintenance_db, ...conn } = pgStateConn(z);
+  return {
+    name: pgName(z),
+    object_name: pgName(z),
+    object_type: z.string(),
+    privileges: z.unknown().default(null),
+    ...(grantOption ? { grant_option: z.unknown().default(null) } : {}),
+    prepend: z.string().default('public'),
+    maintenance_db,
+    user,
+    ...conn,
+  };
+};
 
 /** Salt joins the list with commas (a string's characters, so a string is refused as invalid). */
 function joined(privileges: unknown): string | null {
@@ -71,7 +78,7 @@ async function apply(ctx: StateContext, a: Args, kind: keyof typeof WORDS): Prom
 }
 
 const present = defineState({
-  args: (z) => z.object({ ...target(z), grant_option: z.unknown().default(null) }),
+  args: (z) => z.object(target(z, true)),
   doc: `Grant the privileges on the object to the role (name), or make the role a member of the group object_name.
 
 object_type: table, sequence, schema, tablespace, language, database, group or function (a view is a table).
@@ -84,7 +91,7 @@ user: the system user to run psql as; maintenance_db, db_user, db_password, db_h
 });
 
 const absent = defineState({
-  args: (z) => z.object(target(z)),
+  args: (z) => z.object(target(z, false)),
   doc: "Revoke the privileges on the object from the role (name), or end its membership of the group object_name; the arguments are present's, without grant_option.",
   run: (ctx, a) => apply(ctx, a, 'absent'),
 });
