@@ -24,7 +24,9 @@ const names = (z: typeof import('zod').z) =>
   z
     .union([z.array(z.unknown()), z.record(z.string(), z.unknown())])
     .nullish()
-    .transform((v) => (v == null ? [] : Array.isArray(v) ? v.map((x) => pyStr(x)) : Object.keys(v)));
+    .transform((v) => (v == null ? [] : Array.isArray(v) ? v.map((x) => pyStr(x)) : Object.keys(v)))
+    // Salt's default is None (sys.state_argspec), which the states read as no sections
+    .meta({ argspecDefault: null });
 
 const start = (name: string, test: boolean): StateReturn => ({
   name,
