@@ -34,7 +34,9 @@ const listArgs = (z: typeof import('zod').z) =>
       .transform(
         (v): Names =>
           v === undefined || v === null ? [] : typeof v === 'string' ? v : Array.isArray(v) ? v : [v],
-      ),
+      )
+      // Salt's default is None (sys.state_argspec): no names
+      .meta({ argspecDefault: null }),
     perms: z.unknown().default(''),
     recurse: pyFlag(z, false),
     force: pyFlag(z, false),
@@ -133,7 +135,7 @@ export const listPresent = defineState({
 });
 
 export const listAbsent = defineState({
-  args: listArgs,
+  args: (z) => listArgs(z).omit({ perms: true, force: true }),
   doc: "Ensure ACL entries of one type for every name in acl_names are gone. As Salt's, it reports no changes.",
   async run(ctx, a): Promise<StateReturn> {
     const ret: StateReturn = { name: a.name, result: true, changes: {}, comment: '' };

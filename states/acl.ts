@@ -40,6 +40,9 @@ const entryArgs = (z: typeof import('zod').z) =>
     force: pyFlag(z, false),
   });
 
+/** Salt's `acl.absent` takes no `force`. */
+const absentArgs = (z: typeof import('zod').z) => entryArgs(z).omit({ force: true });
+
 const present = defineState({
   args: entryArgs,
   doc: 'Ensure an ACL entry (acl_type user, group, mask, or d:/default: ones) gives acl_name these perms (rwx); recurse for a tree, force wipes the other entries first.',
@@ -115,7 +118,7 @@ function everyPathHas(
 }
 
 const absent = defineState({
-  args: entryArgs,
+  args: absentArgs,
   doc: "Ensure an ACL entry (acl_type user, group, or d:/default: ones) for acl_name is gone; recurse for a tree. As Salt's, it reports no changes.",
   async run(ctx, a): Promise<StateReturn> {
     const read = await readAcl(ctx, a);
