@@ -234,7 +234,7 @@ export default defineStateModule({
       args: (z) =>
         z.object({
           name: z.string(),
-          target: z.unknown().optional(),
+          target: z.unknown(), // required, as Salt's (None still reaches the "is required" check)
           rev: z.unknown().default('HEAD'),
           branch: z.unknown().optional(),
           user: z.string().nullish(),
@@ -282,7 +282,7 @@ export default defineStateModule({
       args: (z) =>
         z.object({
           name: z.string(),
-          target: z.unknown().optional(),
+          target: z.unknown(), // required, as Salt's (None still reaches the "is required" check)
           branch: z.unknown().optional(),
           user: z.string().nullish(),
           password: z.string().nullish(),
