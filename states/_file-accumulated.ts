@@ -54,7 +54,7 @@ export function blockAccumulated(ctx: ExecContext, name: string, id: string, con
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const accumulated = defineState({
-  args: (z) => z.object({ name: z.string(), filename: z.string(), text: z.unknown().optional() }),
+  args: (z) => z.object({ name: z.string(), filename: z.string(), text: z.unknown() }),
   varkw: true,
   doc: 'Prepare an accumulator which can be used in a template in a file.managed state, or in file.blockreplace.',
   run: async (ctx, a) => {

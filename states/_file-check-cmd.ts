@@ -84,6 +84,7 @@ export async function checkBeforeManage(
  */
 export const modRunCheckCmd = defineState({
   args: (z) => z.object({ cmd: z.string(), filename: z.string() }),
+  varkw: true, // Salt's **kwargs, unused
   doc: 'Run `<cmd> <filename>`; a failed result when it exits non-zero (what file.managed calls for check_cmd).',
   run: async (ctx, { cmd, filename }) => {
     const check = await runCheckCmd(ctx, cmd, filename);

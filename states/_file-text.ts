@@ -75,12 +75,15 @@ const textArgs = (z: typeof Zod) =>
     source_hashes: z.unknown().optional(),
     defaults: z.unknown().optional(),
     context: z.unknown().optional(),
-    ignore_whitespace: pyFlag(z, true),
-    header: pyFlag(z, false),
   });
 
+/** Salt's `append` takes `ignore_whitespace`, its `prepend` `header` (shown as None). */
+const appendArgs = (z: typeof Zod) => textArgs(z).extend({ ignore_whitespace: pyFlag(z, true) });
+const prependArgs = (z: typeof Zod) =>
+  textArgs(z).extend({ header: pyFlag(z, false).meta({ argspecDefault: null }) });
+
 export const append = defineState({
-  args: textArgs,
+  args: appendArgs,
   doc: 'Ensure that some text appears at the end of a file.',
   run: async (ctx, a) => {
     const name = expandUser(a.name);
@@ -124,7 +127,7 @@ export const append = defineState({
 });
 
 export const prepend = defineState({
-  args: textArgs,
+  args: prependArgs,
   doc: 'Ensure that some text appears at the beginning of a file.',
   run: async (ctx, a) => {
     const name = expandUser(a.name);
@@ -183,7 +186,7 @@ export const replace = defineState({
       repl: z.union([z.string(), z.number()]).transform(String),
       count: z.number().default(0),
       flags: z.unknown().default(8),
-      bufsize: z.unknown().optional(),
+      bufsize: z.unknown().default(1),
       append_if_not_found: pyFlag(z, false),
       prepend_if_not_found: pyFlag(z, false),
       not_found_content: z.string().nullish(),
