@@ -68,6 +68,14 @@ export interface AuthStormResult {
   newFileCpuMs: number;
   /** After a master restart: seconds until presence shows every minion again (SUB reconnects). */
   restartConnectedSeconds: number;
+  /**
+   * The master's CPU per re-auth (ms, all its processes): a sign-in of a minion whose key,
+   * session and data cache files exist (no new file, no grains report). Measured after the
+   * restart as the first job's CPU (which makes every minion sign in again) less a second
+   * job's, both to every minion, each from a quiet master until it is quiet again.
+   */
+  masterCpuMsPerReauth: number;
+  masterCpuByRoleReauth: Record<string, number>;
   /** After the restart, the first job triggers the re-auth storm: seconds from its publish to the last return. */
   restartReauthSeconds: number;
   restartReturns: number;
@@ -243,8 +251,23 @@ export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promi
     await waitPresent(r, timeoutMs);
     const restartConnectedSeconds = (performance.now() - t1) / 1000;
     const before = r.swarm.stats().reauths;
+    const newMaster = r.cluster.master?.proc.pid ?? 0;
+    await quiet(newMaster);
+    const pids = [newMaster, ...descendants(newMaster)];
+    const c0 = cpuSnapshot(pids);
     const storm = await ping(r, o.timeoutS ?? 300);
     const stats = r.swarm.stats();
+    await quiet(newMaster);
+    const c1 = cpuSnapshot(pids);
+    // the same job again, with no re-auth in it: what the first one cost beyond its re-auths
+    const again = await ping(r, o.timeoutS ?? 300);
+    await quiet(newMaster);
+    const c2 = cpuSnapshot(pids);
+    const withReauth = cpuDelta(c0, c1, count);
+    const jobOnly = cpuDelta(c1, c2, again.returns || 1);
+    const reauthByRole: Record<string, number> = {};
+    for (const [role, ms] of Object.entries(withReauth.byRole))
+      reauthByRole[role] = ms - (jobOnly.byRole[role] ?? 0);
     o.log?.(
       `after restart: connected ${restartConnectedSeconds.toFixed(2)} s, re-auth + first job ${storm.seconds.toFixed(2)} s (${storm.returns} returns)`,
     );
@@ -258,6 +281,8 @@ export async function authStorm(count: number, o: SwarmBenchOptions = {}): Promi
       serverThreadsCpuMs: serverThreads,
       newFileCpuMs: newFile,
       restartConnectedSeconds,
+      masterCpuMsPerReauth: withReauth.total - jobOnly.total,
+      masterCpuByRoleReauth: reauthByRole,
       restartReauthSeconds: storm.seconds,
       restartReturns: storm.returns,
       reauths: stats.reauths - before,
@@ -355,6 +380,10 @@ async function main(argv: string[]): Promise<void> {
     );
     out(
       `  request server by thread: ${a.serverThreadsCpuMs.map((t) => `${t.label} ${t.ms.toFixed(2)}`).join(', ')}`,
+    );
+    const reRoles = Object.entries(a.masterCpuByRoleReauth).map(([k, v]) => `${k} ${v.toFixed(2)}`);
+    out(
+      `master CPU per re-auth after the restart (no new file, no grains report; the first job's CPU less a second job's): ${a.masterCpuMsPerReauth.toFixed(2)} ms (${reRoles.join(', ')})`,
     );
     if (a.lastError) out(`  last swarm error: ${a.lastError}`);
     const floor = await rsaFloor(count);

@@ -27,6 +27,7 @@ const modulusCache = new WeakMap<KeyObject, RsaModulus>();
 export interface RsaModulus {
   n: bigint;
   bytes: number;
+  be: Buffer; // n as `bytes` big-endian bytes (its own memory, no pool slab)
 }
 
 function remember(cache: Map<string, KeyObject>, pem: string, key: KeyObject): KeyObject {
@@ -96,8 +97,8 @@ export function modulusOf(key: KeyObject): RsaModulus {
   if (hit) return hit;
   const jwk = key.export({ format: 'jwk' });
   if (typeof jwk.n !== 'string') throw new SALT_ERR_CRYPT_KEY('RSA key without a modulus');
-  const raw = Buffer.from(jwk.n, 'base64url');
-  const value: RsaModulus = { n: BigInt(`0x${raw.toString('hex')}`), bytes: raw.length };
+  const raw = Buffer.from(new Uint8Array(Buffer.from(jwk.n, 'base64url')).buffer);
+  const value: RsaModulus = { n: BigInt(`0x${raw.toString('hex')}`), bytes: raw.length, be: raw };
   modulusCache.set(key, value);
   return value;
 }

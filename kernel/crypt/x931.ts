@@ -14,12 +14,15 @@ import { constants, privateEncrypt, publicDecrypt } from 'node:crypto';
 import { SALT_ERR_CRYPT_DECRYPT, SALT_ERR_CRYPT_KEY } from '../errors.js';
 import { modulusOf, privateKeyOf, publicKeyOf, type RsaKeyInput } from './rsa-key.js';
 
-function toBigInt(buf: Buffer): bigint {
-  return buf.length === 0 ? 0n : BigInt(`0x${buf.toString('hex')}`);
-}
-
-function toBytes(value: bigint, length: number): Buffer {
-  return Buffer.from(value.toString(16).padStart(length * 2, '0'), 'hex');
+/** n − t for big-endian byte strings of n's length, t < n (no BigInt: ~25 µs less per token check). */
+function minus(n: Buffer, t: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(n.length);
+  for (let i = n.length - 1, borrow = 0; i >= 0; i--) {
+    const d = (n[i] as number) - (t[i] as number) - borrow;
+    borrow = d < 0 ? 1 : 0;
+    out[i] = d & 0xff;
+  }
+  return out;
 }
 
 /** Builds the k-byte X9.31 block around `message` (OpenSSL `RSA_padding_add_X931`). */
@@ -71,7 +74,7 @@ export function x931Unpad(block: Buffer): Buffer | undefined {
 /** X9.31 signature ("private encrypt") of `message` with an RSA private key; deterministic. */
 export function x931Sign(priv: RsaKeyInput, message: Buffer): Buffer {
   const key = privateKeyOf(priv);
-  const { n, bytes: k } = modulusOf(key);
+  const { be: n, bytes: k } = modulusOf(key);
   const block = x931Pad(message, k);
   let raw: Buffer;
   try {
@@ -79,9 +82,8 @@ export function x931Sign(priv: RsaKeyInput, message: Buffer): Buffer {
   } catch (cause) {
     throw new SALT_ERR_CRYPT_KEY('raw RSA private operation failed', { cause });
   }
-  const s = toBigInt(raw);
-  const other = n - s;
-  return toBytes(s < other ? s : other, k);
+  const other = minus(n, raw);
+  return raw.compare(other) <= 0 ? raw : other;
 }
 
 /**
@@ -90,19 +92,18 @@ export function x931Sign(priv: RsaKeyInput, message: Buffer): Buffer {
  */
 export function x931Recover(pub: RsaKeyInput, sig: Buffer): Buffer {
   const key = publicKeyOf(pub);
-  const { n, bytes: k } = modulusOf(key);
+  const { be: n, bytes: k } = modulusOf(key);
   if (sig.length > k) throw new SALT_ERR_CRYPT_DECRYPT('X9.31 signature: longer than the modulus');
-  if (toBigInt(sig) >= n) throw new SALT_ERR_CRYPT_DECRYPT('X9.31 signature: not below the modulus');
   const input = sig.length === k ? sig : Buffer.concat([Buffer.alloc(k - sig.length), sig]);
+  if (input.compare(n) >= 0) throw new SALT_ERR_CRYPT_DECRYPT('X9.31 signature: not below the modulus');
   let raw: Buffer;
   try {
     raw = publicDecrypt({ key, padding: constants.RSA_NO_PADDING }, input);
   } catch (cause) {
     throw new SALT_ERR_CRYPT_DECRYPT('X9.31 signature', { cause });
   }
-  let t = toBigInt(raw);
-  if ((t & 0xfn) !== 12n) t = n - t;
-  const message = x931Unpad(toBytes(t, k));
+  // t = sig^e mod n is the block itself when it ends in 0xC (mod 16 = 12), else n − block
+  const message = x931Unpad(((raw[k - 1] as number) & 0xf) === 12 ? raw : minus(n, raw));
   if (!message) throw new SALT_ERR_CRYPT_DECRYPT('X9.31 signature: bad padding');
   return message;
 }
