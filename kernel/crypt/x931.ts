@@ -87,8 +87,8 @@ export function x931Sign(priv: RsaKeyInput, message: Buffer): Buffer {
 }
 
 /**
- * Recovers the message of an X9.31 signature ("public decrypt") with an RSA public key.
- * Throws `SALT_ERR_CRYPT_DECRYPT` when the signature does not recover to a valid X9.31 block.
+ * Recovers the message of an X9.31 signature ("public decrypt"): sig^e mod n is the block if it
+ * ends in 0xC, else n − the block. Throws `SALT_ERR_CRYPT_DECRYPT` unless that is a valid one.
  */
 export function x931Recover(pub: RsaKeyInput, sig: Buffer): Buffer {
   const key = publicKeyOf(pub);
@@ -102,7 +102,6 @@ export function x931Recover(pub: RsaKeyInput, sig: Buffer): Buffer {
   } catch (cause) {
     throw new SALT_ERR_CRYPT_DECRYPT('X9.31 signature', { cause });
   }
-  // t = sig^e mod n is the block itself when it ends in 0xC (mod 16 = 12), else n − block
   const message = x931Unpad(((raw[k - 1] as number) & 0xf) === 12 ? raw : minus(n, raw));
   if (!message) throw new SALT_ERR_CRYPT_DECRYPT('X9.31 signature: bad padding');
   return message;
