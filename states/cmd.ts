@@ -218,42 +218,15 @@ const watchRefused = (name: string, comment: string): StateReturn => ({
   result: false,
 });
 
-/** Salt's `cmd.wait`/`cmd.watch` signature (the command runs through mod_watch, which takes the chunk's keywords). */
+/** Salt's `cmd.wait`/`cmd.watch` signature: run's less what mod_watch alone uses (the command runs through mod_watch). */
 const waitArgs = (z: typeof import('zod').z) =>
-  z.object({
-    name: z.string(),
-    cwd: z.string().nullish(),
-    root: z.string().nullish(),
-    runas: z.string().nullish(),
-    shell: z.string().nullish(),
-    env: z.unknown().default([]),
-    stateful: z.unknown().default(false),
-    output_loglevel: z.unknown().default('debug'),
-    hide_output: z.boolean().default(false),
-    use_vt: z.boolean().default(false),
-    success_retcodes: z.unknown().optional(),
-    success_stdout: z.unknown().optional(),
-    success_stderr: z.unknown().optional(),
-  });
+  runArgs(z)
+    .omit({ prepend_path: true, timeout: true, ignore_timeout: true })
+    .extend({ env: z.unknown().default([]) });
 
-/** Salt's `cmd.wait_script` signature. */
+/** Salt's `cmd.wait_script` signature: script's less `password`, `timeout`, `defaults`, `context`. */
 const waitScriptArgs = (z: typeof import('zod').z) =>
-  z.object({
-    name: z.string(),
-    source: z.string().nullish(),
-    template: z.string().nullish(),
-    cwd: z.string().nullish(),
-    runas: z.string().nullish(),
-    shell: z.string().nullish(),
-    env: z.unknown().optional(),
-    stateful: z.unknown().default(false),
-    use_vt: z.boolean().default(false),
-    output_loglevel: z.unknown().default('debug'),
-    hide_output: z.boolean().default(false),
-    success_retcodes: z.unknown().optional(),
-    success_stdout: z.unknown().optional(),
-    success_stderr: z.unknown().optional(),
-  });
+  scriptArgs(z).omit({ password: true, timeout: true, defaults: true, context: true });
 
 const wait = defineState({
   args: waitArgs,
