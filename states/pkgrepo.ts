@@ -212,10 +212,18 @@ export default defineStateModule({
   doc: 'Package repositories configured or absent (apt one-line sources).',
   functions: {
     managed: defineState({
-      args: (z) => z.object({ name: z.string() }),
+      // Salt's named arguments: `ppa` (Ubuntu's, not handled here: dropped as before) and `copr`
+      // (yum's, unused on apt) are taken and ignored; `aptkey` goes on as before
+      args: (z) =>
+        z.object({
+          name: z.string(),
+          ppa: z.unknown().optional(),
+          copr: z.unknown().optional(),
+          aptkey: z.unknown().default(true),
+        }),
       varkw: true,
       doc: 'Ensure the repo line is configured (name: the full line, e.g. `deb http://host/debian bookworm main`).',
-      run: (ctx, { name }, extra) => managed(ctx, name, extra.kwargs),
+      run: (ctx, { name, aptkey }, extra) => managed(ctx, name, { ...extra.kwargs, aptkey }),
     }),
     absent: defineState({
       args: (z) => z.object({ name: z.string() }),

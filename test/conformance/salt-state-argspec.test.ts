@@ -25,7 +25,6 @@ const NOT_YET: Record<string, string> = {
   'file.serialize': 'encoding_errors, mode default',
   'file.symlink': 'atomic, disallow_copy_and_unlink, inherit_user_and_group, win_*',
   'pip.installed': "most of pip's pass-through options",
-  'pkgrepo.managed': 'ppa, copr and aptkey are keywords in tsalt',
   'salt.function': 'ret_config, ret_kwargs, fail_function and the order',
   'salt.state': 'ret_config, ret_kwargs, orchestration_jid and the order',
 };
