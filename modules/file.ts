@@ -36,6 +36,7 @@ import { findFiles } from './_file-find.js';
 import { managedFunctions } from './_file-fns-managed.js';
 import { metaFunctions, pyDirname } from './_file-fns-meta.js';
 import { textFunctions } from './_file-fns-text.js';
+import { rmdirFunctions } from './_file-rmdir.js';
 import { fileClient } from './_file-source.js';
 import {
   fileStats,
@@ -685,6 +686,7 @@ export default defineModule({
     ...managedFunctions,
     ...textFunctions,
     ...metaFunctions,
+    ...rmdirFunctions,
   },
 });
 

@@ -3,7 +3,7 @@
  * edits held in a wanted state: `managed`, `directory`, `absent`, `exists`, `missing`,
  * `touch`, `symlink`, `copy`, `rename`, `append`, `prepend`, `replace`, `blockreplace`,
  * `comment`, `uncomment`, `serialize`, `line`, `keyvalue`, `recurse`, `accumulated`,
- * `tidied`, `patch`, `hardlink`, `cached`, `not_cached`, `decode`. Like Salt's, it has no `mod_watch`. Each function lives
+ * `tidied`, `patch`, `hardlink`, `cached`, `not_cached`, `decode`, `pruned`. Like Salt's, it has no `mod_watch`. Each function lives
  * in a `_file-*.ts` helper; the execution side is `modules/file.ts` and its `_file-*.ts`.
  */
 import { defineStateModule } from '../plugins/states/index.js';
@@ -18,6 +18,7 @@ import { line } from './_file-line.js';
 import { managed } from './_file-managed.js';
 import { patch } from './_file-patch.js';
 import { absent, copy, exists, missing, rename, symlink, touch } from './_file-paths.js';
+import { pruned } from './_file-pruned.js';
 import { recurse } from './_file-recurse.js';
 import { serialize } from './_file-serialize.js';
 import { append, blockreplace, comment, prepend, replace, uncomment } from './_file-text.js';
@@ -53,6 +54,7 @@ export default defineStateModule({
     cached,
     not_cached: notCached,
     decode,
+    pruned,
     mod_run_check_cmd: modRunCheckCmd,
   },
 });
