@@ -3,12 +3,13 @@
  * folders under it first (deepest first), with `older_than` only those not modified for that
  * many days; `verbose` returns what was deleted and the errors as Python's `OSError` reads them.
  */
-import { readdir, rmdir as rmdirFs, stat } from 'node:fs/promises';
+import { rmdir as rmdirFs, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { defineFunction, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyRepr } from '../kernel/util.js';
 import { cli, expand, str } from './_file-args.js';
 import { isDir } from './_file-stat.js';
+import { walkUp } from './_file-walk.js';
 
 /** C's strerror for the codes a rmdir meets, as Python's `str(OSError)` shows them. */
 const STRERROR: Readonly<Record<string, [number, string]>> = {
@@ -28,19 +29,6 @@ function osError(err: unknown, path: string): string {
     String((err as Error).message),
   ];
   return `[Errno ${Math.abs(n)}] ${text}: ${pyRepr(path)}`;
-}
-
-/** `os.walk(path, topdown=False)`'s folders: each folder's subfolders, deepest first. */
-async function walkBottomUp(root: string, out: string[]): Promise<void> {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => join(root, e.name));
-  for (const d of dirs) await walkBottomUp(d, out);
-  out.push(...dirs);
 }
 
 const mtime = async (p: string): Promise<number> => (await stat(p)).mtimeMs / 1000;
@@ -79,8 +67,9 @@ older_than: only remove directories not modified for this many days.${cli("salt 
       const old = async (p: string) => !olderThan || (await mtime(p)) < olderThan;
       let ret = false;
       if (a.recurse) {
-        const dirs: string[] = [];
-        await walkBottomUp(path, dirs);
+        const dirs = (await walkUp(path, false)).flatMap(([root, subdirs]) =>
+          subdirs.map((d) => join(root, d)),
+        );
         for (const d of dirs) {
           if (!(await old(d))) continue;
           try {

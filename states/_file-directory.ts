@@ -11,6 +11,7 @@ import type { z as Zod } from 'zod';
 import { makeParents } from '../modules/_file-manage.js';
 import { checkPerms, checkUser } from '../modules/_file-perms.js';
 import { fileStats, isDir, isFile, isLink, normalizeMode } from '../modules/_file-stat.js';
+import { splitEntries } from '../modules/_file-walk.js';
 import { defineState } from '../plugins/states/index.js';
 import { expandUser, fail, includeExclude, newRet, type Pat } from './_file-common.js';
 
@@ -30,13 +31,7 @@ export async function walk(
     } catch {
       // unreadable or gone: nothing under it, as os.walk's onerror=None
     }
-    const dirs: string[] = [];
-    const files: string[] = [];
-    for (const e of entries) {
-      const full = join(dir, e.name);
-      if (e.isDirectory() || (e.isSymbolicLink() && (await isDir(full)))) dirs.push(e.name);
-      else files.push(e.name);
-    }
+    const [dirs, files] = await splitEntries(dir, entries);
     out.push([dir, dirs, files]);
     if (maxDepth !== undefined && maxDepth !== null && depth >= maxDepth) return;
     for (const d of dirs) if (!(await isLink(join(dir, d)))) await visit(join(dir, d), depth + 1);

@@ -4,10 +4,11 @@
  * old enough (days by atime, mtime or ctime) or big enough (`size`, `10M` and the like), as
  * `age_size_logical_operator` and `age_size_only` combine the two tests.
  */
-import { lstat, readdir, rm, stat } from 'node:fs/promises';
+import { lstat, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { pyRegex } from '../modules/_file-edit.js';
 import { isDir } from '../modules/_file-stat.js';
+import { walkUp } from '../modules/_file-walk.js';
 import { defineState } from '../plugins/states/index.js';
 import { expandUser, fail, newRet } from './_file-common.js';
 
@@ -27,29 +28,6 @@ export function humanToBytes(size: string | number): number {
   else if (!/^(b|[kmgtpezy](ib)?)$/.test(unit)) return 0;
   const p = 'bkmgtpezy'.indexOf(unit[0]!);
   return Math.trunc(value * (dec ? 10 ** (p * 3) : 2 ** (p * 10)));
-}
-
-/** Python's `os.walk(top, topdown=False)`: `[root, dirs, files]` deepest first. */
-async function walkUp(top: string, follow: boolean): Promise<Array<[string, string[], string[]]>> {
-  const out: Array<[string, string[], string[]]> = [];
-  const visit = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => null);
-    if (!entries) return;
-    const dirs: string[] = [];
-    const files: string[] = [];
-    for (const e of entries) {
-      const full = join(dir, e.name);
-      if (e.isDirectory() || (e.isSymbolicLink() && (await isDir(full)))) dirs.push(e.name);
-      else files.push(e.name);
-    }
-    for (const d of dirs) {
-      const full = join(dir, d);
-      if (follow || !(await lstat(full)).isSymbolicLink()) await visit(full);
-    }
-    out.push([dir, dirs, files]);
-  };
-  await visit(top);
-  return out;
 }
 
 /** Whole days between two local dates (Python's `abs(date.today() - date.fromtimestamp(t)).days`). */
