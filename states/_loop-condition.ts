@@ -36,7 +36,6 @@ export function jinjaCondition(condition: string): string {
   return out;
 }
 
-const num = (v: unknown): number => (typeof v === 'boolean' ? Number(v) : Number(v));
 const items = (v: unknown): unknown[] =>
   Array.isArray(v) ? v : typeof v === 'string' ? [...v] : isMapping(v) ? Object.keys(v) : [];
 
@@ -44,10 +43,10 @@ const items = (v: unknown): unknown[] =>
 const PY_BUILTINS: Readonly<Record<string, (...a: unknown[]) => unknown>> = {
   len: (v) => (typeof v === 'string' ? [...v].length : items(v).length),
   str: (v) => pyStr(v),
-  int: (v) => Math.trunc(num(v)),
-  float: (v) => num(v),
+  int: (v) => Math.trunc(Number(v)),
+  float: (v) => Number(v),
   bool: (v) => pyTruthy(v),
-  abs: (v) => Math.abs(num(v)),
+  abs: (v) => Math.abs(Number(v)),
   min: (...a) => (a.length === 1 ? items(a[0]) : a).reduce((x, y) => ((y as number) < (x as number) ? y : x)),
   max: (...a) => (a.length === 1 ? items(a[0]) : a).reduce((x, y) => ((y as number) > (x as number) ? y : x)),
   any: (v) => items(v).some(pyTruthy),

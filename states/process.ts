@@ -3,6 +3,7 @@
  * whose command line matches a pattern (`ps.pkill` with `full=True`), optionally only a user's,
  * with a chosen signal.
  */
+import { pyTruthy } from '../kernel/util.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 
 export default defineStateModule({
@@ -25,8 +26,7 @@ export default defineStateModule({
           };
         }
         const kwargs: Record<string, unknown> = { user, full: true };
-        if (a.signal !== undefined && a.signal !== null && a.signal !== '' && a.signal !== 0)
-          kwargs.signal = a.signal;
+        if (pyTruthy(a.signal)) kwargs.signal = a.signal; // Salt's `if signal:`
         const status = (await ctx.call('ps.pkill', [a.name], kwargs)) as { killed?: unknown[] } | null;
         if (status && Object.keys(status).length > 0) {
           return {
