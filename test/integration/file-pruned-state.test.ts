@@ -1,10 +1,10 @@
 /**
  * `file.pruned` and `file.rmdir` through `salt-call --local`: empty folders removed, recursively
  * or not, a folder with a file left with Python's OSError text, `ignore_errors`, test=True.
- * Expectations: what Salt 3006.18 answered for the same SLS and calls on the same trees (21 of
- * 23 identical; the other 2 are the same error with each side's own docstring below it).
+ * Expectations: what Salt 3006.18 answered for the same SLS and calls on the same trees (25 of
+ * 27 identical; the other 2 are the same error with each side's own docstring below it).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
@@ -21,6 +21,10 @@ describe('file.pruned through salt-call --local', () => {
     for (const d of ['p1', 'p2/a/b', 'p2/c', 'p3', 'p4/x/y', 'p4/z', 'p5/x', 'p5/w'])
       mkdirSync(p(d), { recursive: true });
     for (const f of ['p3/f', 'p4/f', 'p5/w/f']) writeFileSync(p(f), '');
+    // os.walk lists a symlink to a folder among the folders: rmdir on it fails
+    mkdirSync(p('p7/real'), { recursive: true });
+    mkdirSync(p('kept'));
+    symlinkSync(p('kept'), p('p7/link'));
     mkdirSync(srv, { recursive: true });
     const state = (id: string, extra = '') => `${id}:\n  file.pruned:\n    - name: ${p(id)}\n${extra}`;
     writeFileSync(
@@ -30,7 +34,8 @@ describe('file.pruned through salt-call --local', () => {
         state('p3') +
         state('p4', '    - recurse: true\n') +
         state('p5', '    - ignore_errors: true\n') +
-        `p6:\n  file.pruned:\n    - name: ${p('nothere')}\n`,
+        `p6:\n  file.pruned:\n    - name: ${p('nothere')}\n` +
+        state('p7', '    - recurse: true\n'),
     );
   });
   afterAll(() => c.stop());
@@ -63,5 +68,16 @@ describe('file.pruned through salt-call --local', () => {
     expect(r.p4?.changes.errors).toEqual([[p('p4'), `[Errno 39] Directory not empty: '${p('p4')}'`]]);
     expect(r.p5).toMatchObject({ result: true, changes: { deleted: [p('p5/x')] } });
     expect(existsSync(p('p5/w/f'))).toBe(true);
+    expect(r.p7).toMatchObject({
+      result: false,
+      changes: {
+        deleted: [p('p7/real')],
+        errors: [
+          [p('p7/link'), `[Errno 20] Not a directory: '${p('p7/link')}'`],
+          [p('p7'), `[Errno 39] Directory not empty: '${p('p7')}'`],
+        ],
+      },
+    });
+    expect(existsSync(p('kept'))).toBe(true);
   }, 90_000);
 });
