@@ -8,14 +8,14 @@
  * show a few ms.
  *
  * `node dist/bench/job-process-start.js [--runs N] [NAME=/path/to/dist/minion/job-process.js]...`
- * (default: this build's; `JOB_PROCESS_EXEC_ARGV` gives the job processes Node options).
+ * (default: the entry this build's minion forks, minion/job-process-entry.ts; `JOB_PROCESS_EXEC_ARGV` gives the job processes Node options).
  */
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { LocalClient } from '../client/local-client.js';
 import { loadConfig } from '../kernel/config/index.js';
 import { packIpc } from '../kernel/serial/index.js';
+import { jobProcessEntry } from '../minion/job-process-entry.js';
 import type { JobResult, RunJob } from '../minion/job-protocol.js';
 import { Cluster } from '../tools/local-cluster.js';
 import { cpuMs, descendants } from './proc-stats.js';
@@ -144,8 +144,7 @@ if (process.argv[1]?.endsWith('job-process-start.js')) {
       if (name) files[name] = path.join('=');
     }
   }
-  if (Object.keys(files).length === 0)
-    files.this = fileURLToPath(new URL('../minion/job-process.js', import.meta.url));
+  if (Object.keys(files).length === 0) files.this = jobProcessEntry();
   const res = await jobProcessRuns(files, runs);
   for (const [name, rs] of Object.entries(res)) {
     const ready = stats(rs.map((r) => r.readyCpuMs));

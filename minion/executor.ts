@@ -18,7 +18,6 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { SALT_ERR_EXEC_CRASHED } from '../kernel/errors.js';
 import type { PillarAsk } from '../kernel/loader/define.js';
@@ -26,6 +25,7 @@ import { packIpc } from '../kernel/serial/index.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 import { executeJob, type JobOutcome } from './execute-job.js';
 import { createInlineRunner, type InlineRunner } from './inline-job.js';
+import { jobProcessEntry } from './job-process-entry.js';
 import {
   type AbortJob,
   type CompilePillarRequest,
@@ -40,8 +40,6 @@ import {
 } from './job-protocol.js';
 import { answerMasterRequest, decodeLoad, encodeLoad } from './master-link.js';
 import type { RunEnv } from './run-function.js';
-
-const JOB_PROCESS = fileURLToPath(new URL('./job-process.js', import.meta.url));
 
 interface RunningJob {
   jid: string;
@@ -138,7 +136,7 @@ export class JobExecutor {
   }
 
   #spawn(): PoolProc {
-    const child = fork(JOB_PROCESS, [], {
+    const child = fork(jobProcessEntry(), [], {
       env: { ...process.env, ...this.#opts.env() },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',

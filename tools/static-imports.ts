@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { graphClosure } from './graph-closure.js';
 import { REPO } from './local-cluster.js';
 
 /** `import ... from './x.js'` and `export ... from './x.js'`, not `import type`/`export type`. */
@@ -14,18 +15,13 @@ const STATIC =
 
 /** The repository files (paths relative to the repository, `.ts`) that `entries` load, themselves included. */
 export function staticClosure(entries: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const stack = [...entries];
-  while (stack.length) {
-    const file = stack.pop() as string;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const text = readFileSync(join(REPO, file), 'utf8');
-    for (const m of text.matchAll(STATIC)) {
+  return graphClosure(entries, (file) => {
+    const targets: string[] = [];
+    for (const m of readFileSync(join(REPO, file), 'utf8').matchAll(STATIC)) {
       const spec = (m[2] ?? m[4]) as string;
       const target = relative(REPO, resolve(REPO, dirname(file), spec)).replace(/\.js$/, '.ts');
-      if (existsSync(join(REPO, target))) stack.push(target);
+      if (existsSync(join(REPO, target))) targets.push(target);
     }
-  }
-  return seen;
+    return targets;
+  });
 }

@@ -69,6 +69,8 @@ describe('the npm package', () => {
       'dist/cli/bundle/salt-key.cjs',
       'dist/cli/bundle/salt-run.cjs',
       'dist/cli/bundle/esm-import.cjs',
+      // the job process's single-module build (tools/build-process-bundle.ts)
+      'dist/minion/bundle/job-process.js',
     ])
       expect(files).toContain(`package/${f}`);
     expect(files.filter((f) => /\.test\.|\/dist\/(bench|tools|test)\//.test(f))).toEqual([]);

@@ -66,6 +66,8 @@ function stageApp(stage: string): void {
     cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
   cpSync(join(ROOT, 'dist'), join(stage, 'dist'), {
     recursive: true,
+    // the single-file builds run only while as new as the modules they hold (run-bundle.cjs, job-process-entry.ts)
+    preserveTimestamps: true,
     filter: (src) => !LEFT_OUT.some((d) => src === join(ROOT, 'dist', d)) && !src.endsWith('.map'),
   });
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
