@@ -10,6 +10,7 @@
 import { STATE_INTERNAL_KEYWORDS } from '../modules/_iptables-keywords.js';
 import { which } from '../modules/_which.js';
 import {
+  defineAggregate,
   defineState,
   defineStateModule,
   type StateContext,
@@ -208,20 +209,9 @@ export default defineStateModule({
       doc: 'Flush every rule of a chain, or of the whole table when no chain is given.',
       run: (ctx, a, extra) => flush(ctx, a.name, a.table, a.family, extra.kwargs),
     }),
-    mod_aggregate: defineState({
-      args: (z) =>
-        z.object({
-          low: z.record(z.string(), z.unknown()),
-          chunks: z.array(z.unknown()),
-          running: z.unknown(),
-        }),
-      doc: 'Gather the iptables append (or insert) states of a run into one chunk.',
-      run: (_ctx, a) =>
-        aggregate(
-          a.low,
-          a.chunks as Kw[],
-          (a.running ?? {}) as Record<string, unknown>,
-        ) as unknown as StateReturn,
-    }),
+    mod_aggregate: defineAggregate(
+      'Gather the iptables append (or insert) states of a run into one chunk.',
+      aggregate,
+    ),
   },
 });

@@ -1,16 +1,19 @@
 /**
  * Salt's `pkg` state module (`salt/states/pkg.py`): packages installed (by name, `pkgs` with
  * versions, or `sources` files), at their latest version, removed, purged, held and unheld,
- * and the whole system upgraded; `mod_watch` reruns installed/latest/removed/purged.
+ * and the whole system upgraded; `mod_watch` reruns installed/latest/removed/purged, and
+ * `mod_aggregate` gathers a run's packages into one chunk (`state_aggregate`).
  * It drives the minion's `pkg` execution module.
  */
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import {
+  defineAggregate,
   defineState,
   defineStateModule,
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
+import { pkgAggregate } from './_pkg-aggregate.js';
 import { held, unheld } from './_pkg-hold.js';
 import { installed } from './_pkg-install.js';
 import { latest, uptodate } from './_pkg-latest.js';
@@ -185,6 +188,10 @@ export default defineStateModule({
           all: pyTruthy(a.all),
         }),
     }),
+    mod_aggregate: defineAggregate(
+      'Gather the packages of the pkg states of a run not yet run into this one (state_aggregate).',
+      pkgAggregate,
+    ),
     mod_watch: defineState({
       // Salt's mod_watch(name, **kwargs): `sfun` arrives among the keywords
       args: (z) => z.object({ name: z.string() }),

@@ -2,7 +2,8 @@
  * Compares `sys.argspec '*'` (with `--states`, `sys.state_argspec '*'`) of real Salt 3006.18
  * and of tsalt (`salt-call --local`, same minion config) for every function both have, and says
  * "N of M identical" with the differences. With `--record` it writes Salt's argspecs of the
- * functions both have to test/fixtures/salt-argspec/3006.18.json (states-3006.18.json), which
+ * functions both have to test/fixtures/salt-argspec/3006.18.json (states-3006.18.json; with
+ * modules named, theirs only, the others kept), which
  * test/conformance/salt-argspec.test.ts (salt-state-argspec.test.ts) holds tsalt to.
  * Needs real Salt's source tree (/tmp/wtcli-salt, or TSALT_SALT_SRC with `src` and `shim` or
  * `pylib`); skipped otherwise.
@@ -11,7 +12,7 @@
  *   node dist/tools/compare-argspec.js [--states] [--record] [module ...]
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
@@ -89,8 +90,24 @@ async function main(): Promise<void> {
     const dir = join(REPO, 'test', 'fixtures', 'salt-argspec');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, STATES ? 'states-3006.18.json' : '3006.18.json');
-    writeFileSync(file, fixtureText(Object.fromEntries(common.map((f) => [f, salt[f]]))));
-    process.stdout.write(`recorded ${common.length} functions in ${file}\n`);
+    // naming modules re-records theirs and keeps the other modules' entries
+    const kept: Record<string, unknown> =
+      mods.length && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    for (const f of Object.keys(kept)) if (mods.includes(f.slice(0, f.indexOf('.')))) delete kept[f];
+    for (const f of common) kept[f] = salt[f];
+    writeFileSync(
+      file,
+      fixtureText(
+        Object.fromEntries(
+          Object.keys(kept)
+            .sort()
+            .map((f) => [f, kept[f]]),
+        ),
+      ),
+    );
+    process.stdout.write(
+      `recorded ${common.length} functions in ${file} (${Object.keys(kept).length} in all)\n`,
+    );
   }
 }
 

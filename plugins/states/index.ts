@@ -11,6 +11,7 @@ export {
   type StateModuleDef,
   type StateReturn,
 } from './define.js';
+export { type Chunk, defineAggregate } from './define-aggregate.js';
 export { pyClassName } from './runtime/exception.js';
 export { stateFunctions } from './state-functions.js';
 export type {
