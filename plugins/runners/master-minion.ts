@@ -35,14 +35,24 @@ export function saltutilCmd(client: MinionClient): Call {
     const arg = Array.isArray(kw.arg) ? kw.arg : [];
     const kwarg = record(kw.kwarg);
     const timeout = typeof kw.timeout === 'number' ? kw.timeout : undefined;
+    const batch = kw.batch !== undefined && kw.batch !== null && kw.batch !== false ? String(kw.batch) : '';
     const full = await client.cmdFull(tgt as string | string[], String(fun), arg, {
       tgtType: typeof kw.tgt_type === 'string' ? kw.tgt_type : 'glob',
       timeout,
       kwargs: kwarg,
+      ...(typeof kw.ret === 'string' && kw.ret ? { ret: kw.ret } : {}),
+      ...(batch ? { batch, failhard: kw.failhard === true } : {}),
     });
     const out: Record<string, unknown> = {};
-    for (const [minion, r] of Object.entries(full.returns))
-      out[minion] = { ret: r.return, retcode: r.retcode, jid: full.jid, out: 'highstate' };
+    for (const [minion, r] of Object.entries(full.returns)) {
+      // Salt's batch returns carry no jid or retcode
+      out[minion] = batch
+        ? { out: 'highstate', ret: r.return }
+        : { ret: r.return, retcode: r.retcode, jid: full.jid, out: 'highstate' };
+    }
+    // Salt's `expect_minions`: a targeted minion that did not return is there, failed
+    if (kw.expect_minions === true && !batch)
+      for (const id of Object.keys(full.missing)) out[id] = { failed: true };
     return out;
   };
 }

@@ -1,0 +1,68 @@
+/**
+ * Orchestration's `saltutil.cmd` as Salt's: `salt.state` with `batch` publishes to the
+ * responding minions N at a time (Salt's `cmd_batch`: one job per slot, returns without jid or
+ * retcode), and with `expect_minions` (salt.state's default) a targeted minion that does not
+ * return fails the run instead of being left out.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from '../../tools/local-cluster.js';
+
+type Entry = { result: boolean | null; comment: string; changes: Record<string, unknown> };
+
+describe('orchestration through saltutil.cmd: batch and expect_minions', () => {
+  const master: Record<string, unknown> = { timeout: 3, gather_job_timeout: 2 };
+  const c = new Cluster({ master });
+  const srv = join(c.root, 'srv', 'salt');
+  const orchestrate = async (sls: string) => {
+    const r = await c.saltRun(['state.orchestrate', sls, '--out', 'json'], 120_000);
+    const out = JSON.parse(r.stdout) as { data: Record<string, Record<string, Entry>> };
+    return out.data[`${hostname()}_master`] as Record<string, Entry>;
+  };
+  const stateJobs = async () => {
+    const r = await c.saltRun(['jobs.list_jobs', '--out', 'json']);
+    const jobs = JSON.parse(r.stdout) as Record<
+      string,
+      { Function: string; Target: unknown; Arguments: unknown[] }
+    >;
+    return Object.values(jobs).filter((j) => j.Function === 'state.sls');
+  };
+
+  beforeAll(async () => {
+    mkdirSync(join(srv, 'orch'), { recursive: true });
+    writeFileSync(join(srv, 'noop.sls'), 'n:\n  test.nop: []\n');
+    writeFileSync(
+      join(srv, 'orch', 'batch.sls'),
+      "rolling:\n  salt.state:\n    - tgt: 'b*'\n    - sls: noop\n    - batch: 1\n",
+    );
+    writeFileSync(join(srv, 'orch', 'all.sls'), "all:\n  salt.state:\n    - tgt: 'b*'\n    - sls: noop\n");
+    Object.assign(master, { file_roots: { base: [srv] } });
+    await c.startMaster();
+    await c.startMinion('b1');
+    await c.startMinion('b2');
+  }, 90_000);
+  afterAll(() => c.stop());
+
+  it('runs a batch of 1: one job per minion, each targeting that minion alone', async () => {
+    const run = await orchestrate('orch.batch');
+    expect(run['salt_|-rolling_|-rolling_|-state']).toMatchObject({
+      result: true,
+      // in the order the minions answered the batch's test.ping, as Salt's
+      comment: expect.stringMatching(/^States ran successfully\. No changes made to (b1, b2|b2, b1)\.$/),
+    });
+    const jobs = await stateJobs();
+    expect(jobs.map((j) => j.Target).sort()).toEqual([['b1'], ['b2']]);
+  }, 120_000);
+
+  it('fails the run for a targeted minion that does not return', async () => {
+    await c.startMinion('b3');
+    await c.minions.get('b3')?.stop();
+    const run = await orchestrate('orch.all');
+    expect(run['salt_|-all_|-all_|-state']).toMatchObject({
+      result: false,
+      comment: 'Run failed on minions: b3',
+    });
+  }, 120_000);
+});
