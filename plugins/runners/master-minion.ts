@@ -29,15 +29,32 @@ function record(value: unknown): Record<string, unknown> {
     : {};
 }
 
-/** Salt's `saltutil.cmd` on the master: `{minion: {ret, retcode, jid, out}}` for the minions that returned. */
+/**
+ * Salt's `saltutil.cmd` on the master: `{minion: {ret, retcode, jid, out}}` for the minions that
+ * returned; with `batch`, Salt's `cmd_batch` (`{minion: {out, ret}}`); with `subset`, Salt's
+ * `cmd_subset`; with `expect_minions`, a minion that did not return as `{failed: true}`.
+ */
 export function saltutilCmd(client: MinionClient): Call {
   return async ([tgt, fun], kw) => {
     const arg = Array.isArray(kw.arg) ? kw.arg : [];
     const kwarg = record(kw.kwarg);
     const timeout = typeof kw.timeout === 'number' ? kw.timeout : undefined;
     const batch = kw.batch !== undefined && kw.batch !== null && kw.batch !== false ? String(kw.batch) : '';
-    const full = await client.cmdFull(tgt as string | string[], String(fun), arg, {
-      tgtType: typeof kw.tgt_type === 'string' ? kw.tgt_type : 'glob',
+    let target = tgt as string | string[];
+    let tgtType = typeof kw.tgt_type === 'string' ? kw.tgt_type : 'glob';
+    if (!batch && typeof kw.subset === 'number' && kw.subset > 0) {
+      // Salt's cmd_subset: `subset` of the targeted minions that have the function, at random
+      const fns = await client.cmd(target, 'sys.list_functions', [], { tgtType, timeout });
+      target = Object.keys(fns)
+        .map((id) => ({ id, order: Math.random() }))
+        .sort((x, y) => x.order - y.order)
+        .map(({ id }) => id)
+        .filter((id) => Array.isArray(fns[id]) && (fns[id] as unknown[]).includes(String(fun)))
+        .slice(0, kw.subset);
+      tgtType = 'list';
+    }
+    const full = await client.cmdFull(target, String(fun), arg, {
+      tgtType,
       timeout,
       kwargs: kwarg,
       ...(typeof kw.ret === 'string' && kw.ret ? { ret: kw.ret } : {}),

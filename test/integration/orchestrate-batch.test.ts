@@ -1,7 +1,8 @@
 /**
  * Orchestration's `saltutil.cmd` as Salt's: `salt.state` with `batch` publishes to the
  * responding minions N at a time (Salt's `cmd_batch`: one job per slot, returns without jid or
- * retcode), and with `expect_minions` (salt.state's default) a targeted minion that does not
+ * retcode), `subset` runs on that many of the targeted minions that have the function, and
+ * with `expect_minions` (salt.state's default) a targeted minion that does not
  * return fails the run instead of being left out.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -37,6 +38,10 @@ describe('orchestration through saltutil.cmd: batch and expect_minions', () => {
       join(srv, 'orch', 'batch.sls'),
       "rolling:\n  salt.state:\n    - tgt: 'b*'\n    - sls: noop\n    - batch: 1\n",
     );
+    writeFileSync(
+      join(srv, 'orch', 'subset.sls'),
+      "one:\n  salt.state:\n    - tgt: 'b*'\n    - sls: noop\n    - subset: 1\n",
+    );
     writeFileSync(join(srv, 'orch', 'all.sls'), "all:\n  salt.state:\n    - tgt: 'b*'\n    - sls: noop\n");
     Object.assign(master, { file_roots: { base: [srv] } });
     await c.startMaster();
@@ -54,6 +59,19 @@ describe('orchestration through saltutil.cmd: batch and expect_minions', () => {
     });
     const jobs = await stateJobs();
     expect(jobs.map((j) => j.Target).sort()).toEqual([['b1'], ['b2']]);
+  }, 120_000);
+
+  it('runs a subset of 1: one of the targeted minions, picked at random', async () => {
+    const before = (await stateJobs()).length;
+    const run = await orchestrate('orch.subset');
+    expect(run['salt_|-one_|-one_|-state']).toMatchObject({
+      result: true,
+      comment: expect.stringMatching(/^States ran successfully\. No changes made to b[12]\.$/),
+    });
+    const jobs = await stateJobs();
+    expect(jobs.length).toBe(before + 1);
+    const targets = jobs.map((j) => JSON.stringify(j.Target));
+    expect(targets.filter((t) => t === '["b1"]' || t === '["b2"]').length).toBe(3);
   }, 120_000);
 
   it('fails the run for a targeted minion that does not return', async () => {
