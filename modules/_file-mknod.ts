@@ -122,40 +122,32 @@ export async function mknod(
 /** A major or minor number (YAML may quote it). */
 const num = (z: typeof Zod) => z.union([z.number(), z.string()]);
 
+/** `mknod_chrdev` or `mknod_blkdev`. */
+function deviceFunction(kind: 'c' | 'b', example: string) {
+  return defineFunction({
+    args: (z) =>
+      z.object({
+        name: str(z),
+        major: num(z),
+        minor: num(z),
+        user: owner(z),
+        group: owner(z),
+        mode: owner(z).default('0660'),
+      }),
+    doc: `Create a ${kind === 'c' ? 'character' : 'block'} device.${cli(example)}`,
+    run: (ctx, a) =>
+      mknodNode(kind, a.name, a.major, a.minor, a.user, a.group, a.mode, ctx.opts.test === true),
+  });
+}
+
 export const mknodFunctions = {
   get_devmm: defineFunction({
     args: (z) => z.object({ name: str(z) }),
     doc: `Get major/minor info from a device.${cli("salt '*' file.get_devmm /dev/chr")}`,
     run: (_ctx, a) => getDevmm(expand(a.name)),
   }),
-  mknod_chrdev: defineFunction({
-    args: (z) =>
-      z.object({
-        name: str(z),
-        major: num(z),
-        minor: num(z),
-        user: owner(z),
-        group: owner(z),
-        mode: owner(z).default('0660'),
-      }),
-    doc: `Create a character device.${cli("salt '*' file.mknod_chrdev /dev/chr 180 31")}`,
-    run: (ctx, a) =>
-      mknodNode('c', a.name, a.major, a.minor, a.user, a.group, a.mode, ctx.opts.test === true),
-  }),
-  mknod_blkdev: defineFunction({
-    args: (z) =>
-      z.object({
-        name: str(z),
-        major: num(z),
-        minor: num(z),
-        user: owner(z),
-        group: owner(z),
-        mode: owner(z).default('0660'),
-      }),
-    doc: `Create a block device.${cli("salt '*' file.mknod_blkdev /dev/blk 8 999")}`,
-    run: (ctx, a) =>
-      mknodNode('b', a.name, a.major, a.minor, a.user, a.group, a.mode, ctx.opts.test === true),
-  }),
+  mknod_chrdev: deviceFunction('c', "salt '*' file.mknod_chrdev /dev/chr 180 31"),
+  mknod_blkdev: deviceFunction('b', "salt '*' file.mknod_blkdev /dev/blk 8 999"),
   mknod_fifo: defineFunction({
     args: (z) => z.object({ name: str(z), user: owner(z), group: owner(z), mode: owner(z).default('0660') }),
     doc: `Create a FIFO pipe.${cli("salt '*' file.mknod_fifo /dev/fifo")}`,
