@@ -1,7 +1,8 @@
 /**
  * Salt's `salt` state module (`salt/states/saltmod.py`), the states of orchestration: run a
  * state run (`salt.state`) or an execution function (`salt.function`) on targeted minions, a
- * runner (`salt.runner`) or a wheel function (`salt.wheel`) on the master. They reach the
+ * runner (`salt.runner`) or a wheel function (`salt.wheel`) on the master, or wait for events
+ * on the master's bus (`salt.wait_for_event`, `_salt-wait-event.ts`). They reach the
  * minions and the master through `saltutil.cmd`, `saltutil.runner` and `saltutil.wheel`, which
  * the orchestration runner's master-side context provides.
  */
@@ -13,6 +14,7 @@ import {
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
+import { waitForEvent } from './_salt-wait-event.js';
 
 type Returns = Record<string, Record<string, unknown>>;
 
@@ -277,6 +279,18 @@ export default defineStateModule({
       varkw: true,
       doc: 'Execute a single module function on a remote minion via salt or salt-ssh.',
       run: (ctx, a) => functionRun(ctx, a),
+    }),
+    wait_for_event: defineState({
+      args: (z) =>
+        z.object({
+          name: z.string(),
+          id_list: z.array(z.unknown()),
+          event_id: z.string().default('id'),
+          timeout: z.number().default(300),
+          node: z.string().default('master'),
+        }),
+      doc: 'Watch the master event bus and block until the given tag has been seen for each id in id_list.',
+      run: (ctx, a) => waitForEvent(ctx, a),
     }),
     runner: defineState({
       args: (z) => z.object({ name: z.string() }),
