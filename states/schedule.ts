@@ -7,6 +7,7 @@
  * works on the saved file alone, as where no minion runs (`salt-call --local`).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { userKwargs } from '../modules/_schedule-build.js';
 import {
   defineState,
   defineStateModule,
@@ -17,10 +18,6 @@ import {
 type Ret = Record<string, unknown>;
 
 const isMap = (v: unknown): v is Ret => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The user's keywords (the state system's own `__...__` ones left out). */
-const userKwargs = (kwargs: Readonly<Ret>): Ret =>
-  Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
 
 const nameArg = (z: typeof import('zod').z) => z.object({ name: z.string() });
 
