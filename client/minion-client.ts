@@ -102,7 +102,7 @@ export class RunnerMinionClient implements MinionClient {
       if ('ret' in r) returns[r.id] = minionReturn(r.ret);
       else missing[r.id] = r.noReturn;
     }
-    return { jid: pub.jid, returns, missing };
+    return { jid: pub.jid, returns, missing, unknown: [...pub.missing] };
   }
 
   /**

@@ -50,6 +50,8 @@ export interface MinionClient {
     jid: string;
     returns: Record<string, MinionCallReturn>;
     missing: Record<string, string>;
+    /** The ids a list target named that the master does not know (also in `missing`; Salt's `missing`). */
+    unknown?: string[];
   }>;
 }
 

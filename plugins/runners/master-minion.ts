@@ -32,7 +32,8 @@ function record(value: unknown): Record<string, unknown> {
 /**
  * Salt's `saltutil.cmd` on the master: `{minion: {ret, retcode, jid, out}}` for the minions that
  * returned; with `batch`, Salt's `cmd_batch` (`{minion: {out, ret}}`); with `subset`, Salt's
- * `cmd_subset`; with `expect_minions`, a minion that did not return as `{failed: true}`.
+ * `cmd_subset`; with `expect_minions`, a minion that did not return as `{failed: true}`, and a
+ * listed minion the master does not know as `{failed: true}` always, as Salt's `cmd_iter` has it.
  */
 export function saltutilCmd(client: MinionClient): Call {
   return async ([tgt, fun], kw) => {
@@ -67,9 +68,11 @@ export function saltutilCmd(client: MinionClient): Call {
         ? { out: 'highstate', ret: r.return }
         : { ret: r.return, retcode: r.retcode, jid: full.jid, out: 'highstate' };
     }
-    // Salt's `expect_minions`: a targeted minion that did not return is there, failed
+    // Salt's `expect_minions`: a targeted minion that did not return is there, failed; a listed
+    // minion the master does not know is there, failed, either way (Salt's `missing`)
     if (kw.expect_minions === true && !batch)
       for (const id of Object.keys(full.missing)) out[id] = { failed: true };
+    for (const id of full.unknown ?? []) out[id] = { failed: true };
     return out;
   };
 }

@@ -3,7 +3,8 @@
  * responding minions N at a time (Salt's `cmd_batch`: one job per slot, returns without jid or
  * retcode), `subset` runs on that many of the targeted minions that have the function, and
  * with `expect_minions` (salt.state's default) a targeted minion that does not
- * return fails the run instead of being left out.
+ * return fails the run instead of being left out; a listed minion the master does not know
+ * fails it with or without `expect_minions` (Salt's `missing`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -43,6 +44,10 @@ describe('orchestration through saltutil.cmd: batch and expect_minions', () => {
       "one:\n  salt.state:\n    - tgt: 'b*'\n    - sls: noop\n    - subset: 1\n",
     );
     writeFileSync(join(srv, 'orch', 'all.sls'), "all:\n  salt.state:\n    - tgt: 'b*'\n    - sls: noop\n");
+    writeFileSync(
+      join(srv, 'orch', 'ghost.sls'),
+      'ping:\n  salt.function:\n    - name: test.ping\n    - tgt: [b1, ghost]\n    - tgt_type: list\n',
+    );
     Object.assign(master, { file_roots: { base: [srv] } });
     await c.startMaster();
     await c.startMinion('b1');
@@ -81,6 +86,16 @@ describe('orchestration through saltutil.cmd: batch and expect_minions', () => {
     expect(run['salt_|-all_|-all_|-state']).toMatchObject({
       result: false,
       comment: 'Run failed on minions: b3',
+    });
+  }, 120_000);
+
+  it('fails salt.function for a listed minion the master does not know, without expect_minions', async () => {
+    const run = await orchestrate('orch.ghost');
+    // Salt 3006.18 gives the same (a live master with one minion, m1 for b1)
+    expect(run['salt_|-ping_|-test.ping_|-function']).toMatchObject({
+      result: false,
+      comment: 'Running function test.ping failed on minions: ghost Function test.ping ran on b1, ghost.',
+      changes: { ret: { b1: true, ghost: false } },
     });
   }, 120_000);
 });
