@@ -6,15 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../tools/local-cluster.js';
+import { localCaller } from '../support/local-call.js';
 
 describe('jinja execution module', () => {
   const root = mkdtempSync(join(tmpdir(), 'tsalt-jinja-'));
-  const etc = join(root, 'etc');
   const srv = join(root, 'srv');
-  const call = async (...args: string[]) => {
-    const r = await runCli('salt-call', ['-c', etc, '--local', '--out', 'json', ...args], 60_000);
-    return { code: r.code, local: (JSON.parse(r.stdout) as { local: unknown }).local };
-  };
+  const call = localCaller(root, 'j1');
 
   beforeAll(() => {
     mkdirSync(join(srv, 'acme'), { recursive: true });
@@ -31,12 +28,6 @@ describe('jinja execution module', () => {
     writeFileSync(join(srv, 'data.json'), '{"z": 1, "a": [1, 2]}');
     writeFileSync(join(root, 'pillar/top.sls'), "base:\n  '*':\n    - acme\n");
     writeFileSync(join(root, 'pillar/acme.sls'), 'acme:\n  port: 9090\n');
-    mkdirSync(etc);
-    writeFileSync(
-      join(etc, 'minion'),
-      `id: j1\nfile_client: local\nroot_dir: ${join(root, 'root')}\nfile_roots: {base: [${srv}]}\n` +
-        `pillar_roots: {base: [${join(root, 'pillar')}]}\nlog_level: quiet\n`,
-    );
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -64,7 +55,7 @@ describe('jinja execution module', () => {
     expect(String(unset.local)).toContain("does not export the requested name 'nosuch'");
     const r = await runCli(
       'salt-call',
-      ['-c', etc, '--local', 'jinja.load_map', 'acme/map.jinja', 'x}}{{7*7'],
+      ['-c', call.etc, '--local', 'jinja.load_map', 'acme/map.jinja', 'x}}{{7*7'],
       60_000,
     );
     expect(r.code).toBe(1);
