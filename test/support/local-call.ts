@@ -1,14 +1,14 @@
 /**
  * `salt-call --local --out json` for integration tests of execution modules: a masterless
  * minion config under `root` (its `srv` as file_roots, `pillar` as pillar_roots) and a `call`
- * that answers the exit code and the `local` value.
+ * that answers the exit code, the `local` value (undefined when no JSON was printed) and the text.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../tools/local-cluster.js';
 
 export interface LocalCall {
-  (...args: string[]): Promise<{ code: number | null; local: unknown }>;
+  (...args: string[]): Promise<{ code: number | null; local: unknown; output: string }>;
   /** The config folder (`-c`). */
   etc: string;
 }
@@ -24,7 +24,13 @@ export function localCaller(root: string, id: string): LocalCall {
   );
   const call = async (...args: string[]) => {
     const r = await runCli('salt-call', ['-c', etc, '--local', '--out', 'json', ...args], 60_000);
-    return { code: r.code, local: (JSON.parse(r.stdout) as { local: unknown }).local };
+    let local: unknown;
+    try {
+      local = (JSON.parse(r.stdout) as { local: unknown }).local;
+    } catch {
+      local = undefined; // an error printed as text
+    }
+    return { code: r.code, local, output: r.stdout + r.stderr };
   };
   return Object.assign(call, { etc });
 }
