@@ -9,6 +9,7 @@ import { pyTruthy } from '../kernel/util.js';
 import { compileHighstate, compileSls, compileTop, highToLow } from '../plugins/states/compile/index.js';
 import type { HighData, LowChunk } from '../plugins/states/index.js';
 import { statePillarKwargs } from './_pillar-enc.js';
+import { disabledMessages } from './_state-disabled.js';
 import { highstatePillarFailure, pillarFailure } from './_state-pillar-check.js';
 import {
   callHigh,
@@ -78,6 +79,9 @@ export function shown<T>(data: T, errors: readonly string[]): T | RetcodeResult<
 
 export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Promise<unknown> {
   return locked(ctx, kw, async () => {
+    // as Salt's: a list's names, or the argument as given (`a,b` is one name here)
+    const disabled = await disabledMessages(ctx, Array.isArray(mods) ? mods.map(String) : [String(mods)]);
+    if (disabled.length > 0) return new RetcodeResult(disabled, EX_STATE_COMPILER_ERROR);
     const call = await freshStateCall(ctx, await statePillarKwargs(ctx, kw));
     const failed = pillarFailure(call, kw);
     if (failed) return failed;
@@ -86,7 +90,15 @@ export async function sls(ctx: ExecContext, mods: unknown, kw: StateKwargs): Pro
   });
 }
 
+/** Salt's answer to `state.highstate` while `state.disable highstate` holds (retcode 0, as Salt's). */
+const HIGHSTATE_DISABLED = {
+  name: 'Salt highstate run is disabled. To re-enable, run state.enable highstate',
+  result: 'False',
+  comment: 'Disabled',
+};
+
 export async function highstate(ctx: ExecContext, kw: StateKwargs, topfn?: string): Promise<unknown> {
+  if (!topfn && (await disabledMessages(ctx, ['highstate'])).length > 0) return { ...HIGHSTATE_DISABLED };
   return locked(ctx, kw, async () => {
     const base = await freshStateCall(ctx, await statePillarKwargs(ctx, kw));
     const failed = pillarFailure(base, kw);

@@ -1,6 +1,6 @@
 /**
  * The `state` module's functions that show what a run would compile without running it
- * (Salt's `state.show_sls`, `show_low_sls`, `show_highstate`, `show_lowstate`, `show_top`,
+ * (Salt's `state.show_sls`, `show_low_sls`, `show_highstate`, `show_lowstate`, `show_states`, `show_top`,
  * `show_state_usage`, `sls_exists`, `id_exists`). All but `show_state_usage` refuse a pillar
  * that did not render, as Salt's do.
  */
@@ -61,6 +61,17 @@ export const showFunctions: Record<string, FunctionSpec> = {
       const { high, errors } = await highstateHigh(call, a);
       const low = lowOf(high, errors);
       return shown(low.chunks, low.errors);
+    },
+  }),
+  show_states: defineFunction({
+    args: (z) => z.object(optional(z, 'queue')),
+    varkw: true,
+    doc: `Returns the list of SLS files the highstate would apply, in the order they run.${cli('state.show_states')}`,
+    run: async (ctx, a, extra) => {
+      const call = await checkedCall(ctx, { ...extra.kwargs, ...a });
+      const { high, errors } = await highstateHigh(call, a);
+      const low = lowOf(high, errors);
+      return shown([...new Set(low.chunks.map((c) => String(c.__sls__)))], low.errors);
     },
   }),
   show_top: defineFunction({

@@ -10,6 +10,7 @@ import { defineFunction, defineModule, RetcodeResult } from '../kernel/index.js'
 import type { HighData, LowChunk } from '../plugins/states/index.js';
 import { statePillarKwargs } from './_pillar-enc.js';
 import { cli, highstate, locked, lowOf, modsArg, modsOf, optional, sls, slsHigh } from './_state-calls.js';
+import { disableFunctions } from './_state-disable.js';
 import { pauseFunctions } from './_state-pause.js';
 import { pillarFailure } from './_state-pillar-check.js';
 import { requestFunctions } from './_state-request.js';
@@ -167,6 +168,7 @@ export default defineModule({
     ...showFunctions,
     ...requestFunctions,
     ...pauseFunctions,
+    ...disableFunctions,
     running: defineFunction({
       args: (z) => z.object({ concurrent: z.unknown().optional().default(false) }),
       doc: `Return a list of strings that contain state return data if a state function is already running.${cli('state.running')}`,
