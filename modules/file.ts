@@ -35,6 +35,7 @@ import { blockReplace, commentLine, replaceInFile, searchFile } from './_file-ed
 import { findFiles } from './_file-find.js';
 import { managedFunctions } from './_file-fns-managed.js';
 import { metaFunctions, pyDirname } from './_file-fns-meta.js';
+import { miscFunctions } from './_file-fns-misc.js';
 import { textFunctions } from './_file-fns-text.js';
 import { mknodFunctions } from './_file-mknod.js';
 import { rmdirFunctions } from './_file-rmdir.js';
@@ -687,6 +688,7 @@ export default defineModule({
     ...managedFunctions,
     ...textFunctions,
     ...metaFunctions,
+    ...miscFunctions,
     ...mknodFunctions,
     ...rmdirFunctions,
   },
