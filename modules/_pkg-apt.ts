@@ -51,7 +51,8 @@ export function versionCompare(a: string, oper: '<' | '<=' | '==' | '>=' | '>' |
   }
 }
 
-async function osarch(ctx: ExecContext): Promise<string> {
+/** The dpkg architecture (the `osarch` grain, else `dpkg --print-architecture`). */
+export async function osarch(ctx: ExecContext): Promise<string> {
   const g = ctx.grains.osarch;
   if (typeof g === 'string' && g) return g;
   const cached = ctx.cache.get('pkg.osarch');
