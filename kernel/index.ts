@@ -1,6 +1,4 @@
-/**
- * tsalt's public API for config files and plugin authors.
- */
+/** tsalt's public API for config files and plugin authors. */
 
 export {
   type BeaconContext,

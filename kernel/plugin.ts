@@ -1,6 +1,4 @@
-/**
- * The plugin API: a plugin is `{ name, apply(api) }`; `api` is narrow and tap-only.
- */
+/** The plugin API: a plugin is `{ name, apply(api) }`; `api` is narrow and tap-only. */
 import type { Logger } from 'pino';
 import type { CommandDef } from './commands/define.js';
 import type { OptionSet } from './config/option-set.js';

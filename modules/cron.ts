@@ -224,6 +224,33 @@ const ident = (z: typeof import('zod').z) =>
 
 const jobDoc = (fn: string, example: string) => `${fn}\n\nCLI Example: salt '*' ${example}`;
 
+/** `list_tab` (and Salt's alias `ls`). */
+const listTabFunction = defineFunction({
+  args: (z) => z.object({ user: z.string() }),
+  doc: jobDoc("Return the user's crontab as {pre, crons, special, env}.", 'cron.list_tab root'),
+  run: (ctx, a) => listTab(ctx, a.user),
+});
+
+/** `rm_job` (and Salt's alias `rm`). */
+const rmJobFunction = defineFunction({
+  args: (z) =>
+    z.object({
+      user: z.string(),
+      cmd: z.string(),
+      minute: time(z),
+      hour: time(z),
+      daymonth: time(z),
+      month: time(z),
+      dayweek: time(z),
+      identifier: ident(z),
+    }),
+  doc: jobDoc(
+    "Remove a cron job for a user (only when the given times match): 'removed' or 'absent'.",
+    'cron.rm_job root /usr/local/weekly',
+  ),
+  run: (ctx, a) => rmJob(ctx, a.user, a.cmd, a, a.identifier),
+});
+
 const cron = defineModule({
   name: 'cron',
   doc: "Work with a user's crontab, keeping Salt's managed section.",
@@ -235,11 +262,8 @@ const cron = defineModule({
       doc: jobDoc("Return the contents of the user's crontab.", 'cron.raw_cron root'),
       run: (ctx, a) => rawCron(ctx, a.user),
     }),
-    list_tab: defineFunction({
-      args: (z) => z.object({ user: z.string() }),
-      doc: jobDoc("Return the user's crontab as {pre, crons, special, env}.", 'cron.list_tab root'),
-      run: (ctx, a) => listTab(ctx, a.user),
-    }),
+    list_tab: listTabFunction,
+    ls: listTabFunction,
     get_entry: defineFunction({
       args: (z) =>
         z.object({ user: z.string(), identifier: z.string().nullish(), cmd: z.string().nullish() }),
@@ -321,24 +345,8 @@ const cron = defineModule({
           true,
         ),
     }),
-    rm_job: defineFunction({
-      args: (z) =>
-        z.object({
-          user: z.string(),
-          cmd: z.string(),
-          minute: time(z),
-          hour: time(z),
-          daymonth: time(z),
-          month: time(z),
-          dayweek: time(z),
-          identifier: ident(z),
-        }),
-      doc: jobDoc(
-        "Remove a cron job for a user (only when the given times match): 'removed' or 'absent'.",
-        'cron.rm_job root /usr/local/weekly',
-      ),
-      run: (ctx, a) => rmJob(ctx, a.user, a.cmd, a, a.identifier),
-    }),
+    rm_job: rmJobFunction,
+    rm: rmJobFunction,
     rm_special: defineFunction({
       args: (z) =>
         z.object({ user: z.string(), cmd: z.string(), special: z.string().nullish(), identifier: ident(z) }),

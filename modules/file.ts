@@ -36,6 +36,7 @@ import { findFiles } from './_file-find.js';
 import { managedFunctions } from './_file-fns-managed.js';
 import { metaFunctions, pyDirname } from './_file-fns-meta.js';
 import { textFunctions } from './_file-fns-text.js';
+import { mknodFunctions } from './_file-mknod.js';
 import { rmdirFunctions } from './_file-rmdir.js';
 import { fileClient } from './_file-source.js';
 import {
@@ -686,6 +687,7 @@ export default defineModule({
     ...managedFunctions,
     ...textFunctions,
     ...metaFunctions,
+    ...mknodFunctions,
     ...rmdirFunctions,
   },
 });

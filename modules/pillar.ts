@@ -105,35 +105,39 @@ const getArgs = (z: typeof import('zod').z) =>
     saltenv: z.unknown().optional(),
   });
 
+/** `items` (and Salt's alias `data`). */
+const pillarItems = defineFunction({
+  varargs: true,
+  varkw: true,
+  doc: "Return the minion's pillar data.\n\nPositional keys restrict the answer to those keys (as pillar.item); `pillar` merges override data in.",
+  run: async (ctx, _a, { args, kwargs: given }) => {
+    const kwargs = { ...given };
+    if (kwargs.pillar && kwargs.pillar_enc) {
+      try {
+        kwargs.pillar = await decryptOverride(ctx, kwargs.pillar, String(kwargs.pillar_enc));
+      } catch (err) {
+        throw new SALT_ERR_EXEC_COMMAND(`Failed to decrypt pillar override: ${(err as Error).message}`);
+      }
+    }
+    if (args.length === 0) {
+      const fresh = await freshPillar(ctx, kwargs);
+      if (fresh) return fresh;
+    }
+    const pillar = deepCopy(minionPillar(ctx)) as Record<string, unknown>;
+    if (isMapping(kwargs.pillar)) merge(pillar, kwargs.pillar, false);
+    if (args.length === 0) return pillar;
+    const out: Record<string, unknown> = {};
+    for (const k of args) out[String(k)] = traverse(pillar, String(k), '');
+    return out;
+  },
+});
+
 export default defineModule({
   name: 'pillar',
   doc: 'Extract pillar data for this minion.',
   functions: {
-    items: defineFunction({
-      varargs: true,
-      varkw: true,
-      doc: "Return the minion's pillar data.\n\nPositional keys restrict the answer to those keys (as pillar.item); `pillar` merges override data in.",
-      run: async (ctx, _a, { args, kwargs: given }) => {
-        const kwargs = { ...given };
-        if (kwargs.pillar && kwargs.pillar_enc) {
-          try {
-            kwargs.pillar = await decryptOverride(ctx, kwargs.pillar, String(kwargs.pillar_enc));
-          } catch (err) {
-            throw new SALT_ERR_EXEC_COMMAND(`Failed to decrypt pillar override: ${(err as Error).message}`);
-          }
-        }
-        if (args.length === 0) {
-          const fresh = await freshPillar(ctx, kwargs);
-          if (fresh) return fresh;
-        }
-        const pillar = deepCopy(minionPillar(ctx)) as Record<string, unknown>;
-        if (isMapping(kwargs.pillar)) merge(pillar, kwargs.pillar, false);
-        if (args.length === 0) return pillar;
-        const out: Record<string, unknown> = {};
-        for (const k of args) out[String(k)] = traverse(pillar, String(k), '');
-        return out;
-      },
-    }),
+    items: pillarItems,
+    data: pillarItems,
     raw: defineFunction({
       args: (z) => z.object({ key: z.string().nullish() }),
       doc: 'The in-memory pillar, or the value of one top-level key.',

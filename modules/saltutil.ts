@@ -185,6 +185,34 @@ const SYNC_ALL_FORMS = [
 const SIGTERM = os.constants.signals.SIGTERM;
 const SIGKILL = os.constants.signals.SIGKILL;
 
+/** `refresh_pillar` (and Salt's alias `pillar_refresh`). */
+const refreshPillar = defineFunction({
+  args: (zod) =>
+    zod.object({
+      wait: zod.unknown().default(false),
+      timeout: zod.coerce.number().default(30),
+      clean_cache: zod.unknown().default(true),
+    }),
+  doc: "Have the minion fetch its pillar from the master again; it fires `minion_pillar_refresh_complete` when done.\n\nReturns True once the new pillar is in place (tsalt waits for it whatever `wait` says), False when the master did not answer within `timeout` seconds.\n\nCLI Example: salt '*' saltutil.refresh_pillar",
+  run: async (ctx, a) => {
+    const link = ctx.master;
+    if (!link?.refreshPillar) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, a.timeout) * 1000);
+    });
+    try {
+      const refresh = link.refreshPillar;
+      return await Promise.race([refresh.call(link).then(() => true), timeout]);
+    } catch (err) {
+      ctx.log.warn({ err: (err as Error).message }, 'pillar refresh failed');
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  },
+});
+
 export default defineModule({
   name: 'saltutil',
   doc: 'Job control on the minion: the jobs it is running, and signals for them.',
@@ -337,32 +365,8 @@ export default defineModule({
       doc: "Make the minion load its execution modules anew for the next jobs (new job processes).\n\nCLI Example: salt '*' saltutil.refresh_modules",
       run: (ctx) => refreshModules(ctx),
     }),
-    refresh_pillar: defineFunction({
-      args: (zod) =>
-        zod.object({
-          wait: zod.unknown().default(false),
-          timeout: zod.coerce.number().default(30),
-          clean_cache: zod.unknown().default(true),
-        }),
-      doc: "Have the minion fetch its pillar from the master again; it fires `minion_pillar_refresh_complete` when done.\n\nReturns True once the new pillar is in place (tsalt waits for it whatever `wait` says), False when the master did not answer within `timeout` seconds.\n\nCLI Example: salt '*' saltutil.refresh_pillar",
-      run: async (ctx, a) => {
-        const link = ctx.master;
-        if (!link?.refreshPillar) return false;
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(false), Math.max(0, a.timeout) * 1000);
-        });
-        try {
-          const refresh = link.refreshPillar;
-          return await Promise.race([refresh.call(link).then(() => true), timeout]);
-        } catch (err) {
-          ctx.log.warn({ err: (err as Error).message }, 'pillar refresh failed');
-          return false;
-        } finally {
-          clearTimeout(timer);
-        }
-      },
-    }),
+    refresh_pillar: refreshPillar,
+    pillar_refresh: refreshPillar,
     kill_all_jobs: defineFunction({
       doc: 'Send a kill signal (SIGKILL 9) to all currently running jobs.',
       run: (ctx) => running(ctx).map((d) => signalJob(ctx, String(d.jid), SIGKILL)),

@@ -1,14 +1,29 @@
 /**
- * Salt's `slsutil` execution module (`salt/modules/slsutil.py`), the parts formulas use most:
- * `update`, `merge`, `merge_all` (Salt's dictupdate) and `renderer` (a file or string through
- * a renderer pipeline, with the minion's grains, pillar and functions).
+ * Salt's `slsutil` execution module (`salt/modules/slsutil.py`): `update`, `merge`, `merge_all`
+ * (Salt's dictupdate), `renderer` (a file or string through a renderer pipeline, with the
+ * minion's grains, pillar and functions), `serialize`/`deserialize`, `banner`, `boolstr`, and
+ * the state tree's `file_exists`, `dir_exists`, `path_exists`, `findup`.
  */
 import { readFile } from 'node:fs/promises';
-import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
-import { pyJson, pyJsonIndent, pyYamlDocument, renderPipeline } from '../plugins/renderers/index.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  SALT_ERR_EXEC_COMMAND,
+  SALT_ERR_INVOCATION,
+} from '../kernel/index.js';
+import {
+  loadYaml,
+  pyJson,
+  pyJsonIndent,
+  pyYamlDocument,
+  renderPipeline,
+} from '../plugins/renderers/index.js';
 import { pyFlag } from './_coerce.js';
 import { fileClientOf } from './_file-client-of.js';
 import { dictMerge, dictUpdate } from './_slsutil-dictupdate.js';
+import { dirExists, fileExists, findup, pathExists } from './_slsutil-paths.js';
+import { banner, boolstr } from './_slsutil-text.js';
 import { templateSalt } from './_template-salt.js';
 import { isMapping } from './_traverse.js';
 
@@ -84,6 +99,82 @@ CLI Example:
     salt '*' --no-parse=obj slsutil.serialize 'json' obj="{'foo': 'Foo!'}"`,
       inline: true,
       run: (_ctx, a, extra) => serialize(a.serializer, a.obj, extra.kwargs),
+    }),
+    deserialize: defineFunction({
+      args: (z) => z.object({ serializer: z.string(), stream_or_string: z.string() }),
+      varkw: true,
+      doc: `Deserialize a Python object using one of the available serializers (json, yaml).
+
+CLI Example:
+
+    salt '*' slsutil.deserialize 'json' '{"foo": "Foo!"}'`,
+      inline: true,
+      run: (_ctx, a) => deserialize(a.serializer, a.stream_or_string),
+    }),
+    banner: defineFunction({
+      args: (z) =>
+        z.object({
+          width: z.coerce.number().int().default(72),
+          commentchar: z.string().default('#'),
+          borderchar: z.string().default('#'),
+          blockstart: z.string().nullish(),
+          blockend: z.string().nullish(),
+          title: z.string().nullish(),
+          text: z.string().nullish(),
+          newline: pyFlag(z, false),
+        }),
+      doc: `Create a standardized comment block to include in a templated file.
+
+CLI Example:
+
+    salt '*' slsutil.banner width=120 commentchar='//' title='Managed by Salt'`,
+      inline: true,
+      run: (_ctx, a) => banner(a),
+    }),
+    boolstr: defineFunction({
+      args: (z) =>
+        z.object({
+          value: z.unknown(),
+          true: z.unknown().default('true'),
+          false: z.unknown().default('false'),
+        }),
+      doc: `Convert a boolean value into a string (true or false by the value's truthiness).
+
+CLI Example:
+
+    salt '*' slsutil.boolstr True yes no`,
+      inline: true,
+      run: (_ctx, a) => boolstr(a.value, a.true, a.false),
+    }),
+    file_exists: pathFunction(
+      'Return True if a file exists in the state tree, False otherwise.',
+      'file_exists',
+      fileExists,
+    ),
+    dir_exists: pathFunction(
+      'Return True if a directory exists in the state tree, False otherwise.',
+      'dir_exists',
+      dirExists,
+    ),
+    path_exists: pathFunction(
+      'Return True if a path exists in the state tree, False otherwise.',
+      'path_exists',
+      pathExists,
+    ),
+    findup: defineFunction({
+      args: (z) =>
+        z.object({
+          startpath: z.string().nullable(),
+          filenames: z.unknown(),
+          saltenv: z.string().default('base'),
+        }),
+      doc: `Find the first path matching a filename or list of filenames in a specified directory or the
+nearest ancestor directory. Returns the full path to the first file found.
+
+CLI Example:
+
+    salt '*' slsutil.findup formulas/shared/nginx map.jinja`,
+      run: (ctx, a) => findup(ctx, a.startpath, a.filenames, a.saltenv),
     }),
     renderer: defineFunction({
       varkw: true,
@@ -166,4 +257,28 @@ function serialize(serializer: string, obj: unknown, kw: Readonly<Record<string,
     return text.endsWith('\n') ? text.slice(0, -1) : text;
   }
   throw new Error(`Serializer '${serializer}' not found.`);
+}
+
+/** Salt's json and yaml deserializers. */
+function deserialize(serializer: string, text: string): unknown {
+  if (serializer === 'json') return JSON.parse(text);
+  if (serializer === 'yaml') return loadYaml(text, { path: ':string:' });
+  throw new SALT_ERR_EXEC_COMMAND(`Serializer '${serializer}' not found.`);
+}
+
+/** `file_exists`, `dir_exists` or `path_exists`: `path` in the saltenv's state tree. */
+function pathFunction(
+  summary: string,
+  name: string,
+  test: (ctx: ExecContext, path: string, saltenv: string) => Promise<boolean>,
+) {
+  return defineFunction({
+    args: (z) => z.object({ path: z.coerce.string(), saltenv: z.string().default('base') }),
+    doc: `${summary}
+
+CLI Example:
+
+    salt '*' slsutil.${name} nginx/defaults.yaml`,
+    run: (ctx, a) => test(ctx, a.path, a.saltenv),
+  });
 }

@@ -38,6 +38,16 @@ export function fail(ret: GitRet, msg: string, comments: readonly string[] = [])
   return ret;
 }
 
+/** Salt's `invalid_kwargs` failure for keywords a git state does not take (`__` ones aside), else null. */
+export function invalidKwargs(ret: GitRet, extraKw: Record<string, unknown>): GitRet | null {
+  const unknown = Object.keys(extraKw).filter((k) => !k.startsWith('__'));
+  if (unknown.length === 0) return null;
+  return fail(
+    ret,
+    `The following keyword arguments are not valid: ${unknown.map((k) => `${k}=${String(extraKw[k])}`).join(', ')}`,
+  );
+}
+
 export function neutralTest(ret: GitRet, comment: string): GitRet {
   ret.result = null;
   ret.comment = comment;

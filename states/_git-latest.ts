@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { StateContext } from '../plugins/states/index.js';
-import { fail, type GitRet, stripExc } from './_git-common.js';
+import { fail, type GitRet, invalidKwargs, stripExc } from './_git-common.js';
 import { cloneNew } from './_git-latest-clone.js';
 import type { LatestPlan } from './_git-latest-types.js';
 import { updateExisting } from './_git-latest-update.js';
@@ -46,12 +46,8 @@ export async function latest(
 ): Promise<GitRet> {
   const name = a.name;
   const ret: GitRet = { name, result: true, comment: '', changes: {} };
-  const unknown = Object.keys(extraKw).filter((k) => !k.startsWith('__'));
-  if (unknown.length > 0)
-    return fail(
-      ret,
-      `The following keyword arguments are not valid: ${unknown.map((k) => `${k}=${String(extraKw[k])}`).join(', ')}`,
-    );
+  const invalid = invalidKwargs(ret, extraKw);
+  if (invalid) return invalid;
   if (!a.remote) return fail(ret, "'remote' argument is required");
   if (!a.target) return fail(ret, "'target' argument is required");
   if (!a.rev) return fail(ret, `'${String(a.rev)}' is not a valid value for the 'rev' argument`);

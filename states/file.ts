@@ -3,7 +3,7 @@
  * edits held in a wanted state: `managed`, `directory`, `absent`, `exists`, `missing`,
  * `touch`, `symlink`, `copy`, `rename`, `append`, `prepend`, `replace`, `blockreplace`,
  * `comment`, `uncomment`, `serialize`, `line`, `keyvalue`, `recurse`, `accumulated`,
- * `tidied`, `patch`, `hardlink`, `cached`, `not_cached`, `decode`, `pruned`. Like Salt's, it has no `mod_watch`. Each function lives
+ * `tidied`, `patch`, `hardlink`, `cached`, `not_cached`, `decode`, `pruned`, `mknod`, `retention_schedule`. Like Salt's, it has no `mod_watch`. Each function lives
  * in a `_file-*.ts` helper; the execution side is `modules/file.ts` and its `_file-*.ts`.
  */
 import { defineStateModule } from '../plugins/states/index.js';
@@ -16,10 +16,12 @@ import { hardlink } from './_file-hardlink.js';
 import { keyvalue } from './_file-keyvalue.js';
 import { line } from './_file-line.js';
 import { managed } from './_file-managed.js';
+import { mknod } from './_file-mknod.js';
 import { patch } from './_file-patch.js';
 import { absent, copy, exists, missing, rename, symlink, touch } from './_file-paths.js';
 import { pruned } from './_file-pruned.js';
 import { recurse } from './_file-recurse.js';
+import { retentionSchedule } from './_file-retention.js';
 import { serialize } from './_file-serialize.js';
 import { append, blockreplace, comment, prepend, replace, uncomment } from './_file-text.js';
 import { tidied } from './_file-tidied.js';
@@ -55,6 +57,8 @@ export default defineStateModule({
     not_cached: notCached,
     decode,
     pruned,
+    mknod,
+    retention_schedule: retentionSchedule,
     mod_run_check_cmd: modRunCheckCmd,
   },
 });

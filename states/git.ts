@@ -1,7 +1,8 @@
 /**
  * Salt's `git` state module (`salt/states/git.py`): `git.latest` (a checkout that follows a
  * remote revision, in `_git-latest*.ts`), `git.present` (an initialised repository),
- * `git.cloned` (cloned once, on a branch), `git.config_set` (a config value) and `git.config_unset`
+ * `git.cloned` (cloned once, on a branch), `git.detached` (HEAD detached at a tag, branch head or
+ * commit, `_git-detached.ts`), `git.config_set` (a config value) and `git.config_unset`
  * (`_git-config-unset.ts`).
  */
 
@@ -17,6 +18,7 @@ import {
 } from '../plugins/states/index.js';
 import { alreadyCloned, fail, formatComments, isExecError, neutralTest, stripExc } from './_git-common.js';
 import { configUnset } from './_git-config-unset.js';
+import { type DetachedArgs, detached } from './_git-detached.js';
 import { type LatestArgs, latest } from './_git-latest.js';
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
@@ -261,6 +263,29 @@ export default defineStateModule({
       varkw: true,
       doc: 'Make sure the repository is cloned to the given directory and is up-to-date.',
       run: (ctx, a, extra) => latest(ctx, a as LatestArgs, extra.kwargs),
+    }),
+    detached: defineState({
+      args: (z) =>
+        z.object({
+          name: z.string(),
+          rev: z.unknown(), // required, as Salt's
+          target: z.unknown(),
+          remote: z.unknown().default('origin'),
+          user: z.unknown().optional(),
+          password: z.unknown().optional(),
+          force_clone: z.boolean().default(false),
+          force_checkout: z.boolean().default(false),
+          fetch_remote: z.boolean().default(true),
+          hard_reset: z.boolean().default(false),
+          submodules: z.boolean().default(false),
+          identity: z.unknown().optional(),
+          https_user: z.unknown().optional(),
+          https_pass: z.unknown().optional(),
+          output_encoding: z.string().nullish(),
+        }),
+      varkw: true,
+      doc: 'Make sure a repository is cloned to the given target directory and its HEAD is detached at rev (a tag, remote branch or commit id).',
+      run: (ctx, a, extra) => detached(ctx, a as DetachedArgs, extra.kwargs),
     }),
     present: defineState({
       args: (z) =>

@@ -102,3 +102,16 @@ describe('event.send', () => {
     ).toEqual({});
   });
 });
+
+describe('module.watch', () => {
+  it('is Salt alias of module.wait: nothing done until a watch fires mod_watch', async () => {
+    const ctx = moduleCtx([testMod]);
+    expect(await runState(mod, 'watch', { name: 'test.echo', text: 'x' }, { ctx })).toEqual({
+      name: 'test.echo',
+      changes: {},
+      result: true,
+      comment: '',
+    });
+    expect(mod.functions.watch).toBe(mod.functions.wait);
+  });
+});

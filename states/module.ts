@@ -168,17 +168,22 @@ const run = defineState({
   },
 });
 
+/** Salt's `module.wait` (and its alias `module.watch`): nothing until a watch requisite fires mod_watch. */
+const wait = defineState({
+  args: (z) => z.object({ name: z.string() }),
+  varkw: true,
+  doc: 'Run the function only when a watch requisite fires (through mod_watch).',
+  run: (_ctx, { name }) => ({ name, changes: {}, result: true, comment: '' }),
+});
+
 export default defineStateModule({
   name: 'module',
-  doc: 'Execution of Salt execution functions as states (module.run, module.wait).',
+  doc: 'Execution of Salt execution functions as states (module.run, module.wait, module.watch).',
   functions: {
     run,
     mod_watch: run,
-    wait: defineState({
-      args: (z) => z.object({ name: z.string() }),
-      varkw: true,
-      doc: 'Run the function only when a watch requisite fires (through mod_watch).',
-      run: (_ctx, { name }) => ({ name, changes: {}, result: true, comment: '' }),
-    }),
+    wait,
+    // Salt's alias of wait
+    watch: wait,
   },
 });

@@ -1,9 +1,11 @@
 /**
  * Salt's `npm` state module (`salt/states/npm.py`): `npm.installed` installs Node packages
  * (by name, `name@version`, or a list in `pkgs`) globally or into `dir` unless `npm list`
- * shows them; `npm.removed` uninstalls one. Through the `npm` execution module.
+ * shows them; `npm.removed` uninstalls one; `npm.bootstrap` installs a folder's dependencies
+ * (`_npm-bootstrap.ts`). Through the `npm` execution module.
  */
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+import { bootstrap } from './_npm-bootstrap.js';
 
 type Listed = Record<string, { version?: string; from?: string }>;
 
@@ -120,6 +122,6 @@ const removed = defineState({
 
 export default defineStateModule({
   name: 'npm',
-  doc: 'Installation of NPM Packages (npm.installed, npm.removed).',
-  functions: { installed, removed },
+  doc: 'Installation of NPM Packages (npm.installed, npm.removed, npm.bootstrap).',
+  functions: { installed, removed, bootstrap },
 });

@@ -1,31 +1,33 @@
 /**
  * Salt's `salt` state module (`salt/states/saltmod.py`), the states of orchestration: run a
  * state run (`salt.state`) or an execution function (`salt.function`) on targeted minions, a
- * runner (`salt.runner`) or a wheel function (`salt.wheel`) on the master. They reach the
+ * runner (`salt.runner`) or a wheel function (`salt.wheel`) on the master, or wait for events
+ * on the master's bus (`salt.wait_for_event`, `_salt-wait-event.ts`). They reach the
  * minions and the master through `saltutil.cmd`, `saltutil.runner` and `saltutil.wheel`, which
  * the orchestration runner's master-side context provides.
  */
 import type { z as Zod } from 'zod';
+import { pyTruthy } from '../kernel/util.js';
 import {
   defineState,
   defineStateModule,
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
+import { waitForEvent } from './_salt-wait-event.js';
 
 type Returns = Record<string, Record<string, unknown>>;
 
-const common = (z: typeof Zod) => ({
+/** The arguments `salt.state` and `salt.function` share, as Salt lists them first. */
+const head = (z: typeof Zod) => ({
+  name: z.string(),
   tgt: z.union([z.string(), z.array(z.string())]),
+  ssh: z.boolean().default(false),
   tgt_type: z.string().default('glob'),
   ret: z.string().default(''),
-  timeout: z.number().nullish(),
-  batch: z.union([z.string(), z.number()]).nullish(),
-  subset: z.number().nullish(),
-  expect_minions: z.boolean().default(true),
-  fail_minions: z.unknown().optional(),
-  failhard: z.boolean().nullish(),
-  ssh: z.boolean().default(false),
+  // Salt hands these to the returner named by `ret`
+  ret_config: z.unknown().optional(),
+  ret_kwargs: z.unknown().optional(),
 });
 
 /** `fail_minions` as a list, or a warning when it is neither a list nor a string. */
@@ -61,6 +63,8 @@ function cmdOptions(a: Record<string, unknown>, ctx: StateContext): Record<strin
   if (a.subset !== undefined && a.subset !== null) kw.subset = a.subset;
   if (a.failhard === true || ctx.opts.failhard === true) kw.failhard = true;
   kw.expect_minions = a.expect_minions;
+  if (a.ret_config) kw.ret_config = a.ret_config;
+  if (a.ret_kwargs) kw.ret_kwargs = a.ret_kwargs;
   return kw;
 }
 
@@ -184,7 +188,12 @@ async function functionRun(ctx: StateContext, a: Record<string, unknown>): Promi
       fail.add(minion);
     }
     const mRet = mdata.failed ? false : 'ret' in mdata ? mdata.ret : mdata.return;
-    if ((mdata.failed || mRet === false) && !allowed.includes(minion)) fail.add(minion);
+    // Salt's `fail_function`: an execution function given the return says whether it succeeded
+    const ok =
+      !mdata.failed &&
+      mRet !== false &&
+      (!a.fail_function || pyTruthy(await ctx.call(String(a.fail_function), [mRet])));
+    if (!ok && !allowed.includes(minion)) fail.add(minion);
     changes[minion] = mRet;
   }
   if (Object.keys(cmdRet).length === 0) return { ...ret, result: false, comment: 'No minions responded' };
@@ -229,8 +238,7 @@ export default defineStateModule({
     state: defineState({
       args: (z) =>
         z.object({
-          name: z.string(),
-          ...common(z),
+          ...head(z),
           highstate: z.boolean().nullish(),
           sls: z.union([z.string(), z.array(z.string())]).nullish(),
           top: z.string().nullish(),
@@ -238,10 +246,17 @@ export default defineStateModule({
           test: z.boolean().nullish(),
           pillar: z.record(z.string(), z.unknown()).nullish(),
           pillarenv: z.string().nullish(),
+          expect_minions: z.boolean().default(true),
           exclude: z.unknown().optional(),
+          fail_minions: z.unknown().optional(),
           allow_fail: z.union([z.number(), z.string()]).default(0),
           concurrent: z.boolean().default(false),
+          timeout: z.number().nullish(),
+          batch: z.union([z.string(), z.number()]).nullish(),
           queue: z.boolean().default(false),
+          subset: z.number().nullish(),
+          orchestration_jid: z.string().nullish(),
+          failhard: z.boolean().nullish(),
         }),
       varkw: true,
       doc: 'Invoke a state run on a given target.',
@@ -250,14 +265,32 @@ export default defineStateModule({
     function: defineState({
       args: (z) =>
         z.object({
-          name: z.string(),
-          ...common(z),
+          ...head(z),
+          expect_minions: z.boolean().default(false),
+          fail_minions: z.unknown().optional(),
+          fail_function: z.string().nullish(),
           arg: z.union([z.string(), z.array(z.unknown())]).nullish(),
           kwarg: z.record(z.string(), z.unknown()).nullish(),
+          timeout: z.number().nullish(),
+          batch: z.union([z.string(), z.number()]).nullish(),
+          subset: z.number().nullish(),
+          failhard: z.boolean().nullish(),
         }),
       varkw: true,
       doc: 'Execute a single module function on a remote minion via salt or salt-ssh.',
       run: (ctx, a) => functionRun(ctx, a),
+    }),
+    wait_for_event: defineState({
+      args: (z) =>
+        z.object({
+          name: z.string(),
+          id_list: z.array(z.unknown()),
+          event_id: z.string().default('id'),
+          timeout: z.number().default(300),
+          node: z.string().default('master'),
+        }),
+      doc: 'Watch the master event bus and block until the given tag has been seen for each id in id_list.',
+      run: (ctx, a) => waitForEvent(ctx, a),
     }),
     runner: defineState({
       args: (z) => z.object({ name: z.string() }),

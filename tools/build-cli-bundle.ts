@@ -50,7 +50,7 @@ export interface CliBundle {
 }
 
 /** The relative specifier from the bundle's folder to `abs`. */
-function fromBundle(outDir: string, abs: string): string {
+export function fromBundle(outDir: string, abs: string): string {
   const rel = relative(outDir, abs);
   return rel.startsWith('.') ? rel : `./${rel}`;
 }

@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { fromBundle } from './build-cli-bundle.js';
 import { graphClosure } from './graph-closure.js';
 
 /** The checkout this file belongs to (it runs compiled from dist/tools/). */
@@ -88,12 +89,6 @@ export function ownModules(dist: string, entry: string, repo: string = REPO): Se
   return new Set([...own].filter((f) => !shared.has(f)));
 }
 
-/** The specifier of `abs` from folder `from`. */
-function specifier(from: string, abs: string): string {
-  const rel = relative(from, abs);
-  return rel.startsWith('.') ? rel : `./${rel}`;
-}
-
 /** Bundles {@link ownModules}; every other relative import becomes one of its file in dist/. */
 function ownOnly(dist: string, outDir: string, own: ReadonlySet<string>): Plugin {
   return {
@@ -102,11 +97,11 @@ function ownOnly(dist: string, outDir: string, own: ReadonlySet<string>): Plugin
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         const abs = resolve(args.resolveDir, args.path);
         if (args.kind !== 'dynamic-import' && own.has(relative(dist, abs))) return undefined;
-        return { path: specifier(outDir, abs), external: true };
+        return { path: fromBundle(outDir, abs), external: true };
       });
       b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /\.js$/ }, (args) => {
-        const self = JSON.stringify(specifier(outDir, args.path));
+        const self = JSON.stringify(fromBundle(outDir, args.path));
         const contents = readFileSync(args.path, 'utf8').replaceAll(
           'import.meta.url',
           `new URL(${self}, import.meta.url).href`,

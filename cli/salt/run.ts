@@ -96,10 +96,10 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
   const { client, inv } = ctx;
   const printer = await ctx.printer;
   const { timeout } = timeouts(ctx);
-  const [{ respondingMinions, runBatch }, { pyRepr }, { cliBatchDriver }] = await Promise.all([
+  const [{ respondingMinions, runBatch }, { pyRepr }, { localBatchDriver }] = await Promise.all([
     import('../../client/batch.js'),
     import('../../kernel/python/repr.js'),
-    import('./batch-driver.js'),
+    import('../../client/batch-driver.js'),
   ]);
   const { up, down } = await respondingMinions(
     client,
@@ -112,7 +112,7 @@ export async function runBatchJob(ctx: RunContext, size: string): Promise<void> 
     for (const id of down) printer.write(`Minion ${id} did not respond. No job will be sent.`);
   let done = 0;
   let running = 0;
-  for await (const ev of runBatch(cliBatchDriver(client, timeouts(ctx).gatherJobTimeout), up, {
+  for await (const ev of runBatch(localBatchDriver(client, timeouts(ctx).gatherJobTimeout), up, {
     ...(await publishOptions(inv)),
     size,
     wait: inv.opts.batchWait,

@@ -1,6 +1,4 @@
-/**
- * Asking a running bus for its counters (`salt-run bus.stats`, tests, benches).
- */
+/** Asking a running bus for its counters (`salt-run bus.stats`, tests, benches). */
 import { randomUUID } from 'node:crypto';
 import { SALT_ERR_BUS_TIMEOUT } from '../errors.js';
 import { type BusStats, STATS_REQUEST_TAG, STATS_TAG } from './bus-stats.js';

@@ -1,6 +1,4 @@
-/**
- * The bus's own events and the counters the publisher keeps (`salt-run bus.stats`).
- */
+/** The bus's own events and the counters the publisher keeps (`salt-run bus.stats`). */
 
 /** A subscriber reports the events it missed (at most once a second while it misses some). */
 export const LAG_TAG = 'tsalt/bus/lag';

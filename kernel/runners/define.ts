@@ -16,6 +16,12 @@ export interface MinionCallOptions {
   /** Seconds to wait for find_job replies; default: the master's `gather_job_timeout`. */
   gatherJobTimeout?: number;
   kwargs?: Readonly<Record<string, unknown>>;
+  /** Returners the minions also send their returns to (Salt's `ret`), comma-separated. */
+  ret?: string;
+  /** Salt's `batch`: `N` or `N%` of the responding minions run the job at a time. */
+  batch?: string;
+  /** With `batch`: publish to no more minions after a failed return. */
+  failhard?: boolean;
 }
 
 /** A minion's full answer to a job run from a runner. */
@@ -44,6 +50,8 @@ export interface MinionClient {
     jid: string;
     returns: Record<string, MinionCallReturn>;
     missing: Record<string, string>;
+    /** The ids a list target named that the master does not know (also in `missing`; Salt's `missing`). */
+    unknown?: string[];
   }>;
 }
 

@@ -29,20 +29,50 @@ function record(value: unknown): Record<string, unknown> {
     : {};
 }
 
-/** Salt's `saltutil.cmd` on the master: `{minion: {ret, retcode, jid, out}}` for the minions that returned. */
+/**
+ * Salt's `saltutil.cmd` on the master: `{minion: {ret, retcode, jid, out}}` for the minions that
+ * returned; with `batch`, Salt's `cmd_batch` (`{minion: {out, ret}}`); with `subset`, Salt's
+ * `cmd_subset`; with `expect_minions`, a minion that did not return as `{failed: true}`, and a
+ * listed minion the master does not know as `{failed: true}` always, as Salt's `cmd_iter` has it.
+ */
 export function saltutilCmd(client: MinionClient): Call {
   return async ([tgt, fun], kw) => {
     const arg = Array.isArray(kw.arg) ? kw.arg : [];
     const kwarg = record(kw.kwarg);
     const timeout = typeof kw.timeout === 'number' ? kw.timeout : undefined;
-    const full = await client.cmdFull(tgt as string | string[], String(fun), arg, {
-      tgtType: typeof kw.tgt_type === 'string' ? kw.tgt_type : 'glob',
+    const batch = kw.batch !== undefined && kw.batch !== null && kw.batch !== false ? String(kw.batch) : '';
+    let target = tgt as string | string[];
+    let tgtType = typeof kw.tgt_type === 'string' ? kw.tgt_type : 'glob';
+    if (!batch && typeof kw.subset === 'number' && kw.subset > 0) {
+      // Salt's cmd_subset: `subset` of the targeted minions that have the function, at random
+      const fns = await client.cmd(target, 'sys.list_functions', [], { tgtType, timeout });
+      target = Object.keys(fns)
+        .map((id) => ({ id, order: Math.random() }))
+        .sort((x, y) => x.order - y.order)
+        .map(({ id }) => id)
+        .filter((id) => Array.isArray(fns[id]) && (fns[id] as unknown[]).includes(String(fun)))
+        .slice(0, kw.subset);
+      tgtType = 'list';
+    }
+    const full = await client.cmdFull(target, String(fun), arg, {
+      tgtType,
       timeout,
       kwargs: kwarg,
+      ...(typeof kw.ret === 'string' && kw.ret ? { ret: kw.ret } : {}),
+      ...(batch ? { batch, failhard: kw.failhard === true } : {}),
     });
     const out: Record<string, unknown> = {};
-    for (const [minion, r] of Object.entries(full.returns))
-      out[minion] = { ret: r.return, retcode: r.retcode, jid: full.jid, out: 'highstate' };
+    for (const [minion, r] of Object.entries(full.returns)) {
+      // Salt's batch returns carry no jid or retcode
+      out[minion] = batch
+        ? { out: 'highstate', ret: r.return }
+        : { ret: r.return, retcode: r.retcode, jid: full.jid, out: 'highstate' };
+    }
+    // Salt's `expect_minions`: a targeted minion that did not return is there, failed; a listed
+    // minion the master does not know is there, failed, either way (Salt's `missing`)
+    if (kw.expect_minions === true && !batch)
+      for (const id of Object.keys(full.missing)) out[id] = { failed: true };
+    for (const id of full.unknown ?? []) out[id] = { failed: true };
     return out;
   };
 }

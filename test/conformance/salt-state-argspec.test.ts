@@ -25,8 +25,6 @@ const NOT_YET: Record<string, string> = {
   'file.serialize': 'encoding_errors, mode default',
   'file.symlink': 'atomic, disallow_copy_and_unlink, inherit_user_and_group, win_*',
   'pip.installed': "most of pip's pass-through options",
-  'salt.function': 'ret_config, ret_kwargs, fail_function and the order',
-  'salt.state': 'ret_config, ret_kwargs, orchestration_jid and the order',
 };
 
 describe("sys.state_argspec of the built-in state modules is Salt 3006.18's", () => {

@@ -105,6 +105,24 @@ describe('states', () => {
         '',
       ].join('\n'),
     );
+    // Salt's fail_function: an execution function given each minion's return decides success
+    write(
+      join(srv, 'orch', 'failfn.sls'),
+      [
+        'judged:',
+        '  salt.function:',
+        '    - name: cmd.run',
+        '    - tgt: m1',
+        "    - arg: ['true']",
+        '    - fail_function: test.echo',
+        'unjudged:',
+        '  salt.function:',
+        '    - name: cmd.run',
+        '    - tgt: m1',
+        "    - arg: ['true']",
+        '',
+      ].join('\n'),
+    );
     write(
       join(c.root, 'reactor', 'deploy.sls'),
       'deploy:\n  runner.state.orchestrate:\n    - args:\n      - mods: orch.touch\n',
@@ -293,6 +311,22 @@ describe('states', () => {
     const keys = run['salt_|-keys_|-key.list_all_|-wheel']!;
     expect(keys).toMatchObject({ result: true, comment: "Wheel function 'key.list_all' executed." });
     expect((keys.changes as { return: { minions: string[] } }).return.minions).toContain('m1');
+  });
+
+  it("fails a minion whose return the fail_function finds false (cmd.run's empty output)", async () => {
+    const r = await c.saltRun(['state.orchestrate', 'orch.failfn', '--out', 'json']);
+    const out = JSON.parse(r.stdout) as { data: Record<string, Record<string, Entry>> };
+    const run = out.data[`${hostname()}_master`]!;
+    expect(run['salt_|-judged_|-cmd.run_|-function']).toMatchObject({
+      result: false,
+      // Salt's wording: no stop before the second sentence
+      comment: 'Running function cmd.run failed on minions: m1 Function cmd.run ran on m1.',
+      changes: { ret: { m1: '' } },
+    });
+    expect(run['salt_|-unjudged_|-cmd.run_|-function']).toMatchObject({
+      result: true,
+      comment: 'Function ran successfully. Function cmd.run ran on m1.',
+    });
   });
 
   it('orchestrates with a state module the master synced from salt://_states', async () => {

@@ -1,15 +1,16 @@
 /**
- * The `salt` CLI's batch driver: its LocalClient, plus Salt's `saltutil.find_job` check for
- * minions past their timeout (salt/cli/batch.py reads returns through `cmd_iter_no_block`, which
- * keeps waiting on minions that still run the job). Job events read while waiting for the
- * find_job answers are held and handed to the batch afterwards, so no return is lost.
+ * A batch driver over a LocalClient (the `salt` CLI's, and a runner's `saltutil.cmd` with
+ * `batch`), plus Salt's `saltutil.find_job` check for minions past their timeout
+ * (salt/cli/batch.py reads returns through `cmd_iter_no_block`, which keeps waiting on minions
+ * that still run the job). Job events read while waiting for the find_job answers are held and
+ * handed to the batch afterwards, so no return is lost.
  */
-import type { BatchDriver } from '../../client/batch.js';
-import type { LocalClient } from '../../client/local-client.js';
-import type { SaltEvent } from '../../kernel/jobs/types.js';
+import type { SaltEvent } from '../kernel/jobs/types.js';
+import type { BatchDriver } from './batch.js';
+import type { LocalClient } from './local-client.js';
 
 /** `gatherJobTimeout`: seconds to wait for the find_job answers. */
-export function cliBatchDriver(client: LocalClient, gatherJobTimeout: number): BatchDriver {
+export function localBatchDriver(client: LocalClient, gatherJobTimeout: number): BatchDriver {
   const held: SaltEvent[] = [];
   return {
     publish: (opts) => client.publish(opts),
