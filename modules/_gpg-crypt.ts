@@ -7,12 +7,12 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { defineFunction, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { defineFunction, type ExecContext, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
 import { cli } from './_file-args.js';
 import { optText, requirePassphrase, USER_DOC } from './_gpg-args.js';
 import { gpgHome } from './_gpg-home.js';
-import { runGpg } from './_gpg-run.js';
+import { type GpgRun, runGpg } from './_gpg-run.js';
 import { cryptOutcome, verifyOutcome } from './_gpg-status.js';
 
 /** Salt's `VERIFY_TRUST_LEVELS`. */
@@ -36,19 +36,23 @@ async function readInput(filename: string): Promise<Buffer> {
   }
 }
 
-/** Salt's shape for an encryption or decryption: `{res, comment}`, the text when `bare`. */
+/** Salt's shape for an encryption or decryption run: `{res, comment}`, the text when `bare`; gpg's stderr logged on failure. */
 function cryptReturn(
-  r: { ok: boolean; status: string; data: string },
+  ctx: ExecContext,
+  r: GpgRun,
   verb: string,
   output: string | null | undefined,
   bare: boolean,
 ): unknown {
-  if (r.ok) {
-    if (bare) return r.data;
-    return { res: true, comment: output ? `${verb} data has been written to ${output}` : r.data };
+  const o = cryptOutcome(r.status);
+  if (o.ok) {
+    const data = r.stdout.toString('utf8');
+    if (bare) return data;
+    return { res: true, comment: output ? `${verb} data has been written to ${output}` : data };
   }
+  ctx.log.error(r.stderr);
   if (bare) return false;
-  return { res: false, comment: `${r.status}.\nPlease check the salt-minion log.` };
+  return { res: false, comment: `${o.status}.\nPlease check the salt-minion log.` };
 }
 
 export const sign = defineFunction({
@@ -158,15 +162,7 @@ export const encrypt = defineFunction({
     if (a.sign === true) args.push('--sign');
     else if (a.sign) args.push('--sign', '--default-key', String(a.sign));
     if (a.always_trust) args.push('--always-trust');
-    const r = await runGpg(home, args, { input, passphrase });
-    const o = cryptOutcome(r.status);
-    if (!o.ok) ctx.log.error(r.stderr);
-    return cryptReturn(
-      { ok: o.ok, status: o.status, data: r.stdout.toString('utf8') },
-      'Encrypted',
-      a.output,
-      a.bare,
-    );
+    return cryptReturn(ctx, await runGpg(home, args, { input, passphrase }), 'Encrypted', a.output, a.bare);
   },
 });
 
@@ -193,14 +189,6 @@ export const decrypt = defineFunction({
       // as Salt's, only a file's decryption goes to `output` (a text's is only said to)
       if (a.output) args.push(...outputArgs(a.output));
     } else throw new SALT_ERR_INVOCATION('filename or text must be passed.');
-    const r = await runGpg(home, args, { input, passphrase });
-    const o = cryptOutcome(r.status);
-    if (!o.ok) ctx.log.error(r.stderr);
-    return cryptReturn(
-      { ok: o.ok, status: o.status, data: r.stdout.toString('utf8') },
-      'Decrypted',
-      a.output,
-      a.bare,
-    );
+    return cryptReturn(ctx, await runGpg(home, args, { input, passphrase }), 'Decrypted', a.output, a.bare);
   },
 });

@@ -163,30 +163,21 @@ function verifyLine(o: GpgOutcome, key: string, value: string): void {
   }
 }
 
+/** An outcome before any status line. */
+function blankOutcome(): GpgOutcome {
+  return { ok: false, status: '', valid: false, keyId: null, username: null, trustLevel: null };
+}
+
 /** Reads a `--verify` run as python-gnupg's `Verify`. */
 export function verifyOutcome(status: readonly GpgStatus[]): GpgOutcome {
-  const o: GpgOutcome = {
-    ok: false,
-    status: '',
-    valid: false,
-    keyId: null,
-    username: null,
-    trustLevel: null,
-  };
+  const o = blankOutcome();
   for (const s of status) verifyLine(o, s.key, s.value);
   return o;
 }
 
 /** Reads an `--encrypt`/`--decrypt` run as python-gnupg's `Crypt`. */
 export function cryptOutcome(status: readonly GpgStatus[]): GpgOutcome {
-  const o: GpgOutcome = {
-    ok: false,
-    status: '',
-    valid: false,
-    keyId: null,
-    username: null,
-    trustLevel: null,
-  };
+  const o = blankOutcome();
   for (const { key, value } of status) {
     const simple = CRYPT_SIMPLE[key];
     if (simple !== undefined) o.status = simple;
