@@ -7,7 +7,12 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { defineFunction, type ExecContext, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import {
+  defineFunction,
+  type ExecContext,
+  SALT_ERR_EXEC_COMMAND,
+  SALT_ERR_INVOCATION,
+} from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
 import { cli } from './_file-args.js';
 import { optText, requirePassphrase, USER_DOC } from './_gpg-args.js';
@@ -24,13 +29,16 @@ function outputArgs(output: string): string[] {
   return existsSync(output) ? ['--yes', '--output', output] : ['--output', output];
 }
 
-/** The contents of `filename`, or Salt's error for a file it cannot open. */
+/**
+ * The contents of `filename`; one it cannot open is a command error with Python's message
+ * (Salt's functions crash there with an unhandled `FileNotFoundError`).
+ */
 async function readInput(filename: string): Promise<Buffer> {
   try {
     return await readFile(filename);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new SALT_ERR_INVOCATION(
+    throw new SALT_ERR_EXEC_COMMAND(
       `[Errno ${os.constants.errno[err.code as keyof typeof os.constants.errno] ?? ''}] ${err.code === 'ENOENT' ? 'No such file or directory' : err.message}: '${filename}'`,
     );
   }
