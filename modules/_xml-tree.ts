@@ -82,6 +82,10 @@ class Reader {
   skipDoctype(): void {
     let depth = 0;
     while (this.pos < this.src.length) {
+      if (this.startsWith('<!--')) {
+        this.skipPast('-->');
+        continue;
+      }
       const c = this.src[this.pos++];
       if (c === '"' || c === "'") this.skipPast(c);
       else if (c === '[') depth++;
@@ -181,6 +185,7 @@ function startTag(r: Reader): { raw: RawElement; empty: boolean } {
       return { raw: { name, attrs, at }, empty: false };
     }
     if (!hadSpace || r.pos >= r.src.length) r.fail('not well-formed (invalid token)');
+    const keyAt = r.pos;
     const key = r.name();
     r.skipSpace();
     if (!r.startsWith('=')) r.fail('not well-formed (invalid token)');
@@ -192,7 +197,7 @@ function startTag(r: Reader): { raw: RawElement; empty: boolean } {
     const value = r.chars(`${quote}<`, true);
     if (r.src[r.pos] !== quote) r.fail('not well-formed (invalid token)');
     r.pos++;
-    if (attrs.some(([k]) => k === key)) r.fail('duplicate attribute', at);
+    if (attrs.some(([k]) => k === key)) r.fail('duplicate attribute', keyAt);
     attrs.push([key, value]);
   }
 }
@@ -224,8 +229,8 @@ export function parseXml(buf: Buffer): XmlElement {
       if (root || open) r.fail('not well-formed (invalid token)');
       r.skipDoctype();
     } else if (r.startsWith('</')) {
-      const at = r.pos;
       r.pos += 2;
+      const at = r.pos;
       const name = r.name();
       r.skipSpace();
       if (!open || open.name !== name || !r.startsWith('>')) r.fail('mismatched tag', at);
