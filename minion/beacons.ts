@@ -41,10 +41,9 @@ function readBeacon(namespace: unknown): BeaconDef | string {
   return isBeaconDef(def) ? def : 'the default export is not a defineBeacon({ name, beacon }) value';
 }
 
-/** Loads and starts every configured beacon; resolves once they are scheduled. */
-export async function startBeacons(o: BeaconsOptions): Promise<RunningBeacons> {
-  const timers: NodeJS.Timeout[] = [];
-  const finder = createNamedUnitFinder<BeaconDef>({
+/** Finds beacon modules by name in the minion's beacon folders and extension packages. */
+export function beaconFinder(o: Pick<BeaconsOptions, 'dirs' | 'packages' | 'log'>) {
+  return createNamedUnitFinder<BeaconDef>({
     kind: 'beacons',
     dirs: [...o.dirs, BUILTIN_DIRS.beacons],
     packages: o.packages,
@@ -52,7 +51,16 @@ export async function startBeacons(o: BeaconsOptions): Promise<RunningBeacons> {
     nameOf: (def) => def.name,
     log: o.log,
   });
+}
+
+/** Loads and starts every configured beacon; resolves once they are scheduled. */
+export async function startBeacons(o: BeaconsOptions): Promise<RunningBeacons> {
+  const timers: NodeJS.Timeout[] = [];
+  const finder = beaconFinder(o);
+  // a top-level `enabled: False` (Salt's beacons.disable) stops them all
+  if (o.beacons.enabled === false) return { stop() {} };
   for (const [name, raw] of Object.entries(o.beacons)) {
+    if (name === 'enabled') continue;
     const config = beaconConfigMap(raw);
     if (config.enabled === false) continue;
     const module = typeof config.beacon_module === 'string' ? config.beacon_module : name;

@@ -26,6 +26,7 @@ import { jobProcessOptions } from '../plugins/job-processes/options.js';
 // declares the built-in returners' `postgres:`/`redis:` blocks before the config is read
 import '../returners/option-blocks.js';
 import { processMatchers } from '../plugins/matchers/index.js';
+import type { BeaconManager } from './beacons-manage.js';
 import { applyEnvironSetenv } from './environ-setenv.js';
 import type { JobOutcome } from './execute-job.js';
 import { JobExecutor, jobProcessesMax } from './executor.js';
@@ -419,13 +420,11 @@ function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor):
   });
 }
 
-/** Minion beacons, when configured: they fire `salt/beacon/...` to the master. */
-async function beaconsOf(m: MinionContext, data: MinionData): Promise<{ stop(): void } | undefined> {
+/** Minion beacons: they fire `salt/beacon/...` to the master; `beacons.add` & co. change them. */
+async function beaconsOf(m: MinionContext, data: MinionData): Promise<BeaconManager> {
   const { config, id, log } = m;
-  if (Object.keys(config.beacons).length === 0) return undefined;
-  // imported only when configured: an idle minion without beacons does not hold their code
-  const { startBeacons } = await import('./beacons.js');
-  return startBeacons({
+  const { startBeaconManager } = await import('./beacons-manage.js');
+  return startBeaconManager({
     id,
     beacons: config.beacons,
     opts: config as unknown as Readonly<Record<string, unknown>>,
@@ -480,8 +479,14 @@ export async function startMinion(
   const data = new MinionData(m, await minionGrainsView(config, id, log));
   await loadMinionMatchers(config, log);
   let scheduler: MinionScheduler | undefined;
+  let beacons: BeaconManager | undefined;
+  // one job-process path serves both Salt's manage_schedule and (target 'beacons') manage_beacons
   const manageSchedule: ManageSchedule = (call) =>
-    scheduler ? scheduler.manage(call) : Promise.reject(new Error('the scheduler is not started'));
+    call.target === 'beacons' && beacons
+      ? beacons.manage(call)
+      : scheduler
+        ? scheduler.manage(call)
+        : Promise.reject(new Error('the scheduler is not started'));
   const executor = jobExecutor(m, data, manageSchedule);
   // functions running in this process (multiprocessing off) reach the master directly
   const link: MasterLink = {
@@ -574,7 +579,7 @@ export async function startMinion(
       log.info({ keys: Object.keys(ev.environ as object) }, 'environment updated by environ_setenv');
     },
   });
-  const beacons = await beaconsOf(m, data);
+  beacons = await beaconsOf(m, data);
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
   // imported only when configured, as the beacons are
   const engines =

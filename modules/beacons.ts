@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { defineFunction, defineModule, type ExecContext, isBeaconDef } from '../kernel/index.js';
 import { resolvePackageDirs, scanDirs } from '../kernel/services.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
+import { currentBeacons, manageFunctions } from './_beacons-fns.js';
 import { pyFlag } from './_coerce.js';
-import { isMapping } from './_traverse.js';
 import { pyYamlDump } from './_yaml-dump.js';
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
@@ -44,16 +44,16 @@ export async function availableBeacons(ctx: ExecContext, dirs: readonly string[]
   return [...names].sort();
 }
 
-/** The configured beacons (Salt's `_get_beacons`): the minion config's `beacons` mapping. */
-function configured(ctx: ExecContext, includeOpts: boolean): Record<string, unknown> {
-  const beacons = ctx.opts.beacons;
-  return includeOpts && isMapping(beacons) ? structuredClone(beacons) : {};
+/** The configured beacons (Salt's `_get_beacons`): the running minion's, else its config's. */
+async function configured(ctx: ExecContext, includeOpts: boolean): Promise<Record<string, unknown>> {
+  return includeOpts ? currentBeacons(ctx) : {};
 }
 
 export default defineModule({
   name: 'beacons',
-  doc: 'Module for listing the beacons a minion runs and the beacon modules it has.',
+  doc: 'Module for managing the beacons a minion runs and listing the beacon modules it has.',
   functions: {
+    ...manageFunctions((ctx) => availableBeacons(ctx, beaconDirs(ctx.opts))),
     list: defineFunction({
       args: (z) =>
         z.object({
@@ -63,8 +63,8 @@ export default defineModule({
         }),
       varkw: true,
       doc: 'List the beacons currently configured on the minion.\n\nreturn_yaml=False returns the mapping instead of YAML text.',
-      run: (ctx, { return_yaml, include_opts }) => {
-        const beacons = configured(ctx, include_opts);
+      run: async (ctx, { return_yaml, include_opts }) => {
+        const beacons = await configured(ctx, include_opts);
         return return_yaml ? pyYamlDump({ beacons }) : beacons;
       },
     }),
