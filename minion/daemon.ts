@@ -479,11 +479,17 @@ export async function startMinion(
   const data = new MinionData(m, await minionGrainsView(config, id, log));
   await loadMinionMatchers(config, log);
   let scheduler: MinionScheduler | undefined;
-  let beacons: BeaconManager | undefined;
+  // the beacons start with the minion when configured, else at the first `beacons.add` & co.:
+  // an idle minion without beacons does not hold their code
+  let beacons: Promise<BeaconManager> | undefined;
+  const beaconManager = () => {
+    beacons ??= beaconsOf(m, data);
+    return beacons;
+  };
   // one job-process path serves both Salt's manage_schedule and (target 'beacons') manage_beacons
   const manageSchedule: ManageSchedule = (call) =>
-    call.target === 'beacons' && beacons
-      ? beacons.manage(call)
+    call.target === 'beacons'
+      ? beaconManager().then((b) => b.manage(call))
       : scheduler
         ? scheduler.manage(call)
         : Promise.reject(new Error('the scheduler is not started'));
@@ -579,7 +585,7 @@ export async function startMinion(
       log.info({ keys: Object.keys(ev.environ as object) }, 'environment updated by environ_setenv');
     },
   });
-  beacons = await beaconsOf(m, data);
+  if (Object.keys(config.beacons).length > 0) await beaconManager();
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)
   // imported only when configured, as the beacons are
   const engines =
@@ -604,7 +610,7 @@ export async function startMinion(
       watch?.stop();
       scheduler?.stop();
       await localBus?.close();
-      beacons?.stop();
+      (await beacons?.catch(() => undefined))?.stop();
       await engines?.stop();
       sub?.close();
       if (opts.leaveJobs) {

@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { defineFunction, defineModule, type UnitLogger } from '../kernel/index.js';
-import { pyIsSpace } from '../kernel/python/value.js';
+import { pyIsSpace } from '../kernel/python/index.js';
 import { pyStr } from '../kernel/util.js';
 
 type Value = number | bigint | string;
