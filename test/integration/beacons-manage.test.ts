@@ -1,22 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
-import type { SaltEvent } from '../../kernel/jobs/types.js';
 import { Cluster } from '../../tools/local-cluster.js';
+import { collectMasterEvents, type MasterEvents } from '../support/master-events.js';
 
 describe('beacons managed at run time (beacons.add/delete/disable/save)', () => {
   const c = new Cluster();
-  let events: EventListener;
-  const seen: SaltEvent[] = [];
+  let events: MasterEvents;
 
   beforeAll(async () => {
     await c.startMaster();
-    events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), ['salt/beacon/']);
-    await events.ready();
-    void (async () => {
-      for await (const ev of events) seen.push(ev);
-    })();
+    events = await collectMasterEvents(c, ['salt/beacon/']);
     const dir = join(c.root, 'beacons');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -36,7 +30,7 @@ describe('beacons managed at run time (beacons.add/delete/disable/save)', () => 
     await c.stop();
   });
 
-  const ticks = () => seen.filter((e) => e.tag === 'salt/beacon/m1/ticker/tick');
+  const ticks = () => events.seen.filter((e) => e.tag === 'salt/beacon/m1/ticker/tick');
   async function until(pred: () => boolean, ms = 10_000): Promise<boolean> {
     for (let t = 0; t < ms; t += 25) {
       if (pred()) return true;

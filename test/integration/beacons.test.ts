@@ -1,22 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
 import { Cluster } from '../../tools/local-cluster.js';
+import { collectMasterEvents, type MasterEvents } from '../support/master-events.js';
 
 describe('minion beacons fire to the master', () => {
   const c = new Cluster();
-  let events: EventListener;
-  const seen: SaltEvent[] = [];
+  let events: MasterEvents;
 
   beforeAll(async () => {
     await c.startMaster();
-    events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), ['salt/beacon/']);
-    await events.ready();
-    void (async () => {
-      for await (const ev of events) seen.push(ev);
-    })();
+    events = await collectMasterEvents(c, ['salt/beacon/']);
     const dir = join(c.root, 'beacons');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -50,7 +45,7 @@ describe('minion beacons fire to the master', () => {
 
   async function waitFor(pred: (e: SaltEvent) => boolean): Promise<SaltEvent | undefined> {
     for (let t = 0; t < 10_000; t += 25) {
-      const ev = seen.find(pred);
+      const ev = events.seen.find(pred);
       if (ev) return ev;
       await new Promise((r) => setTimeout(r, 25));
     }
