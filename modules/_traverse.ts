@@ -2,7 +2,9 @@
  * Salt's `salt.utils.data.traverse_dict_and_list` and `filter_by`, and Python equality for
  * the values grains hold.
  */
+
 import { SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
+import { SaltFloat } from '../kernel/python/index.js';
 import { pyTruthy } from '../kernel/util.js';
 import { fnmatch } from './_fnmatch.js';
 import { isOrdered, markOrdered } from './_ordered.js';
@@ -52,10 +54,16 @@ export function traverse(
   return ptr;
 }
 
-/** Python `==` for plain data: deep, with `1 == 1.0 == True`. */
+/** Python `==` for plain data: deep, with `1 == 1.0 == True` (a YAML `1.0` is a SaltFloat). */
 export function pyEquals(a: unknown, b: unknown): boolean {
   const num = (v: unknown): number | bigint | undefined =>
-    typeof v === 'boolean' ? Number(v) : typeof v === 'number' || typeof v === 'bigint' ? v : undefined;
+    typeof v === 'boolean'
+      ? Number(v)
+      : typeof v === 'number' || typeof v === 'bigint'
+        ? v
+        : v instanceof SaltFloat
+          ? v.value
+          : undefined;
   const na = num(a);
   const nb = num(b);
   // biome-ignore lint/suspicious/noDoubleEquals: number/bigint comparison by value

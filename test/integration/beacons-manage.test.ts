@@ -102,4 +102,28 @@ describe('beacons managed at run time (beacons.add/delete/disable/save)', () => 
     expect(await call('beacons.reset')).toEqual({ comment: 'Beacon configuration reset.', result: true });
     expect(await call('beacons.list', 'return_yaml=False')).toEqual({});
   });
+
+  it('the beacon state adds, keeps, disables and removes a beacon (Salt 3006.18 answers the same)', async () => {
+    const single = async (fun: string, ...args: string[]) => {
+      const ret = (await call('state.single', fun, 'name=ticker', ...args)) as Record<
+        string,
+        { comment: string }
+      >;
+      return Object.values(ret)[0]?.comment;
+    };
+    expect(await single('beacon.present', 'word=st', 'interval=1.0', 'test=True')).toBe(
+      'Beacon: ticker would be added.',
+    );
+    expect(await single('beacon.present', 'word=st', 'interval=1.0')).toBe('Adding ticker to beacons');
+    expect(await until(() => ticks().some((e) => e.data.word === 'st'))).toBe(true);
+    // the same settings, a YAML float among them: nothing to do
+    expect(await single('beacon.present', 'word=st', 'interval=1.0', 'test=True')).toBe(
+      'Job ticker in correct state',
+    );
+    expect(await single('beacon.disabled')).toBe('Disabled beacon ticker.');
+    expect(await single('beacon.enabled')).toBe('Enabled ticker from beacons');
+    expect(await single('beacon.absent')).toBe('Removed ticker from beacons');
+    expect(await single('beacon.absent')).toBe('ticker not configured in beacons');
+    expect(await single('beacon.disabled')).toBe('Job ticker is not configured.');
+  });
 });
