@@ -6,6 +6,7 @@
 import { posix } from 'node:path';
 import { defineFunction, type ExecContext, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { cli, expand, str } from './_file-args.js';
+import { sedEscape } from './_file-fns-text.js';
 import { lexists } from './_file-stat.js';
 import { pyGlob } from './_py-glob.js';
 import { shlexSplit } from './_shlex.js';
@@ -73,8 +74,7 @@ export const miscFunctions = {
     run: async (ctx, a) => {
       const path = expand(a.path);
       if (!(await lexists(path))) return false;
-      const esc = (s: string) => s.replace(/'/g, `'"'"'`).replace(/\//g, '\\/');
-      const script = `${a.limit ? `/${esc(a.limit)}/ ` : ''}s/${esc(a.text)}/$/p${a.flags}`;
+      const script = `${a.limit ? `/${sedEscape(a.limit, false)}/ ` : ''}s/${sedEscape(a.text, false)}/$/p${a.flags}`;
       const out = await ctx.call('cmd.run', [['sed', '-n', '-r', '-e', script, path]], {
         python_shell: false,
       });

@@ -21,7 +21,7 @@ import { shlexSplit } from './_shlex.js';
 import { which } from './_which.js';
 
 /** Salt's `_sed_esc`: quotes and slashes escaped, and with `escapeAll` the regex specials too. */
-function sedEscape(s: string, escapeAll: boolean): string {
+export function sedEscape(s: string, escapeAll: boolean): string {
   let out = s.replace(/'/g, `'"'"'`).replace(/\//g, '\\/');
   if (escapeAll) for (const c of '^.[$()|*+?{') out = out.split(c).join(`\\${c}`);
   return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { castExpected, pyJsonDumps, runAssertion } from './_saltcheck-assert.js';
+import { castExpected, runAssertion } from './_saltcheck-assert.js';
 
 const verdict = (assertion: string, expected: unknown, returned: unknown, print = true) =>
   runAssertion({
@@ -44,8 +44,17 @@ describe('saltcheck assertions (Python semantics, as Salt 3006.18 answers)', () 
     expect(verdict('assertBogus', 1, 1)).toBe('Fail - bad assertion');
   });
 
-  it("prints a test's arguments with Python's json.dumps separators", () => {
-    expect(pyJsonDumps(['a', 1, { k: [true, null] }])).toBe('["a", 1, {"k": [true, null]}]');
-    expect(pyJsonDumps(undefined)).toBe('null');
+  it("prints a test's arguments as Python's json.dumps does", () => {
+    const details = (args: unknown) =>
+      runAssertion({
+        fun: 'test.echo',
+        args,
+        data: { assertion: 'assertTrue' },
+        returned: true,
+        details: true,
+        print: true,
+      })['module.function [args]'];
+    expect(details(['a', 1, { k: [true, null] }])).toBe('test.echo ["a", 1, {"k": [true, null]}]');
+    expect(details(null)).toBe('test.echo null');
   });
 });

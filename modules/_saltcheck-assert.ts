@@ -5,7 +5,8 @@
  * Where Python would raise (`5 in 'abc'`, `dict(5)`, `'a' < 1`), the assertion fails with
  * Python's error text instead of ending the whole run.
  */
-import { pyStr, pyTruthy } from '../kernel/python/index.js';
+import { pyStr, pyTruthy, pyTypeName, SaltFloat } from '../kernel/python/index.js';
+import { pyJson } from '../plugins/renderers/index.js';
 import { isMapping, pyEquals, traverse } from './_traverse.js';
 
 export const ASSERTIONS = [
@@ -29,20 +30,8 @@ export const WITHOUT_EXPECTED = ['assertEmpty', 'assertNotEmpty', 'assertTrue', 
 /** A Python TypeError/ValueError: the assertion fails with its text. */
 class PyError extends Error {}
 
-const pyType = (v: unknown): string =>
-  v === null || v === undefined
-    ? 'NoneType'
-    : typeof v === 'boolean'
-      ? 'bool'
-      : typeof v === 'number'
-        ? Number.isInteger(v)
-          ? 'int'
-          : 'float'
-        : typeof v === 'string'
-          ? 'str'
-          : Array.isArray(v)
-            ? 'list'
-            : 'dict';
+/** Python's type name of a value (`int`, `float`, `NoneType`, ...). */
+const pyType = (v: unknown): string => pyTypeName(v).slice("<class '".length, -"'>".length);
 
 /** Python's `int(text)` of a string, or undefined where it raises ValueError. */
 function intOf(text: string): number | undefined {
@@ -97,7 +86,14 @@ function pyIn(needle: unknown, haystack: unknown): boolean {
 
 /** Python's ordering of two values: negative, zero or positive; TypeError across kinds. */
 function pyCompare(a: unknown, b: unknown, op: string): number {
-  const num = (v: unknown) => (typeof v === 'boolean' ? Number(v) : typeof v === 'number' ? v : undefined);
+  const num = (v: unknown) =>
+    typeof v === 'boolean'
+      ? Number(v)
+      : typeof v === 'number'
+        ? v
+        : v instanceof SaltFloat
+          ? v.value
+          : undefined;
   const na = num(a);
   const nb = num(b);
   if (na !== undefined && nb !== undefined) return na - nb;
@@ -147,18 +143,6 @@ const VERDICTS: Record<string, [string, Verdict]> = {
   assertNotEmpty: ['IS NOT EMPTY', (_e, r) => check(pyTruthy(r), 'value is empty')],
 };
 
-/** Python's `json.dumps` with its default separators, as Salt prints a test's `args`. */
-export function pyJsonDumps(v: unknown): string {
-  if (v === undefined || v === null) return 'null';
-  if (Array.isArray(v)) return `[${v.map(pyJsonDumps).join(', ')}]`;
-  if (isMapping(v))
-    return `{${Object.entries(v)
-      .map(([k, x]) => `${JSON.stringify(k)}: ${pyJsonDumps(x)}`)
-      .join(', ')}}`;
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  return JSON.stringify(v) ?? 'null';
-}
-
 export interface AssertionInput {
   /** `module.function` of the test. */
   fun: string;
@@ -196,7 +180,7 @@ export function runAssertion(a: AssertionInput): Record<string, unknown> {
   if (a.details) {
     const sectionTitle = section ? ' assertion_section' : '';
     value[`module.function [args]${sectionTitle}`] =
-      `${a.fun} ${pyJsonDumps(a.args)}${section ? ` ${pyStr(section)}` : ''}`;
+      `${a.fun} ${pyJson(a.args)}${section ? ` ${pyStr(section)}` : ''}`;
     const shown = expected === undefined || expected === null ? '' : `${pyStr(expected)} `;
     value['saltcheck assertion'] = `${shown}${verdict?.[0] ?? ''} ${a.print ? pyStr(returned) : 'hidden'}`;
   }
