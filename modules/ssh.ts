@@ -32,6 +32,7 @@ import {
   sshError,
   sshHostname,
 } from './_ssh-known-hosts.js';
+import { keyFunctions } from './_ssh-keys.js';
 import { which } from './_which.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' ${example}`;
@@ -131,6 +132,7 @@ export default defineModule({
   doc: 'Manage client ssh components: the known_hosts entries of users and of the system.',
   virtual: () => (which('ssh') ? true : { ok: false, reason: 'The module requires the ssh binary.' }),
   functions: {
+    ...keyFunctions,
     get_known_host_entries: defineFunction({
       args: (z) =>
         z.object({
