@@ -46,8 +46,7 @@ export const commitFunctions = {
       ),
   }),
   stash: defineFunction({
-    args: (z) =>
-      z.object({ cwd: cwdOf(z), action: argOf(z).default('save'), ...withOpts(z), ...common(z) }),
+    args: (z) => z.object({ cwd: cwdOf(z), action: argOf(z).default('save'), ...withOpts(z), ...common(z) }),
     doc: "Interface to git-stash(1), returns the stdout from the git command (action: save, apply, drop, list, ...).\n\nCLI Example: salt myminion git.stash /path/to/repo apply opts='stash@{1}'",
     run: async (ctx, a) =>
       stdout(

@@ -5,7 +5,12 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { defineFunction, type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import {
+  defineFunction,
+  type ExecContext,
+  SALT_ERR_EXEC_COMMAND,
+  SALT_ERR_INVOCATION,
+} from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
 import { common, cwdOf, lines, runOpts, stdout, withOpts } from './_git-args.js';
 import { gitVersion, isWorktree } from './_git-query.js';
@@ -99,7 +104,8 @@ export const linkedWorktreeFunctions = {
         if (wt.worktree in ret)
           ctx.log.error({ path: wt.worktree }, `git.worktree: Duplicate worktree path ${wt.worktree}`);
         const detached = wt.branch === 'detached';
-        const info: WorktreeInfo = (ret[wt.worktree] ??= {} as WorktreeInfo);
+        const info: WorktreeInfo = ret[wt.worktree] ?? ({} as WorktreeInfo);
+        ret[wt.worktree] = info;
         info.stale = stale;
         info.HEAD = wt.HEAD;
         info.detached = detached;
@@ -172,7 +178,8 @@ export const linkedWorktreeFunctions = {
     },
   }),
   worktree_rm: defineFunction({
-    args: (z) => z.object({ cwd: cwdOf(z), user: z.string().nullish(), output_encoding: z.string().nullish() }),
+    args: (z) =>
+      z.object({ cwd: cwdOf(z), user: z.string().nullish(), output_encoding: z.string().nullish() }),
     doc: 'Recursively removes the worktree at cwd (refused unless cwd is a linked worktree); returns True.\n\nCLI Example: salt myminion git.worktree_rm /path/to/worktree',
     run: async (ctx, a) => {
       await checkWorktreeSupport(ctx);

@@ -130,7 +130,7 @@ export const remoteFunctions = {
       const r = await gitRun(ctx, command, { ...o, failhard: false });
       if (r.retcode === 0) return r.stdout;
       // Salt then fails to join the command into its error message
-      throw new SALT_ERR_INVOCATION(`sequence item ${at + missing}: expected str instance, NoneType found.`);
+      throw new SALT_ERR_INVOCATION(`sequence item ${at + missing}: expected str instance, NoneType found`);
     },
   }),
   ls_remote: defineFunction({

@@ -4,9 +4,15 @@
  * passphrase-protected (`key_is_encrypted`). Merged into `modules/ssh.ts`.
  */
 import { existsSync } from 'node:fs';
-import { open, readdir, readFile } from 'node:fs/promises';
+import { open, opendir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { defineFunction, type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import {
+  defineFunction,
+  type ExecContext,
+  SALT_ERR_EXEC_COMMAND,
+  SALT_ERR_INVOCATION,
+} from '../kernel/index.js';
+import { pyOsError, pyStrerror } from './_py-oserror.js';
 import { needProgram } from './_ssh-known-hosts.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' ${example}`;
@@ -15,8 +21,8 @@ const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' ${example}`;
 const HOST_KEY_RE = /^ssh_host_(.+)_key((-cert)?\.pub)?/;
 const LEGACY_FIRST_LINE = 'SSH PRIVATE KEY FILE FORMAT 1.1\n';
 
-/** Python's `str.strip()` for the whitespace a key file holds. */
-const pyStrip = (s: string) => s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, '');
+/** Python's `str.strip()` for the whitespace a key file holds (spaces, tabs, newlines). */
+const pyStrip = (s: string) => s.trim();
 
 /** A host key file's text: its first line only in the legacy binary format, else all of it, stripped. */
 async function readHostKey(file: string): Promise<string> {
@@ -40,8 +46,10 @@ function readError(err: unknown, file: string): Error {
   const e = err as NodeJS.ErrnoException;
   if (e.code === 'ENOENT') return new SALT_ERR_EXEC_COMMAND(`${file} does not exist`);
   if (e.code === 'EACCES') return new SALT_ERR_EXEC_COMMAND(`Permission denied reading from ${file}`);
-  const errno = typeof e.errno === 'number' ? Math.abs(e.errno) : e.code;
-  return new SALT_ERR_EXEC_COMMAND(`Error ${errno} encountered reading from ${file}: ${e.message}`);
+  const py = pyStrerror(err);
+  return new SALT_ERR_EXEC_COMMAND(
+    `Error ${py?.errno ?? Math.abs(e.errno ?? 0)} encountered reading from ${file}: ${py?.strerror ?? e.message}`,
+  );
 }
 
 const DEFAULT_PUB = ['id_rsa.pub', 'id_dsa.pub', 'id_ecdsa.pub', 'id_ed25519.pub'];
@@ -74,7 +82,11 @@ async function oneUserKeys(ctx: ExecContext, user: string, names: string[]): Pro
 export const keyFunctions = {
   host_keys: defineFunction({
     args: (z) =>
-      z.object({ keydir: z.string().nullish(), private: z.unknown().default(true), certs: z.unknown().default(true) }),
+      z.object({
+        keydir: z.string().nullish(),
+        private: z.unknown().default(true),
+        certs: z.unknown().default(true),
+      }),
     doc: `Return the minion's host keys (private=False: public keys only; certs=False: no certificates).${cli('ssh.host_keys keydir=/etc/ssh private=False')}`,
     run: async (ctx, a) => {
       let keydir = a.keydir;
@@ -83,12 +95,13 @@ export const keyFunctions = {
           throw new SALT_ERR_INVOCATION('ssh.host_keys: Please specify a keydir');
         keydir = '/etc/ssh';
       }
-      let names: string[];
+      const names: string[] = [];
       try {
-        names = await readdir(keydir);
+        // the directory's own order, as Python's os.listdir (fs.readdir sorts)
+        for await (const d of await opendir(keydir)) names.push(d.name);
       } catch (err) {
-        const e = err as NodeJS.ErrnoException;
-        throw new SALT_ERR_EXEC_COMMAND(`[Errno ${Math.abs(e.errno ?? 0)}] ${e.message.replace(/^\w+: /, '')}`);
+        // Salt lets the OSError escape; here it is a clean error with Python's text
+        throw new SALT_ERR_EXEC_COMMAND(pyOsError(err, keydir));
       }
       const keys: Record<string, string> = {};
       for (const name of names) {

@@ -18,6 +18,7 @@ import {
   setAuthKey,
   validateKeys,
 } from './_ssh-auth.js';
+import { keyFunctions } from './_ssh-keys.js';
 import {
   DEFAULT_SSH_PORT,
   isSshError,
@@ -32,7 +33,6 @@ import {
   sshError,
   sshHostname,
 } from './_ssh-known-hosts.js';
-import { keyFunctions } from './_ssh-keys.js';
 import { which } from './_which.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' ${example}`;
