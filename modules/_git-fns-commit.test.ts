@@ -98,6 +98,9 @@ describe.skipIf(!which('git'))('git history functions', () => {
     await expect(ctx.call('git.merge_tree', [repo.dir, 'master', 'nosuch'])).rejects.toThrow(
       'Unable to determine merge base for master and nosuch',
     );
+    await expect(ctx.call('git.merge_tree', [join(dir, 'nonexist'), 'a', 'b'])).rejects.toThrow(
+      'Unable to determine merge base for a and b',
+    );
   });
 
   it('archive: the checkout basename as prefix unless given; format= as a keyword; others refused', async () => {

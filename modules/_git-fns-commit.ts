@@ -75,13 +75,14 @@ export const commitFunctions = {
       const cwd = await expandPath(a.cwd, a.user);
       let base = a.base;
       if (base === undefined || base === null) {
-        // as Salt: the merge base is asked for without the caller's user
+        // as Salt: the merge base is asked for without the caller's user, and any failure
+        // (a missing cwd too) becomes one error
         const found = await gitRun(ctx, ['git', 'merge-base', a.ref1, a.ref2], {
           cwd,
           outputEncoding: a.output_encoding,
           failhard: false,
-        });
-        base = found.retcode === 0 ? found.stdout.split('\n')[0] : undefined;
+        }).catch(() => undefined);
+        base = found?.retcode === 0 ? found.stdout.split('\n')[0] : undefined;
         if (base === undefined)
           throw new SALT_ERR_EXEC_COMMAND(`Unable to determine merge base for ${a.ref1} and ${a.ref2}`);
       }
