@@ -105,6 +105,34 @@ export const remoteFunctions = {
         runOpts(a, await expandPath(a.cwd, a.user), { identity: a.identity, saltenv: a.saltenv }),
       ),
   }),
+  push: defineFunction({
+    args: (z) =>
+      z.object({
+        cwd: cwdOf(z),
+        remote: z.string().nullish(),
+        ref: z.string().nullish(),
+        ...withOpts(z),
+        ...who(z),
+        ...identity(z),
+        ...tailWithSaltenv(z),
+      }),
+    varkw: true,
+    doc: "Interface to git-push(1): pushes ref to remote; returns git's stdout.\n\nCLI Example: salt myminion git.push /path/to/repo origin master opts='--force'",
+    run: async (ctx, a, extra) => {
+      takeKwargs(extra.kwargs);
+      const command = ['git', ...formatOpts(a.git_opts), 'push', ...formatOpts(a.opts)];
+      const at = command.length;
+      // as Salt: a missing remote or ref reaches git as the word None
+      command.push(a.remote ?? 'None', a.ref ?? 'None');
+      const o = runOpts(a, await expandPath(a.cwd, a.user), { identity: a.identity, saltenv: a.saltenv });
+      const missing = [a.remote, a.ref].findIndex((x) => x === undefined || x === null);
+      if (missing < 0 || a.identity) return stdout(ctx, command, o);
+      const r = await gitRun(ctx, command, { ...o, failhard: false });
+      if (r.retcode === 0) return r.stdout;
+      // Salt then fails to join the command into its error message
+      throw new SALT_ERR_INVOCATION(`sequence item ${at + missing}: expected str instance, NoneType found`);
+    },
+  }),
   ls_remote: defineFunction({
     args: (z) =>
       z.object({

@@ -18,11 +18,16 @@ const STRERROR: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'File name too long',
 };
 
+/** Python's `errno` and `strerror` of a Node fs error, or undefined for one this file does not know. */
+export function pyStrerror(err: unknown): { errno: number; strerror: string } | undefined {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  const num = os.constants.errno[code as keyof typeof os.constants.errno];
+  const text = STRERROR[code];
+  return num === undefined || !text ? undefined : { errno: num, strerror: text };
+}
+
 /** `[Errno <n>] <strerror>: '<path>'` for a Node fs error, as Python's `str(OSError)`. */
 export function pyOsError(err: unknown, path: string): string {
-  const e = err as NodeJS.ErrnoException;
-  const code = e.code ?? '';
-  const num = os.constants.errno[code as keyof typeof os.constants.errno];
-  if (num === undefined || !STRERROR[code]) return e.message;
-  return `[Errno ${num}] ${STRERROR[code]}: ${pyRepr(path)}`;
+  const py = pyStrerror(err);
+  return py ? `[Errno ${py.errno}] ${py.strerror}: ${pyRepr(path)}` : (err as Error).message;
 }

@@ -7,7 +7,9 @@
  * (`_git-fns-refs.ts`), the working tree (`_git-fns-worktree.ts`).
  */
 import { defineFunction, defineModule } from '../kernel/index.js';
+import { commitFunctions } from './_git-fns-commit.js';
 import { configFunctions } from './_git-fns-config.js';
+import { linkedWorktreeFunctions } from './_git-fns-linked.js';
 import { refFunctions } from './_git-fns-refs.js';
 import { remoteFunctions } from './_git-fns-remote.js';
 import { worktreeFunctions } from './_git-fns-worktree.js';
@@ -34,5 +36,8 @@ export default defineModule({
     ...worktreeFunctions,
     ...refFunctions,
     ...configFunctions,
+    config_get_regex: configFunctions.config_get_regexp,
+    ...commitFunctions,
+    ...linkedWorktreeFunctions,
   },
 });

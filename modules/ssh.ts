@@ -18,6 +18,7 @@ import {
   setAuthKey,
   validateKeys,
 } from './_ssh-auth.js';
+import { keyFunctions } from './_ssh-keys.js';
 import {
   DEFAULT_SSH_PORT,
   isSshError,
@@ -131,6 +132,7 @@ export default defineModule({
   doc: 'Manage client ssh components: the known_hosts entries of users and of the system.',
   virtual: () => (which('ssh') ? true : { ok: false, reason: 'The module requires the ssh binary.' }),
   functions: {
+    ...keyFunctions,
     get_known_host_entries: defineFunction({
       args: (z) =>
         z.object({
