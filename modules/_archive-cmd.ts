@@ -7,7 +7,7 @@ import { defineFunction, type ExecContext } from '../kernel/index.js';
 import { pySplitlines } from '../kernel/python/index.js';
 import { expandSources } from './_archive-pack.js';
 import { trimFiles } from './_archive-read.js';
-import { needOneOf, needProgram as need } from './_command-not-found.js';
+import { needProgram as need, needOneOf } from './_command-not-found.js';
 
 /** `cmd.run` of `cmd` with the options Salt passes; its output lines. */
 async function runLines(

@@ -5,7 +5,7 @@
  * URL's copy lands in the minion's cache. Returns are Salt 3006's.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, stat, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { RetcodeResult } from '../kernel/index.js';
@@ -16,7 +16,8 @@ import { pyOsError } from './_py-oserror.js';
 function saltJoin(...parts: string[]): string {
   const [root, ...rest] = parts.map(pyNormpath);
   let out = root!;
-  for (const p of rest.map((x) => x.replace(/^\/+/, ''))) out = out === '' || out.endsWith('/') ? out + p : `${out}/${p}`;
+  for (const p of rest.map((x) => x.replace(/^\/+/, '')))
+    out = out === '' || out.endsWith('/') ? out + p : `${out}/${p}`;
   return pyNormpath(out);
 }
 
@@ -56,10 +57,17 @@ export function cacheDest(cachedir: string, url: string, saltenv: string): strin
   return saltJoin(cachedir, 'extrn_files', saltenv, netloc, fileName);
 }
 
-const isDir = (p: string) => stat(p).then((s) => s.isDirectory(), () => false);
+const isDir = (p: string) =>
+  stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 
 /** Salt's `cp.recv`: each file written to (or into) `dest`; `{path: written}` or "Destination unavailable". */
-export async function recv(files: Record<string, unknown>, dest: string): Promise<Record<string, boolean> | string> {
+export async function recv(
+  files: Record<string, unknown>,
+  dest: string,
+): Promise<Record<string, boolean> | string> {
   const ret: Record<string, boolean> = {};
   for (const [path, data] of Object.entries(files)) {
     let final: string;
@@ -95,7 +103,13 @@ export async function recvChunked(
       await mkdir(dest, { recursive: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return failed(pyOsError(err, dest));
-      if (await stat(dest).then((s) => s.isFile(), () => false)) return 'Path exists and is a file';
+      if (
+        await stat(dest).then(
+          (s) => s.isFile(),
+          () => false,
+        )
+      )
+        return 'Path exists and is a file';
     }
     return true;
   }

@@ -6,7 +6,12 @@
  */
 import { tmpdir } from 'node:os';
 import type { z as Zod } from 'zod';
-import { defineFunction, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import {
+  defineFunction,
+  type ExecContext,
+  SALT_ERR_EXEC_COMMAND,
+  SALT_ERR_INVOCATION,
+} from '../kernel/index.js';
 import { pyStr } from '../kernel/python/index.js';
 import { pyTruthy } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
@@ -184,7 +189,9 @@ async function fileMeta(
     const cur = await seContext(ctx, a.name);
     // Salt reads the four parts unchecked: a path without a context fails its unpacking
     if (!cur)
-      throw new SALT_ERR_EXEC_COMMAND("cannot access local variable 'current_seuser' where it is not associated with a value");
+      throw new SALT_ERR_EXEC_COMMAND(
+        "cannot access local variable 'current_seuser' where it is not associated with a value",
+      );
     SE_PARTS.forEach(([k, , key], i) => {
       if (a[k] && a[k] !== cur[i]) changes.selinux = { [key]: a[k] };
     });
@@ -209,7 +216,8 @@ export const checkFunctions = {
     doc: `Check the permissions on files, modify attributes and chown if needed; returns [ret, perms].${cli("salt '*' file.check_perms /etc/sudoers '{}' root root 400 ai")}`,
     run: async (ctx, a) => {
       const name = expand(a.name);
-      if (!(await fileStats(name, null, a.follow_symlinks))) throw new SALT_ERR_EXEC_COMMAND(`Path not found: ${name}`);
+      if (!(await fileStats(name, null, a.follow_symlinks)))
+        throw new SALT_ERR_EXEC_COMMAND(`Path not found: ${name}`);
       const test = ctx.opts.test === true;
       const retIn = a.ret && Object.keys(a.ret).length > 0 ? (a.ret as Ret) : null;
       const attrs = a.attrs ?? null;
@@ -304,8 +312,17 @@ export const checkFunctions = {
     doc: `Obtain the hash and hash type of a source from a hash, a hash expression or a hash file: {hsum, hash_type}.${cli("salt '*' file.get_source_sum /tmp/foo.tar.gz source=http://mydomain.tld/foo.tar.gz source_hash=499ae16dcae71eeb7c3a30c75ea7a1a6")}`,
     run: (ctx, a) => {
       if (a.source_hash === null || a.source_hash === undefined)
-        throw new SALT_ERR_EXEC_COMMAND('expected str, bytes or os.PathLike object, not NoneType');
-      return sourceSum(ctx, a.file_name ?? '', a.source ?? '', a.source_hash, a.source_hash_name, a.saltenv, a.verify_ssl);
+        // Salt's os.path.isabs(None) raises TypeError, which salt-call reports as a usage error
+        throw new SALT_ERR_INVOCATION('expected str, bytes or os.PathLike object, not NoneType');
+      return sourceSum(
+        ctx,
+        a.file_name ?? '',
+        a.source ?? '',
+        a.source_hash,
+        a.source_hash_name,
+        a.saltenv,
+        a.verify_ssl,
+      );
     },
   }),
   extract_hash: defineFunction({
@@ -333,7 +350,7 @@ export const checkFunctions = {
     doc: `Return the contents after applying the templating engine.${cli("salt '*' file.apply_template_on_contents contents='This is a {{ template }} string.' template=jinja \"context={}\" \"defaults={'template': 'cool'}\" saltenv=base")}`,
     run: async (ctx, a) => {
       if (!a.template || !SALT_TEMPLATES.includes(a.template) || !hasEngine(a.template))
-        return { result: false, comment: `Specified template format ${a.template} is not supported` };
+        return { result: false, comment: `Specified template format ${pyStr(a.template)} is not supported` };
       const context = { ...(a.defaults ?? {}), ...(a.context ?? {}) };
       return renderText(ctx, fileClient(ctx), a.template, a.contents, '<string>', a.saltenv, context);
     },

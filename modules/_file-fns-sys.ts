@@ -6,10 +6,15 @@
  * and `list_backups_dir`. Returns and errors are Salt 3006's.
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { defineFunction, type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import {
+  defineFunction,
+  type ExecContext,
+  SALT_ERR_EXEC_COMMAND,
+  SALT_ERR_INVOCATION,
+} from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
-import { listBackupsDir } from './_file-backups-dir.js';
 import { cli, expand, str } from './_file-args.js';
+import { listBackupsDir } from './_file-backups-dir.js';
 import { runProgram } from './_status-proc.js';
 
 /** The `ST_*` bit of each mount option statvfs reports in `f_flag`. */
@@ -27,7 +32,8 @@ const MOUNT_FLAGS: Readonly<Record<string, number>> = {
 };
 
 /** Octal escapes (`\040`) of /proc/self/mountinfo undone. */
-const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
+const unoctal = (s: string) =>
+  s.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
 
 /** The `f_flag` of the mount holding `path`: its mount and super-block options as `ST_*` bits. */
 async function mountFlags(path: string): Promise<number> {
@@ -38,7 +44,7 @@ async function mountFlags(path: string): Promise<number> {
     const [left, right] = line.split(' - ');
     const f = left?.split(' ') ?? [];
     if (f.length < 6 || right === undefined) continue;
-    const point = unescape(f[4]!);
+    const point = unoctal(f[4]!);
     const inside = point === '/' || real === point || real.startsWith(`${point}/`);
     if (inside && (!best || point.length >= best.len))
       best = { len: point.length, opts: [...f[5]!.split(','), ...(right.split(' ')[2] ?? '').split(',')] };
@@ -94,7 +100,10 @@ async function openFiles(byPid: boolean): Promise<Record<number, unknown>> {
       if (name === undefined || !(await stat(name).catch(() => undefined))) continue;
       const holders = files.get(name) ?? [];
       if (!holders.includes(pid)) holders.push(pid);
-      files.set(name, holders.sort((a, b) => a - b));
+      files.set(
+        name,
+        holders.sort((a, b) => a - b),
+      );
       mine.add(name);
     }
     pids.set(pid, [...mine].sort());
@@ -149,7 +158,8 @@ export const sysFunctions = {
           sel_user: a.user,
           sel_level: a.range,
         })) as { retcode?: number } | null;
-        if (got?.retcode !== 0) throw new SALT_ERR_EXEC_COMMAND(`Problem setting fcontext: ${JSON.stringify(got)}`);
+        if (got?.retcode !== 0)
+          throw new SALT_ERR_EXEC_COMMAND(`Problem setting fcontext: ${JSON.stringify(got)}`);
       }
       const cmd = ['chcon'];
       for (const [flag, v] of [
@@ -174,7 +184,8 @@ export const sysFunctions = {
     run: (ctx, a) => {
       let limit: number | undefined;
       if (a.limit !== undefined && a.limit !== null) {
-        const n = typeof a.limit === 'number' ? Math.trunc(a.limit) : Number.parseInt(String(a.limit).trim(), 10);
+        const n =
+          typeof a.limit === 'number' ? Math.trunc(a.limit) : Number.parseInt(String(a.limit).trim(), 10);
         if (Number.isNaN(n) || (typeof a.limit === 'string' && !/^\s*[-+]?\d+\s*$/.test(a.limit)))
           ctx.log.error("file.list_backups_dir: 'limit' value must be numeric");
         else limit = n;

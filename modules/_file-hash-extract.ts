@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { pyIsSpace, pyRstrip } from '../kernel/python/index.js';
 import { pyOsError } from './_py-oserror.js';
 
 /** Salt's `HASHES`: each supported type and its hex length, longest first. */
@@ -57,7 +58,11 @@ function urlsplit(url: string): { scheme: string; netloc: string; path: string }
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 /** Python's `str.strip()` with no argument. */
-const pyStrip = (s: string) => s.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/gu, '');
+function pyStrip(s: string): string {
+  let start = 0;
+  while (start < s.length && pyIsSpace(s[start]!)) start++;
+  return pyRstrip(s.slice(start));
+}
 
 /** Whether `line` names `name`: it ends with `base` after a separator, or starts with `name` and whitespace. */
 function names(line: string, name: string, base: string, separators: string): boolean {
@@ -84,17 +89,26 @@ export function extractHashFrom(
   let type = hashType ?? '';
   const wanted = HASHES[type];
   if (wanted === undefined && type) {
-    warn(`file.extract_hash: Unsupported hash_type '${type}', falling back to matching any supported hash_type`);
+    warn(
+      `file.extract_hash: Unsupported hash_type '${type}', falling back to matching any supported hash_type`,
+    );
     type = '';
   }
   const lengths = wanted === undefined ? '32,128' : String(wanted);
   const hashRe = new RegExp(`(?<![a-z0-9])([a-f0-9]{${lengths}})(?![a-z0-9])`, 'i');
   const searches: Array<{ key: string; name: string; base: string; seps: string }> = [];
-  if (sourceHashName) searches.push({ key: 'source_hash_name', name: sourceHashName, base: sourceHashName, seps: WHITESPACE });
-  if (fileName) searches.push({ key: 'file_name', name: fileName, base: basename(fileName), seps: `${WHITESPACE}\\/*` });
+  if (sourceHashName)
+    searches.push({ key: 'source_hash_name', name: sourceHashName, base: sourceHashName, seps: WHITESPACE });
+  if (fileName)
+    searches.push({ key: 'file_name', name: fileName, base: basename(fileName), seps: `${WHITESPACE}\\/*` });
   if (source) {
     const u = urlsplit(source);
-    searches.push({ key: 'source', name: source, base: basename(u.path || u.netloc), seps: `${WHITESPACE}\\/*` });
+    searches.push({
+      key: 'source',
+      name: source,
+      base: basename(u.path || u.netloc),
+      seps: `${WHITESPACE}\\/*`,
+    });
   }
   let partial: HashMatch | null = null;
   const found = new Map<string, HashMatch>();
@@ -105,7 +119,8 @@ export function extractHashFrom(
     if (hex === undefined || matchedType === undefined) continue;
     const matched = { hsum: hex, hash_type: matchedType };
     partial ??= matched;
-    for (const s of searches) if (!found.has(s.key) && names(line, s.name, s.base, s.seps)) found.set(s.key, matched);
+    for (const s of searches)
+      if (!found.has(s.key) && names(line, s.name, s.base, s.seps)) found.set(s.key, matched);
   }
   for (const key of ['source_hash_name', 'file_name', 'source']) {
     const hit = found.get(key);

@@ -193,7 +193,8 @@ export default defineModule({
     cache_dest: defineFunction({
       args: (z) => z.object({ url: str(z), saltenv: env(z) }),
       doc: `Returns the expected cache path for the file, if cached using cp.cache_file.${cli("salt '*' cp.cache_dest https://foo.com/bar.rpm")}`,
-      run: (ctx, a) => cacheDest(String(ctx.opts.cachedir ?? '/var/cache/salt/minion'), a.url, envOf(ctx, a.saltenv)),
+      run: (ctx, a) =>
+        cacheDest(String(ctx.opts.cachedir ?? '/var/cache/salt/minion'), a.url, envOf(ctx, a.saltenv)),
     }),
     recv: defineFunction({
       args: (z) => z.object({ files: z.record(z.string(), z.unknown()), dest: str(z) }),
