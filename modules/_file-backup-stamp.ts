@@ -52,4 +52,3 @@ export function readStamp(rest: string): { key: string; text: string } | undefin
     text: `${DAYS[when.getUTCDay()]!.slice(0, 3)} ${MONTHS[month]!.slice(0, 3)} ${p(day)} ${p(year, 4)} ${p(hour)}:${p(minute)}:${p(second)}.${micro}`,
   };
 }
-

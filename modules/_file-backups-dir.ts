@@ -7,8 +7,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExecContext } from '../kernel/index.js';
-import { pyDirname } from './_file-fns-meta.js';
 import { readStamp } from './_file-backup-stamp.js';
+import { pyDirname } from './_file-fns-meta.js';
 import { isDir } from './_file-stat.js';
 
 export interface BackupEntry {

@@ -86,7 +86,6 @@ async function makedirsPerms(
   if (m) await chmod(name, Number.parseInt(m, 8));
 }
 
-
 export interface Backup {
   'Backup Time': string;
   Size: number;
