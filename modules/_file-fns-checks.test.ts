@@ -172,6 +172,8 @@ describe('file.list_backups_dir', () => {
       sub: {},
     });
     expect(Object.keys((await call('list_backups_dir', `${join(dir, 'bk')}/`, 1)) as object)).toHaveLength(4);
+    // list_backups reads the stamps the same way: Feb 30 is no date
+    expect(Object.keys((await call('list_backups', join(dir, 'bk', 'f.txt'))) as object)).toEqual(['0', '1']);
     expect(file.functions.list_backup).toBe(file.functions.list_backups);
     expect(file.functions.remove_backup).toBe(file.functions.delete_backup);
   });
