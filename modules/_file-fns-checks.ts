@@ -187,11 +187,8 @@ async function fileMeta(
   }
   if (SE_PARTS.some(([k]) => a[k])) {
     const cur = await seContext(ctx, a.name);
-    // Salt reads the four parts unchecked: a path without a context fails its unpacking
-    if (!cur)
-      throw new SALT_ERR_EXEC_COMMAND(
-        "cannot access local variable 'current_seuser' where it is not associated with a value",
-      );
+    // Salt's check_file_meta fails here on a path without a context (it reads a ValueError's strerror)
+    if (!cur) throw new SALT_ERR_EXEC_COMMAND("'ValueError' object has no attribute 'strerror'");
     SE_PARTS.forEach(([k, , key], i) => {
       if (a[k] && a[k] !== cur[i]) changes.selinux = { [key]: a[k] };
     });
