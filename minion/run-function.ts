@@ -189,6 +189,10 @@ export async function runFunction(
       // Salt's minion returns `ERROR: <exc>` (salt-call prints `Error running '<fun>': <exc>`)
       text = `ERROR: ${message}`;
       if (code === 'SALT_ERR_EXEC_COMMAND') failure = { kind: 'command', message };
+    } else if (code === 'SALT_ERR_CMD_NOT_FOUND') {
+      // Salt's CommandNotFoundError (a `which` decorator's program is missing)
+      text = `Command required for '${fun}' not found: ${message}`;
+      failure = { kind: 'exit', message: text };
     } else if (err instanceof SaltError) text = `ERROR: ${message}`;
     else {
       env.log.error({ err, fun, jid }, 'the minion function caused an exception');

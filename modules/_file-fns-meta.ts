@@ -26,6 +26,7 @@ import {
   SALT_ERR_INVOCATION,
 } from '../kernel/index.js';
 import { cli, expand, owner, ownerReq, str } from './_file-args.js';
+import { readStamp } from './_file-backup-stamp.js';
 import { backupMinion } from './_file-manage.js';
 import { groupToGid, isDir, isFile, lexists, normalizeMode, userToUid } from './_file-stat.js';
 
@@ -85,9 +86,6 @@ async function makedirsPerms(
   if (m) await chmod(name, Number.parseInt(m, 8));
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 export interface Backup {
   'Backup Time': string;
   Size: number;
@@ -103,24 +101,16 @@ async function listBackups(ctx: ExecContext, path: string, limit?: number): Prom
   );
   if (!(await isDir(bkdir))) return {};
   const name = basename(path);
-  const re = new RegExp(
-    `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_(${DAYS.join('|')})_(${MONTHS.join('|')})_(\\d\\d)_(\\d\\d):(\\d\\d):(\\d\\d)_(\\d{1,6})_(\\d{4})$`,
-  );
   const found: Array<{ key: string; b: Backup }> = [];
   for (const f of await readdir(bkdir)) {
-    const m = re.exec(f);
+    const when = f.startsWith(name) ? readStamp(f.slice(name.length)) : undefined;
     const loc = join(bkdir, f);
-    if (!m || !(await isFile(loc))) continue;
-    const [, day, mon, dd, hh, mi, ss, us, yy] = m as unknown as string[];
-    const micros = us!.padEnd(6, '0');
-    found.push({
-      key: `${yy}${String(MONTHS.indexOf(mon!)).padStart(2, '0')}${dd}${hh}${mi}${ss}${micros}`,
-      b: {
-        'Backup Time': `${day} ${mon} ${dd} ${yy} ${hh}:${mi}:${ss}.${micros}`,
-        Size: (await stat(loc)).size,
-        Location: loc,
-      },
-    });
+    if (!when || !(await isFile(loc))) continue;
+    // one entry per time, as Salt's dict keyed by the parsed timestamp
+    const b = { 'Backup Time': when.text, Size: (await stat(loc)).size, Location: loc };
+    const same = found.find((x) => x.key === when.key);
+    if (same) same.b = b;
+    else found.push({ key: when.key, b });
   }
   found.sort((x, y) => (x.key < y.key ? 1 : x.key > y.key ? -1 : 0));
   const kept = limit === undefined ? found : found.slice(0, limit);

@@ -30,7 +30,19 @@ function differs(want: Owner, name: string | number, id: number): boolean {
   return !(want === name || want === id || (String(want) === String(id) && typeof want === 'number'));
 }
 
-/** Salt's `file.check_perms` (no attrs, no SELinux): the updated return and the `l*` facts. */
+/** What a path is, for the steps `checkPerms` runs after owner and mode. */
+export interface PathKind {
+  dir: boolean;
+  link: boolean;
+}
+
+/** A further check of `file.check_perms` (attributes, SELinux): it adds to `ret` and `comments`. */
+export type PermsStep = (ret: Ret, comments: string[], kind: PathKind) => Promise<void>;
+
+/**
+ * Salt's `file.check_perms`: the updated return and the `l*` facts. Owner and mode here; `more`
+ * adds the attribute and SELinux checks before the comments are joined.
+ */
 export async function checkPerms(
   name: string,
   retIn: Ret | null,
@@ -39,6 +51,7 @@ export async function checkPerms(
   modeIn: unknown,
   followSymlinks: boolean,
   test: boolean,
+  more?: PermsStep,
 ): Promise<[Ret, Record<string, unknown>]> {
   const mode = normalizeMode(modeIn);
   const ret: Ret = retIn ?? { name, changes: {}, comment: [], result: true };
@@ -58,12 +71,18 @@ export async function checkPerms(
   if ((perms.cuser || perms.cgroup) && !test) {
     const uid = userToUid(user ?? cur.user);
     const gid = group ? groupToGid(group) : cur.gid;
-    try {
-      if (uid === '' || gid === '') throw new Error('unknown');
-      await (link && !followSymlinks ? lchown : chown)(name, uid, gid);
-      if (!link) await chmod(name, Number.parseInt(cur.mode, 8));
-    } catch {
+    // Salt's `file.chown` answers why, as one string, when the user or group does not exist
+    const why = `${uid === '' ? 'User does not exist\n' : ''}${gid === '' ? 'Group does not exist\n' : ''}`;
+    if (why) {
       ret.result = false;
+      comments.push(why);
+    } else {
+      try {
+        await (link && !followSymlinks ? lchown : chown)(name, uid as number, gid as number);
+        if (!link) await chmod(name, Number.parseInt(cur.mode, 8));
+      } catch {
+        ret.result = false;
+      }
     }
   }
   const skipMode = link && !followSymlinks;
@@ -99,7 +118,7 @@ export async function checkPerms(
       }
     } else if (perms.cmode) ret.changes.mode = mode;
   }
-  void dir;
+  if (more) await more(ret, comments, { dir, link });
   if (typeof origComment === 'string') {
     if (origComment) comments.unshift(origComment);
     ret.comment = comments.join('; ');

@@ -1,7 +1,8 @@
 /**
  * Salt's `archive` execution module (`salt/modules/archive.py`), the part `archive.extracted`
  * needs and users call: `list` (verbose: dirs, files, links and the top level), `is_encrypted`,
- * `tar`, `unzip`, `cmd_unzip`, and `zip`, `gzip`, `gunzip` (`_archive-pack.ts`). Archives are read and unpacked with the system's `tar` and
+ * `tar`, `unzip`, `cmd_unzip`, and `zip`, `gzip`, `gunzip` (`_archive-pack.ts`), `cmd_zip`, `rar`, `unrar`
+ * (`_archive-cmd.ts`). Archives are read and unpacked with the system's `tar` and
  * `unzip` programs (Salt uses Python's tarfile/zipfile for some of these; the results are the same).
  */
 import {
@@ -11,6 +12,7 @@ import {
   SALT_ERR_EXEC_COMMAND,
   SALT_ERR_INVOCATION,
 } from '../kernel/index.js';
+import { archiveCmdFunctions } from './_archive-cmd.js';
 import { gzipCall, zipSources } from './_archive-pack.js';
 import {
   guessArchiveType,
@@ -275,5 +277,6 @@ export default defineModule({
         return trimFiles(r.stdout === '' ? [] : r.stdout.split('\n'), a.trim_output);
       },
     }),
+    ...archiveCmdFunctions,
   },
 });

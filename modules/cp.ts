@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import type { z as Zod } from 'zod';
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
+import { cacheDest, recv, recvChunked } from './_cp-recv.js';
 import { masterChannel } from './_file-channel.js';
 import type { FileClient } from './_file-client.js';
 import { fileClientOf } from './_file-client-of.js';
@@ -188,6 +189,29 @@ export default defineModule({
         if (typeof got !== 'string' || !got) return got;
         return readFile(got, 'utf8').catch(() => false);
       },
+    }),
+    cache_dest: defineFunction({
+      args: (z) => z.object({ url: str(z), saltenv: env(z) }),
+      doc: `Returns the expected cache path for the file, if cached using cp.cache_file.${cli("salt '*' cp.cache_dest https://foo.com/bar.rpm")}`,
+      run: (ctx, a) =>
+        cacheDest(String(ctx.opts.cachedir ?? '/var/cache/salt/minion'), a.url, envOf(ctx, a.saltenv)),
+    }),
+    recv: defineFunction({
+      args: (z) => z.object({ files: z.record(z.string(), z.unknown()), dest: str(z) }),
+      doc: 'Used with salt-cp, pass the files dict, and the destination. This function receives small fast copy files from the master via salt-cp. It does not work via the CLI.',
+      run: (_ctx, a) => recv(a.files, a.dest),
+    }),
+    recv_chunked: defineFunction({
+      args: (z) =>
+        z.object({
+          dest: str(z),
+          chunk: z.string().nullable(),
+          append: pyFlag(z, false),
+          compressed: pyFlag(z, true),
+          mode: z.number().int().nullish(),
+        }),
+      doc: 'This function receives files copied to the minion using salt-cp and is not intended to be used directly on the CLI.',
+      run: (_ctx, a) => recvChunked(a.dest, a.chunk, a.append, a.compressed, a.mode),
     }),
     cache_file: defineFunction({
       args: (z) =>

@@ -33,9 +33,11 @@ import { cli, expand, owner, ownerReq, str } from './_file-args.js';
 import { diffBuffers } from './_file-diff.js';
 import { blockReplace, commentLine, replaceInFile, searchFile } from './_file-edit.js';
 import { findFiles } from './_file-find.js';
+import { checkFunctions } from './_file-fns-checks.js';
 import { managedFunctions } from './_file-fns-managed.js';
 import { metaFunctions, pyDirname } from './_file-fns-meta.js';
 import { miscFunctions } from './_file-fns-misc.js';
+import { sysFunctions } from './_file-fns-sys.js';
 import { textFunctions } from './_file-fns-text.js';
 import { mknodFunctions } from './_file-mknod.js';
 import { rmdirFunctions } from './_file-rmdir.js';
@@ -691,6 +693,11 @@ export default defineModule({
     ...miscFunctions,
     ...mknodFunctions,
     ...rmdirFunctions,
+    ...checkFunctions,
+    ...sysFunctions,
+    // Salt's aliases (alias_function): the same functions under a second name
+    list_backup: metaFunctions.list_backups,
+    remove_backup: metaFunctions.delete_backup,
   },
 });
 
