@@ -29,6 +29,8 @@ export interface SyncOptions {
   request: MasterRequestFn;
   /** Salt's `extmod_whitelist`/`extmod_blacklist` test on the module name; default: all. */
   accept?: (name: string) => boolean;
+  /** The file names synced; default: `.js`/`.mjs`, what tsalt's loaders load. */
+  files?: RegExp;
 }
 
 export interface SyncResult {
@@ -39,12 +41,12 @@ export interface SyncResult {
 }
 
 /** The files a sync put in a folder: the only ones a later sync may remove. */
-export async function readManifest(dir: string): Promise<string[]> {
+export async function readManifest(dir: string, names: RegExp = MODULE_FILE): Promise<string[]> {
   try {
     const parsed: unknown = JSON.parse(await readFile(join(dir, MANIFEST_NAME), 'utf8'));
     const files = (parsed as { files?: unknown } | null)?.files;
     return Array.isArray(files)
-      ? files.filter((f): f is string => typeof f === 'string' && isSafeName(f))
+      ? files.filter((f): f is string => typeof f === 'string' && isSafeName(f, names))
       : [];
   } catch {
     return [];
@@ -57,9 +59,15 @@ export async function writeManifest(dir: string, files: readonly string[]): Prom
   await rename(tmp, join(dir, MANIFEST_NAME));
 }
 
+/**
+ * The names synced for the kinds tsalt does not load (`utils`, `renderers`, ...): tsalt's `.js`/`.mjs`
+ * and Salt's own (`_<form>` files Salt's `extmods.sync` takes: `.py`, `.pyx`, `.so`, `.zip`).
+ */
+export const SALT_OR_JS_FILE = /^[^/]+\.(?:mjs|js|pyx?|so|zip)$/;
+
 /** A plain file name of a module: no folders, no dot files, no traversal. */
-function isSafeName(name: string): boolean {
-  return MODULE_FILE.test(name) && !name.startsWith('.') && name !== '..' && !name.includes('\\');
+function isSafeName(name: string, files: RegExp = MODULE_FILE): boolean {
+  return files.test(name) && !name.startsWith('.') && name !== '..' && !name.includes('\\');
 }
 
 /**
@@ -124,7 +132,7 @@ export async function syncForm(opts: SyncOptions): Promise<SyncResult> {
     for (const rel of files) {
       if (!rel.startsWith(prefix)) continue;
       const name = rel.slice(prefix.length);
-      if (!isSafeName(name) || remote.has(name)) continue;
+      if (!isSafeName(name, opts.files) || remote.has(name)) continue;
       if (opts.accept && !opts.accept(posix.parse(name).name)) continue;
       remote.add(name);
       const dest = join(dir, name);
@@ -146,7 +154,7 @@ export async function syncForm(opts: SyncOptions): Promise<SyncResult> {
       touched = true;
     }
   }
-  const manifest = await readManifest(dir);
+  const manifest = await readManifest(dir, opts.files);
   for (const name of staleFiles(manifest, remote)) {
     await rm(join(dir, name), { force: true });
     touched = true;
