@@ -7,7 +7,7 @@
  * `_<form>/` is synced, as the loader does not look into sub-folders.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { SALT_ERR_EXEC_SYNC } from '../kernel/index.js';
 
@@ -159,6 +159,11 @@ export async function syncForm(opts: SyncOptions): Promise<SyncResult> {
     await rm(join(dir, name), { force: true });
     touched = true;
   }
-  await writeManifest(dir, [...remote]);
+  if (remote.size > 0) await writeManifest(dir, [...remote]);
+  else {
+    // nothing synced: as Salt's clean_dynamic_modules, an empty folder goes (files put there by hand keep it)
+    await rm(join(dir, MANIFEST_NAME), { force: true });
+    await rmdir(dir).catch(() => undefined);
+  }
   return { changed, touched };
 }

@@ -5,7 +5,6 @@
  */
 import { defineFunction, SALT_ERR_EXEC_SYNC } from '../kernel/index.js';
 import { pyRepr } from '../kernel/util.js';
-import { cleanKwargs } from './_invalid-kwargs.js';
 
 export const otherFunctions = {
   mmodule: defineFunction({
@@ -17,7 +16,8 @@ export const otherFunctions = {
       const roots = ctx.opts.file_roots;
       const envs = typeof roots === 'object' && roots !== null ? (roots as Record<string, unknown>) : {};
       if (!(a.saltenv in envs)) throw new SALT_ERR_EXEC_SYNC(pyRepr(a.saltenv));
-      return ctx.call(a.fun, extra.args, cleanKwargs(extra.kwargs));
+      // Salt passes the job's keywords on as they are, `__pub_*` ones included
+      return ctx.call(a.fun, extra.args, extra.kwargs);
     },
   }),
   update: defineFunction({
