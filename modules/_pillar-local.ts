@@ -8,7 +8,10 @@ import type { ExecContext, PillarAsk } from '../kernel/index.js';
 import { isMapping } from './_traverse.js';
 
 /** The options with `ext` appended to their `ext_pillar` list (a malformed list stays as it is: the compile reports it). */
-function withExt<O extends { extPillar: unknown }>(o: O, ext: Readonly<Record<string, unknown>> | undefined): O {
+function withExt<O extends { extPillar: unknown }>(
+  o: O,
+  ext: Readonly<Record<string, unknown>> | undefined,
+): O {
   if (ext === undefined) return o;
   return { ...o, extPillar: Array.isArray(o.extPillar) ? [...o.extPillar, ext] : [ext] };
 }

@@ -129,7 +129,8 @@ export const cacheFunctions = {
       removeOldDirs(ctx, join(cachedir(ctx), 'minion_jobs'), Date.now() - a.hours * 3600 * 1000),
   }),
   find_cached_job: defineFunction({
-    args: (zod) => zod.object({ jid: zod.union([zod.string(), zod.number(), zod.bigint()]).transform(String) }),
+    args: (zod) =>
+      zod.object({ jid: zod.union([zod.string(), zod.number(), zod.bigint()]).transform(String) }),
     doc: "Return the data of a job this minion ran, from its local job cache (cachedir/minion_jobs, kept with cache_jobs: True), or a message when it is not there.\n\nCLI Example: salt '*' saltutil.find_cached_job <job id>",
     run: (ctx, a) => findCachedJob(ctx, a.jid),
   }),

@@ -68,7 +68,8 @@ async function freshPillar(
     pillarOverride: isMapping(kwargs.pillar) ? kwargs.pillar : {},
   };
   if (link?.compilePillar) {
-    if (ext) ctx.log.warn('the master compiles no on-demand ext_pillar for tsalt minions: pillar.ext ignores it');
+    if (ext)
+      ctx.log.warn('the master compiles no on-demand ext_pillar for tsalt minions: pillar.ext ignores it');
     return link.compilePillar(ask);
   }
   return compileLocalPillar(ctx, ask, minionPillar(ctx), ext);
@@ -149,10 +150,14 @@ function onDemandExt(ctx: ExecContext, ext: unknown): Record<string, unknown> | 
   }
   const allowed = option(ctx, 'on_demand_ext_pillar') ?? ['libvirt', 'virtkey'];
   if (!Array.isArray(allowed)) {
-    ctx.log.error("The 'on_demand_ext_pillar' configuration option is malformed, it should be a list of ext_pillar module names");
+    ctx.log.error(
+      "The 'on_demand_ext_pillar' configuration option is malformed, it should be a list of ext_pillar module names",
+    );
     return undefined;
   }
-  const refused = Object.keys(ext).filter((k) => !allowed.includes(k)).sort();
+  const refused = Object.keys(ext)
+    .filter((k) => !allowed.includes(k))
+    .sort();
   if (refused.length === 0) return Object.keys(ext).length > 0 ? ext : undefined;
   ctx.log.error(
     `The following ext_pillar modules are not allowed for on-demand pillar data: ${refused.join(', ')}. Valid on-demand ext_pillar modules are: ${allowed.map(String).join(', ')}. The valid modules can be adjusted by setting the 'on_demand_ext_pillar' config option.`,

@@ -105,7 +105,8 @@ function cmdFunction(doc: string) {
     varkw: true,
     doc,
     run: async (ctx, a) => {
-      if (a.ssh) throw new SALT_ERR_EXEC_SYNC('salt-ssh is not available in tsalt: ssh=True cannot be served');
+      if (a.ssh)
+        throw new SALT_ERR_EXEC_SYNC('salt-ssh is not available in tsalt: ssh=True cannot be served');
       return (await masterFunctions()).masterCmd(ctx, a.tgt, a.fun, {
         arg: a.arg,
         kwarg: a.kwarg ?? {},
@@ -156,8 +157,12 @@ export default defineModule({
       doc: 'Send a termination signal (SIGTERM 15) to all currently running jobs.',
       run: (ctx) => running(ctx).map((d) => signalJob(ctx, String(d.jid), SIGTERM)),
     }),
-    cmd: cmdFunction("Assuming this minion is on the master's host, publish a salt command through the master (its config read from the `master` file beside the minion's).\n\nCLI Example: salt '*' saltutil.cmd"),
-    cmd_iter: cmdFunction("As saltutil.cmd: publish a salt command through the master on this host; a minion's job returns the merged `{minion: {ret, retcode, jid, out}}` of what Salt's generator yields.\n\nCLI Example: salt '*' saltutil.cmd_iter"),
+    cmd: cmdFunction(
+      "Assuming this minion is on the master's host, publish a salt command through the master (its config read from the `master` file beside the minion's).\n\nCLI Example: salt '*' saltutil.cmd",
+    ),
+    cmd_iter: cmdFunction(
+      "As saltutil.cmd: publish a salt command through the master on this host; a minion's job returns the merged `{minion: {ret, retcode, jid, out}}` of what Salt's generator yields.\n\nCLI Example: salt '*' saltutil.cmd_iter",
+    ),
     runner: defineFunction({
       args: z.object({
         name: z.string(),

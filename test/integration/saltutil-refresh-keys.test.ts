@@ -33,7 +33,10 @@ describe('saltutil refresh, sync, key and publish functions on a running minion'
   it('refresh_grains: a custom grain module placed by hand is seen by the next job and by targeting', async () => {
     const grains = join(extmods('r1'), 'grains');
     mkdirSync(grains, { recursive: true });
-    writeFileSync(join(grains, 'rack.mjs'), "export default { name: 'rack', grains: () => ({ rack: 'r42' }) };\n");
+    writeFileSync(
+      join(grains, 'rack.mjs'),
+      "export default { name: 'rack', grains: () => ({ rack: 'r42' }) };\n",
+    );
     expect((await c.salt(['-G', 'rack:r42', 'test.ping'])).stdout).toContain('No minions matched the target');
     expect((await c.saltJson(['r1', 'saltutil.refresh_grains'])).data).toEqual({ r1: true });
     // no wait: the minion answers once its grains are recomputed and reported
