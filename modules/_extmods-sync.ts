@@ -136,14 +136,15 @@ export async function syncForm(opts: SyncOptions): Promise<SyncResult> {
       if (opts.accept && !opts.accept(posix.parse(name).name)) continue;
       remote.add(name);
       const dest = join(dir, name);
-      const hashReply = (await opts.request({ cmd: '_file_hash', path: `salt://${rel}`, saltenv })) as {
+      // relative paths, as Salt's file client sends them (a Salt master finds no `salt://` path)
+      const hashReply = (await opts.request({ cmd: '_file_hash', path: rel, saltenv })) as {
         hash_type?: unknown;
         hsum?: unknown;
       } | null;
       const hashType = typeof hashReply?.hash_type === 'string' ? hashReply.hash_type : opts.hashType;
       const want = typeof hashReply?.hsum === 'string' ? hashReply.hsum : undefined;
       if (want !== undefined && (await localHash(dest, hashType)) === want) continue;
-      const data = await download(opts.request, `salt://${rel}`, saltenv);
+      const data = await download(opts.request, rel, saltenv);
       if (want !== undefined && digest(data, hashType) !== want) {
         throw new SALT_ERR_EXEC_SYNC(`salt://${rel} changed while it was downloaded; sync again`);
       }
