@@ -10,14 +10,43 @@ import { defineFunction, type ExecContext, type MasterLink, SALT_ERR_EXEC_SYNC }
 import { SALT_OR_JS_FILE, syncForm } from './_extmods-sync.js';
 import { fileChannel } from './_file-channel.js';
 
-/** Salt's comma-separated string or list of names. */
+/** Names from a comma-separated string or a list. */
+const names = (v: string | readonly unknown[]): string[] =>
+  (typeof v === 'string' ? v.split(',') : v.map(String)).filter(Boolean);
+
+/**
+ * Salt's `extmod_whitelist`/`extmod_blacklist` (and `saltenv`): a comma-separated string or list
+ * of names, or a map of kind to names (`{modules: [a, b]}`, as in the minion config).
+ */
 const nameList = z
-  .union([z.string(), z.array(z.unknown())])
+  .union([
+    z.string(),
+    z.array(z.unknown()),
+    z.record(z.string(), z.union([z.string(), z.array(z.unknown())])),
+  ])
   .nullable()
   .default(null)
-  .transform((v) =>
-    v === null ? null : (typeof v === 'string' ? v.split(',') : v.map(String)).filter(Boolean),
-  );
+  .transform((v): string[] | Record<string, string[]> | null => {
+    if (v === null) return null;
+    if (typeof v === 'string' || Array.isArray(v)) return names(v);
+    return Object.fromEntries(Object.entries(v).map(([k, list]) => [k, names(list)]));
+  });
+
+/**
+ * The names a list allows or refuses for `form`, null for no filter: a map (the argument's, else
+ * the minion config's) filters only the kinds it names.
+ */
+function namesFor(
+  given: string[] | Record<string, string[]> | null,
+  configured: unknown,
+  form: string,
+): string[] | null {
+  const list = given ?? (typeof configured === 'object' && configured !== null ? configured : null);
+  if (list === null || Array.isArray(list)) return list;
+  const forForm = (list as Record<string, unknown>)[form];
+  if (forForm === undefined || forForm === null) return null;
+  return typeof forForm === 'string' || Array.isArray(forForm) ? names(forForm) : null;
+}
 
 export const syncArgs = z.object({
   saltenv: nameList,
@@ -67,18 +96,24 @@ export async function syncExtForm(
   args: Pick<SyncArgs, 'saltenv' | 'extmod_whitelist' | 'extmod_blacklist'>,
   form: SyncForm,
 ): Promise<{ changed: string[]; touched: boolean }> {
-  const allow = args.extmod_whitelist;
-  const deny = args.extmod_blacklist ?? [];
+  const allow = namesFor(args.extmod_whitelist, ctx.opts.extmod_whitelist, form);
+  const deny = namesFor(args.extmod_blacklist, ctx.opts.extmod_blacklist, form) ?? [];
   const loaded = (LOADED_FORMS as readonly string[]).includes(form);
   return syncForm({
     extensionModules: String(ctx.opts.extension_modules ?? ''),
     form,
-    saltenvs: args.saltenv ?? ['base'],
+    saltenvs: saltenvs(args.saltenv),
     hashType: String(ctx.opts.hash_type ?? 'sha256'),
     request: fileChannel(ctx),
     accept: (name) => (allow === null || allow.includes(name)) && !deny.includes(name),
     ...(!loaded && { files: SALT_OR_JS_FILE }),
   });
+}
+
+/** The environments to sync from: the given ones, else `base`. */
+function saltenvs(given: string[] | Record<string, string[]> | null): string[] {
+  if (given === null) return ['base'];
+  return Array.isArray(given) ? given : Object.keys(given);
 }
 
 /** The return of a sync: Salt's list, plus the restart note when in-process jobs cannot reload. */
