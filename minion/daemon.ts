@@ -98,6 +98,8 @@ class MinionData {
   /** The grains the master was last told of. */
   grains: Record<string, unknown>;
   pillar: Record<string, unknown> = {};
+  /** The grains recomputation a module refresh started (saltutil.refresh_grains): a pillar refresh waits for it. */
+  grainsRecomputed: Promise<void> = Promise.resolve();
   /** The pillar packed for job processes, once per version. */
   packedPillar: Uint8Array | undefined;
   readonly #m: MinionContext;
@@ -170,7 +172,7 @@ function jobExecutor(m: MinionContext, data: MinionData, manageSchedule: ManageS
     // synced grain modules: recompute this process's grains and report them; synced matchers
     onRecycle: () => {
       void loadMinionMatchers(config, log);
-      void minionGrainsView(config, id, log)
+      data.grainsRecomputed = minionGrainsView(config, id, log)
         .then((view) => {
           data.view = view;
           return data.refreshIfChanged();
@@ -337,6 +339,8 @@ function subscribe(
  * no local bus). Rejects when the master does not answer.
  */
 async function refreshPillarNow(m: MinionContext, data: MinionData): Promise<void> {
+  // after a module refresh (refresh_grains, sync_grains), the pillar is compiled for the new grains
+  await data.grainsRecomputed;
   await data.refreshPillar();
   try {
     await m.master.send({

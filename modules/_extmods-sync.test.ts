@@ -14,9 +14,11 @@ const serve = fileServerRequest(
 );
 
 let requests: string[] = [];
+const paths: string[] = [];
 /** The master, straight from the file server handlers. */
 const request: MasterRequestFn = async (load) => {
   requests.push(String(load.cmd));
+  if (load.path !== undefined) paths.push(String(load.path));
   return serve(load);
 };
 const sync = () =>
@@ -38,6 +40,9 @@ describe('syncForm', () => {
     writeFileSync(join(root, '_modules', 'notes.txt'), 'not a module');
     writeFileSync(join(root, '_modules', 'sub', 'deep.js'), 'nested');
     expect(await sync()).toEqual({ changed: ['modules.hello'], touched: true });
+    // relative paths, as Salt's file client sends them: a Salt master serves no `salt://` path
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.every((p) => p === '_modules/hello.mjs')).toBe(true);
     expect(readFileSync(local('hello.mjs'), 'utf8')).toBe('export default 1;\n');
     expect(existsSync(local('notes.txt'))).toBe(false);
     expect(existsSync(local('deep.js'))).toBe(false);

@@ -7,7 +7,7 @@
  * `_<form>/` is synced, as the loader does not look into sub-folders.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { SALT_ERR_EXEC_SYNC } from '../kernel/index.js';
 
@@ -29,6 +29,8 @@ export interface SyncOptions {
   request: MasterRequestFn;
   /** Salt's `extmod_whitelist`/`extmod_blacklist` test on the module name; default: all. */
   accept?: (name: string) => boolean;
+  /** The file names synced; default: `.js`/`.mjs`, what tsalt's loaders load. */
+  files?: RegExp;
 }
 
 export interface SyncResult {
@@ -39,12 +41,12 @@ export interface SyncResult {
 }
 
 /** The files a sync put in a folder: the only ones a later sync may remove. */
-export async function readManifest(dir: string): Promise<string[]> {
+export async function readManifest(dir: string, names: RegExp = MODULE_FILE): Promise<string[]> {
   try {
     const parsed: unknown = JSON.parse(await readFile(join(dir, MANIFEST_NAME), 'utf8'));
     const files = (parsed as { files?: unknown } | null)?.files;
     return Array.isArray(files)
-      ? files.filter((f): f is string => typeof f === 'string' && isSafeName(f))
+      ? files.filter((f): f is string => typeof f === 'string' && isSafeName(f, names))
       : [];
   } catch {
     return [];
@@ -57,9 +59,15 @@ export async function writeManifest(dir: string, files: readonly string[]): Prom
   await rename(tmp, join(dir, MANIFEST_NAME));
 }
 
+/**
+ * The names synced for the kinds tsalt does not load (`utils`, `renderers`, ...): tsalt's `.js`/`.mjs`
+ * and Salt's own (`_<form>` files Salt's `extmods.sync` takes: `.py`, `.pyx`, `.so`, `.zip`).
+ */
+export const SALT_OR_JS_FILE = /^[^/]+\.(?:mjs|js|pyx?|so|zip)$/;
+
 /** A plain file name of a module: no folders, no dot files, no traversal. */
-function isSafeName(name: string): boolean {
-  return MODULE_FILE.test(name) && !name.startsWith('.') && name !== '..' && !name.includes('\\');
+function isSafeName(name: string, files: RegExp = MODULE_FILE): boolean {
+  return files.test(name) && !name.startsWith('.') && name !== '..' && !name.includes('\\');
 }
 
 /**
@@ -124,18 +132,19 @@ export async function syncForm(opts: SyncOptions): Promise<SyncResult> {
     for (const rel of files) {
       if (!rel.startsWith(prefix)) continue;
       const name = rel.slice(prefix.length);
-      if (!isSafeName(name) || remote.has(name)) continue;
+      if (!isSafeName(name, opts.files) || remote.has(name)) continue;
       if (opts.accept && !opts.accept(posix.parse(name).name)) continue;
       remote.add(name);
       const dest = join(dir, name);
-      const hashReply = (await opts.request({ cmd: '_file_hash', path: `salt://${rel}`, saltenv })) as {
+      // relative paths, as Salt's file client sends them (a Salt master finds no `salt://` path)
+      const hashReply = (await opts.request({ cmd: '_file_hash', path: rel, saltenv })) as {
         hash_type?: unknown;
         hsum?: unknown;
       } | null;
       const hashType = typeof hashReply?.hash_type === 'string' ? hashReply.hash_type : opts.hashType;
       const want = typeof hashReply?.hsum === 'string' ? hashReply.hsum : undefined;
       if (want !== undefined && (await localHash(dest, hashType)) === want) continue;
-      const data = await download(opts.request, `salt://${rel}`, saltenv);
+      const data = await download(opts.request, rel, saltenv);
       if (want !== undefined && digest(data, hashType) !== want) {
         throw new SALT_ERR_EXEC_SYNC(`salt://${rel} changed while it was downloaded; sync again`);
       }
@@ -146,11 +155,16 @@ export async function syncForm(opts: SyncOptions): Promise<SyncResult> {
       touched = true;
     }
   }
-  const manifest = await readManifest(dir);
+  const manifest = await readManifest(dir, opts.files);
   for (const name of staleFiles(manifest, remote)) {
     await rm(join(dir, name), { force: true });
     touched = true;
   }
-  await writeManifest(dir, [...remote]);
+  if (remote.size > 0) await writeManifest(dir, [...remote]);
+  else {
+    // nothing synced: as Salt's clean_dynamic_modules, an empty folder goes (files put there by hand keep it)
+    await rm(join(dir, MANIFEST_NAME), { force: true });
+    await rmdir(dir).catch(() => undefined);
+  }
   return { changed, touched };
 }

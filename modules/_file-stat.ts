@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { pyStr } from '../kernel/util.js';
 
 function accounts(file: string): Array<{ name: string; id: number }> {
   try {
@@ -51,11 +52,14 @@ export function groupToGid(group: string | number | null | undefined): number | 
 /** Salt's `normalize_mode`: `644`, `0o644`, `'0644'` → `'0644'`; null stays null. */
 export function normalizeMode(mode: unknown): string | null {
   if (mode === null || mode === undefined) return null;
-  const s = String(mode)
-    .replace('0o', '0')
-    .replace(/^["']+|["']+$/g, '')
+  // Python's str(mode).replace('0o', '0').strip('"').strip("'").lstrip('0').zfill(4)
+  const s = pyStr(mode)
+    .replaceAll('0o', '0')
+    .replace(/^"+|"+$/g, '')
+    .replace(/^'+|'+$/g, '')
     .replace(/^0+/, '');
-  return s.padStart(4, '0');
+  const sign = /^[+-]/.test(s) ? s[0]! : '';
+  return sign + s.slice(sign.length).padStart(4 - sign.length, '0');
 }
 
 /** The 4-digit octal permission bits of a `st_mode` (Salt's `get_mode`). */

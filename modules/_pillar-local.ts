@@ -7,10 +7,21 @@
 import type { ExecContext, PillarAsk } from '../kernel/index.js';
 import { isMapping } from './_traverse.js';
 
+/** The options with `ext` appended to their `ext_pillar` list (a malformed list stays as it is: the compile reports it). */
+function withExt<O extends { extPillar: unknown }>(
+  o: O,
+  ext: Readonly<Record<string, unknown>> | undefined,
+): O {
+  if (ext === undefined) return o;
+  return { ...o, extPillar: Array.isArray(o.extPillar) ? [...o.extPillar, ext] : [ext] };
+}
+
 export async function compileLocalPillar(
   ctx: ExecContext,
   ask: PillarAsk,
   kept: Readonly<Record<string, unknown>>,
+  /** One more external pillar after the configured ones (Salt's on-demand `ext`, pillar.ext). */
+  ext?: Readonly<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
   const { BUILTIN_EXT_PILLARS, compilePillar, pillarOptions, saltFunctionsOf } = await import(
     '../plugins/pillar/index.js'
@@ -28,7 +39,7 @@ export async function compileLocalPillar(
       extraMinionData: {},
     },
     {
-      options: pillarOptions(ctx.opts),
+      options: withExt(pillarOptions(ctx.opts), ext),
       extPillars: new Map(BUILTIN_EXT_PILLARS.map((d) => [d.name, d])),
       log: {
         error: (o, m) => ctx.log.error(o, m),

@@ -66,4 +66,19 @@ describe('config', () => {
     expect(await call('valid_fileproto', ['https://x/y'])).toBe(true);
     expect(await call('valid_fileproto', ['/etc/hosts'])).toBe(false);
   });
+
+  it('manage_mode normalizes a mode as Salt 3006.18 does', async () => {
+    const cases: [unknown, unknown][] = [
+      ['0755', '0755'],
+      [755, '0755'],
+      ['0o644', '0644'],
+      ['', '0000'],
+      [null, null],
+      [600, '0600'],
+      ['1777', '1777'],
+      ['"0644"', '0644'],
+      [true, 'True'],
+    ];
+    for (const [mode, want] of cases) expect(await call('manage_mode', [mode])).toBe(want);
+  });
 });

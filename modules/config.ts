@@ -8,6 +8,7 @@ import { defineFunction, defineModule, type ExecContext } from '../kernel/index.
 import { pyTruthy } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
 import { CONFIG_DEFAULTS, VALID_PROTOS } from './_config-defaults.js';
+import { normalizeMode } from './_file-stat.js';
 import { fnmatch } from './_fnmatch.js';
 import { dictMerge } from './_slsutil-dictupdate.js';
 import { deepCopy, isMapping, traverse } from './_traverse.js';
@@ -84,6 +85,11 @@ export default defineModule({
   name: 'config',
   doc: 'Return config information: values from the minion config, grains, pillar, master config and defaults.',
   functions: {
+    manage_mode: defineFunction({
+      args: (z) => z.object({ mode: z.unknown() }),
+      doc: "Return a file mode normalized as Salt's file functions use it: `755`, `0o755`, `'0755'` give `'0755'`; None stays None. Kept for backwards compatibility.\n\nCLI Example: salt '*' config.manage_mode 755",
+      run: (_ctx, a) => normalizeMode(a.mode),
+    }),
     get: defineFunction({
       args: (z) =>
         z.object({

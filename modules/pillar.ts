@@ -10,6 +10,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import {
   defineFunction,
   defineModule,
@@ -17,6 +18,7 @@ import {
   SALT_ERR_EXEC_COMMAND,
   SALT_ERR_EXEC_VALUE,
 } from '../kernel/index.js';
+import { pyStr } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
 import { decryptOverride } from './_pillar-enc.js';
 import { compileLocalPillar } from './_pillar-local.js';
@@ -45,6 +47,7 @@ const MISSING = Symbol('missing');
 async function freshPillar(
   ctx: ExecContext,
   kwargs: Readonly<Record<string, unknown>>,
+  ext?: Readonly<Record<string, unknown>>,
 ): Promise<Record<string, unknown> | undefined> {
   // inside a pillar render (_pillar-local.ts, the master's compile) the pillar it sees, never a new compile
   if (ctx.opts.__pillar_render === true) return undefined;
@@ -64,8 +67,12 @@ async function freshPillar(
     saltenv: text(ctx.opts.saltenv),
     pillarOverride: isMapping(kwargs.pillar) ? kwargs.pillar : {},
   };
-  if (link?.compilePillar) return link.compilePillar(ask);
-  return compileLocalPillar(ctx, ask, minionPillar(ctx));
+  if (link?.compilePillar) {
+    if (ext)
+      ctx.log.warn('the master compiles no on-demand ext_pillar for tsalt minions: pillar.ext ignores it');
+    return link.compilePillar(ask);
+  }
+  return compileLocalPillar(ctx, ask, minionPillar(ctx), ext);
 }
 
 /** Salt's `item`/`get`: the in-memory pillar, or a fresh one when `pillarenv` or `saltenv` is given. */
@@ -132,12 +139,57 @@ const pillarItems = defineFunction({
   },
 });
 
+/**
+ * Salt's check of an on-demand external pillar (`Pillar.__valid_on_demand_ext_pillar`): a map
+ * whose every key `on_demand_ext_pillar` allows; else it is logged and dropped.
+ */
+function onDemandExt(ctx: ExecContext, ext: unknown): Record<string, unknown> | undefined {
+  if (!isMapping(ext)) {
+    if (ext) ctx.log.error(`On-demand pillar ${pyStr(ext)} is not formatted as a dictionary`);
+    return undefined;
+  }
+  const allowed = option(ctx, 'on_demand_ext_pillar') ?? ['libvirt', 'virtkey'];
+  if (!Array.isArray(allowed)) {
+    ctx.log.error(
+      "The 'on_demand_ext_pillar' configuration option is malformed, it should be a list of ext_pillar module names",
+    );
+    return undefined;
+  }
+  const refused = Object.keys(ext)
+    .filter((k) => !allowed.includes(k))
+    .sort();
+  if (refused.length === 0) return Object.keys(ext).length > 0 ? ext : undefined;
+  ctx.log.error(
+    `The following ext_pillar modules are not allowed for on-demand pillar data: ${refused.join(', ')}. Valid on-demand ext_pillar modules are: ${allowed.map(String).join(', ')}. The valid modules can be adjusted by setting the 'on_demand_ext_pillar' config option.`,
+  );
+  return undefined;
+}
+
+/** Salt's `pillar.ext`: a fresh compile with one more (on-demand) external pillar, `pillar` over it. */
+async function pillarExt(ctx: ExecContext, external: unknown, pillar: unknown): Promise<unknown> {
+  let ext = external;
+  if (typeof ext === 'string') {
+    try {
+      ext = parseYaml(ext);
+    } catch (err) {
+      throw new SALT_ERR_EXEC_COMMAND(`external is not valid YAML: ${(err as Error).message}`);
+    }
+  }
+  const fresh = await freshPillar(ctx, { pillar }, onDemandExt(ctx, ext));
+  return fresh ?? deepCopy(minionPillar(ctx));
+}
+
 export default defineModule({
   name: 'pillar',
   doc: 'Extract pillar data for this minion.',
   functions: {
     items: pillarItems,
     data: pillarItems,
+    ext: defineFunction({
+      args: (z) => z.object({ external: z.unknown(), pillar: z.unknown().default(null) }),
+      doc: "Compile the pillar afresh with one more external pillar, `external` (one ext_pillar entry, a map or its YAML text), allowed only when its name is in on_demand_ext_pillar (default: libvirt, virtkey); `pillar` overrides values. A refused one is logged and left out. With a master, tsalt's master compiles no on-demand ext_pillar: the pillar is compiled without it.\n\nCLI Example: salt '*' pillar.ext \"{'libvirt': '_'}\"",
+      run: (ctx, a) => pillarExt(ctx, a.external, a.pillar),
+    }),
     raw: defineFunction({
       args: (z) => z.object({ key: z.string().nullish() }),
       doc: 'The in-memory pillar, or the value of one top-level key.',

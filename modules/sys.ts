@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { defineFunction, defineModule, type FunctionIndex } from '../kernel/index.js';
+import { refreshModules } from './_saltutil-sync.js';
 import { argspecReport, selectForDoc, selectFunctions, selectModules } from './_sys-report.js';
 import { sysStateFunctions } from './_sys-states.js';
-import { refreshModules } from './saltutil.js';
 
 async function docsOf(index: FunctionIndex, funs: readonly string[]): Promise<Record<string, string | null>> {
   const out: Record<string, string | null> = {};
