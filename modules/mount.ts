@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
 import { readMountCache, writeMountCache } from './_mount-cache.js';
+import { pathMountFunctions } from './_mount-fns-path.js';
 import { rmFstab, setFstab } from './_mount-fstab.js';
 import { pySplit, readProc, runProgram } from './_status-proc.js';
 import { isMapping } from './_traverse.js';
@@ -382,5 +383,6 @@ CLI Example:
         return true;
       },
     }),
+    ...pathMountFunctions,
   },
 });
