@@ -316,6 +316,7 @@ CLI Example:
           match_on: z.unknown().default('auto'),
           not_change: z.unknown().default(false),
         }),
+      varkw: true, // Salt's **kwargs: other keywords are taken and ignored
       doc: `Verify that this mount is represented in the fstab, change the mount to match the data passed, or add the mount if it is not present: "present", "change" or "new".
 
 CLI Example:
