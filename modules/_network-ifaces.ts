@@ -93,7 +93,11 @@ export async function ifaceInfo(iface: string): Promise<{ info?: Record<string, 
   };
 }
 
-function addrsOf(ifaces: Record<string, Iface>, proto: 'inet' | 'inet6'): Array<Record<string, unknown>> {
+/** Salt's `_get_ips`: the addresses of a family (secondary ones too) of every interface given. */
+export function addrsOf(
+  ifaces: Record<string, Iface>,
+  proto: 'inet' | 'inet6',
+): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const info of Object.values(ifaces)) {
     out.push(...(info[proto] ?? []));

@@ -11,6 +11,7 @@ import {
   RetcodeResult,
   SALT_ERR_EXEC_COMMAND,
 } from '../kernel/index.js';
+import { moreDiskFunctions } from './_disk-fns-more.js';
 import { pySplit, runProgram } from './_status-proc.js';
 import { which } from './_which.js';
 
@@ -183,17 +184,20 @@ device: the name of the device.
 CLI Example:
 
     salt '*' disk.fstype /dev/sdX1`,
-      run: async (_ctx, a) => {
+      run: async (ctx, a) => {
+        // through cmd.run, as Salt's: the job's retcode is the last command's
+        const run = async (cmd: string) => String(await ctx.call('cmd.run', [cmd])).split('\n');
         if (which('lsblk')) {
-          const out = (await runMerged(['lsblk', '-o', 'fstype', a.device])).split('\n');
+          const out = await run(`lsblk -o fstype ${a.device}`);
           if (out.length > 1 && out[1]!.trim()) return out[1]!.trim();
         }
         if (which('df')) {
-          const out = (await runMerged(['df', '-T', a.device])).split('\n');
+          const out = await run(`df -T ${a.device}`);
           if (out.length > 1 && out[1]) return out[1];
         }
         return '';
       },
     }),
+    ...moreDiskFunctions,
   },
 });

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
 import { readMountCache, writeMountCache } from './_mount-cache.js';
+import { pathMountFunctions } from './_mount-fns-path.js';
 import { rmFstab, setFstab } from './_mount-fstab.js';
 import { pySplit, readProc, runProgram } from './_status-proc.js';
 import { isMapping } from './_traverse.js';
@@ -315,6 +316,7 @@ CLI Example:
           match_on: z.unknown().default('auto'),
           not_change: z.unknown().default(false),
         }),
+      varkw: true, // Salt's **kwargs: other keywords are taken and ignored
       doc: `Verify that this mount is represented in the fstab, change the mount to match the data passed, or add the mount if it is not present: "present", "change" or "new".
 
 CLI Example:
@@ -382,5 +384,6 @@ CLI Example:
         return true;
       },
     }),
+    ...pathMountFunctions,
   },
 });

@@ -11,6 +11,7 @@ import { connect as tcpConnect } from 'node:net';
 import { hostname } from 'node:os';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
+import { moreNetworkFunctions, sanitizeHost } from './_network-fns-more.js';
 import { getFqdn, modHostname } from './_network-hostname.js';
 import { activeTcp, filterIfaces, ifaceInfo, interfaces, ipAddrs, subnetsOf } from './_network-ifaces.js';
 import {
@@ -26,11 +27,6 @@ import {
 } from './_network-ip.js';
 import { pySplit, runProgram } from './_status-proc.js';
 import { which } from './_which.js';
-
-/** Salt's `sanitize_host`: only the characters a host name or address may hold. */
-function sanitizeHost(host: string): string {
-  return host.replace(/[^A-Za-z0-9.\-:_]/g, '').replace(/^-+/, '');
-}
 
 function addrOrThrow(text: string) {
   const a = parseAddr(text);
@@ -649,5 +645,6 @@ CLI Example:
         };
       },
     }),
+    ...moreNetworkFunctions,
   },
 });

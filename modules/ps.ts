@@ -7,6 +7,7 @@ import { constants, cpus, totalmem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag, pyInt } from './_coerce.js';
+import { statsFunctions } from './_ps-fns-stats.js';
 import {
   bootTime,
   diskPartitions,
@@ -350,5 +351,6 @@ CLI Example:
         return [a.name, found, `${found.length} occurrence(s).`];
       },
     }),
+    ...statsFunctions,
   },
 });

@@ -7,6 +7,7 @@ import { statfsSync } from 'node:fs';
 import { loadavg as osLoadavg } from 'node:os';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { fnmatchRegExp } from './_fnmatch.js';
+import { moreStatusFunctions } from './_status-fns-more.js';
 import { pyNumber, pySplit, readProc, runProgram } from './_status-proc.js';
 import { which } from './_which.js';
 
@@ -432,5 +433,6 @@ CLI Example:
       run: async (_ctx, a) =>
         (await runProgram(['date', `+${a.format ?? '%A, %d. %B %Y %I:%M%p'}`])).stdout.replace(/\n$/, ''),
     }),
+    ...moreStatusFunctions,
   },
 });

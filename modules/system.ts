@@ -13,6 +13,7 @@ import {
   SALT_ERR_EXEC_COMMAND,
   SALT_ERR_INVOCATION,
 } from '../kernel/index.js';
+import { rebootWitnessFunctions } from './_system-reboot-witness.js';
 import { nowAt, type Parsed, strftime, strptime, type WallClock } from './_system-time.js';
 import { which } from './_which.js';
 
@@ -269,5 +270,6 @@ export default defineModule({
       doc: "Modify hostname (network.mod_hostname).\n\nCLI Example: salt '*' system.set_computer_name master.saltstack.com",
       run: (ctx, a) => ctx.call('network.mod_hostname', [a.hostname]),
     }),
+    ...rebootWitnessFunctions,
   },
 });

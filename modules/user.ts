@@ -13,6 +13,7 @@ import {
   passwdByName,
   runTool,
 } from './_passwd-db.js';
+import { loginClassFunctions } from './_user-loginclass.js';
 
 type Root = string | null | undefined;
 
@@ -266,5 +267,6 @@ export default defineModule({
         return (await info(a.new_name, a.root)).name === a.new_name;
       },
     }),
+    ...loginClassFunctions,
   },
 });
