@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyInt } from './_coerce.js';
+import { certFunctions } from './_x509-cert-fns.js';
 import {
   encodePrivateKey,
   generatePrivateKey,
@@ -33,7 +34,7 @@ function writePrivate(path: string, data: string | Buffer): void {
 
 export default defineModule({
   name: 'x509',
-  doc: 'Manage X.509 private keys and public keys (Salt x509_v2).',
+  doc: 'Manage X.509 certificates, CSRs, CRLs, private keys and public keys (Salt x509_v2).',
   functions: {
     create_private_key: defineFunction({
       args: (z) =>
@@ -116,6 +117,7 @@ path: write the key there (mode 0600) instead of returning it.${cli('x509.create
         return samePublicKey(priv, loadAnyPublicKey(a.public_key));
       },
     }),
+    ...certFunctions,
     get_pem_entry: defineFunction({
       args: (z) => z.object({ text: z.string(), pem_type: z.string().nullable().optional() }),
       doc: `One PEM entry of a text, reformatted into lines of 64.${cli('x509.get_pem_entry "-----BEGIN CERTIFICATE REQUEST-----MIICyzCC Ar8CAQI...-----END CERTIFICATE REQUEST"')}`,
