@@ -14,7 +14,7 @@ import {
   type Extension,
   extensionDer,
 } from './_x509-ext.js';
-import { loadAnyPublicKey, loadPrivateKey, samePublicKey } from './_x509-keys.js';
+import { loadPrivateKey, loadPublicKey, samePublicKey } from './_x509-keys.js';
 import { buildName, nameDer } from './_x509-name.js';
 import { loadCert, loadCsr, type ParsedCert } from './_x509-parse.js';
 import { signer, signStructure } from './_x509-sign.js';
@@ -65,7 +65,7 @@ export function planCertificate(kw: Kwargs): CertPlan {
   else if (kw.private_key) {
     privateKey = loadPrivateKey(String(kw.private_key), str(kw.private_key_passphrase));
     pub = createPublicKey(privateKey);
-  } else if (kw.public_key) pub = loadAnyPublicKey(String(kw.public_key));
+  } else if (kw.public_key) pub = loadPublicKey(String(kw.public_key));
   else if (csr) pub = csr.publicKey;
   else {
     throw new SALT_ERR_INVOCATION(

@@ -47,6 +47,8 @@ export default defineModule({
           path: z.string().nullable().optional(),
           raw: z.boolean().default(false),
         }),
+      // Salt takes and ignores its older keywords (bits, cipher, ...) here
+      varkw: true,
       doc: `Create a private key.
 
 algo: rsa (default), ec, ed25519 or ed448.
