@@ -164,6 +164,12 @@ describe('x509 certificates', () => {
     await expect(call('encode_certificate', [SALT_CERT, 'der', SALT_CERT])).rejects.toThrow(
       'Cannot encode a certificate chain in DER',
     );
+    // a public_key must be a public key (Salt's load_pubkey), not a private key
+    await expect(
+      call('create_certificate', [
+        kw({ signing_private_key: ED_KEY, signing_cert: join(dir, 'ca.crt'), public_key: ED_KEY }),
+      ]),
+    ).rejects.toThrow('Could not load PEM-encoded public key.');
     expect(await call('sign_remote_certificate', ['nope', {}])).toEqual({
       data: null,
       errors: ['signing_policy must be specified and defined on signing minion'],
