@@ -67,7 +67,8 @@ export function normalizePem(input: string, pemType?: string): string {
   return `${out}${footer}\n`;
 }
 
-function writeOwnerOnly(path: string, data: string | Buffer): void {
+/** Writes a file readable by its owner only (Salt writes keys and certificates under umask 077). */
+export function writeOwnerOnly(path: string, data: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   const old = process.umask(0o077);
   try {

@@ -3,8 +3,6 @@
  * private keys, and derive public keys. Keys come from a path, PEM text, `b64:`, hex or base64.
  * Passphrases are arguments only: never logged, never part of a return.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyInt } from './_coerce.js';
 import { certFunctions } from './_x509-cert-fns.js';
@@ -17,20 +15,9 @@ import {
   publicPem,
   samePublicKey,
 } from './_x509-keys.js';
-import { normalizePem } from './_x509-pem.js';
+import { normalizePem, writeOwnerOnly } from './_x509-pem.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' ${example}`;
-
-/** Writes a file readable by its owner only (Salt writes keys under umask 077). */
-function writePrivate(path: string, data: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const old = process.umask(0o077);
-  try {
-    writeFileSync(path, data);
-  } finally {
-    process.umask(old);
-  }
-}
 
 export default defineModule({
   name: 'x509',
@@ -65,10 +52,10 @@ path: write the key there (mode 0600) instead of returning it.${cli('x509.create
           return encoding === 'pem' ? out.toString('utf8') : out.toString('base64');
         }
         if (encoding === 'pem') {
-          writePrivate(a.path, normalizePem(out.toString('utf8'), '(?:(RSA|ENCRYPTED) )?PRIVATE KEY'));
+          writeOwnerOnly(a.path, normalizePem(out.toString('utf8'), '(?:(RSA|ENCRYPTED) )?PRIVATE KEY'));
           return `PEM written to ${a.path}`;
         }
-        writePrivate(a.path, out);
+        writeOwnerOnly(a.path, out);
         return null;
       },
     }),
