@@ -167,3 +167,16 @@ export function encodePrivateKey(key: KeyObject, encoding: string, passphrase?: 
   if (encoding === 'der') return key.export({ type: 'pkcs8', format: 'der', ...cipher });
   return Buffer.from(String(key.export({ type: 'pkcs8', format: 'pem', ...cipher })), 'utf8');
 }
+
+/** A public key only (Salt's `load_pubkey`): PEM `PUBLIC KEY` or DER SubjectPublicKeyInfo. */
+export function loadPublicKey(ref: string): KeyObject {
+  const data = loadFileOrBytes(ref);
+  const pem = data.includes(PEM_BEGIN);
+  try {
+    const key = createPublicKey(pem ? { key: data, format: 'pem' } : { key: data, format: 'der', type: 'spki' });
+    if (pem && !data.includes('-----BEGIN PUBLIC KEY-----')) throw new Error('not a public key');
+    return key;
+  } catch {
+    throw new SALT_ERR_EXEC_COMMAND(`Could not load ${pem ? 'PEM' : 'DER'}-encoded public key.`);
+  }
+}

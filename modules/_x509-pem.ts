@@ -2,7 +2,8 @@
  * PEM text as Salt's x509 module rewrites it: the first entry (of a given type) with the body in
  * lines of 64 characters, the header and footer on their own lines, and a trailing newline.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { SALT_ERR_INVOCATION } from '../kernel/index.js';
 
 function readIfFile(text: string): string {
@@ -64,4 +65,49 @@ export function normalizePem(input: string, pemType?: string): string {
   if (dekInfo) out += `${dekInfo}\n\n`;
   for (let i = 0; i < body.length; i += 64) out += `${body.slice(i, i + 64)}\n`;
   return `${out}${footer}\n`;
+}
+
+/** Writes a file readable by its owner only (Salt writes keys and certificates under umask 077). */
+export function writeOwnerOnly(path: string, data: string | Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const old = process.umask(0o077);
+  try {
+    writeFileSync(path, data);
+  } finally {
+    process.umask(old);
+  }
+}
+
+/**
+ * Salt's `write_pem`: the first PEM entry of `text` (of `pemType`) written under umask 077; a
+ * CERTIFICATE written with `overwrite` false keeps a private key before it and DH parameters
+ * after it. Bytes are written as they are.
+ */
+export function writePem(
+  text: string | Buffer,
+  path: string,
+  overwrite: boolean,
+  pemType: string | null,
+): string {
+  if (typeof text !== 'string') {
+    writeOwnerOnly(path, text);
+    return `PEM written to ${path}`;
+  }
+  const entry = normalizePem(text, pemType ?? undefined);
+  let key = '';
+  let dh = '';
+  if (pemType === 'CERTIFICATE' && !overwrite && existsSync(path)) {
+    const old = readFileSync(path, 'utf8');
+    const tryEntry = (t: string) => {
+      try {
+        return normalizePem(old, t);
+      } catch {
+        return '';
+      }
+    };
+    dh = tryEntry('DH PARAMETERS');
+    key = tryEntry('(?:RSA )?PRIVATE KEY');
+  }
+  writeOwnerOnly(path, key + entry + dh);
+  return `PEM written to ${path}`;
 }

@@ -3,10 +3,9 @@
  * private keys, and derive public keys. Keys come from a path, PEM text, `b64:`, hex or base64.
  * Passphrases are arguments only: never logged, never part of a return.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyInt } from './_coerce.js';
+import { certFunctions } from './_x509-cert-fns.js';
 import {
   encodePrivateKey,
   generatePrivateKey,
@@ -16,24 +15,13 @@ import {
   publicPem,
   samePublicKey,
 } from './_x509-keys.js';
-import { normalizePem } from './_x509-pem.js';
+import { normalizePem, writeOwnerOnly } from './_x509-pem.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' ${example}`;
 
-/** Writes a file readable by its owner only (Salt writes keys under umask 077). */
-function writePrivate(path: string, data: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const old = process.umask(0o077);
-  try {
-    writeFileSync(path, data);
-  } finally {
-    process.umask(old);
-  }
-}
-
 export default defineModule({
   name: 'x509',
-  doc: 'Manage X.509 private keys and public keys (Salt x509_v2).',
+  doc: 'Manage X.509 certificates, CSRs, CRLs, private keys and public keys (Salt x509_v2).',
   functions: {
     create_private_key: defineFunction({
       args: (z) =>
@@ -46,6 +34,8 @@ export default defineModule({
           path: z.string().nullable().optional(),
           raw: z.boolean().default(false),
         }),
+      // Salt takes and ignores its older keywords (bits, cipher, ...) here
+      varkw: true,
       doc: `Create a private key.
 
 algo: rsa (default), ec, ed25519 or ed448.
@@ -62,10 +52,10 @@ path: write the key there (mode 0600) instead of returning it.${cli('x509.create
           return encoding === 'pem' ? out.toString('utf8') : out.toString('base64');
         }
         if (encoding === 'pem') {
-          writePrivate(a.path, normalizePem(out.toString('utf8'), '(?:(RSA|ENCRYPTED) )?PRIVATE KEY'));
+          writeOwnerOnly(a.path, normalizePem(out.toString('utf8'), '(?:(RSA|ENCRYPTED) )?PRIVATE KEY'));
           return `PEM written to ${a.path}`;
         }
-        writePrivate(a.path, out);
+        writeOwnerOnly(a.path, out);
         return null;
       },
     }),
@@ -116,6 +106,7 @@ path: write the key there (mode 0600) instead of returning it.${cli('x509.create
         return samePublicKey(priv, loadAnyPublicKey(a.public_key));
       },
     }),
+    ...certFunctions,
     get_pem_entry: defineFunction({
       args: (z) => z.object({ text: z.string(), pem_type: z.string().nullable().optional() }),
       doc: `One PEM entry of a text, reformatted into lines of 64.${cli('x509.get_pem_entry "-----BEGIN CERTIFICATE REQUEST-----MIICyzCC Ar8CAQI...-----END CERTIFICATE REQUEST"')}`,
