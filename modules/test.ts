@@ -17,6 +17,7 @@ import {
 } from '../kernel/util.js';
 import { abortableSleep } from './_abort.js';
 import { pyFlag, pyInt } from './_coerce.js';
+import { testProbeFunctions } from './_test-probes.js';
 import { versionsInformation, versionsReport } from './_versions.js';
 
 /** Salt's docstring tail: a `CLI Example:` with its bash code block. */
@@ -281,5 +282,6 @@ export default defineModule({
         }
       },
     }),
+    ...testProbeFunctions,
   },
 });
