@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { defineFunction, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
+import { pythonError } from './_py-exception.js';
 
 /** Salt's `cmd.shells`: the non-comment lines of /etc/shells (none when it cannot be read). */
 export async function shells(): Promise<string[]> {
@@ -106,9 +107,7 @@ export async function echoToTty(device: string, echo: string): Promise<Record<st
 
 /** Salt's `powershell*` first read `shell_info('powershell')['psversion']`, a key only Windows answers. */
 function noPsVersion(): never {
-  const err = new Error("'psversion'");
-  err.name = 'KeyError';
-  throw err;
+  throw pythonError('KeyError', "'psversion'");
 }
 
 /** The arguments of Salt's `cmd.powershell` (`all`: `cmd.powershell_all`'s, `quiet` and `force_list` in their places). */

@@ -13,6 +13,7 @@ import {
   SALT_ERR_INVOCATION,
 } from '../kernel/index.js';
 import { PyTuple, pyRepr, pyTruthy } from '../kernel/util.js';
+import { pythonError } from './_py-exception.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n.. code-block:: bash\n\n    salt '*' ${example}`;
 
@@ -67,13 +68,6 @@ function exceptionText(args: readonly unknown[]): string {
   if (args.length === 0) return '';
   if (args.length === 1) return typeof args[0] === 'string' ? args[0] : pyRepr(args[0]);
   return pyRepr(new PyTuple([...args]));
-}
-
-/** An error salt-call reports as a Python exception of class `name` (unhandled: retcode 1). */
-function pythonError(name: string, message: string): Error {
-  const err = new Error(message);
-  err.name = name;
-  return err;
 }
 
 /** Salt's `test.raise_exception`: raise the named exception, or log and answer False. */

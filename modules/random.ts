@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash, getHashes, randomInt } from 'node:crypto';
 import { defineFunction, defineModule, SALT_ERR_EXEC_VALUE, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag, pyInt } from './_coerce.js';
+import { pythonError } from './_py-exception.js';
 import { cryptSalt, securePassword } from './_random-chars.js';
 import { PyRandom, pySeedOf } from './_random-mt.js';
 
@@ -168,7 +169,7 @@ CLI Example:
       inline: true,
       run: (ctx, a) => {
         const range = a.range ?? 10;
-        if (range <= 0) throw new SALT_ERR_EXEC_VALUE('empty range for randrange()');
+        if (range <= 0) throw pythonError('ValueError', 'empty range for randrange()');
         const seed = pySeedOf(a.hash ?? String(ctx.grains.id ?? ctx.id));
         const n = new PyRandom(seed).randbelow(BigInt(range));
         return Number(n);

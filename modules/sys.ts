@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineFunction, defineModule, type FunctionIndex } from '../kernel/index.js';
 import { argspecReport, selectForDoc, selectFunctions, selectModules } from './_sys-report.js';
 import { sysStateFunctions } from './_sys-states.js';
+import { sysUnitFunctions } from './_sys-units.js';
 import { refreshModules } from './saltutil.js';
 
 async function docsOf(index: FunctionIndex, funs: readonly string[]): Promise<Record<string, string | null>> {
@@ -53,5 +54,6 @@ export default defineModule({
       run: (ctx, { module }) => argspecReport(ctx.functions, module),
     }),
     ...sysStateFunctions,
+    ...sysUnitFunctions,
   },
 });
