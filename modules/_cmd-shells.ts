@@ -79,7 +79,8 @@ function tryRun(argv: readonly string[]): Promise<'ran' | 'timeout' | NodeJS.Err
  */
 export async function shellInfo(shell: string): Promise<Record<string, unknown>> {
   const argv = VERSION_COMMANDS[shell];
-  if (!argv) return { error: `Salt does not know how to get the version number for ${shell}`, installed: null };
+  if (!argv)
+    return { error: `Salt does not know how to get the version number for ${shell}`, installed: null };
   const ran = await tryRun(argv);
   if (ran === 'timeout')
     return { error: `Unable to run command '${argv.join(' ')}' Reason: Timed out.`, installed: false };

@@ -39,7 +39,10 @@ describe('random.seed', () => {
   });
 
   it("refuses an empty range and an unhashable seed as Python's errors", async () => {
-    await expect(seed(0)).rejects.toMatchObject({ name: 'ValueError', message: 'empty range for randrange()' });
+    await expect(seed(0)).rejects.toMatchObject({
+      name: 'ValueError',
+      message: 'empty range for randrange()',
+    });
     expect(() => pySeedOf([1])).toThrow(/The only supported seed types are/);
   });
 });

@@ -144,5 +144,7 @@ export function pySeedOf(value: unknown): string | bigint {
   if (typeof num === 'number' && Number.isFinite(num)) {
     return Number.isInteger(num) && num === value ? BigInt(num) : floatHash(num);
   }
-  throw new SALT_ERR_INVOCATION('The only supported seed types are: None,\nint, float, str, bytes, and bytearray.');
+  throw new SALT_ERR_INVOCATION(
+    'The only supported seed types are: None,\nint, float, str, bytes, and bytearray.',
+  );
 }

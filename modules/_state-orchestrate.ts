@@ -32,9 +32,13 @@ export const orchestrateFunctions = {
     doc: `Execute the orchestrate runner from a masterless minion: the SLS runs here as state.sls.${cli('state.orchestrate webserver saltenv=dev test=True')}`,
     run: (ctx, a) => {
       const kw = Object.fromEntries(
-        Object.entries({ saltenv: a.saltenv, test: a.test, exclude: a.exclude, pillar: a.pillar, pillarenv: a.pillarenv }).filter(
-          ([, v]) => v !== undefined && v !== null,
-        ),
+        Object.entries({
+          saltenv: a.saltenv,
+          test: a.test,
+          exclude: a.exclude,
+          pillar: a.pillar,
+          pillarenv: a.pillarenv,
+        }).filter(([, v]) => v !== undefined && v !== null),
       );
       return orchestrate(ctx, a.mods, kw);
     },

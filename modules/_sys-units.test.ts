@@ -9,7 +9,12 @@ describe('sys: renderers, returners and runners', () => {
   });
 
   it('list_returners lists the returners by module name', async () => {
-    expect((await invoke(sys, 'list_returners')).value).toEqual(['job_store', 'local_cache', 'postgres', 'redis']);
+    expect((await invoke(sys, 'list_returners')).value).toEqual([
+      'job_store',
+      'local_cache',
+      'postgres',
+      'redis',
+    ]);
     expect((await invoke(sys, 'list_returners', ['local_cache'])).value).toEqual(['local_cache']);
     expect((await invoke(sys, 'list_returners', ['nope'])).value).toEqual([]);
   });

@@ -14,7 +14,8 @@ import { selectForDoc, selectFunctions } from './_sys-report.js';
 /** Names matching any of the globs (all of them when none is given), sorted. */
 function byGlobs(names: Iterable<string>, patterns: readonly unknown[]): string[] {
   const all = [...new Set(names)];
-  const picked = patterns.length === 0 ? all : all.filter((n) => patterns.some((p) => globMatch(String(p), n)));
+  const picked =
+    patterns.length === 0 ? all : all.filter((n) => patterns.some((p) => globMatch(String(p), n)));
   return picked.sort();
 }
 
@@ -45,7 +46,11 @@ export const sysUnitFunctions = {
     args: patterns,
     varargs: true,
     doc: "List the renderers loaded on the minion, optionally matching globs.\n\nCLI Example: salt '*' sys.list_renderers 'yaml*'",
-    run: (_ctx, _a, { args }) => byGlobs(BUILTIN_RENDERERS.map((r) => r.name), args),
+    run: (_ctx, _a, { args }) =>
+      byGlobs(
+        BUILTIN_RENDERERS.map((r) => r.name),
+        args,
+      ),
   }),
   renderer_doc: defineFunction({
     args: patterns,
@@ -91,7 +96,8 @@ export const sysUnitFunctions = {
     run: async (ctx, _a, { args }) => {
       const loader = runners(ctx);
       const out: Record<string, string | null> = {};
-      for (const f of selectForDoc(await loader.listFunctions(), args)) out[f] = (await loader.functionDoc(f)) ?? null;
+      for (const f of selectForDoc(await loader.listFunctions(), args))
+        out[f] = (await loader.functionDoc(f)) ?? null;
       return out;
     },
   }),

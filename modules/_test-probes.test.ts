@@ -11,7 +11,9 @@ describe('test module probes', () => {
   });
 
   it('raise_exception raises the named exception as salt-call reports it', async () => {
-    await expect(invoke(test, 'raise_exception', ['TypeError', 'An integer is required'])).rejects.toMatchObject({
+    await expect(
+      invoke(test, 'raise_exception', ['TypeError', 'An integer is required']),
+    ).rejects.toMatchObject({
       code: 'SALT_ERR_INVOCATION',
       message: 'An integer is required',
     });
@@ -36,10 +38,16 @@ describe('test module probes', () => {
     expect(log.lines.map((l) => l[1])).toEqual(['int is not an exception', 'No such exception: Foo']);
   });
 
-  it("tty says it moved, opts_pkg carries the grains, deprecation_warning is True", async () => {
-    expect((await invoke(test, 'tty', ['tty0', 'hi'])).value).toBe('ERROR: This function has been moved to cmd.tty');
+  it('tty says it moved, opts_pkg carries the grains, deprecation_warning is True', async () => {
+    expect((await invoke(test, 'tty', ['tty0', 'hi'])).value).toBe(
+      'ERROR: This function has been moved to cmd.tty',
+    );
     const ctx = fakeCtx({ opts: { id: 'm1', cachedir: '/c' }, grains: { os: 'Debian' } });
-    expect((await invoke(test, 'opts_pkg', [], ctx)).value).toEqual({ id: 'm1', cachedir: '/c', grains: { os: 'Debian' } });
+    expect((await invoke(test, 'opts_pkg', [], ctx)).value).toEqual({
+      id: 'm1',
+      cachedir: '/c',
+      grains: { os: 'Debian' },
+    });
     expect((await invoke(test, 'deprecation_warning')).value).toBe(true);
   });
 

@@ -46,7 +46,9 @@ const COMMAND_ERRORS = new Set(
   `ArgumentValueError CheckError CodePageError CommandExecutionError InvalidConfigError InvalidEntityError
   VMwareApiError VMwareConnectionError VMwareFileNotFoundError VMwareMultipleObjectsError VMwareNotFoundError
   VMwareObjectExistsError VMwareObjectNotFoundError VMwareObjectRetrievalError VMwarePowerOnError
-  VMwareRuntimeError VMwareSaltError VMwareSystemError VMwareVmCreationError VMwareVmRegisterError`.split(/\s+/),
+  VMwareRuntimeError VMwareSaltError VMwareSystemError VMwareVmCreationError VMwareVmRegisterError`.split(
+    /\s+/,
+  ),
 );
 
 /** The other `salt.exceptions` classes (each an exception salt-call does not handle). */

@@ -28,12 +28,29 @@ describe('state.template_str and state.template', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('template_str renders with grains and runs in Salt order, with no __sls__', async () => {
-    const r = await call('state.template_str', 'hello:\n  test.succeed_without_changes\nw:\n  test.nop:\n    - name: {{ grains.id }}\n');
+    const r = await call(
+      'state.template_str',
+      'hello:\n  test.succeed_without_changes\nw:\n  test.nop:\n    - name: {{ grains.id }}\n',
+    );
     expect(r.code).toBe(0);
     expect(strip(r.local)).toEqual({
-      'test_|-w_|-tpl1_|-nop': { name: 'tpl1', changes: {}, result: true, comment: 'Success!', __sls__: null, __run_num__: 0, __id__: 'w' },
+      'test_|-w_|-tpl1_|-nop': {
+        name: 'tpl1',
+        changes: {},
+        result: true,
+        comment: 'Success!',
+        __sls__: null,
+        __run_num__: 0,
+        __id__: 'w',
+      },
       'test_|-hello_|-hello_|-succeed_without_changes': {
-        name: 'hello', changes: {}, result: true, comment: 'Success!', __sls__: null, __run_num__: 1, __id__: 'hello',
+        name: 'hello',
+        changes: {},
+        result: true,
+        comment: 'Success!',
+        __sls__: null,
+        __run_num__: 1,
+        __id__: 'hello',
       },
     });
   });
@@ -59,7 +76,9 @@ describe('state.template_str and state.template', () => {
     expect(ret['test_|-b_|-b_|-succeed_without_changes']).toMatchObject({ __sls__: tpl, __run_num__: 1 });
     const missing = await call('state.template', join(root, 'none'));
     expect(missing.code).toBe(1);
-    expect(missing.local).toEqual([`Specified SLS ${join(root, 'none.sls')} on local filesystem cannot be found.`]);
+    expect(missing.local).toEqual([
+      `Specified SLS ${join(root, 'none.sls')} on local filesystem cannot be found.`,
+    ]);
   });
 
   it("orchestrate answers in the runner's shape", async () => {

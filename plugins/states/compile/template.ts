@@ -59,7 +59,9 @@ export function templateHigh(rendered: unknown, name: string): TemplateHigh | 'e
       if (key.includes('.')) {
         const [mod, fun] = key.split('.') as [string, string];
         if (seen.has(mod)) {
-          errors.push(`ID '${id}' in template '${name}' contains multiple state declarations of the same type`);
+          errors.push(
+            `ID '${id}' in template '${name}' contains multiple state declarations of the same type`,
+          );
           continue;
         }
         decl[mod] = [...(decl[key] as unknown[]), fun];
@@ -74,7 +76,12 @@ export function templateHigh(rendered: unknown, name: string): TemplateHigh | 'e
 }
 
 /** `render_state` of a file on the minion named by its path (`state.template`): its ids, numbered. */
-export function localSlsHigh(rendered: unknown, path: string, saltenv: string, autoOrder: boolean): TemplateHigh {
+export function localSlsHigh(
+  rendered: unknown,
+  path: string,
+  saltenv: string,
+  autoOrder: boolean,
+): TemplateHigh {
   const errors: string[] = [];
   if (rendered === null || rendered === undefined || (isDict(rendered) && Object.keys(rendered).length === 0))
     return { high: {}, errors };
