@@ -27,7 +27,7 @@ describe('state.template_str and state.template', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('template_str renders with grains and runs in Salt order, with no __sls__', async () => {
+  it('template_str renders with grains and runs in Salt order (by name, no auto order), with no __sls__', async () => {
     const r = await call(
       'state.template_str',
       'hello:\n  test.succeed_without_changes\nw:\n  test.nop:\n    - name: {{ grains.id }}\n',
@@ -40,7 +40,7 @@ describe('state.template_str and state.template', () => {
         result: true,
         comment: 'Success!',
         __sls__: null,
-        __run_num__: 0,
+        __run_num__: 1,
         __id__: 'w',
       },
       'test_|-hello_|-hello_|-succeed_without_changes': {
@@ -49,7 +49,7 @@ describe('state.template_str and state.template', () => {
         result: true,
         comment: 'Success!',
         __sls__: null,
-        __run_num__: 1,
+        __run_num__: 0,
         __id__: 'hello',
       },
     });
