@@ -60,3 +60,10 @@ export function shlexSplit(s: string): string[] {
   if (state === 'a' || quoted) words.push(token);
   return words;
 }
+
+/** Python's `shlex.quote`: `s` as one word for a POSIX shell. */
+export function shlexQuote(s: string): string {
+  if (s === '') return "''";
+  if (/^[\w@%+=:,./-]+$/.test(s) && /^[\x00-\x7f]*$/.test(s)) return s;
+  return `'${s.replace(/'/g, `'"'"'`)}'`;
+}

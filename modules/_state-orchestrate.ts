@@ -1,7 +1,7 @@
 /**
  * Salt's `state.orchestrate` on a minion (`salt/modules/state.py` `_orchestrate`): the
  * orchestration SLS runs as `state.sls` on this masterless minion, and the answer is the
- * runner's shape, `{data: {<id>: <run>}, outputter: 'highstate'}` with `retcode` when one was set.
+ * runner's shape, `{data: {<id>: <run>}, outputter: 'highstate', retcode}`.
  */
 import { defineFunction, type ExecContext } from '../kernel/index.js';
 import { unwrapRetcode } from '../kernel/util.js';
@@ -13,9 +13,7 @@ export async function orchestrate(
   kw: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const { value, retcode } = unwrapRetcode(await sls(ctx, mods, kw));
-  const ret: Record<string, unknown> = { data: { [ctx.id]: value }, outputter: 'highstate' };
-  if (retcode) ret.retcode = retcode;
-  return ret;
+  return { data: { [ctx.id]: value }, outputter: 'highstate', retcode };
 }
 
 export const orchestrateFunctions = {

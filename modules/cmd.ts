@@ -33,6 +33,7 @@ import {
   stdArgs,
 } from './_cmd-args.js';
 import { type CmdOutcome, type CmdResult, cmdRun, defaultShell, pythonShellDefault } from './_cmd-run.js';
+import { chrootFunctions } from './_cmd-chroot.js';
 import { cmdShellFunctions } from './_cmd-shells.js';
 import { passwdByName } from './_passwd-db.js';
 import { shlexSplit } from './_shlex.js';
@@ -323,5 +324,6 @@ export default defineModule({
       run: (_ctx, { cmd }) => which(cmd) !== null,
     }),
     ...cmdShellFunctions,
+    ...chrootFunctions,
   },
 });

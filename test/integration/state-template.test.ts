@@ -84,8 +84,9 @@ describe('state.template_str and state.template', () => {
   it("orchestrate answers in the runner's shape", async () => {
     const r = await call('state.orchestrate', 'orch');
     expect(r.code).toBe(0);
-    const ret = r.local as { data: Record<string, unknown>; outputter: string };
+    const ret = r.local as { data: Record<string, unknown>; outputter: string; retcode: number };
     expect(ret.outputter).toBe('highstate');
+    expect(ret.retcode).toBe(0);
     expect(Object.keys(ret.data)).toEqual(['tpl1']);
     expect(Object.keys(ret.data.tpl1 as object)).toEqual(['test_|-o_|-o_|-succeed_without_changes']);
   });
