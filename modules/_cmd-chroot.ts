@@ -68,12 +68,20 @@ const RUN_ALL_KEYS = [
   'bg',
 ] as const;
 
-type ChrootArgs = { root: string; cmd: unknown; runas?: unknown; group?: unknown; binds?: unknown; hide_output?: unknown } & Record<
-  string,
-  unknown
->;
+type ChrootArgs = {
+  root: string;
+  cmd: unknown;
+  runas?: unknown;
+  group?: unknown;
+  binds?: unknown;
+  hide_output?: unknown;
+} & Record<string, unknown>;
 
-export async function runChroot(ctx: ExecContext, a: ChrootArgs, kwargs: Record<string, unknown>): Promise<unknown> {
+export async function runChroot(
+  ctx: ExecContext,
+  a: ChrootArgs,
+  kwargs: Record<string, unknown>,
+): Promise<unknown> {
   const root = a.root;
   await ctx.call('mount.mount', [join(root, 'dev'), 'devtmpfs'], { fstype: 'devtmpfs' });
   await ctx.call('mount.mount', [join(root, 'proc'), 'proc'], { fstype: 'proc' });

@@ -64,6 +64,7 @@ export function shlexSplit(s: string): string[] {
 /** Python's `shlex.quote`: `s` as one word for a POSIX shell. */
 export function shlexQuote(s: string): string {
   if (s === '') return "''";
-  if (/^[\w@%+=:,./-]+$/.test(s) && /^[\x00-\x7f]*$/.test(s)) return s;
+  // \w is ASCII here (no u flag), as Python's re.ASCII
+  if (/^[\w@%+=:,./-]+$/.test(s)) return s;
   return `'${s.replace(/'/g, `'"'"'`)}'`;
 }
