@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { defineFunction, type ExecContext } from '../kernel/index.js';
+import { unwrapRetcode } from '../kernel/util.js';
 import { shlexQuote } from './_shlex.js';
 
 /** The pids whose root directory is `root` (Salt's `_chroot_pids`). */
@@ -97,7 +98,8 @@ export async function runChroot(
   for (const k of RUN_ALL_KEYS) if (a[k] !== undefined) opts[k] = a[k];
   let ret: unknown;
   try {
-    ret = await ctx.call('cmd.run_all', [full], opts);
+    // the command's retcode is in the answer; Salt's run_chroot leaves the job's at 0
+    ret = unwrapRetcode(await ctx.call('cmd.run_all', [full], opts)).value;
   } finally {
     await killChrooted(ctx, root);
     for (const b of binds) await ctx.call('mount.umount', [bindTarget(b)]);
