@@ -6,8 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { defineFunction, type ExecContext } from '../kernel/index.js';
-import { unwrapRetcode } from '../kernel/util.js';
+import { defineFunction, type ExecContext, RetcodeResult } from '../kernel/index.js';
 import { shlexQuote } from './_shlex.js';
 
 /** The pids whose root directory is `root` (Salt's `_chroot_pids`). */
@@ -98,15 +97,15 @@ export async function runChroot(
   for (const k of RUN_ALL_KEYS) if (a[k] !== undefined) opts[k] = a[k];
   let ret: unknown;
   try {
-    // the command's retcode is in the answer; Salt's run_chroot leaves the job's at 0
-    ret = unwrapRetcode(await ctx.call('cmd.run_all', [full], opts)).value;
+    ret = await ctx.call('cmd.run_all', [full], opts);
   } finally {
     await killChrooted(ctx, root);
     for (const b of binds) await ctx.call('mount.umount', [bindTarget(b)]);
     for (const m of ['sys', 'proc', 'dev']) await ctx.call('mount.umount', [join(root, m)]);
   }
-  if (a.hide_output && ret && typeof ret === 'object') return { ...ret, stdout: '', stderr: '' };
-  return ret;
+  const value = a.hide_output && ret && typeof ret === 'object' ? { ...ret, stdout: '', stderr: '' } : ret;
+  // the command's retcode is in the answer; Salt's run_chroot leaves the job's at 0
+  return new RetcodeResult(value, 0);
 }
 
 export const chrootFunctions = {
