@@ -32,8 +32,8 @@ import {
   shellArgs,
   stdArgs,
 } from './_cmd-args.js';
-import { type CmdOutcome, type CmdResult, cmdRun, defaultShell, pythonShellDefault } from './_cmd-run.js';
 import { chrootFunctions } from './_cmd-chroot.js';
+import { type CmdOutcome, type CmdResult, cmdRun, defaultShell, pythonShellDefault } from './_cmd-run.js';
 import { cmdShellFunctions } from './_cmd-shells.js';
 import { passwdByName } from './_passwd-db.js';
 import { shlexSplit } from './_shlex.js';
