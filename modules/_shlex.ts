@@ -60,3 +60,11 @@ export function shlexSplit(s: string): string[] {
   if (state === 'a' || quoted) words.push(token);
   return words;
 }
+
+/** Python's `shlex.quote`: `s` as one word for a POSIX shell. */
+export function shlexQuote(s: string): string {
+  if (s === '') return "''";
+  // \w is ASCII here (no u flag), as Python's re.ASCII
+  if (/^[\w@%+=:,./-]+$/.test(s)) return s;
+  return `'${s.replace(/'/g, `'"'"'`)}'`;
+}

@@ -2,12 +2,13 @@
  * Salt's `state.pause`, `state.resume` and `state.soft_kill`: they write the msgpack map
  * `<cachedir>/state_pause/<jid>` (state id or `__all__` → `{duration?, kill?}`) that a running
  * state job reads before each state (plugins/states/runtime/pause.ts). Each returns None, as
- * Salt's do.
+ * Salt's do. `state.get_pauses` reports the files of running state jobs and removes the others.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineFunction, type ExecContext, type FunctionSpec } from '../kernel/index.js';
 import { packIpc, unpackIpc } from '../kernel/util.js';
+import { runningJobs } from './_proc-jobs.js';
 import { cli } from './_state-calls.js';
 
 type PauseData = Record<string, Record<string, unknown>>;
@@ -32,6 +33,42 @@ async function update(ctx: ExecContext, jid: string, change: (data: PauseData) =
 const args = (z: typeof import('zod').z) =>
   z.object({ jid: z.union([z.string(), z.number()]).transform(String), state_id: z.string().nullish() });
 
+async function readPause(path: string): Promise<unknown> {
+  try {
+    return unpackIpc(await readFile(path));
+  } catch {
+    return {};
+  }
+}
+
+/** Salt's `get_pauses`: the pause data of each running state job; files of ended jobs are removed. */
+async function getPauses(ctx: ExecContext, jid: unknown): Promise<Record<string, unknown>> {
+  const dir = join(String(ctx.opts.cachedir), 'state_pause');
+  let jids: string[];
+  try {
+    const listed = await readdir(dir);
+    jids = jid === undefined || jid === null ? listed : Array.isArray(jid) ? jid.map(String) : [String(jid)];
+  } catch {
+    return {};
+  }
+  const active = new Set(
+    runningJobs(ctx.opts)
+      .filter((d) => typeof d.fun === 'string' && d.fun.startsWith('state.'))
+      .map((d) => String(d.jid)),
+  );
+  const ret: Record<string, unknown> = {};
+  for (const scan of jids) {
+    if (!/^[\w.-]+$/.test(scan)) continue;
+    const path = join(dir, scan);
+    if (!active.has(scan)) {
+      await rm(path, { force: true });
+      continue;
+    }
+    ret[scan] = await readPause(path);
+  }
+  return ret;
+}
+
 export const pauseFunctions: Record<string, FunctionSpec> = {
   pause: defineFunction({
     args: (z) => args(z).extend({ duration: z.union([z.number(), z.string()]).nullish() }),
@@ -53,6 +90,11 @@ export const pauseFunctions: Record<string, FunctionSpec> = {
         delete data[id];
         return id === '__all__' ? {} : data;
       }),
+  }),
+  get_pauses: defineFunction({
+    args: (z) => z.object({ jid: z.unknown().optional() }),
+    doc: `Get a report on all of the currently paused state runs and pause run settings; a jid (or list of them) narrows it to those runs.${cli('state.get_pauses')}`,
+    run: (ctx, a) => getPauses(ctx, a.jid),
   }),
   soft_kill: defineFunction({
     args,

@@ -32,7 +32,9 @@ import {
   shellArgs,
   stdArgs,
 } from './_cmd-args.js';
+import { chrootFunctions } from './_cmd-chroot.js';
 import { type CmdOutcome, type CmdResult, cmdRun, defaultShell, pythonShellDefault } from './_cmd-run.js';
+import { cmdShellFunctions } from './_cmd-shells.js';
 import { passwdByName } from './_passwd-db.js';
 import { shlexSplit } from './_shlex.js';
 import { which } from './_which.js';
@@ -321,5 +323,7 @@ export default defineModule({
       doc: 'Return True if the executable is available on the minion.',
       run: (_ctx, { cmd }) => which(cmd) !== null,
     }),
+    ...cmdShellFunctions,
+    ...chrootFunctions,
   },
 });

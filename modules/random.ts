@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { createHash, getHashes, randomInt } from 'node:crypto';
 import { defineFunction, defineModule, SALT_ERR_EXEC_VALUE, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag, pyInt } from './_coerce.js';
+import { pythonError } from './_py-exception.js';
 import { cryptSalt, securePassword } from './_random-chars.js';
+import { PyRandom, pySeedOf } from './_random-mt.js';
 
 /** Python `hashlib` names Node knows under another name. */
 const HASH_NAMES: Readonly<Record<string, string>> = {
@@ -152,6 +154,25 @@ CLI Example:
             `empty range for randrange() (${start}, ${end + 1}, ${end + 1 - start})`,
           );
         return randomInt(start, end + 1);
+      },
+    }),
+    seed: defineFunction({
+      args: (z) => z.object({ range: pyInt(z).default(10), hash: z.unknown().optional() }),
+      doc: `Returns a random number within a range, the same for the same hash (Python's generator, seeded as Salt seeds it).
+
+range: any valid integer number (10).
+hash: any hashable object; the minion's id when omitted or None.
+
+CLI Example:
+
+    salt '*' random.seed 10 hash=None`,
+      inline: true,
+      run: (ctx, a) => {
+        const range = a.range ?? 10;
+        if (range <= 0) throw pythonError('ValueError', 'empty range for randrange()');
+        const seed = pySeedOf(a.hash ?? String(ctx.grains.id ?? ctx.id));
+        const n = new PyRandom(seed).randbelow(BigInt(range));
+        return Number(n);
       },
     }),
     shuffle: defineFunction({

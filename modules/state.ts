@@ -11,6 +11,8 @@ import type { HighData, LowChunk } from '../plugins/states/index.js';
 import { statePillarKwargs } from './_pillar-enc.js';
 import { cli, highstate, locked, lowOf, modsArg, modsOf, optional, sls, slsHigh } from './_state-calls.js';
 import { disableFunctions } from './_state-disable.js';
+import { eventFunctions } from './_state-event.js';
+import { orchestrateFunctions } from './_state-orchestrate.js';
 import { pauseFunctions } from './_state-pause.js';
 import { pillarFailure } from './_state-pillar-check.js';
 import { requestFunctions } from './_state-request.js';
@@ -23,6 +25,7 @@ import {
   runningStates,
 } from './_state-run.js';
 import { showFunctions } from './_state-show.js';
+import { templateFunctions } from './_state-template.js';
 import { verifyChunk } from './_state-verify.js';
 
 export default defineModule({
@@ -169,6 +172,9 @@ export default defineModule({
     ...requestFunctions,
     ...pauseFunctions,
     ...disableFunctions,
+    ...templateFunctions,
+    ...orchestrateFunctions,
+    ...eventFunctions,
     running: defineFunction({
       args: (z) => z.object({ concurrent: z.unknown().optional().default(false) }),
       doc: `Return a list of strings that contain state return data if a state function is already running.${cli('state.running')}`,

@@ -8,6 +8,7 @@ import { defineFunction, defineModule, type FunctionIndex } from '../kernel/inde
 import { refreshModules } from './_saltutil-sync.js';
 import { argspecReport, selectForDoc, selectFunctions, selectModules } from './_sys-report.js';
 import { sysStateFunctions } from './_sys-states.js';
+import { sysUnitFunctions } from './_sys-units.js';
 
 async function docsOf(index: FunctionIndex, funs: readonly string[]): Promise<Record<string, string | null>> {
   const out: Record<string, string | null> = {};
@@ -53,5 +54,6 @@ export default defineModule({
       run: (ctx, { module }) => argspecReport(ctx.functions, module),
     }),
     ...sysStateFunctions,
+    ...sysUnitFunctions,
   },
 });

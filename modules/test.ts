@@ -17,6 +17,8 @@ import {
 } from '../kernel/util.js';
 import { abortableSleep } from './_abort.js';
 import { pyFlag, pyInt } from './_coerce.js';
+import { pythonError } from './_py-exception.js';
+import { testProbeFunctions } from './_test-probes.js';
 import { versionsInformation, versionsReport } from './_versions.js';
 
 /** Salt's docstring tail: a `CLI Example:` with its bash code block. */
@@ -186,9 +188,7 @@ export default defineModule({
       doc: `Raise an exception\n\nOptionally provide an error message or output the full stack.${cliExample("test.exception 'Oh noes!'")}`,
       run: (_ctx, { message }) => {
         // an unexpected exception, as Salt's `raise Exception(message)`
-        const err = new Error(String(message));
-        err.name = 'Exception';
-        throw err;
+        throw pythonError('Exception', String(message));
       },
     }),
     fib: defineFunction({
@@ -281,5 +281,6 @@ export default defineModule({
         }
       },
     }),
+    ...testProbeFunctions,
   },
 });

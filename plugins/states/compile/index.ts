@@ -4,4 +4,5 @@
  */
 export { compileHighstate, compileSls, type RenderOptions } from './highstate.js';
 export { type HighToLowOptions, highToLow } from './low.js';
+export { localSlsHigh, type TemplateHigh, templateHigh } from './template.js';
 export { compileTop, type MergedTop, type TopMinion, type TopOptions } from './top.js';
