@@ -173,7 +173,9 @@ export function loadPublicKey(ref: string): KeyObject {
   const data = loadFileOrBytes(ref);
   const pem = data.includes(PEM_BEGIN);
   try {
-    const key = createPublicKey(pem ? { key: data, format: 'pem' } : { key: data, format: 'der', type: 'spki' });
+    const key = createPublicKey(
+      pem ? { key: data, format: 'pem' } : { key: data, format: 'der', type: 'spki' },
+    );
     if (pem && !data.includes('-----BEGIN PUBLIC KEY-----')) throw new Error('not a public key');
     return key;
   } catch {

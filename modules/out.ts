@@ -10,7 +10,7 @@ import { defineFunction, defineModule, type ExecContext } from '../kernel/index.
 import { resolveOutputter } from '../outputters/index.js';
 
 /** Salt's ANSI escape pattern in `string_format`: ESC up to the next `m`. */
-const ANSI = /\x1b[^m]*m/g;
+const ANSI = new RegExp(`${String.fromCharCode(27)}[^m]*m`, 'g');
 
 function render(ctx: ExecContext, data: unknown, out: string | null | undefined): string {
   const forced = ctx.opts.output;
