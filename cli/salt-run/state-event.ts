@@ -31,11 +31,11 @@ export function stateEventOptions(arg: readonly unknown[]): StateEventOptions {
   };
 }
 
-/** Salt's `expr_match`: an fnmatch glob, else a regular expression matched at the start. */
+/** Salt's `expr_match`: an fnmatch glob, else a regular expression matching the whole tag (`\A...\Z`). */
 export function tagMatches(tag: string, expr: string): boolean {
   if (globMatch(expr, tag)) return true;
   try {
-    return new RegExp(`^(?:${expr})`).test(tag);
+    return new RegExp(`^(?:${expr})$`).test(tag);
   } catch {
     return false;
   }
