@@ -8,7 +8,7 @@ import { pyFlag } from './_coerce.js';
 const opt = () => z.unknown().optional();
 
 /** Salt's `DEFAULT_SHELL`: `$SHELL` of the process, else /bin/sh (`grains.extra.shell`), fixed at load. */
-const DEFAULT_SHELL = process.env.SHELL || '/bin/sh';
+export const DEFAULT_SHELL = process.env.SHELL || '/bin/sh';
 
 // Each argument once; every function lists its own in Salt's positional order.
 const F = {

@@ -6,7 +6,10 @@
 import { existsSync } from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { defineFunction, type ExecContext, RetcodeResult } from '../kernel/index.js';
+import type { ExecContext } from '../kernel/index.js';
+import { RetcodeResult } from '../kernel/jobs/retcode.js';
+import { defineFunction } from '../kernel/loader/define.js';
+import { DEFAULT_SHELL } from './_cmd-args.js';
 import { shlexQuote } from './_shlex.js';
 
 /** The pids whose root directory is `root` (Salt's `_chroot_pids`). */
@@ -119,7 +122,7 @@ export const chrootFunctions = {
         stdin: u(),
         runas: u(),
         group: u(),
-        shell: z.unknown().default('/bin/bash'),
+        shell: z.unknown().default(DEFAULT_SHELL),
         python_shell: z.unknown().default(true),
         binds: u(),
         env: u(),

@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { defineFunction, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { SALT_ERR_INVOCATION } from '../kernel/errors.js';
+import { defineFunction } from '../kernel/loader/define.js';
 import { pyFlag } from './_coerce.js';
 import { pythonError } from './_py-exception.js';
 
