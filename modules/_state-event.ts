@@ -4,12 +4,12 @@
  * matches, `<tag>\t<json>` (Python's `json.dumps`, sorted and indented with `pretty`), until
  * `count` matches have been seen or the job is stopped. It answers None, as Salt's.
  */
-import { tagMatches } from '../cli/salt-run/state-event.js';
 import { defineFunction, type ExecContext } from '../kernel/index.js';
 import { EventListener, masterEventAddresses } from '../kernel/services.js';
 import { pyTruthy } from '../kernel/util.js';
 import { pyJson, pyJsonIndent } from '../plugins/renderers/index.js';
 import { pyInt } from './_coerce.js';
+import { exprMatch } from './_expr-match.js';
 import { ownBusAddresses } from './_minion-bus.js';
 import { cli } from './_state-calls.js';
 
@@ -36,7 +36,7 @@ export async function watchEvents(
     await listener.ready();
     let left = o.count;
     for await (const ev of listener) {
-      if (!tagMatches(ev.tag, o.tagmatch)) {
+      if (!exprMatch(ev.tag, o.tagmatch)) {
         ctx.log.debug(`Skipping event tag: ${ev.tag}`);
         continue;
       }

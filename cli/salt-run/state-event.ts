@@ -8,7 +8,7 @@ import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { splitArgs } from '../../kernel/jobs/args.js';
 import { pyTruthy } from '../../kernel/python/repr.js';
-import { globMatch } from '../../kernel/targeting/glob.js';
+import { exprMatch } from '../../modules/_expr-match.js';
 import { renderJson } from '../../outputters/json.js';
 
 export interface StateEventOptions {
@@ -31,16 +31,6 @@ export function stateEventOptions(arg: readonly unknown[]): StateEventOptions {
   };
 }
 
-/** Salt's `expr_match`: an fnmatch glob, else a regular expression matching the whole tag (`\A...\Z`). */
-export function tagMatches(tag: string, expr: string): boolean {
-  if (globMatch(expr, tag)) return true;
-  try {
-    return new RegExp(`^(?:${expr})$`).test(tag);
-  } catch {
-    return false;
-  }
-}
-
 /** Streams matching events to `write` until `count` is reached or `signal` aborts. */
 export async function streamEvents(
   config: ResolvedMasterConfig,
@@ -53,7 +43,7 @@ export async function streamEvents(
   await listener.ready();
   let left = o.count;
   for await (const ev of listener) {
-    if (!tagMatches(ev.tag, o.tagmatch)) continue;
+    if (!exprMatch(ev.tag, o.tagmatch)) continue;
     if (!o.quiet)
       write(`${ev.tag}\t${renderJson(ev.data, { color: false, indent: o.pretty ? 'pretty' : null })}\n`);
     if (left > 0 && --left === 0) break;

@@ -5,17 +5,9 @@
  * an fnmatch glob, or matches the whole of it as a regular expression. A blacklisted saltenv is
  * hidden; with a whitelist, only whitelisted ones are shown.
  */
-import { globMatch, pyReMatch } from '../../kernel/util.js';
+import { exprMatch } from '../../modules/_expr-match.js';
 
-/** Salt's `expr_match`: a glob, else a regular expression over the whole value. */
-export function exprMatch(value: string, expr: string): boolean {
-  if (globMatch(expr, value)) return true;
-  try {
-    return pyReMatch(`\\A${expr}\\Z`, value);
-  } catch {
-    return false;
-  }
-}
+export { exprMatch };
 
 /** Whether `env` passes the white- and blacklist (empty lists let everything through). */
 export function envExposed(env: string, whitelist: readonly string[], blacklist: readonly string[]): boolean {
