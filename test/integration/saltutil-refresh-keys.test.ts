@@ -2,11 +2,12 @@
  * saltutil functions on a running minion (Salt 3006.18, measured side by side with a real
  * master+minion): refresh_grains makes a hand-placed custom grain module visible to jobs and to
  * targeting at once; the sync_* kinds tsalt does not load are synced and listed (list_extmods);
- * revoke_auth answers True once the master answered; regen_keys empties pki_dir and writes a new
+ * revoke_auth answers True and the master deletes that minion's key (its data cache kept with
+ * preserve_minion_cache); regen_keys empties pki_dir and writes a new
  * key pair (returns None); cmd_iter publishes through the master on this host. Side by side on
  * a real Salt master (a Salt and a tsalt minion), 16 of 18 such calls answered identically.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../../tools/local-cluster.js';
@@ -28,6 +29,7 @@ describe('saltutil refresh, sync, key and publish functions on a running minion'
     copyFileSync(join(c.confDir, 'master'), join(dir, 'master'));
     await c.startMinion('r1');
     await c.startMinion('r2');
+    await c.startMinion('r3');
   }, 90_000);
   afterAll(() => c.stop());
 
@@ -58,8 +60,18 @@ describe('saltutil refresh, sync, key and publish functions on a running minion'
     expect(String(pillar.data.r1)).toContain('Pillar modules can only be synced to masterless minions');
   }, 90_000);
 
-  it('revoke_auth is True once the master answered', async () => {
-    expect((await c.saltJson(['r2', 'saltutil.revoke_auth'])).data).toEqual({ r2: true });
+  it("revoke_auth: the master deletes the asking minion's key, keeping its data cache when told to", async () => {
+    const key = join(c.root, 'etc/salt/pki/master/minions/r3');
+    const cache = join(c.root, 'var/cache/salt/master/minions/r3');
+    expect(existsSync(key)).toBe(true);
+    expect(existsSync(cache)).toBe(true);
+    const r = await c.saltJson(['r3', 'saltutil.revoke_auth', 'preserve_minion_cache=True']);
+    expect(r.data).toEqual({ r3: true });
+    expect(existsSync(key)).toBe(false);
+    expect(existsSync(cache)).toBe(true);
+    expect((await c.saltKey(['-L', '--out', 'json'])).stdout).not.toContain('"r3"');
+    // the other minions keep theirs
+    expect((await c.saltJson(['r2', 'test.ping'])).data).toEqual({ r2: true });
   }, 60_000);
 
   it('regen_keys empties pki_dir and writes a new minion key pair', async () => {
