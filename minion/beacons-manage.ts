@@ -3,8 +3,10 @@
  * `salt/beacons/__init__.py`): add, modify, delete, enable and disable beacons in the running
  * minion, without a restart. Each call answers what Salt's `..._complete` event carries
  * (`complete`, `comment`, `beacons`), and the running beacons restart on the new mapping.
+ * Copies keep Salt's value types (a whole float `1.0` stays one; structuredClone drops classes).
  */
 import { beaconConfigMap } from '../kernel/beacons/define.js';
+import { deepCopy } from '../modules/_traverse.js';
 import { type BeaconsOptions, beaconFinder, type RunningBeacons, startBeacons } from './beacons.js';
 
 export interface BeaconManager {
@@ -25,7 +27,7 @@ function withEnabled(raw: unknown, enabled: boolean): unknown {
 
 /** Starts the configured beacons and answers run-time changes to them. */
 export async function startBeaconManager(o: BeaconsOptions): Promise<BeaconManager> {
-  let beacons: Record<string, unknown> = structuredClone({ ...o.beacons });
+  let beacons: Record<string, unknown> = deepCopy({ ...o.beacons });
   let running: RunningBeacons = await startBeacons({ ...o, beacons });
   const finder = beaconFinder(o);
   const restart = async () => {
@@ -34,7 +36,7 @@ export async function startBeaconManager(o: BeaconsOptions): Promise<BeaconManag
   };
   const changed = async (comment: string) => {
     await restart();
-    return { complete: true, comment, beacons: structuredClone(beacons) };
+    return { complete: true, comment, beacons: deepCopy(beacons) };
   };
   const validate = async (name: string, data: unknown) => {
     const config = beaconConfigMap(data);
@@ -58,18 +60,18 @@ export async function startBeaconManager(o: BeaconsOptions): Promise<BeaconManag
       const name = typeof call.name === 'string' ? call.name : '';
       switch (call.func) {
         case 'list':
-          return { complete: true, beacons: structuredClone(beacons) };
+          return { complete: true, beacons: deepCopy(beacons) };
         case 'validate_beacon':
           return validate(name, call.beacon_data);
         case 'add': {
           const had = name in beacons;
-          beacons[name] = structuredClone(call.beacon_data);
+          beacons[name] = deepCopy(call.beacon_data);
           return changed(
             had ? `Updating settings for beacon item: ${name}` : `Added new beacon item: ${name}`,
           );
         }
         case 'modify':
-          beacons[name] = structuredClone(call.beacon_data);
+          beacons[name] = deepCopy(call.beacon_data);
           return changed(`Updating settings for beacon item: ${name}`);
         case 'delete': {
           if (!(name in beacons))

@@ -217,8 +217,11 @@ export class JobExecutor {
       msg.rid,
       (async () => {
         if (!manage) throw new Error('this minion runs no scheduler');
-        const call = decodeLoad(msg.call);
+        // the beacons keep whole floats (`interval: 1.0` lists and diffs as Salt's); the
+        // scheduler's calls are read with plain numbers, as its checks expect
+        let call = decodeLoad(msg.call, true);
         if (typeof call !== 'object' || call === null) throw new Error('the schedule call is not a map');
+        if ((call as Record<string, unknown>).target !== 'beacons') call = decodeLoad(msg.call) as object;
         return manage(call as Record<string, unknown>);
       })(),
     );

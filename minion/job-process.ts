@@ -122,7 +122,7 @@ process.on('message', (msg: RunJob | AbortJob | DetachJobs | { type: 'exit' }) =
     return;
   }
   if (msg?.type !== 'run' || own) return;
-  if (msg.pillar) env.pillar = unpackIpc(msg.pillar) as Record<string, unknown>;
+  if (msg.pillar) env.pillar = unpackIpc(msg.pillar, { exactFloats: true }) as Record<string, unknown>;
   if (msg.arg) msg.job.arg = unpackIpc(msg.arg, { exactFloats: true }) as unknown[];
   busy++;
   const abort = new AbortController();

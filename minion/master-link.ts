@@ -46,8 +46,12 @@ export function encodeLoad(value: unknown): string {
   return packIpc(value).toString('base64');
 }
 
-export function decodeLoad(text: string): unknown {
-  return unpackIpc(Buffer.from(text, 'base64'));
+/**
+ * `exactFloats`: a whole float stays a float (Salt's `1.0`), as a job process needs what the
+ * master sent; the main process's own consumers (the scheduler, the beacons) read plain numbers.
+ */
+export function decodeLoad(text: string, exactFloats = false): unknown {
+  return unpackIpc(Buffer.from(text, 'base64'), { exactFloats });
 }
 
 /** Minimal view of a Node process with an IPC channel (the real `process`, or a test double). */
@@ -66,7 +70,7 @@ export function ipcMasterLink(endpoint: IpcEndpoint = process): MasterLink {
     const waiter = pending.get(msg.rid);
     if (!waiter) return;
     pending.delete(msg.rid);
-    if (typeof msg.reply === 'string') waiter.resolve(decodeLoad(msg.reply));
+    if (typeof msg.reply === 'string') waiter.resolve(decodeLoad(msg.reply, true));
     else waiter.reject(new SALT_ERR_EXEC_SYNC(`the master request failed: ${msg.error ?? 'no reply'}`));
   });
   /** Sends `make(rid)` to the main process and waits for its `master-reply`. */
@@ -129,7 +133,7 @@ export async function answerMasterRequest(
   send: (load: Record<string, unknown>, opts: { timeoutMs?: number; slow?: boolean }) => Promise<unknown>,
 ): Promise<MasterReply> {
   try {
-    const load = decodeLoad(msg.load);
+    const load = decodeLoad(msg.load, true);
     if (typeof load !== 'object' || load === null || Array.isArray(load))
       throw new Error('load is not a map');
     // a function that gives its request a timeout expects a late answer: the slow connection

@@ -29,7 +29,8 @@ export function openPrivateReply(
   const data = asBytes(inner.data);
   const sig = asBytes(inner.sig);
   if (!data || !sig || !rsaVerify(opts.masterPub, data, sig)) return fail('signature does not verify');
-  const signed = unpackNetwork(data);
+  // whole floats stay floats (a pillar's `1.0`), as Salt's msgpack gives Python floats
+  const signed = unpackNetwork(data, { exactFloats: true });
   if (!isStringMap(signed)) return fail('signed data is not a map');
   const signedKey = asBytes(signed.key);
   if (!signedKey?.equals(key)) return fail('key mismatch');

@@ -8,7 +8,9 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { z as Zod } from 'zod';
 import { defineFunction, type ExecContext } from '../kernel/index.js';
+import { pyStr } from '../kernel/util.js';
 import { manageBeacons, noAnswer, type Ret } from './_beacons-manage.js';
+import { unifiedDiff } from './_file-diff.js';
 import { userKwargs } from './_schedule-build.js';
 import { isMapping } from './_traverse.js';
 import { pyYamlDump } from './_yaml-dump.js';
@@ -19,6 +21,19 @@ const configMap = (v: unknown): Ret =>
   Array.isArray(v) ? Object.assign({}, ...v.filter(isMapping)) : isMapping(v) ? { ...v } : {};
 
 /** The beacons the running minion has (else its config's), as Salt's `list_(return_yaml=False)`. */
+
+/**
+ * Salt's `beacons.modify` diff: a unified diff of the old and new settings as `key:value` lines
+ * (each item of the beacon's list of one-key maps, the value as Python's `str`).
+ */
+function settingsDiff(current: unknown, next: unknown): string {
+  const lines = (items: unknown) =>
+    (Array.isArray(items) ? items : []).flatMap((item) =>
+      isMapping(item) ? Object.entries(item).map(([k, v]) => `${k}:${pyStr(v)}\n`) : [],
+    );
+  return unifiedDiff(lines(current), lines(next));
+}
+
 export async function currentBeacons(ctx: ExecContext): Promise<Ret> {
   const answer = await manageBeacons(ctx, { func: 'list' });
   if (answer?.complete && isMapping(answer.beacons)) return { ...answer.beacons };
@@ -81,10 +96,11 @@ export function manageFunctions(available: (ctx: ExecContext) => Promise<string[
         if (bad) return bad;
         if (JSON.stringify(beacons[name]) === JSON.stringify(beacon_data))
           return { comment: `Job ${name} in correct state`, result: true };
+        const changes = { diff: settingsDiff(beacons[name], beacon_data) };
         const answer = await manageBeacons(ctx, { func: 'modify', name, beacon_data });
-        if (!answer) return { comment: noAnswer('beacon modify', kw.timeout), result: false };
-        if (!answer.complete) return { comment: answer.comment, result: false };
-        return { comment: `Modified beacon: ${name}.`, result: true };
+        if (!answer) return { comment: noAnswer('beacon modify', kw.timeout), result: false, changes };
+        if (!answer.complete) return { comment: answer.comment, result: false, changes };
+        return { comment: `Modified beacon: ${name}.`, result: true, changes };
       },
     }),
     delete: defineFunction({

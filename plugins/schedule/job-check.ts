@@ -4,6 +4,7 @@
  * tsalt makes the same checks once, up front, so `schedule.add` can refuse the job and the log
  * says why once. The messages are Salt's where Salt has one.
  */
+import { SaltFloat } from '../../kernel/util.js';
 import { parseCron } from './cron.js';
 import { DEFAULT_TIME_FMT, parseDate, strptime } from './dates.js';
 
@@ -64,6 +65,7 @@ export function jobFunction(job: Readonly<Record<string, unknown>>): unknown {
 /** A number from a YAML value (`10`, `'10'`), or NaN. */
 export function numeric(v: unknown): number {
   if (typeof v === 'number') return v;
+  if (v instanceof SaltFloat) return v.value;
   if (typeof v === 'string' && v.trim() !== '') return Number(v);
   return Number.NaN;
 }
@@ -205,6 +207,7 @@ function typeName(v: unknown): string {
   if (Array.isArray(v)) return "<class 'list'>";
   if (typeof v === 'string') return "<class 'str'>";
   if (typeof v === 'number') return Number.isInteger(v) ? "<class 'int'>" : "<class 'float'>";
+  if (v instanceof SaltFloat) return "<class 'float'>";
   if (typeof v === 'boolean') return "<class 'bool'>";
   return `<class '${typeof v}'>`;
 }

@@ -120,6 +120,19 @@ describe('beacons managed at run time (beacons.add/delete/disable/save)', () => 
     expect(await single('beacon.present', 'word=st', 'interval=1.0', 'test=True')).toBe(
       'Job ticker in correct state',
     );
+    // new settings: Salt's beacons.modify diff of `key:value` lines (Python's str of each value),
+    // the state's comment
+    const modified = (await call(
+      'state.single',
+      'beacon.present',
+      'name=ticker',
+      'word=st2',
+      'interval=2.0',
+    )) as Record<string, { comment: string; changes: unknown }>;
+    expect(Object.values(modified)[0]).toMatchObject({
+      comment: 'Modifying ticker in beacons',
+      changes: { diff: '--- \n+++ \n@@ -1,2 +1,2 @@\n-word:st\n-interval:1.0\n+word:st2\n+interval:2.0\n' },
+    });
     expect(await single('beacon.disabled')).toBe('Disabled beacon ticker.');
     expect(await single('beacon.enabled')).toBe('Enabled ticker from beacons');
     expect(await single('beacon.absent')).toBe('Removed ticker from beacons');
