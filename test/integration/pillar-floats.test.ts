@@ -50,7 +50,7 @@ describe('pillar floats on a minion with a master', () => {
     await events.ready();
     try {
       const seen: number[] = [];
-      for await (const ev of events) {
+      for await (const _ev of events) {
         seen.push(Date.now());
         if (seen.length === 3) break;
       }
