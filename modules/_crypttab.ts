@@ -21,7 +21,8 @@ export function parseCrypttabLine(line: string): CrypttabEntry | undefined {
 }
 
 /** Python's `'{:<n}'.format(text)`: padded with spaces to n code points. */
-const padTo = (text: string, width: number): string => text + ' '.repeat(Math.max(0, width - [...text].length));
+const padTo = (text: string, width: number): string =>
+  text + ' '.repeat(Math.max(0, width - [...text].length));
 
 /** Salt's line for an entry: the first three fields padded to their columns, with a newline. */
 export function formatCrypttabLine(e: CrypttabEntry): string {

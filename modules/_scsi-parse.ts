@@ -26,14 +26,26 @@ export function parseLsscsi(out: string, withSize: boolean): Record<string, Scsi
       const key = comps[0]!;
       const size = withSize ? (comps.pop() ?? null) : null;
       const majmin = comps.pop() ?? '';
-      let [major, minor]: (string | null)[] = [null, null];
-      if (majmin.startsWith('[')) [major = null, minor = null] = majmin.replace(/[[\]]/g, '').split(':');
+      let [major, minor]: [string | null, string | null] = [null, null];
+      if (majmin.startsWith('[')) {
+        const mm = majmin.replace(/[[\]]/g, '').split(':');
+        [major, minor] = [mm[0] ?? null, mm[1] ?? null];
+      }
       const device = comps.pop() ?? '';
-      current = { lun: key.replace(/[[\]]/g, ''), size, major, minor, device, model: comps.slice(3).join(' ') };
-      ret[key] = current;
+      const dev: ScsiDevice = {
+        lun: key.replace(/[[\]]/g, ''),
+        size,
+        major,
+        minor,
+        device,
+        model: comps.slice(3).join(' '),
+      };
+      ret[key] = dev;
+      current = dev;
     } else if (line.startsWith(' ') && current) {
       const comps = pySplit(line);
-      if (line.trim().startsWith('dir')) current.dir = [comps[1] ?? '', (comps[2] ?? '').replace(/[[\]]/g, '')];
+      if (line.trim().startsWith('dir'))
+        current.dir = [comps[1] ?? '', (comps[2] ?? '').replace(/[[\]]/g, '')];
       else {
         const [k, v] = line.trim().split('=');
         current[k!] = v ?? '';

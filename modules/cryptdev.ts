@@ -119,7 +119,11 @@ export interface SetCrypttabOptions {
 }
 
 /** Salt's `set_crypttab`: 'present', 'change' or 'new' for the entry (written unless `test`). */
-export function setCrypttab(name: string, device: string, o: SetCrypttabOptions = {}): 'present' | 'change' | 'new' {
+export function setCrypttab(
+  name: string,
+  device: string,
+  o: SetCrypttabOptions = {},
+): 'present' | 'change' | 'new' {
   const config = o.config ?? '/etc/crypttab';
   const password = o.password === null || o.password === undefined ? 'none' : pyStr(o.password);
   const entry: CrypttabEntry = { name, device, password, options: optionsText(o.options) };
@@ -183,7 +187,8 @@ CLI Example:
       run: (_ctx, a) => crypttab(a.config),
     }),
     rm_crypttab: defineFunction({
-      args: (z) => z.object({ name: z.unknown().transform(pyStr), config: z.string().default('/etc/crypttab') }),
+      args: (z) =>
+        z.object({ name: z.unknown().transform(pyStr), config: z.string().default('/etc/crypttab') }),
       doc: `Remove the named mapping from the crypttab. Returns 'change' when a line was removed,
 'absent' when there was none.
 

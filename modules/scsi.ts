@@ -42,7 +42,8 @@ CLI Examples:
         const rc = res.retcode ?? -1;
         if (rc !== 0) {
           const error = (res.stderr ?? '').split('\n')[0]!;
-          if (error === "lsscsi: invalid option -- 's'") return new RetcodeResult(`${error} - try get_size=False`, rc);
+          if (error === "lsscsi: invalid option -- 's'")
+            return new RetcodeResult(`${error} - try get_size=False`, rc);
           return new RetcodeResult(error, rc);
         }
         return parseLsscsi(res.stdout ?? '', a.get_size);

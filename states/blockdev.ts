@@ -8,7 +8,12 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pyStr } from '../kernel/util.js';
 import { which } from '../modules/_which.js';
-import { defineState, defineStateModule, type StateContext, type StateReturn } from '../plugins/states/index.js';
+import {
+  defineState,
+  defineStateModule,
+  type StateContext,
+  type StateReturn,
+} from '../plugins/states/index.js';
 
 /** The `disk.dump` keys that report each tuned option. */
 const REPORTED_BY: Readonly<Record<string, string>> = {
@@ -20,7 +25,9 @@ const REPORTED_BY: Readonly<Record<string, string>> = {
 
 /** What `blkid` says the device's file system is, '' when none. */
 async function fsTypeOf(ctx: StateContext, name: string): Promise<string> {
-  const out = await ctx.call('cmd.run', [['blkid', '-o', 'value', '-s', 'TYPE', name]], { ignore_retcode: true });
+  const out = await ctx.call('cmd.run', [['blkid', '-o', 'value', '-s', 'TYPE', name]], {
+    ignore_retcode: true,
+  });
   return out ? String(out) : '';
 }
 
@@ -53,13 +60,15 @@ read-write: True to set it read-write.`,
     }
     if (!changes || !Object.keys(changes).length)
       return { ...ret, result: false, comment: `Failed to modify block device ${name}` };
-    if (!Object.keys(changeset).length) return { ...ret, comment: `Block device ${name} already in correct state` };
+    if (!Object.keys(changeset).length)
+      return { ...ret, comment: `Block device ${name} already in correct state` };
     return { ...ret, changes: changeset, comment: `Block device ${name} successfully modified ` };
   },
 });
 
 const formatted = defineState({
-  args: (z) => z.object({ name: z.string(), fs_type: z.string().default('ext4'), force: z.boolean().default(false) }),
+  args: (z) =>
+    z.object({ name: z.string(), fs_type: z.string().default('ext4'), force: z.boolean().default(false) }),
   varkw: true,
   doc: `Manage filesystems of partitions.
 
@@ -68,7 +77,12 @@ fs_type: the file system it must hold (ext4).
 force: make it even when the device is no partition (ext and xfs only). Dangerous.`,
   async run(ctx, a, extra): Promise<StateReturn> {
     const { name, fs_type: fsType } = a;
-    const ret: StateReturn = { changes: {}, comment: `${name} already formatted with ${fsType}`, name, result: false };
+    const ret: StateReturn = {
+      changes: {},
+      comment: `${name} already formatted with ${fsType}`,
+      name,
+      result: false,
+    };
     if (!existsSync(name)) return { ...ret, comment: `${name} does not exist` };
     if ((await fsTypeOf(ctx, name)) === fsType) return { ...ret, result: true };
     if (!which(`mkfs.${fsType}`)) return { ...ret, comment: `Invalid fs_type: ${fsType}` };

@@ -26,7 +26,8 @@ value: the value it must hold.`,
     const { name, value } = a;
     const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
     let current = await ctx.call('sysfs.read', [name]);
-    if (current === false) return { ...ret, result: false, comment: `SysFS attribute ${name} doesn't exist.` };
+    if (current === false)
+      return { ...ret, result: false, comment: `SysFS attribute ${name} doesn't exist.` };
     if (current !== null && typeof current === 'object')
       return { ...ret, result: false, comment: `${name} is not a SysFS attribute.` };
     if (typeof current === 'string') current = current.replace(/(.*\[|\].*)/g, '');
@@ -34,7 +35,11 @@ value: the value it must hold.`,
     if (ctx.test) return { ...ret, result: null, comment: `SysFS attribute ${name} set to be changed.` };
     if (!(await ctx.call('sysfs.write', [name, value])))
       return { ...ret, result: false, comment: `Failed to set ${name} to ${pyStr(value)}` };
-    return { ...ret, changes: { [name]: value }, comment: `Updated SysFS attribute ${name} to ${pyStr(value)}` };
+    return {
+      ...ret,
+      changes: { [name]: value },
+      comment: `Updated SysFS attribute ${name} to ${pyStr(value)}`,
+    };
   },
 });
 
