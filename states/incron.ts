@@ -46,7 +46,8 @@ cmd: the command that should be executed`,
   async run(ctx, a): Promise<StateReturn> {
     const mask = joinMask(a.mask);
     const { name, user } = a;
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    // Salt's key order: changes, comment, name, result
+    const ret: StateReturn = { changes: {}, comment: '', name, result: true };
     if (ctx.test) {
       const status = await checkJob(ctx, user, a.path, mask, pyStr(a.cmd));
       if (status === 'present') return { ...ret, comment: `Incron ${name} already present` };
@@ -76,7 +77,8 @@ user: the user whose incrontab is edited (default root)`,
   async run(ctx, a): Promise<StateReturn> {
     const mask = joinMask(a.mask);
     const { name, user } = a;
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    // Salt's key order: name, result, changes, comment
+    const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
     if (ctx.test) {
       const status = await checkJob(ctx, user, a.path, mask, pyStr(a.cmd));
       if (status === 'absent') return { ...ret, comment: `Incron ${name} is absent` };
