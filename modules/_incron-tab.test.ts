@@ -13,7 +13,9 @@ describe('incrontab model', () => {
   });
 
   it('renders the plain lines first, then the jobs', () => {
-    expect(renderIncronTab(tab).join('')).toBe('# note\n/b IN_CREATE,IN_DELETE run\n/a IN_MODIFY echo $@ now\n');
+    expect(renderIncronTab(tab).join('')).toBe(
+      '# note\n/b IN_CREATE,IN_DELETE run\n/a IN_MODIFY echo $@ now\n',
+    );
   });
 
   it('places a job: present for the same masks, updated when one mask is shared, else appended', () => {
@@ -22,7 +24,9 @@ describe('incrontab model', () => {
       updated: true,
       crons: [{ path: '/a', mask: 'IN_MODIFY,IN_ATTRIB' }],
     });
-    expect(placeJob(tab, { path: '/a', mask: 'IN_ATTRIB', cmd: 'echo $@ now' })).toMatchObject({ updated: false });
+    expect(placeJob(tab, { path: '/a', mask: 'IN_ATTRIB', cmd: 'echo $@ now' })).toMatchObject({
+      updated: false,
+    });
   });
 
   it('names the first unknown mask', () => {

@@ -3,6 +3,7 @@
  * more than three words: path, mask, command) and the other lines (`pre`), rendered back the
  * same way, and the masks Salt accepts. Pure functions: no I/O here.
  */
+import { pySplitlines } from '../kernel/util.js';
 import { pySplit } from './_status-proc.js';
 
 export interface IncronJob {
@@ -44,17 +45,10 @@ export function badMask(mask: string): string | undefined {
   return bad === undefined ? undefined : `Invalid mask type: ${bad}`;
 }
 
-/** Python's `str.splitlines()` for the line ends an incrontab can hold. */
-const splitLines = (text: string): string[] => {
-  const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
-  if (lines.at(-1) === '') lines.pop();
-  return lines;
-};
-
 /** Salt's `list_tab` over a table's text. */
 export function parseIncronTab(data: string): IncronTab {
   const ret: IncronTab = { crons: [], pre: [] };
-  for (const line of splitLines(data)) {
+  for (const line of pySplitlines(data)) {
     const c = pySplit(line);
     if (c.length > 3) ret.crons.push({ path: c[0]!, mask: c[1]!, cmd: c.slice(2).join(' ') });
     else ret.pre.push(line);
@@ -74,7 +68,10 @@ const sortedMasks = (mask: string): string => mask.split(',').sort().join(',');
  * Salt's `set_job` over a parsed table: "present" (nothing to write), or the new job list and
  * whether it replaced a job of the same path and command sharing a mask.
  */
-export function placeJob(tab: IncronTab, job: IncronJob): 'present' | { crons: IncronJob[]; updated: boolean } {
+export function placeJob(
+  tab: IncronTab,
+  job: IncronJob,
+): 'present' | { crons: IncronJob[]; updated: boolean } {
   const wanted = job.mask.split(',');
   let updated = false;
   const crons: IncronJob[] = [];

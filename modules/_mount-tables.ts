@@ -5,10 +5,10 @@
  * its table's path as `config=`, so it runs on any file. As in Salt, the vfstab readers are the
  * fstab ones off Solaris, and the /etc/filesystems functions do nothing off AIX.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { defineFunction, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
-import { rmFstab } from './_mount-fstab.js';
+import { placeLine, readLines, rmFstab, writeTable } from './_mount-fstab.js';
 import { pyOsError } from './_py-oserror.js';
 import { pySplit } from './_status-proc.js';
 
@@ -28,28 +28,17 @@ const isFile = (path: string): boolean => {
   }
 };
 
-/** The lines of `config`, each with its newline; Salt's read error otherwise. */
-function readLines(config: string): string[] {
-  try {
-    return readFileSync(config, 'utf8')
-      .split(/(?<=\n)/)
-      .filter((l) => l !== '');
-  } catch (err) {
-    throw new SALT_ERR_EXEC_COMMAND(`Couldn't read from ${config}: ${pyOsError(err, config)}`);
-  }
-}
-
-function writeLines(config: string, lines: string[]): void {
-  try {
-    writeFileSync(config, lines.join(''));
-  } catch {
-    throw new SALT_ERR_EXEC_COMMAND(`File not writable ${config}`);
-  }
-}
-
 // --- vfstab -------------------------------------------------------------------------------
 
-const VFSTAB_KEYS = ['device', 'device_fsck', 'name', 'fstype', 'pass_fsck', 'mount_at_boot', 'opts'] as const;
+const VFSTAB_KEYS = [
+  'device',
+  'device_fsck',
+  'name',
+  'fstype',
+  'pass_fsck',
+  'mount_at_boot',
+  'opts',
+] as const;
 type VfsKey = (typeof VFSTAB_KEYS)[number];
 type VfsEntry = Partial<Record<VfsKey, string>>;
 const VFSTAB_SPECIAL = new Set(['devfs', 'proc', 'ctfs', 'objfs', 'sharefs', 'fs', 'tmpfs']);
@@ -79,7 +68,8 @@ const vfsLine = (e: VfsEntry): string =>
 /** The `match_on` keys: a list as given, a key, or "auto" (the mount point for special filesystems). */
 function matchKeys(matchOn: unknown, fstype: string, special: Set<string>, byDevice: string): string[] {
   if (Array.isArray(matchOn)) return matchOn.map(pyStr);
-  if (typeof matchOn !== 'string') throw new SALT_ERR_EXEC_COMMAND('match_on must be a string or list of strings');
+  if (typeof matchOn !== 'string')
+    throw new SALT_ERR_EXEC_COMMAND('match_on must be a string or list of strings');
   if (matchOn === 'auto') return special.has(fstype) ? ['name'] : [byDevice];
   return [matchOn];
 }
@@ -123,23 +113,14 @@ function setVfstab(a: SetVfstabArgs, kwargs: Record<string, unknown>): 'present'
     criteria[k as VfsKey] = entry[k as VfsKey];
   }
   if (!isFile(a.config)) throw new SALT_ERR_EXEC_COMMAND(`Bad config file "${a.config}"`);
-  let ret: 'present' | 'change' | 'new' | undefined;
-  const lines: string[] = [];
-  for (const line of readLines(a.config)) {
-    if (vfsMatches(criteria, line)) {
-      ret = 'present';
-      if (vfsMatches(entry, line) || a.not_change) lines.push(line);
-      else {
-        ret = 'change';
-        lines.push(vfsLine(entry));
-      }
-    } else lines.push(line);
-  }
-  if (ret === undefined) {
-    lines.push(vfsLine(entry));
-    ret = 'new';
-  }
-  if (ret !== 'present' && !testMode(a.test, kwargs)) writeLines(a.config, lines);
+  const { lines, ret } = placeLine(
+    readLines(a.config),
+    (line) => vfsMatches(criteria, line),
+    (line) => vfsMatches(entry, line),
+    vfsLine(entry),
+    a.not_change,
+  );
+  if (ret !== 'present' && !testMode(a.test, kwargs)) writeTable(a.config, lines);
   return ret;
 }
 
@@ -155,11 +136,14 @@ function autoFields(line: string): string[] | undefined {
 /** Python's `list[1]` on a `split(':')`: the part after the first colon, or Salt's IndexError. */
 function deviceOf(field: string): string {
   const parts = field.split(':');
-  if (parts.length < 2) throw new SALT_ERR_EXEC_COMMAND(`list index out of range: no "fstype:device" in ${field}`);
+  if (parts.length < 2)
+    throw new SALT_ERR_EXEC_COMMAND(`list index out of range: no "fstype:device" in ${field}`);
   return parts[1]!;
 }
 
-export function automaster(config: string): Record<string, { device: string; fstype: string; opts: string[] }> {
+export function automaster(
+  config: string,
+): Record<string, { device: string; fstype: string; opts: string[] }> {
   const ret: Record<string, { device: string; fstype: string; opts: string[] }> = {};
   if (!isFile(config)) return ret;
   for (const line of readLines(config)) {
@@ -210,11 +194,11 @@ async function setAutomaster(ctx: ExecContext, a: SetAutomasterArgs, kwargs: Rec
   }
   const test = testMode(a.test, kwargs);
   if (change) {
-    if (!test) writeLines(a.config, lines);
+    if (!test) writeTable(a.config, lines);
     return 'change';
   }
   if (present) return 'present';
-  if (!test) writeLines(a.config, [...lines, newline]);
+  if (!test) writeTable(a.config, [...lines, newline]);
   return 'new';
 }
 
@@ -250,7 +234,8 @@ CLI Example:
     run: (ctx, a) => ctx.call('mount.fstab', [a.config]), // Salt's vfstab is its fstab off Solaris
   }),
   rm_vfstab: defineFunction({
-    args: (z) => z.object({ name: z.string(), device: z.unknown(), config: z.string().default('/etc/vfstab') }),
+    args: (z) =>
+      z.object({ name: z.string(), device: z.unknown(), config: z.string().default('/etc/vfstab') }),
     doc: `Remove the mount point from the vfstab.
 
 CLI Example:
@@ -314,7 +299,8 @@ CLI Example:
     run: (ctx, a, extra) => setAutomaster(ctx, a, extra.kwargs),
   }),
   rm_automaster: defineFunction({
-    args: (z) => z.object({ name: z.string(), device: z.unknown(), config: z.string().default('/etc/auto_salt') }),
+    args: (z) =>
+      z.object({ name: z.string(), device: z.unknown(), config: z.string().default('/etc/auto_salt') }),
     doc: `Remove the mount point from the auto_master, then run "automount -cv".
 
 CLI Example:

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP, Socket } from 'node:net';
 import { hostname } from 'node:os';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 
 /** A refusal smtplib raises and Salt answers with False (its reason goes to the debug log). */
 export class SmtpRefused extends Error {}
@@ -74,7 +74,11 @@ class Conn {
   /** STARTTLS: the same connection wrapped in TLS (not verified, as smtplib's default context). */
   async startTls(host: string): Promise<void> {
     this.#sock.removeAllListeners('data');
-    const tls = tlsConnect({ socket: this.#sock as Socket, servername: isIP(host) ? undefined : host, rejectUnauthorized: false });
+    const tls = tlsConnect({
+      socket: this.#sock as Socket,
+      servername: isIP(host) ? undefined : host,
+      rejectUnauthorized: false,
+    });
     await new Promise<void>((ok, fail) => {
       tls.once('secureConnect', ok);
       tls.once('error', fail);
@@ -129,7 +133,8 @@ async function ehlo(conn: Conn): Promise<Map<string, string>> {
 }
 
 async function login(conn: Conn, ext: Map<string, string>, user: string, password: string): Promise<void> {
-  if (!ext.has('auth')) throw new Error('SMTPNotSupportedError: SMTP AUTH extension not supported by server.');
+  if (!ext.has('auth'))
+    throw new Error('SMTPNotSupportedError: SMTP AUTH extension not supported by server.');
   const offered = ext.get('auth')!.toUpperCase().split(/\s+/);
   const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
   let r: Reply | undefined;
@@ -177,7 +182,8 @@ export async function smtpSend(s: SmtpSend): Promise<boolean> {
       ext = await ehlo(conn);
     }
     if (s.username && s.password) await login(conn, ext, s.username, s.password);
-    const size = ext.has('size') ? ` size=${s.data.length}` : '';
+    const crlf = s.data.replace(/\r?\n|\r/g, '\r\n');
+    const size = ext.has('size') ? ` size=${Buffer.byteLength(crlf, 'latin1')}` : '';
     if ((await conn.cmd(`mail FROM:<${s.sender}>${size}`)).code !== 250)
       throw new SmtpRefused(`The server didn’t accept the ${s.sender}.`);
     let taken = 0;
@@ -186,8 +192,9 @@ export async function smtpSend(s: SmtpSend): Promise<boolean> {
       if (code === 250 || code === 251) taken++;
     }
     if (!taken) throw new SmtpRefused('All recipients were refused.');
-    if ((await conn.cmd('data')).code !== 354) throw new SmtpRefused('The server replied with an unexpected error code.');
-    const body = s.data.replace(/\r?\n|\r/g, '\r\n').replace(/^\./gm, '..');
+    if ((await conn.cmd('data')).code !== 354)
+      throw new SmtpRefused('The server replied with an unexpected error code.');
+    const body = crlf.replace(/^\./gm, '..');
     if ((await conn.cmd(`${body}${body.endsWith('\r\n') ? '' : '\r\n'}.`)).code !== 250)
       throw new SmtpRefused('The server replied with an unexpected error code.');
     await conn.cmd('quit');

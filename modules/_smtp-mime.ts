@@ -27,10 +27,15 @@ export interface Attachment {
 }
 
 /** Python's `_make_boundary` shape: fifteen '=' , a 19-digit number, '=='. */
-const boundary = (): string => `${'='.repeat(15)}${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e9)).padStart(10, '0')}==`;
+const boundary = (): string =>
+  `${'='.repeat(15)}${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e9)).padStart(10, '0')}==`;
 
 /** The whole message; `headers` (Subject, From, To) follow the MIME headers, as Python orders them. */
-export function mimeMessage(text: string, headers: [string, string][], attachments: Attachment[] | null): string {
+export function mimeMessage(
+  text: string,
+  headers: [string, string][],
+  attachments: Attachment[] | null,
+): string {
   const head = headers.map(([k, v]) => `${k}: ${v}\n`).join('');
   if (!attachments) {
     const part = textPart(text);

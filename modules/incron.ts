@@ -43,7 +43,11 @@ const listTab = async (ctx: ExecContext, user: unknown): Promise<IncronTab> =>
   parseIncronTab(user === 'system' ? rawSystem() : await rawUser(ctx, user));
 
 /** Salt's `_write_incron_lines`: the system file, or a temp file loaded with `incrontab`. */
-async function writeLines(ctx: ExecContext, user: unknown, lines: string[]): Promise<{ retcode: number; stderr?: string }> {
+async function writeLines(
+  ctx: ExecContext,
+  user: unknown,
+  lines: string[],
+): Promise<{ retcode: number; stderr?: string }> {
   if (user === 'system') {
     if (!existsSync(SYSTEM_DIR))
       throw new SALT_ERR_EXEC_COMMAND(`salt cannot be written. ${SYSTEM_DIR} does not exist`);
@@ -54,7 +58,8 @@ async function writeLines(ctx: ExecContext, user: unknown, lines: string[]): Pro
   const path = join(dir, 'incrontab');
   try {
     writeFileSync(path, lines.join(''));
-    if (user !== 'root') await ctx.call('cmd.run', [`chown ${pyStr(user)} ${dir} ${path}`], { python_shell: false });
+    if (user !== 'root')
+      await ctx.call('cmd.run', [`chown ${pyStr(user)} ${dir} ${path}`], { python_shell: false });
     return await loadTab(ctx, user, path);
   } finally {
     rmSync(dir, { recursive: true, force: true });

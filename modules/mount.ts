@@ -147,7 +147,6 @@ async function doMount(name: string, device: unknown, mkmnt: boolean, fstype: st
   return out.retcode ? out.stderr.replace(/\n$/, '') : true;
 }
 
-
 /** `/proc/swaps`: swap file or device → its type, size, used and priority (as text). */
 function swaps(): Record<string, Record<string, string>> {
   const ret: Record<string, Record<string, string>> = {};

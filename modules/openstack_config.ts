@@ -21,7 +21,11 @@ async function openstackConfig(ctx: ExecContext, op: string, words: unknown[]): 
   throw new SALT_ERR_EXEC_COMMAND(res.stderr);
 }
 
-const place = (z: typeof import('zod').z) => ({ filename: z.unknown(), section: z.unknown(), parameter: z.unknown() });
+const place = (z: typeof import('zod').z) => ({
+  filename: z.unknown(),
+  section: z.unknown(),
+  parameter: z.unknown(),
+});
 
 export default defineModule({
   name: 'openstack_config',

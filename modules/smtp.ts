@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
-import { smtpSend, SmtpRefused } from './_smtp-client.js';
+import { SmtpRefused, smtpSend } from './_smtp-client.js';
 import { type Attachment, mimeMessage } from './_smtp-mime.js';
 import { isMapping } from './_traverse.js';
 
@@ -43,7 +43,9 @@ CLI Examples:
         if (a.profile) {
           const creds = await ctx.call('config.option', [a.profile]);
           if (!isMapping(creds))
-            throw new SALT_ERR_EXEC_COMMAND(`smtp profile ${pyStr(a.profile)} is not a mapping in the config`);
+            throw new SALT_ERR_EXEC_COMMAND(
+              `smtp profile ${pyStr(a.profile)} is not a mapping in the config`,
+            );
           server = creds['smtp.server'];
           useSsl = creds['smtp.tls'];
           sender = creds['smtp.sender'];

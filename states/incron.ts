@@ -3,8 +3,13 @@
  * keep one job (path, mask list, command) in a user's incrontab through the `incron` module.
  */
 import { pyStr } from '../kernel/util.js';
-import { defineState, defineStateModule, type StateContext, type StateReturn } from '../plugins/states/index.js';
 import type { IncronTab } from '../modules/_incron-tab.js';
+import {
+  defineState,
+  defineStateModule,
+  type StateContext,
+  type StateReturn,
+} from '../plugins/states/index.js';
 
 /** Python's `",".join(mask)`: a list's items, or a string's characters, joined by commas. */
 const joinMask = (mask: unknown): string =>
@@ -51,13 +56,15 @@ cmd: the command that should be executed`,
     if (ctx.test) {
       const status = await checkJob(ctx, user, a.path, mask, pyStr(a.cmd));
       if (status === 'present') return { ...ret, comment: `Incron ${name} already present` };
-      const comment = status === 'absent' ? `Incron ${name} is set to be added` : `Incron ${name} is set to be updated`;
+      const comment =
+        status === 'absent' ? `Incron ${name} is set to be added` : `Incron ${name} is set to be updated`;
       return { ...ret, result: null, comment };
     }
     const data = await ctx.call('incron.set_job', [], { user, path: a.path, mask, cmd: a.cmd });
     const who = pyStr(user);
     if (data === 'present') return { ...ret, comment: `Incron ${name} already present` };
-    if (data === 'new') return { ...ret, comment: `Incron ${name} added to ${who}'s incrontab`, changes: { [who]: name } };
+    if (data === 'new')
+      return { ...ret, comment: `Incron ${name} added to ${who}'s incrontab`, changes: { [who]: name } };
     if (data === 'updated') return { ...ret, comment: `Incron ${name} updated`, changes: { [who]: name } };
     return {
       ...ret,
@@ -89,7 +96,11 @@ user: the user whose incrontab is edited (default root)`,
     if (data === 'absent') return { ...ret, comment: `Incron ${name} already absent` };
     if (data === 'removed')
       return { ...ret, comment: `Incron ${name} removed from ${who}'s crontab`, changes: { [who]: name } };
-    return { ...ret, result: false, comment: `Incron ${name} for user ${who} failed to commit with error ${pyStr(data)}` };
+    return {
+      ...ret,
+      result: false,
+      comment: `Incron ${name} for user ${who} failed to commit with error ${pyStr(data)}`,
+    };
   },
 });
 

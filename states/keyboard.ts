@@ -14,10 +14,16 @@ function layoutState(what: 'System' | 'XOrg', get: string, set: string) {
 name: the keyboard layout to use.`,
     async run(ctx, { name }): Promise<StateReturn> {
       const ret: StateReturn = { name, changes: {}, result: null, comment: '' };
-      if ((await ctx.call(get, [])) === name) return { ...ret, result: true, comment: `${what} layout ${name} already set` };
+      if ((await ctx.call(get, [])) === name)
+        return { ...ret, result: true, comment: `${what} layout ${name} already set` };
       if (ctx.test) return { ...ret, comment: `${what} layout ${name} needs to be set` };
       if (await ctx.call(set, [name]))
-        return { ...ret, changes: { layout: name }, result: true, comment: `Set ${lower} keyboard layout ${name}` };
+        return {
+          ...ret,
+          changes: { layout: name },
+          result: true,
+          comment: `Set ${lower} keyboard layout ${name}`,
+        };
       return { ...ret, result: false, comment: `Failed to set ${lower} keyboard layout` };
     },
   });

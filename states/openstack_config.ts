@@ -32,9 +32,14 @@ value: the value to set`,
     const where = { filename: a.filename, section: a.section, parameter: a.parameter ?? a.name };
     try {
       const old = await ctx.call('openstack_config.get', [], where);
-      if (old === a.value) return { ...ret, result: true, comment: 'The value is already set to the correct value' };
+      if (old === a.value)
+        return { ...ret, result: true, comment: 'The value is already set to the correct value' };
       if (ctx.test)
-        return { ...ret, result: null, comment: `Value '${String(old)}' is set to be changed to '${String(a.value)}'.` };
+        return {
+          ...ret,
+          result: null,
+          comment: `Value '${String(old)}' is set to be changed to '${String(a.value)}'.`,
+        };
     } catch (err) {
       if (!notFound(err)) throw err;
     }
@@ -45,7 +50,12 @@ value: the value to set`,
 
 const absent = defineState({
   args: (z) =>
-    z.object({ name: z.string(), filename: z.unknown(), section: z.unknown(), parameter: z.unknown().default(null) }),
+    z.object({
+      name: z.string(),
+      filename: z.unknown(),
+      section: z.unknown(),
+      parameter: z.unknown().default(null),
+    }),
   doc: `Ensure a value is not set in an OpenStack configuration file.
 
 filename: the full path to the configuration file

@@ -22,9 +22,13 @@ describe.skipIf(!canIncron)('incron on the system table', () => {
   it('set_job adds, updates and keeps jobs; list_tab and rm_job read and remove them', async () => {
     writeFileSync(SYS, `${watched} IN_MODIFY echo $@\n# a comment\n`);
     expect((await call('incron.set_job', 'system', watched, 'IN_MODIFY', 'echo $@')).local).toBe('present');
-    expect((await call('incron.set_job', 'system', watched, 'in_modify,IN_CREATE', 'echo $@')).local).toBe('updated');
+    expect((await call('incron.set_job', 'system', watched, 'in_modify,IN_CREATE', 'echo $@')).local).toBe(
+      'updated',
+    );
     expect((await call('incron.set_job', 'system', watched, 'IN_DELETE', 'echo $@')).local).toBe('new');
-    expect((await call('incron.set_job', 'system', watched, 'IN_BOGUS', 'x')).local).toBe('Invalid mask type: IN_BOGUS');
+    expect((await call('incron.set_job', 'system', watched, 'IN_BOGUS', 'x')).local).toBe(
+      'Invalid mask type: IN_BOGUS',
+    );
     expect(readFileSync(SYS, 'utf8')).toBe(
       `# a comment\n${watched} IN_MODIFY,IN_CREATE echo $@\n${watched} IN_DELETE echo $@\n`,
     );
@@ -43,7 +47,10 @@ describe.skipIf(!canIncron)('incron on the system table', () => {
     writeFileSync(SYS, '');
     const job = [`path=${watched}`, 'mask=["IN_MODIFY"]', 'cmd=echo $@', 'user=system'];
     const t = await call('state.single', 'incron.present', 'watch', ...job, 'test=True');
-    expect(Object.values(t.local as object)[0]).toMatchObject({ result: null, comment: 'Incron watch is set to be added' });
+    expect(Object.values(t.local as object)[0]).toMatchObject({
+      result: null,
+      comment: 'Incron watch is set to be added',
+    });
     const p = await call('state.single', 'incron.present', 'watch', ...job);
     expect(Object.values(p.local as object)[0]).toMatchObject({
       result: true,
@@ -98,15 +105,42 @@ describe.skipIf(!canCrudini)('openstack_config over openstack-config (crudini)',
   it('openstack_config.present and absent', async () => {
     process.env.PATH = `${bin}${delimiter}${savedPath}`;
     writeFileSync(ini, '[sql]\nconnection = foo\n');
-    const same = await call('state.single', 'openstack_config.present', 'connection', `filename=${ini}`, 'section=sql', 'value=foo');
+    const same = await call(
+      'state.single',
+      'openstack_config.present',
+      'connection',
+      `filename=${ini}`,
+      'section=sql',
+      'value=foo',
+    );
     expect(Object.values(same.local as object)[0]).toMatchObject({
       result: true,
       comment: 'The value is already set to the correct value',
     });
-    const add = await call('state.single', 'openstack_config.present', 'p', `filename=${ini}`, 'section=sql', 'parameter=newp', 'value=1');
-    expect(Object.values(add.local as object)[0]).toMatchObject({ result: true, changes: { Value: 'Updated' } });
+    const add = await call(
+      'state.single',
+      'openstack_config.present',
+      'p',
+      `filename=${ini}`,
+      'section=sql',
+      'parameter=newp',
+      'value=1',
+    );
+    expect(Object.values(add.local as object)[0]).toMatchObject({
+      result: true,
+      changes: { Value: 'Updated' },
+    });
     expect(readFileSync(ini, 'utf8')).toBe('[sql]\nconnection = foo\nnewp = 1\n');
-    const gone = await call('state.single', 'openstack_config.absent', 'nope', `filename=${ini}`, 'section=sql');
-    expect(Object.values(gone.local as object)[0]).toMatchObject({ result: true, comment: 'The value is already absent' });
+    const gone = await call(
+      'state.single',
+      'openstack_config.absent',
+      'nope',
+      `filename=${ini}`,
+      'section=sql',
+    );
+    expect(Object.values(gone.local as object)[0]).toMatchObject({
+      result: true,
+      comment: 'The value is already absent',
+    });
   });
 });

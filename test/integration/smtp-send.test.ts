@@ -22,7 +22,15 @@ describe('smtp.send_msg', () => {
   const srv = () => `server=127.0.0.1:${sink.port}`;
 
   it('sends a plain text message to each recipient', async () => {
-    const r = await call('smtp.send_msg', 'a@x, b@y', 'two\n.dot line', 'subject=Hi', srv(), 'use_ssl=False', 'sender=me@x');
+    const r = await call(
+      'smtp.send_msg',
+      'a@x, b@y',
+      'two\n.dot line',
+      'subject=Hi',
+      srv(),
+      'use_ssl=False',
+      'sender=me@x',
+    );
     expect(r.local).toBe(true);
     expect(sink.messages.at(-1)).toEqual({
       from: 'me@x',
@@ -35,22 +43,52 @@ describe('smtp.send_msg', () => {
   });
 
   it('logs in, and answers False when the login or every recipient is refused', async () => {
-    const ok = await call('smtp.send_msg', 'a@x', 'hi', srv(), 'use_ssl=False', 'sender=me@x', 'username=u', 'password=p');
+    const ok = await call(
+      'smtp.send_msg',
+      'a@x',
+      'hi',
+      srv(),
+      'use_ssl=False',
+      'sender=me@x',
+      'username=u',
+      'password=p',
+    );
     expect(ok.local).toBe(true);
     expect(sink.messages.at(-1)?.auth).toBe('u');
     const n = sink.messages.length;
-    const bad = await call('smtp.send_msg', 'a@x', 'hi', srv(), 'use_ssl=False', 'sender=me@x', 'username=bad', 'password=p');
+    const bad = await call(
+      'smtp.send_msg',
+      'a@x',
+      'hi',
+      srv(),
+      'use_ssl=False',
+      'sender=me@x',
+      'username=bad',
+      'password=p',
+    );
     expect(bad.local).toBe(false);
-    expect((await call('smtp.send_msg', 'no@x', 'hi', srv(), 'use_ssl=False', 'sender=me@x')).local).toBe(false);
+    expect((await call('smtp.send_msg', 'no@x', 'hi', srv(), 'use_ssl=False', 'sender=me@x')).local).toBe(
+      false,
+    );
     expect(sink.messages.length).toBe(n);
-    expect((await call('smtp.send_msg', 'no@x,a@x', 'hi', srv(), 'use_ssl=False', 'sender=me@x')).local).toBe(true);
+    expect((await call('smtp.send_msg', 'no@x,a@x', 'hi', srv(), 'use_ssl=False', 'sender=me@x')).local).toBe(
+      true,
+    );
     expect(sink.messages.at(-1)?.to).toEqual(['a@x']);
   });
 
   it('sends attachments as a multipart message', async () => {
     const file = join(root, 'att.txt');
     writeFileSync(file, 'attached\n');
-    const r = await call('smtp.send_msg', 'a@x', 'see file', srv(), 'use_ssl=False', 'sender=me@x', `attachments=["${file}"]`);
+    const r = await call(
+      'smtp.send_msg',
+      'a@x',
+      'see file',
+      srv(),
+      'use_ssl=False',
+      'sender=me@x',
+      `attachments=["${file}"]`,
+    );
     expect(r.local).toBe(true);
     const data = sink.messages.at(-1)?.data.replace(/={15}\d{19}==/g, 'B') ?? '';
     expect(data).toBe(
@@ -62,7 +100,14 @@ describe('smtp.send_msg', () => {
   });
 
   it('answers False for a server name that does not resolve', async () => {
-    const r = await call('smtp.send_msg', 'a@x', 'hi', 'server=nonexistent.invalid', 'use_ssl=False', 'sender=me@x');
+    const r = await call(
+      'smtp.send_msg',
+      'a@x',
+      'hi',
+      'server=nonexistent.invalid',
+      'use_ssl=False',
+      'sender=me@x',
+    );
     expect(r.local).toBe(false);
   });
 });

@@ -44,7 +44,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         const verb = line.split(' ')[0]!.toLowerCase();
         if (verb === 'ehlo') say('250-sink\r\n250-SIZE 1000000\r\n250 AUTH PLAIN LOGIN');
         else if (verb === 'auth') {
-          const user = Buffer.from(line.split(' ')[2] ?? '', 'base64').toString().split('\0')[1] ?? '';
+          const user =
+            Buffer.from(line.split(' ')[2] ?? '', 'base64')
+              .toString()
+              .split('\0')[1] ?? '';
           msg.auth = user;
           say(user === 'bad' ? '535 authentication failed' : '235 ok');
         } else if (verb === 'mail') {
