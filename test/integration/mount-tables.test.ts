@@ -29,7 +29,7 @@ describe('mount tables (vfstab, automaster, filesystems)', () => {
       'new',
     );
     expect(readFileSync(vf, 'utf8')).toBe(
-      `${VFSTAB}/dev/dsk/c1  -   /mnt/x              ufs      -   yes    -\n`,
+      `${VFSTAB}/dev/dsk/c1 -   /mnt/x              ufs      -   yes    -\n`,
     );
     const args = ['/', '/dev/dsk/c0', 'ufs', 'device_fsck=/dev/rdsk/c0', 'pass_fsck=1', 'mount_at_boot=no'];
     expect((await call('mount.set_vfstab', ...args, `config=${vf}`)).local).toBe('present');
@@ -42,7 +42,7 @@ describe('mount tables (vfstab, automaster, filesystems)', () => {
       'change',
     );
     expect(readFileSync(vf, 'utf8')).toContain(
-      '/dev2        -   /devices            devfs    -   yes    -\n',
+      '/dev2       -   /devices            devfs    -   yes    -\n',
     );
     const bad = await call('mount.set_vfstab', '/d', '/x', 'ufs', `config=${join(w, 'none')}`);
     expect(bad.output).toContain(`Bad config file "${join(w, 'none')}"`);

@@ -1,6 +1,6 @@
 /**
  * A throwaway SMTP server on 127.0.0.1 for tests: it offers SIZE and AUTH PLAIN LOGIN, takes
- * any login but the user "bad", refuses the recipient "no@x", and keeps each message's
+ * any login but the user "bad" (by either mechanism), refuses the recipient "no@x", and keeps each message's
  * envelope and text (CRLF turned to LF, dot-stuffing undone).
  */
 import { createServer, type Server } from 'node:net';
@@ -24,6 +24,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     s.setEncoding('latin1');
     let buf = '';
     let data: string | null = null;
+    let loginPassword = false;
     let msg: SinkMessage = { from: '', to: [], auth: null, data: '' };
     const say = (t: string) => s.write(`${t}\r\n`);
     say('220 sink ESMTP');
@@ -41,15 +42,26 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           } else data += `${line.startsWith('..') ? line.slice(1) : line}\n`;
           continue;
         }
+        if (loginPassword) {
+          loginPassword = false;
+          say(msg.auth === 'bad' ? '535 authentication failed' : '235 ok');
+          continue;
+        }
         const verb = line.split(' ')[0]!.toLowerCase();
         if (verb === 'ehlo') say('250-sink\r\n250-SIZE 1000000\r\n250 AUTH PLAIN LOGIN');
         else if (verb === 'auth') {
-          const user =
-            Buffer.from(line.split(' ')[2] ?? '', 'base64')
-              .toString()
-              .split('\0')[1] ?? '';
-          msg.auth = user;
-          say(user === 'bad' ? '535 authentication failed' : '235 ok');
+          // PLAIN carries "\0user\0password"; LOGIN the user, then the password on the next line
+          const [, mech, first = ''] = line.split(' ');
+          const decoded = Buffer.from(first, 'base64').toString();
+          msg.auth = mech === 'PLAIN' ? (decoded.split('\0')[1] ?? '') : decoded;
+          if (mech === 'LOGIN') loginPassword = true;
+          say(
+            mech === 'LOGIN'
+              ? '334 UGFzc3dvcmQ6'
+              : msg.auth === 'bad'
+                ? '535 authentication failed'
+                : '235 ok',
+          );
         } else if (verb === 'mail') {
           msg.from = /<(.*)>/.exec(line)?.[1] ?? '';
           say('250 ok');
