@@ -41,9 +41,7 @@ describe('mount tables (vfstab, automaster, filesystems)', () => {
     expect((await call('mount.set_vfstab', '/devices', '/dev2', 'devfs', `config=${vf}`)).local).toBe(
       'change',
     );
-    expect(readFileSync(vf, 'utf8')).toContain(
-      '/dev2       -   /devices            devfs    -   yes    -\n',
-    );
+    expect(readFileSync(vf, 'utf8')).toContain('/dev2       -   /devices            devfs    -   yes    -\n');
     const bad = await call('mount.set_vfstab', '/d', '/x', 'ufs', `config=${join(w, 'none')}`);
     expect(bad.output).toContain(`Bad config file "${join(w, 'none')}"`);
   });
