@@ -62,7 +62,8 @@ const SPECIAL_FS = new Set([
   'btrfs',
 ]);
 
-function readLines(config: string): string[] {
+/** The lines of `config`, each with its newline; Salt's read error otherwise. */
+export function readLines(config: string): string[] {
   try {
     return readFileSync(config, 'utf8')
       .split(/(?<=\n)/)
@@ -107,30 +108,55 @@ export function setFstab(a: SetFstabArgs): 'present' | 'change' | 'new' {
   const criteria = Object.fromEntries(matchOn.map((k) => [k, entry[k as EntryKey]])) as FstabCriteria;
   if (!existsSync(a.config) || !statSync(a.config).isFile())
     throw new SALT_ERR_EXEC_COMMAND(`Bad config file "${a.config}"`);
+  const { lines, ret } = placeLine(
+    readLines(a.config),
+    (line) => matchesLine(criteria, line),
+    (line) => matchesLine(entry, line),
+    formatEntry(entry),
+    a.not_change,
+  );
+  if (ret !== 'present' && !a.test) writeTable(a.config, lines);
+  return ret;
+}
+
+/**
+ * Salt's pass of `set_fstab`/`set_vfstab` over a table's lines: the lines `isWanted` finds are
+ * "present" when `isSame` (or `notChange`), else replaced by `formatted` ("change"); with none
+ * found `formatted` is appended ("new").
+ */
+export function placeLine(
+  from: string[],
+  isWanted: (line: string) => boolean | undefined,
+  isSame: (line: string) => boolean | undefined,
+  formatted: string,
+  notChange: unknown,
+): { lines: string[]; ret: 'present' | 'change' | 'new' } {
   let ret: 'present' | 'change' | 'new' | undefined;
   const lines: string[] = [];
-  for (const line of readLines(a.config)) {
-    if (matchesLine(criteria, line)) {
+  for (const line of from) {
+    if (isWanted(line)) {
       ret = 'present';
-      if (matchesLine(entry, line) || a.not_change) lines.push(line);
+      if (isSame(line) || notChange) lines.push(line);
       else {
         ret = 'change';
-        lines.push(formatEntry(entry));
+        lines.push(formatted);
       }
     } else lines.push(line);
   }
   if (ret === undefined) {
-    lines.push(formatEntry(entry));
+    lines.push(formatted);
     ret = 'new';
   }
-  if (ret !== 'present' && !a.test) {
-    try {
-      writeFileSync(a.config, lines.join(''));
-    } catch {
-      throw new SALT_ERR_EXEC_COMMAND(`File not writable ${a.config}`);
-    }
+  return { lines, ret };
+}
+
+/** Writes a table's lines back, or Salt's "File not writable" error. */
+export function writeTable(config: string, lines: string[]): void {
+  try {
+    writeFileSync(config, lines.join(''));
+  } catch {
+    throw new SALT_ERR_EXEC_COMMAND(`File not writable ${config}`);
   }
-  return ret;
 }
 
 /** Salt's `rm_fstab`: drops the entries of `name` (and `device` when given); always true. */

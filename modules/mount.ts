@@ -9,6 +9,7 @@ import { pyTruthy } from '../kernel/util.js';
 import { readMountCache, writeMountCache } from './_mount-cache.js';
 import { pathMountFunctions } from './_mount-fns-path.js';
 import { rmFstab, setFstab } from './_mount-fstab.js';
+import { isTrue, tableMountFunctions } from './_mount-tables.js';
 import { pySplit, readProc, runProgram } from './_status-proc.js';
 import { isMapping } from './_traverse.js';
 
@@ -145,10 +146,6 @@ async function doMount(name: string, device: unknown, mkmnt: boolean, fstype: st
   const out = await runProgram(argv);
   return out.retcode ? out.stderr.replace(/\n$/, '') : true;
 }
-
-/** Salt's `is_true`: True, a positive number, or the text "true" in any case. */
-const isTrue = (v: unknown): boolean =>
-  v === true || (typeof v === 'number' && v > 0) || (typeof v === 'string' && v.toLowerCase() === 'true');
 
 /** `/proc/swaps`: swap file or device → its type, size, used and priority (as text). */
 function swaps(): Record<string, Record<string, string>> {
@@ -385,5 +382,6 @@ CLI Example:
       },
     }),
     ...pathMountFunctions,
+    ...tableMountFunctions,
   },
 });
