@@ -23,4 +23,5 @@ export const BUILTIN_RENDERERS: readonly RendererDef[] = [
   lazyRenderer('json', async () => (await import('./json-renderer.js')).jsonRenderer),
   lazyRenderer('gpg', async () => (await import('./gpg-renderer.js')).gpgRenderer),
   lazyRenderer('js', async () => (await import('./js-renderer.js')).jsRenderer),
+  lazyRenderer('stateconf', async () => (await import('./stateconf/renderer.js')).stateconfRenderer),
 ];
