@@ -105,7 +105,7 @@ function nameAndArgline(part: string): [string, string] {
 
 function rendererNamed(step: RenderStep, name: string): RendererDef {
   const def = step.renderers?.get(name);
-  if (!def) throw new StateconfError(`Renderer: '${name}' is not available!`);
+  if (!def) throw new StateconfError(`Renderer: '${name}.render' is not available!`);
   return def;
 }
 
