@@ -26,5 +26,7 @@ export const BUILTIN_RENDERERS: readonly RendererDef[] = [
   lazyRenderer('toml', async () => (await import('./toml-renderer.js')).tomlRenderer),
   lazyRenderer('json5', async () => (await import('./json5-renderer.js')).json5Renderer),
   lazyRenderer('hjson', async () => (await import('./hjson-renderer.js')).hjsonRenderer),
+  lazyRenderer('yamlex', async () => (await import('./yaml/yamlex.js')).yamlexRenderer),
+  lazyRenderer('msgpack', async () => (await import('./msgpack-renderer.js')).msgpackRenderer),
   lazyRenderer('stateconf', async () => (await import('./stateconf/renderer.js')).stateconfRenderer),
 ];
