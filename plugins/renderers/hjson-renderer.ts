@@ -28,11 +28,13 @@ export const hjsonRenderer: RendererDef = {
     } catch (err) {
       const message = (err as Error).message;
       const at = / at line (\d+),(\d+) >>>[\s\S]*$/.exec(message);
+      // hjson counts lines from the first non-blank character
+      const skipped = (/^\s*/.exec(body)?.[0].match(/\n/g) ?? []).length;
       throw renderError(
         SALT_ERR_RENDER_SYNTAX,
         {
           path: step.path,
-          line: at ? Number(at[1]) : 0,
+          line: at ? Number(at[1]) + skipped : 0,
           column: at ? Number(at[2]) : 0,
           source: body,
           chain: step.chain,
