@@ -8,7 +8,7 @@ import { defineState, defineStateModule, type StateReturn } from '../plugins/sta
 const noOp = defineState({
   args: (z) => z.object({ name: z.string() }),
   varkw: true,
-  doc: 'A no-op state: the stateconf renderer reads its arguments as the SLS file\'s context.',
+  doc: "A no-op state: the stateconf renderer reads its arguments as the SLS file's context.",
   run: (_ctx, { name }): StateReturn => ({ name, result: true, changes: {}, comment: '' }),
 });
 

@@ -10,7 +10,9 @@ const render = (source: string) => renderPipeline(source, { path: 'r.sls', conte
 
 describe('toml, json5, hjson, yamlex and msgpack renderers', () => {
   it('toml: tables, arrays of tables, dates as ISO text, empty is {}, errors name line and column', async () => {
-    expect(await render('#!toml\n[a]\n"test.nop" = [{name = "x"}]\n[[f]]\nn = 1\n[[f]]\nn = 2\nd = 1979-05-27\n')).toEqual({
+    expect(
+      await render('#!toml\n[a]\n"test.nop" = [{name = "x"}]\n[[f]]\nn = 1\n[[f]]\nn = 2\nd = 1979-05-27\n'),
+    ).toEqual({
       a: { 'test.nop': [{ name: 'x' }] },
       f: [{ n: 1 }, { n: 2, d: '1979-05-27' }],
     });
@@ -27,7 +29,10 @@ describe('toml, json5, hjson, yamlex and msgpack renderers', () => {
     });
     expect(await render('#!json5\n  \n')).toEqual({});
     await expect(render('#!json5\n{a: 1,\n b: ]}\n')).rejects.toThrow(/line 3, column 5: invalid JSON5/);
-    expect(await render('#!hjson\n{\n  # c\n  name: hello world\n  l: [1, 2]\n}\n')).toEqual({ name: 'hello world', l: [1, 2] });
+    expect(await render('#!hjson\n{\n  # c\n  name: hello world\n  l: [1, 2]\n}\n')).toEqual({
+      name: 'hello world',
+      l: [1, 2],
+    });
     await expect(render('#!hjson\n{a: 1\n b: ]}\n')).rejects.toThrow(/line 3, column 5: invalid Hjson/);
   });
 
@@ -62,7 +67,9 @@ describe('toml, json5, hjson, yamlex and msgpack renderers', () => {
   });
 
   it('msgpack: text fails naming the file, bytes decode', async () => {
-    await expect(render('#!msgpack\n\u0081\u00a1a\u0001\n')).rejects.toThrow(/r\.sls: msgpack data cannot come from an SLS file/);
+    await expect(render('#!msgpack\n\u0081\u00a1a\u0001\n')).rejects.toThrow(
+      /r\.sls: msgpack data cannot come from an SLS file/,
+    );
     expect(await render('#!msgpack\n')).toEqual({});
     const step = { path: 'b', argline: '', limits: {} as never, chain: [], checkDeadline() {} };
     expect(await msgpackRenderer.render(packIpc({ a: [1] }), context, step)).toEqual({ a: [1] });

@@ -27,7 +27,13 @@ export const json5Renderer: RendererDef = {
       const e = err as Json5Error;
       throw renderError(
         SALT_ERR_RENDER_SYNTAX,
-        { path: step.path, line: e.lineNumber ?? 0, column: e.columnNumber ?? 0, source: body, chain: step.chain },
+        {
+          path: step.path,
+          line: e.lineNumber ?? 0,
+          column: e.columnNumber ?? 0,
+          source: body,
+          chain: step.chain,
+        },
         `invalid JSON5: ${e.message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '')}`,
       );
     }

@@ -79,7 +79,10 @@ function* statelist(
 }
 
 /** The single-key items of a list: (item, key, value), only keys in `names` when given. */
-function* nvlist(list: unknown, names?: readonly string[]): Generator<[Record<string, unknown>, string, unknown]> {
+function* nvlist(
+  list: unknown,
+  names?: readonly string[],
+): Generator<[Record<string, unknown>, string, unknown]> {
   if (!Array.isArray(list)) return;
   for (const item of list) {
     if (!isRecord(item)) continue;
@@ -89,12 +92,16 @@ function* nvlist(list: unknown, names?: readonly string[]): Generator<[Record<st
 }
 
 /** The `{mod: id}` items under the named requisites of a state's args. */
-function* nvlist2(list: unknown, names: readonly string[]): Generator<[Record<string, unknown>, string, unknown]> {
+function* nvlist2(
+  list: unknown,
+  names: readonly string[],
+): Generator<[Record<string, unknown>, string, unknown]> {
   for (const [, , value] of nvlist(list, names)) yield* nvlist(value);
 }
 
 export function rewriteShorthand(data: High): void {
-  for (const [sid, states] of Object.entries(data)) if (typeof states === 'string') data[sid] = { [states]: [] };
+  for (const [sid, states] of Object.entries(data))
+    if (typeof states === 'string') data[sid] = { [states]: [] };
 }
 
 export function rewriteIncludesExcludes(data: High, sls: string, saltenv: string): void {
@@ -111,7 +118,8 @@ export function rewriteIncludesExcludes(data: High, sls: string, saltenv: string
         incl = each[last];
         delete each[last];
       }
-      if (typeof incl === 'string' && incl.startsWith('.')) includes[i] = { [env]: relativeToAbsSls(incl, sls) };
+      if (typeof incl === 'string' && incl.startsWith('.'))
+        includes[i] = { [env]: relativeToAbsSls(incl, sls) };
     });
   }
   const excludes = data.exclude;
@@ -142,7 +150,11 @@ export function addImplicitRequires(data: High, memory: StateconfMemory): void {
   const before = new Set<string>();
   const after = new Set<string>();
   for (const [sid, states] of Object.entries(data)) {
-    const keys = isRecord(states) ? Object.keys(states) : Array.isArray(states) ? states : [...String(states)];
+    const keys = isRecord(states)
+      ? Object.keys(states)
+      : Array.isArray(states)
+        ? states
+        : [...String(states)];
     for (const state of keys) {
       if (typeof state !== 'string') throw new TypeError('state name is not a string');
       after.add(tag(sid, state));
@@ -227,7 +239,9 @@ export function renameStateIds(data: High, sls: string, isExtend = false): void 
     if (!sid.startsWith('.')) continue;
     const newSid = localToAbsSid(sid, sls);
     if (newSid in data)
-      throw new StateconfError(`Can't rename state id(${sid}) into ${newSid} because the later already exists!`);
+      throw new StateconfError(
+        `Can't rename state id(${sid}) into ${newSid} because the later already exists!`,
+      );
     for (const [sname, args] of entriesOf(data[sid])) {
       if (stateName(sname) === STATE_NAME) continue;
       if (!Array.isArray(args)) throw new TypeError('state arguments are not a list');

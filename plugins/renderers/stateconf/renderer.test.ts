@@ -8,7 +8,8 @@ function ctx(sls: string): RenderContext {
   return { grains: {}, pillar: {}, opts: {}, salt: NO_SALT_FUNCTIONS, saltenv: 'base', sls };
 }
 
-const render = (source: string, sls: string, c = ctx(sls)) => renderPipeline(source, { path: `${sls}.sls`, context: c });
+const render = (source: string, sls: string, c = ctx(sls)) =>
+  renderPipeline(source, { path: `${sls}.sls`, context: c });
 
 describe('stateconf renderer', () => {
   it('renames .ids to <sls>::id, adds name, resolves relative requisites and includes, adds the goal state', async () => {
@@ -60,10 +61,13 @@ describe('stateconf renderer', () => {
     expect(out['o::b']).toEqual({ 'test.nop': [{ name: 'b' }, { require: [{ test: 'o::a' }] }] });
     expect(out['o::start']).toEqual({ 'stateconf.set': [{ require_in: [{ test: 'o::a' }] }] });
     expect(Object.keys(out)).toEqual(['o::a', 'o::b', 'o::start', 'o::goal']);
-    const forward = '#!stateconf -o yaml . jinja\n.a:\n  test.nop:\n    - require:\n      - test: .b\n.b: test.nop\n';
+    const forward =
+      '#!stateconf -o yaml . jinja\n.a:\n  test.nop:\n    - require:\n      - test: .b\n.b: test.nop\n';
     await expect(render(forward, 'o')).rejects.toMatchObject({
       code: 'SALT_ERR_RENDER_FAILED',
-      message: expect.stringContaining("State(.a:test) can't require/watch/listen/onchanges/onfail a state(.b:test) defined after it!"),
+      message: expect.stringContaining(
+        "State(.a:test) can't require/watch/listen/onchanges/onfail a state(.b:test) defined after it!",
+      ),
     });
   });
 
@@ -71,7 +75,9 @@ describe('stateconf renderer', () => {
     await expect(render('#!stateconf bogus . jinja\n.a: test.nop\n', 'x')).rejects.toThrow(
       "Renderer: 'bogus.render' is not available!",
     );
-    await expect(render('#!stateconf yaml\n.a: test.nop\n', 'x')).rejects.toThrow('Invalid use of stateconf.py renderer!');
+    await expect(render('#!stateconf yaml\n.a: test.nop\n', 'x')).rejects.toThrow(
+      'Invalid use of stateconf.py renderer!',
+    );
     await expect(render('#!stateconf\ninclude:\n  - ...up\n', 'x')).rejects.toThrow(
       'Attempted relative include goes beyond top level package',
     );

@@ -15,9 +15,9 @@ import {
   extractStateConfs,
   namesDeclIn,
   newMemory,
+  renameStateIds,
   rewriteIncludesExcludes,
   rewriteShorthand,
-  renameStateIds,
   type StateconfMemory,
 } from './high.js';
 import { StateconfError } from './sls-ids.js';
@@ -155,7 +155,11 @@ async function renderStateconf(input: unknown, context: RenderContext, step: Ren
   const slsDir = sls.includes('.') ? sls.replaceAll('.', '/').replace(/\/?[^/]*$/, '') : sls;
   const processSls = async (text: string, vars: Record<string, unknown>, extract: boolean) => {
     const extra = { ...context.extra, sls_dir: slsDir || '.', ...vars };
-    const out = await renderTemplate.render(text, { ...context, extra }, { ...step, argline: templateArgline });
+    const out = await renderTemplate.render(
+      text,
+      { ...context, extra },
+      { ...step, argline: templateArgline },
+    );
     const high = await renderData.render(out, context, { ...step, argline: dataArgline });
     return processHigh(high, extract);
   };

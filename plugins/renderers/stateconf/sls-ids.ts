@@ -13,7 +13,8 @@ export function relativeToAbsSls(relative: string, sls: string): string {
   if (!m) return relative;
   const levels = m[1]?.length ?? 0;
   const parts = sls.split('.');
-  if (levels > parts.length) throw new StateconfError('Attempted relative include goes beyond top level package');
+  if (levels > parts.length)
+    throw new StateconfError('Attempted relative include goes beyond top level package');
   return [...parts.slice(0, parts.length - levels), m[2] ?? ''].join('.');
 }
 

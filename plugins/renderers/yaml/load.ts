@@ -103,8 +103,9 @@ class Builder {
     if (custom) {
       const tag = node.tag;
       node.tag = undefined;
+      if (isScalar(node)) this.count(1, node);
       const built = isScalar(node)
-        ? (this.count(1, node), { value: resolvePlain(node.source ?? String(node.value ?? '')), size: 1 })
+        ? { value: resolvePlain(node.source ?? String(node.value ?? '')), size: 1 }
         : this.buildNode(node);
       node.tag = tag;
       return { value: custom(built.value), size: built.size };
