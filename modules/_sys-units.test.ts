@@ -4,8 +4,20 @@ import sys from './sys.js';
 
 describe('sys: renderers, returners and runners', () => {
   it('list_renderers lists the renderers, sorted, optionally by glob', async () => {
-    expect((await invoke(sys, 'list_renderers')).value).toEqual(['gpg', 'jinja', 'js', 'json', 'yaml']);
-    expect((await invoke(sys, 'list_renderers', ['j*'])).value).toEqual(['jinja', 'js', 'json']);
+    expect((await invoke(sys, 'list_renderers')).value).toEqual([
+      'gpg',
+      'hjson',
+      'jinja',
+      'js',
+      'json',
+      'json5',
+      'msgpack',
+      'stateconf',
+      'toml',
+      'yaml',
+      'yamlex',
+    ]);
+    expect((await invoke(sys, 'list_renderers', ['j*'])).value).toEqual(['jinja', 'js', 'json', 'json5']);
   });
 
   it('list_returners lists the returners by module name', async () => {

@@ -23,4 +23,10 @@ export const BUILTIN_RENDERERS: readonly RendererDef[] = [
   lazyRenderer('json', async () => (await import('./json-renderer.js')).jsonRenderer),
   lazyRenderer('gpg', async () => (await import('./gpg-renderer.js')).gpgRenderer),
   lazyRenderer('js', async () => (await import('./js-renderer.js')).jsRenderer),
+  lazyRenderer('toml', async () => (await import('./toml-renderer.js')).tomlRenderer),
+  lazyRenderer('json5', async () => (await import('./json5-renderer.js')).json5Renderer),
+  lazyRenderer('hjson', async () => (await import('./hjson-renderer.js')).hjsonRenderer),
+  lazyRenderer('yamlex', async () => (await import('./yaml/yamlex.js')).yamlexRenderer),
+  lazyRenderer('msgpack', async () => (await import('./msgpack-renderer.js')).msgpackRenderer),
+  lazyRenderer('stateconf', async () => (await import('./stateconf/renderer.js')).stateconfRenderer),
 ];

@@ -84,6 +84,7 @@ export async function renderPipeline(source: string, o: PipelineOptions): Promis
       limits,
       chain: o.chain ?? [],
       checkDeadline,
+      renderers: table,
     });
   }
   return data;

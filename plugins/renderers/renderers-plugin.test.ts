@@ -30,6 +30,12 @@ describe('renderers plugin', () => {
       'json',
       'gpg',
       'js',
+      'toml',
+      'json5',
+      'hjson',
+      'yamlex',
+      'msgpack',
+      'stateconf',
       'shout',
     ]);
     const context = { grains: {}, pillar: {}, opts: {}, salt: NO_SALT_FUNCTIONS, saltenv: 'base' };

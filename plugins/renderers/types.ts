@@ -83,6 +83,8 @@ export interface RenderStep {
   readonly chain: readonly string[];
   /** Called between steps of long work; throws SALT_ERR_RENDER_LIMIT once the time is up. */
   checkDeadline(): void;
+  /** The pipeline's renderers by name, for a renderer that runs others (Salt's `renderers` kwarg: stateconf). */
+  readonly renderers?: ReadonlyMap<string, RendererDef>;
 }
 
 /** A renderer: Salt's `render(data, saltenv, sls, argline, **kws)`. */

@@ -33,6 +33,13 @@ export interface YamlLoadOptions {
   readonly maxNodes?: number;
   /** Mark each mapping as ordered, as the YAML renderer's OrderedDicts (`ordered.ts`). */
   readonly ordered?: boolean;
+  /**
+   * A duplicate key's value from the one before it and the new one (yamlex's merge); without
+   * it a duplicate is Salt's "found conflicting ID" error. `keyTag` is the key's own tag.
+   */
+  readonly merge?: (before: unknown, value: unknown, keyTag: string | undefined) => unknown;
+  /** Local tags (`!aggregate`): the node is built untagged (a scalar resolved as if plain), then passed through. */
+  readonly tags?: ReadonlyMap<string, (value: unknown) => unknown>;
 }
 
 const Y = 'tag:yaml.org,2002:';
@@ -92,6 +99,17 @@ class Builder {
   }
 
   buildNode(node: Node): { value: unknown; size: number } {
+    const custom = node.tag ? this.o.tags?.get(node.tag) : undefined;
+    if (custom) {
+      const tag = node.tag;
+      node.tag = undefined;
+      if (isScalar(node)) this.count(1, node);
+      const built = isScalar(node)
+        ? { value: resolvePlain(node.source ?? String(node.value ?? '')), size: 1 }
+        : this.buildNode(node);
+      node.tag = tag;
+      return { value: custom(built.value), size: built.size };
+    }
     const tag = node.tag;
     const at = this.tagAt(node);
     if (isScalar(node)) {
@@ -191,7 +209,11 @@ class Builder {
     const seen = new Set<string>();
     const explicitKeys = explicit.map((e) => this.key(e.key));
     const names = new Set(explicitKeys.map((k) => k.key));
-    const put = (key: string, id: string, at: number | undefined, value: unknown) => {
+    const put = (key: string, id: string, at: number | undefined, value: unknown, keyTag?: string) => {
+      if (seen.has(id) && this.o.merge) {
+        out[key] = this.o.merge(out[key], value, keyTag);
+        return;
+      }
       if (seen.has(id)) throw this.fail(at, `found conflicting ID '${key}'`);
       seen.add(id);
       out[key] = value;
@@ -201,7 +223,7 @@ class Builder {
       const k = explicitKeys[i] as { key: string; id: string; at: number | undefined };
       const b = this.build(e.value as Node);
       size += b.size;
-      put(k.key, k.id, k.at, b.value);
+      put(k.key, k.id, k.at, b.value, (e.key as Node | null)?.tag ?? undefined);
     });
     return { value: this.o.ordered ? markOrdered(out) : out, size };
   }
