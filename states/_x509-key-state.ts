@@ -5,7 +5,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import {
   encodePrivateKey,
   generatePrivateKey,
@@ -13,7 +13,6 @@ import {
   privateKeySize,
 } from '../modules/_x509-keys.js';
 import { keyType } from '../modules/_x509-sign.js';
-import { isSaltError } from './_x509-managed.js';
 
 type Kwargs = Record<string, unknown>;
 
@@ -55,7 +54,8 @@ export function inspectKey(
       try {
         key = loadPrivateKey(real, o.passphrase);
       } catch (err) {
-        if (!isSaltError(err)) throw err;
+        // Salt handles only its invocation errors here; an unreadable PEM file fails as it is
+        if (!(err instanceof SALT_ERR_INVOCATION)) throw err;
         const msg = err.message;
         if (msg.includes('Bad decrypt')) {
           if (!o.overwrite) {

@@ -343,7 +343,8 @@ counts up on each re-creation.`,
             replace = true;
           }
           if (cur) {
-            current = true;
+            // Salt tests the CRL object for truth, and a CRL is false when it revokes nothing
+            current = cur.revoked.length > 0;
             if (digestDiffers(cur.sigAlgOid, digest)) changes.digest = digest;
             if (encoding !== fileEncoding(real)) changes.encoding = encoding;
             const next = cur.nextUpdate?.getTime() ?? 0;
