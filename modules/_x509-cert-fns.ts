@@ -27,7 +27,7 @@ const pem = (label: string, der: Buffer): string =>
   `-----BEGIN ${label}-----\n${(der.toString('base64').match(/.{1,64}/g) ?? []).join('\n')}\n-----END ${label}-----\n`;
 
 /** Salt's signing policy `name` from pillar, else from the config (a list of dicts is merged). */
-async function signingPolicy(c: ExecContext, name: string | null | undefined): Promise<Kwargs> {
+export async function signingPolicy(c: ExecContext, name: string | null | undefined): Promise<Kwargs> {
   if (name === null || name === undefined) return {};
   const pick = (v: unknown): unknown => (v && typeof v === 'object' ? (v as Kwargs)[name] : undefined);
   let p = pick(await c.call('pillar.get', ['x509_signing_policies', {}]));
@@ -37,7 +37,7 @@ async function signingPolicy(c: ExecContext, name: string | null | undefined): P
 }
 
 /** Salt's `merge_signing_policy`: the policy wins, a subject merges where both are dicts or lists. */
-function mergePolicy(policy: Kwargs, kw: Kwargs): Kwargs {
+export function mergePolicy(policy: Kwargs, kw: Kwargs): Kwargs {
   const out = { ...kw };
   const pol = { ...policy };
   if ('subject' in out) {

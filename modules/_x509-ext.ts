@@ -20,7 +20,7 @@ import {
   readNode,
   seq,
 } from './_x509-der.js';
-import { generalName, generalNamePairs } from './_x509-gn.js';
+import { generalName, generalNamePairs, stripCritical } from './_x509-gn.js';
 import type { ParsedCert } from './_x509-parse.js';
 
 /** Extension names Salt knows with their OIDs, in the order Salt adds and reads them. */
@@ -124,13 +124,7 @@ export interface ExtContext {
 
 /** Salt's reading of `critical, a:b, c` into a dict (keys without a value are `__present__`). */
 export function confString(conf: string): { val: Record<string, string>; critical: boolean } {
-  let s = conf;
-  const critical = s.startsWith('critical');
-  if (critical)
-    s = s
-      .slice(8)
-      .replace(/^,+|,+$/g, '')
-      .trim();
+  const { rest: s, critical } = stripCritical(conf);
   const val: Record<string, string> = {};
   for (const item of s.split(',').map((x) => x.trim())) {
     const i = item.indexOf(':');

@@ -63,16 +63,22 @@ export function generalName(type: string, value: unknown): Buffer {
   throw new SALT_ERR_EXEC_COMMAND(`GeneralName type ${typ} is invalid`);
 }
 
+/** Salt's reading of a leading `critical` in an OpenSSL-like string: the rest, and whether it was there. */
+export function stripCritical(conf: string): { rest: string; critical: boolean } {
+  if (!conf.startsWith('critical')) return { rest: conf, critical: false };
+  return {
+    rest: conf
+      .slice(8)
+      .replace(/^,+|,+$/g, '')
+      .trim(),
+    critical: true,
+  };
+}
+
 /** Salt's list/dict/string forms of general names as (type, value) pairs and a critical flag. */
 export function generalNamePairs(val: unknown): { pairs: [string, unknown][]; critical: boolean } {
   if (typeof val === 'string') {
-    let s = val;
-    const critical = s.startsWith('critical');
-    if (critical)
-      s = s
-        .slice(8)
-        .replace(/^,+|,+$/g, '')
-        .trim();
+    const { rest: s, critical } = stripCritical(val);
     const pairs = s
       .split(',')
       .map((x) => x.trim())

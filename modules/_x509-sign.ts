@@ -93,3 +93,6 @@ export function verifySigned(s: Signed, pub: KeyObject): boolean {
     return false;
   }
 }
+
+/** The digest a signature algorithm hashes with (`sha256`, `sha3-256`), '' for Edwards curves. */
+export const sigDigest = (oid: string): string | undefined => SIG_ALGS.find((a) => a[2] === oid)?.[1];

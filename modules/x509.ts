@@ -6,6 +6,7 @@
 import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyInt } from './_coerce.js';
 import { certFunctions } from './_x509-cert-fns.js';
+import { crlFunctions } from './_x509-crl-fns.js';
 import {
   encodePrivateKey,
   generatePrivateKey,
@@ -107,6 +108,7 @@ path: write the key there (mode 0600) instead of returning it.${cli('x509.create
       },
     }),
     ...certFunctions,
+    ...crlFunctions,
     get_pem_entry: defineFunction({
       args: (z) => z.object({ text: z.string(), pem_type: z.string().nullable().optional() }),
       doc: `One PEM entry of a text, reformatted into lines of 64.${cli('x509.get_pem_entry "-----BEGIN CERTIFICATE REQUEST-----MIICyzCC Ar8CAQI...-----END CERTIFICATE REQUEST"')}`,
