@@ -94,7 +94,8 @@ export async function downloaded(ctx: StateContext, a: DownloadedArgs): Promise<
     version = null;
   }
   const { downloadonly: _ignored, ...kwargs } = a.kwargs;
-  const list = async () => (await ctx.call('pkg.list_downloaded', [], {})) as Cache;
+  // Salt hands the state's other keywords (root, ...) to list_downloaded too
+  const list = async () => (await ctx.call('pkg.list_downloaded', [], kwargs)) as Cache;
   const found = await downloadTargets(ctx, { ...a, version, kwargs }, pkgs, await list());
   if ('answer' in found) return found.answer;
   const wanted = found.targets;
