@@ -10,6 +10,7 @@ import { cleanKwargs } from './_invalid-kwargs.js';
 import { pep440Cmp } from './_pep440.js';
 import { forgetVersion, listArg, type PipCall, pipVersion, type RunAll, runPip } from './_pip-bin.js';
 import { installArgs, proxyArgs, timeoutArgs } from './_pip-install-args.js';
+import { pipUpgrade } from './_pip-upgrade.js';
 import { dottedVersionCmp } from './_version-cmp.js';
 
 type Z = typeof import('zod').z;
@@ -296,6 +297,11 @@ export default defineModule({
         }),
       doc: "List all available versions of a package from the index (pip index versions), oldest first; None when there are none.\n\nCLI Example: salt '*' pip.list_all_versions <package name>",
       run: (ctx, a) => listAllVersions(ctx, a),
+    }),
+    upgrade: defineFunction({
+      args: (z) => z.object({ ...callArgs(z), use_vt: z.boolean().default(false) }),
+      doc: "Upgrades every outdated package (pip install -U each one pip.list_upgrades names): {changes, result, comment}.\n\nCLI Example: salt '*' pip.upgrade",
+      run: (ctx, a) => pipUpgrade(ctx, a),
     }),
     upgrade_available: defineFunction({
       args: (z) => z.object({ pkg: z.string(), ...callArgs(z) }),

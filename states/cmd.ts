@@ -6,12 +6,14 @@
  * changes; `stateful` lets the command report its own changes (see `_cmd-stateful.ts`).
  */
 import { stat } from 'node:fs/promises';
+import { pyTruthy } from '../kernel/python/index.js';
 import {
   defineState,
   defineStateModule,
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
+import { callState } from './_cmd-call.js';
 import { reinterpretedState } from './_cmd-stateful.js';
 
 type Args = Record<string, unknown>;
@@ -228,6 +230,18 @@ const waitArgs = (z: typeof import('zod').z) =>
 const waitScriptArgs = (z: typeof import('zod').z) =>
   scriptArgs(z).omit({ password: true, timeout: true, defaults: true, context: true });
 
+/** Salt's `cmd.call` signature. */
+const callArgs = (z: typeof import('zod').z) =>
+  z.object({
+    name: z.string(),
+    func: z.unknown(),
+    args: z.unknown().default([]),
+    kws: z.unknown().optional(),
+    output_loglevel: z.unknown().default('debug'),
+    hide_output: z.boolean().default(false),
+    use_vt: z.boolean().default(false),
+  });
+
 const wait = defineState({
   args: waitArgs,
   varkw: true,
@@ -263,6 +277,28 @@ export default defineStateModule({
       doc: 'Download a script (salt://, http://, a local path) and run it, with optional args.',
       run: (ctx, a, extra) => runScript(ctx, a, ownKwargs(extra.kwargs)),
     }),
+    call: defineState({
+      args: callArgs,
+      varkw: true,
+      doc: "Invoke a Python callable `func(*args, **kws)`; an SLS's func is data, so Salt's TypeError 'object is not callable'.",
+      run: (_ctx, { name, func }) => callState(name, func),
+    }),
+    wait_call: defineState({
+      args: (z) =>
+        z.object({
+          name: z.string(),
+          func: z.unknown(),
+          args: z.unknown().default([]),
+          kws: z.unknown().optional(),
+          stateful: z.unknown().default(false),
+          use_vt: z.boolean().default(false),
+          output_loglevel: z.unknown().default('debug'),
+          hide_output: z.boolean().default(false),
+        }),
+      varkw: true,
+      doc: 'Run cmd.call only when a watch requisite fires (through mod_watch); otherwise does nothing.',
+      run: (_ctx, { name }) => nothing(name),
+    }),
     wait,
     watch: wait,
     wait_script: waitScript,
@@ -285,6 +321,7 @@ export default defineStateModule({
           return runScript(ctx, { name, ...rest }, {});
         }
         if (sfun === 'wait_call' || sfun === 'call') {
+          if (pyTruthy(kw.func)) return callState(name, kw.func);
           return watchRefused(name, `cmd.${sfun} needs a named parameter func`);
         }
         return watchRefused(

@@ -284,6 +284,13 @@ export default defineStateModule({
   name: 'grains',
   doc: "Manage grains on the minion: set, append to and delete static grains, stored in the 'grains' file next to the minion's config file. This does not override grains set in the minion config file.",
   functions: {
+    // Salt's helper, which its loader exposes as a state function; it takes no `name`, so a state
+    // run refuses it ("'name' is an invalid keyword argument")
+    make_hashable: defineState({
+      args: (z) => z.object({ list_grain: z.unknown(), result: z.unknown().optional() }),
+      doc: 'Ensure that a list grain is hashable: its items as frozensets, nested lists flattened.',
+      run: (_ctx, a) => [...hashable(a.list_grain as unknown[])] as unknown as StateReturn,
+    }),
     exists,
     present,
     list_present: listPresent,

@@ -120,8 +120,45 @@ const removed = defineState({
   },
 });
 
+/** `x in listed` as Python reads it: a substring of npm's text, or an item of a list. */
+const listedHas = (listed: unknown, x: string): boolean =>
+  Array.isArray(listed) ? listed.includes(x) : String(listed).includes(x);
+
+const cacheCleaned = defineState({
+  args: (z) =>
+    z.object({ name: z.string().nullish(), user: z.string().nullish(), force: z.boolean().default(false) }),
+  doc: "Ensure that the given package is not in npm's cache; without a name, that the whole cache is cleared.",
+  async run(ctx, a): Promise<StateReturn> {
+    const name = a.name ?? null;
+    const what = name || 'packages';
+    const ret: StateReturn = { name: name as string, result: null, comment: '', changes: {} };
+    let cached: unknown;
+    try {
+      cached = await ctx.call('npm.cache_list', [], { path: name, runas: a.user });
+    } catch (err) {
+      return { ...ret, result: false, comment: `Error looking up cached ${what}: ${(err as Error).message}` };
+    }
+    if (name) {
+      // Salt takes the first item of the full listing as the cache's root: of npm's text, its first character
+      const all = await ctx.call('npm.cache_list', [], { path: null, runas: a.user });
+      const root = Array.isArray(all) ? String(all[0]) : String(all).slice(0, 1);
+      if (!listedHas(cached, `${root}/${name}/`))
+        return { ...ret, result: true, comment: `Package ${name} is not in the cache` };
+    }
+    if (ctx.test) return { ...ret, result: null, comment: `Cached ${what} set to be removed` };
+    if (await ctx.call('npm.cache_clean', [], { path: name, runas: a.user }))
+      return {
+        ...ret,
+        result: true,
+        changes: { [name || 'cache']: 'Removed' },
+        comment: `Cached ${what} successfully removed`,
+      };
+    return { ...ret, result: false, comment: `Error cleaning cached ${what}` };
+  },
+});
+
 export default defineStateModule({
   name: 'npm',
-  doc: 'Installation of NPM Packages (npm.installed, npm.removed, npm.bootstrap).',
-  functions: { installed, removed, bootstrap },
+  doc: 'Installation of NPM Packages (npm.installed, npm.removed, npm.bootstrap, npm.cache_cleaned).',
+  functions: { installed, removed, bootstrap, cache_cleaned: cacheCleaned },
 });

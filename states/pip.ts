@@ -5,7 +5,9 @@
  */
 
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+import { pipHelpers } from './_pip-helpers.js';
 import { pipInstalled } from './_pip-installed.js';
+import { uptodate } from './_pip-uptodate.js';
 
 const removed = defineState({
   args: (z) =>
@@ -59,6 +61,6 @@ const removed = defineState({
 
 export default defineStateModule({
   name: 'pip',
-  doc: 'Installation of Python packages using pip (pip.installed, pip.removed).',
-  functions: { installed: pipInstalled, removed },
+  doc: 'Installation of Python packages using pip (pip.installed, pip.removed, pip.uptodate).',
+  functions: { installed: pipInstalled, removed, uptodate, ...pipHelpers },
 });

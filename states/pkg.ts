@@ -14,6 +14,7 @@ import {
   type StateReturn,
 } from '../plugins/states/index.js';
 import { pkgAggregate } from './_pkg-aggregate.js';
+import { downloadedState, groupInstalled, patchDownloaded, patchInstalled } from './_pkg-elsewhere.js';
 import { held, unheld } from './_pkg-hold.js';
 import { installed } from './_pkg-install.js';
 import { latest, uptodate } from './_pkg-latest.js';
@@ -188,6 +189,10 @@ export default defineStateModule({
           all: pyTruthy(a.all),
         }),
     }),
+    downloaded: downloadedState,
+    group_installed: groupInstalled,
+    patch_installed: patchInstalled,
+    patch_downloaded: patchDownloaded,
     mod_aggregate: defineAggregate(
       'Gather the packages of the pkg states of a run not yet run into this one (state_aggregate).',
       pkgAggregate,

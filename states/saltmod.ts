@@ -14,6 +14,7 @@ import {
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
+import { parallelRunnersState } from './_salt-parallel.js';
 import { waitForEvent } from './_salt-wait-event.js';
 
 type Returns = Record<string, Record<string, unknown>>;
@@ -292,6 +293,7 @@ export default defineStateModule({
       doc: 'Watch the master event bus and block until the given tag has been seen for each id in id_list.',
       run: (ctx, a) => waitForEvent(ctx, a),
     }),
+    parallel_runners: parallelRunnersState,
     runner: defineState({
       args: (z) => z.object({ name: z.string() }),
       varkw: true,
