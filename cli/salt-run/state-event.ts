@@ -8,7 +8,8 @@ import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
 import { splitArgs } from '../../kernel/jobs/args.js';
 import { pyTruthy } from '../../kernel/python/repr.js';
-import { exprMatch } from '../../modules/_expr-match.js';
+import { globMatch } from '../../kernel/targeting/glob.js';
+import { pyReMatch } from '../../kernel/targeting/py-regex.js';
 import { renderJson } from '../../outputters/json.js';
 
 export interface StateEventOptions {
@@ -31,6 +32,20 @@ export function stateEventOptions(arg: readonly unknown[]): StateEventOptions {
   };
 }
 
+/**
+ * Salt's `expr_match` over a tag: the rule of modules/_expr-match.ts, built here from the kernel's
+ * own files because the salt-run bundle cannot load the util door (it brings yaml and zod);
+ * state-event.test.ts checks that the two agree.
+ */
+export function tagMatches(tag: string, expr: string): boolean {
+  if (globMatch(expr, tag)) return true;
+  try {
+    return pyReMatch(`\\A${expr}\\Z`, tag);
+  } catch {
+    return false;
+  }
+}
+
 /** Streams matching events to `write` until `count` is reached or `signal` aborts. */
 export async function streamEvents(
   config: ResolvedMasterConfig,
@@ -43,7 +58,7 @@ export async function streamEvents(
   await listener.ready();
   let left = o.count;
   for await (const ev of listener) {
-    if (!exprMatch(ev.tag, o.tagmatch)) continue;
+    if (!tagMatches(ev.tag, o.tagmatch)) continue;
     if (!o.quiet)
       write(`${ev.tag}\t${renderJson(ev.data, { color: false, indent: o.pretty ? 'pretty' : null })}\n`);
     if (left > 0 && --left === 0) break;
