@@ -11,6 +11,17 @@ import { caExtensions, certificate, confExtensions, newSerial, pem, request, rsa
 import { nameDer } from './_x509-name.js';
 import { loadCert, loadCsr, parseCertDer } from './_x509-parse.js';
 import { extensionProfile } from './_tls-profile.js';
+import { ctx as tagged, seq } from './_x509-der.js';
+import type { Extension } from './_x509-ext.js';
+import { generalName, generalNamePairs } from './_x509-gn.js';
+
+/** subjectAltName as OpenSSL's config takes it: DNS names are not checked (underscores pass). */
+function altNames(conf: string): Extension {
+  const names = generalNamePairs(conf).pairs.map(([k, v]) =>
+    k.toUpperCase() === 'DNS' ? tagged(2, false, Buffer.from(String(v), 'ascii')) : generalName(k, v),
+  );
+  return { name: 'subjectAltName', oid: '2.5.29.17', critical: false, value: seq(...names) };
+}
 
 const cachedir = (ctx: ExecContext): string => String(ctx.opts.cachedir ?? '/var/cache/salt/minion');
 
@@ -148,7 +159,7 @@ export async function createCsr(ctx: ExecContext, a: CsrArgs): Promise<string> {
   const exts = confExtensions(conf, pub);
   if (a.subjectAltName) {
     const san = Array.isArray(a.subjectAltName) ? a.subjectAltName.map(String) : [String(a.subjectAltName)];
-    exts.push(...confExtensions({ subjectAltName: san.join(', ') }, pub));
+    exts.push(altNames(san.join(', ')));
   }
   const der = request(key, tlsName(a), exts, a.digest);
   writePrivate(`${path}/${file}.key`, keyPem(key));
