@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, createPrivateKey } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { basePath, indexSubject, rememberBase, serialHex, twoDigitYear } from './_tls-paths.js';
 import { pem } from './_tls-build.js';
@@ -213,5 +213,6 @@ export async function pkcs12(
     const msg = (err as { stderr?: Buffer }).stderr?.toString().trim() ?? String(err);
     throw new SALT_ERR_EXEC_COMMAND(`openssl pkcs12 failed: ${msg}`);
   }
+  chmodSync(out, 0o644); // pyOpenSSL's open(..., "wb") leaves it to the umask
   return `Created PKCS#12 Certificate for "${a.CN}": "${dir}/${a.CN}.p12"`;
 }
