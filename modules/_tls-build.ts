@@ -4,14 +4,26 @@
  * five random bytes, recorded in `<cachedir>/<name>.serial`), its CA extensions. Signing and the
  * DER primitives are the x509 module's.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+
 import { createPublicKey, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
-import { ctx, derBits, derBool, derInt, derOctets, derOid, derTime, intBytes, seq, setOf } from './_x509-der.js';
-import { buildExtension, type Extension, extensionDer, keyIdentifier, KEY_USAGE_BITS } from './_x509-ext.js';
+import { signCertificate } from './_x509-build.js';
+import {
+  ctx,
+  derBits,
+  derBool,
+  derInt,
+  derOctets,
+  derOid,
+  derTime,
+  intBytes,
+  seq,
+  setOf,
+} from './_x509-der.js';
+import { buildExtension, type Extension, extensionDer, KEY_USAGE_BITS, keyIdentifier } from './_x509-ext.js';
 import { type Name, nameDer } from './_x509-name.js';
 import { checkDigest, signStructure } from './_x509-sign.js';
-import { signCertificate } from './_x509-build.js';
 
 /** The subject fields tls functions take, in the order pyOpenSSL is given them. */
 export interface TlsSubject {
@@ -81,7 +93,10 @@ export function certificate(c: CertSpec): Buffer {
     c.publicKey.export({ type: 'spki', format: 'der' }),
     ...(c.extensions.length ? [ctx(3, true, seq(...c.extensions.map(extensionDer)))] : []),
   ];
-  return signCertificate({ head: [ctx(0, true, derInt(2)), derInt(c.serial)], tail, signingKey: c.signingKey }, c.digest);
+  return signCertificate(
+    { head: [ctx(0, true, derInt(2)), derInt(c.serial)], tail, signingKey: c.signingKey },
+    c.digest,
+  );
 }
 
 /** The four extensions Salt puts on a CA: basicConstraints, keyUsage, subject and authority key ids. */
@@ -106,15 +121,25 @@ export function caExtensions(key: KeyObject, name: Buffer, serial: bigint): Exte
 
 /** Extensions from OpenSSL config strings (Salt's `get_extensions` profiles), never critical. */
 export function confExtensions(conf: Record<string, unknown>, pub: KeyObject): Extension[] {
-  return Object.entries(conf).map(([n, v]) => ({ ...buildExtension(n, v, { subjectPub: pub }), critical: false }));
+  return Object.entries(conf).map(([n, v]) => ({
+    ...buildExtension(n, v, { subjectPub: pub }),
+    critical: false,
+  }));
 }
 
 /** A signed PKCS#10 request (DER) with the extensions requested. */
 export function request(key: KeyObject, subject: Name, exts: Extension[], digest: string): Buffer {
   checkDigest(digest);
   const pub = createPublicKey(key);
-  const attrs = exts.length ? [seq(derOid('1.2.840.113549.1.9.14'), setOf(seq(...exts.map(extensionDer))))] : [];
-  const tbs = seq(derInt(0), nameDer(subject), pub.export({ type: 'spki', format: 'der' }), ctx(0, true, ...attrs));
+  const attrs = exts.length
+    ? [seq(derOid('1.2.840.113549.1.9.14'), setOf(seq(...exts.map(extensionDer))))]
+    : [];
+  const tbs = seq(
+    derInt(0),
+    nameDer(subject),
+    pub.export({ type: 'spki', format: 'der' }),
+    ctx(0, true, ...attrs),
+  );
   return signStructure(tbs, key, digest);
 }
 
@@ -123,4 +148,3 @@ export function pem(label: string, der: Buffer): string {
   const b64 = der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
-

@@ -3,17 +3,37 @@
  * self-signed one, each with Salt's file layout under `{cacert_path}/{name}`, its file modes and
  * its return strings.
  */
-import { existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, closeSync, writeSync } from 'node:fs';
+
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import type { ExecContext } from '../kernel/index.js';
+import {
+  caExtensions,
+  certificate,
+  confExtensions,
+  newSerial,
+  pem,
+  request,
+  rsaKey,
+  type TlsSubject,
+  tlsName,
+} from './_tls-build.js';
 import { basePath, recordCert, rememberBase } from './_tls-paths.js';
-import { caExtensions, certificate, confExtensions, newSerial, pem, request, rsaKey, tlsName, type TlsSubject } from './_tls-build.js';
-import { nameDer } from './_x509-name.js';
-import { loadCert, loadCsr, parseCertDer } from './_x509-parse.js';
 import { extensionProfile } from './_tls-profile.js';
-import { ctx as tagged, seq } from './_x509-der.js';
+import { seq, ctx as tagged } from './_x509-der.js';
 import type { Extension } from './_x509-ext.js';
 import { generalName, generalNamePairs } from './_x509-gn.js';
+import { nameDer } from './_x509-name.js';
+import { loadCert, loadCsr, parseCertDer } from './_x509-parse.js';
 
 /** subjectAltName as OpenSSL's config takes it: DNS names are not checked (underscores pass). */
 function altNames(conf: string): Extension {
@@ -182,7 +202,10 @@ export interface SignedArgs {
 }
 
 /** Salt's `create_ca_signed_cert`: the request's subject, key and extensions, signed by the CA. */
-export async function createSigned(ctx: ExecContext, a: SignedArgs): Promise<string | Record<string, unknown>> {
+export async function createSigned(
+  ctx: ExecContext,
+  a: SignedArgs,
+): Promise<string | Record<string, unknown>> {
   rememberBase(ctx, a.cacert_path);
   const base = await basePath(ctx);
   const caFile = a.ca_filename || `${a.ca_name}_ca_cert`;
@@ -193,10 +216,12 @@ export async function createSigned(ctx: ExecContext, a: SignedArgs): Promise<str
   }
   const stem = `${a.CN}${a.type_ext ? `_${a.cert_type}` : ''}`;
   const file = a.cert_filename || stem;
-  if (!a.replace && existsSync(`${base}/${a.ca_name}/certs/${file}.crt`)) return `Certificate "${file}" already exists`;
+  if (!a.replace && existsSync(`${base}/${a.ca_name}/certs/${file}.crt`))
+    return `Certificate "${file}" already exists`;
   const caCertP = `${base}/${a.ca_name}/${caFile}.crt`;
   const caKeyP = `${base}/${a.ca_name}/${caFile}.key`;
-  if (!existsSync(caCertP) || !existsSync(caKeyP)) return { retcode: 1, comment: `There is no CA named "${a.ca_name}"` };
+  if (!existsSync(caCertP) || !existsSync(caKeyP))
+    return { retcode: 1, comment: `There is no CA named "${a.ca_name}"` };
   const caCert = loadCert(caCertP);
   const caKey = createPrivateKey(readFileSync(caKeyP));
   const csrP = `${certPath}/${stem}.csr`;

@@ -26,7 +26,8 @@ export async function basePath(ctx: ExecContext, path?: unknown): Promise<string
 }
 
 /** YYMMDDHHMMSSZ, index.txt's dates. */
-export const twoDigitYear = (d: Date): string => d.toISOString().replace(/^\d\d(\d\d)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d).*/, '$1$2$3$4$5$6Z');
+export const twoDigitYear = (d: Date): string =>
+  d.toISOString().replace(/^\d\d(\d\d)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d).*/, '$1$2$3$4$5$6Z');
 
 /** The serial as index.txt writes it: upper-case hex without leading zeros. */
 export const serialHex = (c: ParsedCert): string => c.serial.toString(16).toUpperCase();
@@ -39,5 +40,8 @@ export const indexSubject = (c: ParsedCert): string =>
 
 /** The line `_write_cert_to_database` appends for a certificate. */
 export function recordCert(caDir: string, c: ParsedCert, status = 'V'): void {
-  appendFileSync(`${caDir}/index.txt`, `${status}\t${twoDigitYear(c.notAfter)}\t\t${serialHex(c)}\tunknown\t${indexSubject(c)}`);
+  appendFileSync(
+    `${caDir}/index.txt`,
+    `${status}\t${twoDigitYear(c.notAfter)}\t\t${serialHex(c)}\tunknown\t${indexSubject(c)}`,
+  );
 }

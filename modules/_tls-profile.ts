@@ -31,7 +31,7 @@ const asProfile = (v: unknown): ExtProfile | undefined =>
 export async function extensionProfile(ctx: ExecContext, certType: string): Promise<ExtProfile> {
   let type = certType;
   if (type === '') {
-    ctx.log.error("cert_type set to empty in tls_ca.get_extensions(); defaulting to ``server``");
+    ctx.log.error('cert_type set to empty in tls_ca.get_extensions(); defaulting to ``server``');
     type = 'server';
   }
   const get = async (t: string): Promise<ExtProfile | undefined> =>

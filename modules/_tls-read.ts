@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { createHash, createPrivateKey } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
-import { basePath, indexSubject, rememberBase, serialHex, twoDigitYear } from './_tls-paths.js';
 import { pem } from './_tls-build.js';
 import { type Revocation, tlsCrl } from './_tls-crl.js';
+import { basePath, indexSubject, rememberBase, serialHex, twoDigitYear } from './_tls-paths.js';
 import { colonHex, components, EXT_SHORT, extensionText } from './_tls-text.js';
 import { loadCert, loadCrl, type ParsedCert, parseCertDer, pemBodies } from './_x509-parse.js';
 import { sigAlgName, verifySigned } from './_x509-sign.js';
@@ -60,7 +60,7 @@ export function certInfo(cert: string, digest: string): Record<string, unknown> 
     text = readFileSync(cert, 'utf8');
   }
   const body = pemBodies(text, /CERTIFICATE/)[0];
-  if (!body) throw new SALT_ERR_EXEC_COMMAND('[(\'PEM routines\', \'\', \'no start line\')]');
+  if (!body) throw new SALT_ERR_EXEC_COMMAND("[('PEM routines', '', 'no start line')]");
   const c = parseCertDer(body);
   if (!DIGESTS.has(digest.toLowerCase())) throw new SALT_ERR_EXEC_COMMAND('No such digest method');
   const ret: Record<string, unknown> = {
@@ -142,7 +142,8 @@ export async function revoke(ctx: ExecContext, a: RevokeArgs): Promise<string | 
   let index = readFileSync(indexFile, 'utf8');
   for (const line of index.split(/(?<=\n)/)) {
     const m = /^R\t(\d{12}Z)\t(\d{12}Z)\t(.*\n?)$/s.exec(line);
-    if (m && m[1] === exp && m[3] === tail) return `"${certPath}/${file}.crt" was already revoked, serial number: ${sn}`;
+    if (m && m[1] === exp && m[3] === tail)
+      return `"${certPath}/${file}.crt" was already revoked, serial number: ${sn}`;
     if (line.includes(tail)) {
       index = index.split(`V\t${exp}\t\t${tail}`).join(`R\t${exp}\t${twoDigitYear(new Date())}\t${tail}`);
       writeFileSync(indexFile, index);
@@ -168,7 +169,13 @@ export async function revoke(ctx: ExecContext, a: RevokeArgs): Promise<string | 
 /** Salt's `create_empty_crl`. */
 export async function emptyCrl(
   ctx: ExecContext,
-  a: { ca_name: string; cacert_path?: string | null; ca_filename?: string | null; crl_file?: string | null; digest: string },
+  a: {
+    ca_name: string;
+    cacert_path?: string | null;
+    ca_filename?: string | null;
+    crl_file?: string | null;
+    digest: string;
+  },
 ): Promise<string> {
   rememberBase(ctx, a.cacert_path);
   const base = await basePath(ctx);
@@ -179,7 +186,10 @@ export async function emptyCrl(
   const caKeyP = `${base}/${a.ca_name}/${caFile}.key`;
   if (!existsSync(caCertP) || !existsSync(caKeyP)) return `There is no CA named "${a.ca_name}"`;
   const ca = loadCert(caCertP);
-  writeFileSync(crlFile, pem('X509 CRL', tlsCrl(ca.subjectDer, createPrivateKey(readFileSync(caKeyP)), [], a.digest)));
+  writeFileSync(
+    crlFile,
+    pem('X509 CRL', tlsCrl(ca.subjectDer, createPrivateKey(readFileSync(caKeyP)), [], a.digest)),
+  );
   return `Created an empty CRL: "${crlFile}"`;
 }
 
@@ -202,8 +212,27 @@ export async function pkcs12(
   if (!existsSync(`${dir}/${a.CN}.crt`) || !existsSync(`${dir}/${a.CN}.key`)) {
     return `There is no certificate that matches the CN "${a.CN}"`;
   }
-  const args = ['pkcs12', '-export', '-in', `${dir}/${a.CN}.crt`, '-inkey', `${dir}/${a.CN}.key`, '-certfile', caCert];
-  const pbe = ['-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-iter', '2048', '-macalg', 'sha256', '-nomaciter'];
+  const args = [
+    'pkcs12',
+    '-export',
+    '-in',
+    `${dir}/${a.CN}.crt`,
+    '-inkey',
+    `${dir}/${a.CN}.key`,
+    '-certfile',
+    caCert,
+  ];
+  const pbe = [
+    '-keypbe',
+    'PBE-SHA1-3DES',
+    '-certpbe',
+    'PBE-SHA1-3DES',
+    '-iter',
+    '2048',
+    '-macalg',
+    'sha256',
+    '-nomaciter',
+  ];
   try {
     execFileSync('openssl', [...args, ...pbe, '-passout', 'env:TSALT_P12_PASS', '-out', out], {
       env: { ...process.env, TSALT_P12_PASS: a.passphrase },

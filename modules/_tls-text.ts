@@ -31,7 +31,10 @@ export const components = (name: Name): [string, string][] =>
   name.flat().map((a) => [SHORT[a.oid] ?? a.oid, a.value]);
 
 /** `/C=US/ST=Utah/...` (OpenSSL's one-line form). */
-export const slashName = (name: Name): string => components(name).map(([k, v]) => `/${k}=${v}`).join('');
+export const slashName = (name: Name): string =>
+  components(name)
+    .map(([k, v]) => `/${k}=${v}`)
+    .join('');
 
 const KU_TEXT = [
   'Digital Signature',
@@ -88,7 +91,9 @@ function authorityKeyId(v: Buffer): string {
     if (p.tag === 0x80) out.push(`keyid:${colonHex(p.content)}`);
     else if (p.tag === 0xa1) {
       for (const g of children(p)) {
-        out.push(g.tag === 0xa4 ? `DirName:${slashName(readName(children(g)[0] ?? g))}` : renderGeneralName(g));
+        out.push(
+          g.tag === 0xa4 ? `DirName:${slashName(readName(children(g)[0] ?? g))}` : renderGeneralName(g),
+        );
       }
     } else if (p.tag === 0x82) out.push(`serial:${colonHex(p.content)}`);
   }
@@ -97,7 +102,11 @@ function authorityKeyId(v: Buffer): string {
 
 const altNames = (v: Buffer): string =>
   children(readNode(v))
-    .map((g) => renderGeneralName(g).replace(/^IP:/, 'IP Address:').replace(/^mail:/, 'email:'))
+    .map((g) =>
+      renderGeneralName(g)
+        .replace(/^IP:/, 'IP Address:')
+        .replace(/^mail:/, 'email:'),
+    )
     .join(', ');
 
 /** One extension's value as OpenSSL prints it. */

@@ -5,8 +5,8 @@
  * facts. Certificates are built with the x509 module's DER code; PKCS#12 through `openssl`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import type { z as Zod } from 'zod';
+import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyFlag, pyInt } from './_coerce.js';
 import { createCa, createCsr, createSelfSigned, createSigned } from './_tls-create.js';
 import { basePath, rememberBase } from './_tls-paths.js';
@@ -38,7 +38,7 @@ export default defineModule({
       run: (ctx, a) => basePath(ctx, a.cacert_path),
     }),
     set_ca_path: defineFunction({
-      args: (z) => z.object({ cacert_path: optStr(z) }),
+      args: (z) => z.object({ cacert_path: z.coerce.string().nullable() }),
       doc: `Use this base path for the rest of the job; returns the base path.${cli('tls.set_ca_path /etc/certs')}`,
       run: (ctx, a) => {
         rememberBase(ctx, a.cacert_path);
@@ -60,10 +60,15 @@ export default defineModule({
       run: async (ctx, a) => existsSync(await caPaths(ctx, a.ca_name, a.cacert_path, a.ca_filename)),
     }),
     get_ca: defineFunction({
-      args: (z) => z.object({ ca_name: z.coerce.string(), as_text: pyFlag(z, false), cacert_path: optStr(z) }),
+      args: (z) =>
+        z.object({ ca_name: z.coerce.string(), as_text: pyFlag(z, false), cacert_path: optStr(z) }),
       doc: `The CA certificate's path, or its content with as_text=True.${cli('tls.get_ca test_ca as_text=False cacert_path=/etc/certs')}`,
       run: async (ctx, a) =>
-        pathOrText(await caPaths(ctx, a.ca_name, a.cacert_path, null), a.as_text, `Certificate does not exist for ${a.ca_name}`),
+        pathOrText(
+          await caPaths(ctx, a.ca_name, a.cacert_path, null),
+          a.as_text,
+          `Certificate does not exist for ${a.ca_name}`,
+        ),
     }),
     get_ca_signed_cert: defineFunction({
       args: (z) =>
@@ -98,7 +103,12 @@ export default defineModule({
       },
     }),
     validate: defineFunction({
-      args: (z) => z.object({ cert: z.coerce.string(), ca_name: z.coerce.string(), crl_file: optStr(z) }),
+      args: (z) =>
+        z.object({
+          cert: z.coerce.string(),
+          ca_name: z.coerce.string(),
+          crl_file: z.coerce.string().nullable(),
+        }),
       doc: `Validate a certificate against its CA and a CRL.${cli('tls.validate /etc/pki/koji/certs/x.crt koji /etc/pki/koji/crl.pem')}`,
       run: (ctx, a) => validate(ctx, a.cert, a.ca_name, a.crl_file ?? null),
     }),
@@ -131,7 +141,12 @@ export default defineModule({
       doc: `Create a CA: an RSA key and a self-signed CA certificate under {cacert_path}/{ca_name}.${cli('tls.create_ca test_ca')}`,
       run: async (ctx, a) => {
         if (await skipped(ctx, a.onlyif, a.unless)) return null;
-        return createCa(ctx, { ...a, bits: a.bits ?? 2048, days: a.days ?? 365, replace: a.replace || a.fixmode });
+        return createCa(ctx, {
+          ...a,
+          bits: a.bits ?? 2048,
+          days: a.days ?? 365,
+          replace: a.replace || a.fixmode,
+        });
       },
     }),
     get_extensions: defineFunction({

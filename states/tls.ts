@@ -50,7 +50,11 @@ export default defineStateModule({
         if (now > Number(info.not_after)) return { ...ret, comment: 'Certificate is expired' };
         const remaining = Number(info.not_after) - now;
         const min =
-          (a.weeks ?? 0) * 604_800 + (a.days ?? 0) * 86_400 + (a.hours ?? 0) * 3600 + (a.minutes ?? 0) * 60 + (a.seconds ?? 0);
+          (a.weeks ?? 0) * 604_800 +
+          (a.days ?? 0) * 86_400 +
+          (a.hours ?? 0) * 3600 +
+          (a.minutes ?? 0) * 60 +
+          (a.seconds ?? 0);
         if (remaining < min) {
           return {
             ...ret,
