@@ -20,8 +20,6 @@ const isTest = (ctx: ExecContext, kw: Kw) => kw.test === true || kw.test === 'Tr
 const configMap = (v: unknown): Ret =>
   Array.isArray(v) ? Object.assign({}, ...v.filter(isMapping)) : isMapping(v) ? { ...v } : {};
 
-/** The beacons the running minion has (else its config's), as Salt's `list_(return_yaml=False)`. */
-
 /**
  * Salt's `beacons.modify` diff: a unified diff of the old and new settings as `key:value` lines
  * (each item of the beacon's list of one-key maps, the value as Python's `str`).
@@ -34,6 +32,7 @@ function settingsDiff(current: unknown, next: unknown): string {
   return unifiedDiff(lines(current), lines(next));
 }
 
+/** The beacons the running minion has (else its config's), as Salt's `list_(return_yaml=False)`. */
 export async function currentBeacons(ctx: ExecContext): Promise<Ret> {
   const answer = await manageBeacons(ctx, { func: 'list' });
   if (answer?.complete && isMapping(answer.beacons)) return { ...answer.beacons };
