@@ -109,6 +109,40 @@ function isFile(p: string): boolean {
 export const isSaltError = (e: unknown): e is Error =>
   e instanceof SALT_ERR_EXEC_COMMAND || e instanceof SALT_ERR_INVOCATION;
 
+/** Whether a load error means "not this kind of file" (Salt then replaces the file). */
+const unreadable = (err: unknown): boolean =>
+  isSaltError(err) &&
+  /Could not deserialize binary data|Could not load PEM-encoded|Could not load DER-encoded/.test(err.message);
+
+/**
+ * The frame every certificate, CSR and CRL `inspect` shares: a missing file is `created`, one
+ * that does not load as `load`'s kind is `replaced`; `compare` adds the changes of one that
+ * loads and says whether Salt counts what it found as current.
+ */
+export async function inspectLoaded<T>(
+  name: string,
+  found: { real: string; exists: boolean; replaced: boolean },
+  load: (real: string) => T,
+  compare: (cur: T, changes: Kwargs) => boolean | Promise<boolean>,
+): Promise<Inspection> {
+  const changes: Kwargs = {};
+  let current = false;
+  let replace = found.replaced;
+  if (!found.exists) changes.created = name;
+  else {
+    let cur: T | undefined;
+    try {
+      cur = load(found.real);
+    } catch (err) {
+      if (!unreadable(err)) throw err;
+      replace = true;
+    }
+    if (cur !== undefined) current = await compare(cur, changes);
+  }
+  if (replace) changes.replaced = name;
+  return { changes, current };
+}
+
 /** The whole managed-file run of one x509 state. */
 export async function runManaged(ctx: StateContext, spec: ManagedSpec): Promise<StateReturn> {
   const { name, noun, fileArgs } = spec;

@@ -23,18 +23,13 @@ import {
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 import { certChanges, crlChanges, csrChanges, digestDiffers, fileEncoding } from './_x509-compare.js';
 import { inspectKey, produceKey } from './_x509-key-state.js';
-import { isSaltError, pyList, runManaged, splitFileArgs } from './_x509-managed.js';
+import { inspectLoaded, isSaltError, pyList, runManaged, splitFileArgs } from './_x509-managed.js';
 
 type Kwargs = Record<string, unknown>;
 
 /** The arguments that were given (Salt passes None for the others, which builders skip). */
 const given = (kw: Kwargs): Kwargs =>
   Object.fromEntries(Object.entries(kw).filter(([, v]) => v !== undefined && v !== null));
-
-/** Whether a load error means "not this kind of file" (Salt then replaces the file). */
-const unreadable = (err: unknown): boolean =>
-  isSaltError(err) &&
-  /Could not deserialize binary data|Could not load PEM-encoded|Could not load DER-encoded/.test(err.message);
 
 const DAY = 86_400_000;
 
@@ -155,42 +150,24 @@ or its key, signer, subject, issuer, serial_number, digest or extensions differ 
       noun: 'certificate',
       fileArgs,
       binary: encoding !== 'pem' && encoding !== 'pkcs7_pem',
-      inspect: async (real, exists, replaced) => {
-        const changes: Kwargs = {};
-        let current = false;
-        let replace = replaced;
-        if (!exists) changes.created = a.name;
-        else {
-          let chain: ReturnType<typeof loadCertChain> | undefined;
-          try {
-            chain = loadCertChain(real);
-          } catch (err) {
-            if (!unreadable(err)) throw err;
-            replace = true;
+      inspect: (real, exists, replaced) =>
+        inspectLoaded(a.name, { real, exists, replaced }, loadCertChain, async (chain, changes) => {
+          const cur = chain[0];
+          if (!cur) return false;
+          if (encoding !== fileEncoding(real)) changes.encoding = encoding;
+          if (cur.notAfter.getTime() < Date.now() + daysRemaining * DAY) changes.expiration = true;
+          const want = append.map((c) => loadCert(String(c)).der);
+          const have = chain.slice(1).map((c) => c.der);
+          if (want.length !== have.length || want.some((d, i) => !d.equals(have[i] ?? Buffer.alloc(0)))) {
+            changes.additional_certs = true;
           }
-          const cur = chain?.[0];
-          if (chain && cur) {
-            current = true;
-            if (encoding !== fileEncoding(real)) changes.encoding = encoding;
-            if (cur.notAfter.getTime() < Date.now() + daysRemaining * DAY) changes.expiration = true;
-            const want = append.map((c) => loadCert(String(c)).der);
-            const have = chain.slice(1).map((c) => c.der);
-            if (want.length !== have.length || want.some((d, i) => !d.equals(have[i] ?? Buffer.alloc(0)))) {
-              changes.additional_certs = true;
-            }
-            const merged = mergePolicy(await signingPolicy(ctx, a.signing_policy), { digest, ...certKw });
-            const plan = planCertificate(merged);
-            const built = parseCertDer(signCertificate(plan, String(merged.digest ?? digest)));
-            if (digestDiffers(cur.sigAlgOid, String(merged.digest ?? digest))) changes.digest = digest;
-            Object.assign(
-              changes,
-              certChanges(cur, built, plan.signingCert, a.serial_number, built.publicKey),
-            );
-          }
-        }
-        if (replace) changes.replaced = a.name;
-        return { changes, current };
-      },
+          const merged = mergePolicy(await signingPolicy(ctx, a.signing_policy), { digest, ...certKw });
+          const plan = planCertificate(merged);
+          const built = parseCertDer(signCertificate(plan, String(merged.digest ?? digest)));
+          if (digestDiffers(cur.sigAlgOid, String(merged.digest ?? digest))) changes.digest = digest;
+          Object.assign(changes, certChanges(cur, built, plan.signingCert, a.serial_number, built.publicKey));
+          return true;
+        }),
       produce: async (changes) => {
         const meta = new Set(['additional_certs', 'encoding', 'pkcs12_friendlyname']);
         if (Object.keys(changes).every((k) => meta.has(k))) {
@@ -245,32 +222,16 @@ const csr_managed = defineState({
       noun: 'certificate signing request',
       fileArgs,
       binary: encoding === 'der',
-      inspect: async (real, exists, replaced) => {
-        const changes: Kwargs = {};
-        let current = false;
-        let replace = replaced;
-        if (!exists) changes.created = a.name;
-        else {
-          let cur: ReturnType<typeof loadCsr> | undefined;
-          try {
-            cur = loadCsr(real);
-          } catch (err) {
-            if (!unreadable(err)) throw err;
-            replace = true;
-          }
-          if (cur) {
-            current = true;
-            if (digestDiffers(cur.sigAlgOid, digest)) changes.digest = digest;
-            if (encoding !== fileEncoding(real)) changes.encoding = encoding;
-            const built = parseCsrDer(buildCsr(csrKw, digest));
-            const der = (k: KeyObject) => k.export({ type: 'spki', format: 'der' });
-            if (!der(built.publicKey).equals(der(cur.publicKey))) changes.private_key = true;
-            Object.assign(changes, csrChanges(cur, built));
-          }
-        }
-        if (replace) changes.replaced = a.name;
-        return { changes, current };
-      },
+      inspect: (real, exists, replaced) =>
+        inspectLoaded(a.name, { real, exists, replaced }, loadCsr, async (cur, changes) => {
+          if (digestDiffers(cur.sigAlgOid, digest)) changes.digest = digest;
+          if (encoding !== fileEncoding(real)) changes.encoding = encoding;
+          const built = parseCsrDer(buildCsr(csrKw, digest));
+          const der = (k: KeyObject) => k.export({ type: 'spki', format: 'der' });
+          if (!der(built.publicKey).equals(der(cur.publicKey))) changes.private_key = true;
+          Object.assign(changes, csrChanges(cur, built));
+          return true;
+        }),
       produce: async (changes) => {
         if (Object.keys(changes).every((k) => k === 'encoding')) {
           return String(await ctx.call('x509.encode_csr', [], { csr: a.name, encoding }));
@@ -329,47 +290,31 @@ counts up on each re-creation.`,
       noun: 'certificate revocation list',
       fileArgs,
       binary: encoding === 'der',
-      inspect: async (real, exists, replaced) => {
-        const changes: Kwargs = {};
-        let current = false;
-        let replace = replaced;
-        if (!exists) changes.created = a.name;
-        else {
-          let cur: ReturnType<typeof loadCrl> | undefined;
-          try {
-            cur = loadCrl(real);
-          } catch (err) {
-            if (!unreadable(err)) throw err;
-            replace = true;
+      inspect: (real, exists, replaced) =>
+        inspectLoaded(a.name, { real, exists, replaced }, loadCrl, async (cur, changes) => {
+          if (digestDiffers(cur.sigAlgOid, digest)) changes.digest = digest;
+          if (encoding !== fileEncoding(real)) changes.encoding = encoding;
+          const next = cur.nextUpdate?.getTime() ?? 0;
+          if (daysRemaining && next < Date.now() + daysRemaining * DAY) changes.expiration = true;
+          const num = cur.extensions.find((e) => e.oid === '2.5.29.20');
+          if (num) currentNumber = readInt(readNode(num.value));
+          const exts = { ...extensions };
+          if (auto) delete exts.cRLNumber;
+          const built = parseCrlDer(buildCrl(request(exts)));
+          const pub = createPublicKey(
+            loadPrivateKey(a.signing_private_key, a.signing_private_key_passphrase ?? undefined),
+          );
+          Object.assign(changes, crlChanges(cur, built, pub));
+          const ext = changes.extensions as
+            | { added: string[]; changed: string[]; removed: string[] }
+            | undefined;
+          if (auto && ext) {
+            ext.removed = ext.removed.filter((n) => n !== 'cRLNumber');
+            if (!ext.added.length && !ext.changed.length && !ext.removed.length) delete changes.extensions;
           }
-          if (cur) {
-            // Salt tests the CRL object for truth, and a CRL is false when it revokes nothing
-            current = cur.revoked.length > 0;
-            if (digestDiffers(cur.sigAlgOid, digest)) changes.digest = digest;
-            if (encoding !== fileEncoding(real)) changes.encoding = encoding;
-            const next = cur.nextUpdate?.getTime() ?? 0;
-            if (daysRemaining && next < Date.now() + daysRemaining * DAY) changes.expiration = true;
-            const num = cur.extensions.find((e) => e.oid === '2.5.29.20');
-            if (num) currentNumber = readInt(readNode(num.value));
-            const exts = { ...extensions };
-            if (auto) delete exts.cRLNumber;
-            const built = parseCrlDer(buildCrl(request(exts)));
-            const pub = createPublicKey(
-              loadPrivateKey(a.signing_private_key, a.signing_private_key_passphrase ?? undefined),
-            );
-            Object.assign(changes, crlChanges(cur, built, pub));
-            const ext = changes.extensions as
-              | { added: string[]; changed: string[]; removed: string[] }
-              | undefined;
-            if (auto && ext) {
-              ext.removed = ext.removed.filter((n) => n !== 'cRLNumber');
-              if (!ext.added.length && !ext.changed.length && !ext.removed.length) delete changes.extensions;
-            }
-          }
-        }
-        if (replace) changes.replaced = a.name;
-        return { changes, current };
-      },
+          // Salt tests the CRL object for truth, and a CRL is false when it revokes nothing
+          return cur.revoked.length > 0;
+        }),
       produce: async (changes) => {
         if (Object.keys(changes).every((k) => k === 'encoding')) {
           return String(await ctx.call('x509.encode_crl', [], { crl: a.name, encoding }));

@@ -8,7 +8,7 @@
  */
 import { markOrdered } from '../../../modules/_ordered.js';
 import type { RendererDef } from '../types.js';
-import { loadYaml } from './load.js';
+import { renderYamlText } from './renderer.js';
 
 /** Values tagged `!aggregate`: a list, or a mapping. */
 const aggregated = new WeakSet<object>();
@@ -56,15 +56,9 @@ const TAGS: ReadonlyMap<string, (v: unknown) => unknown> = new Map([
 export const yamlexRenderer: RendererDef = {
   name: 'yamlex',
   async render(input, _context, step) {
-    if (typeof input !== 'string') return input;
-    const data = loadYaml(input, {
-      path: step.path,
-      chain: step.chain,
-      maxNodes: step.limits.maxYamlNodes,
-      ordered: true,
+    return renderYamlText(input, step, {
       tags: TAGS,
       merge: (before, value, keyTag) => (keyTag === '!reset' ? value : aggregate(before, value)),
     });
-    return data === null || data === undefined || data === '' ? {} : data;
   },
 };
