@@ -3,6 +3,7 @@
  * `build_crl`): the revoked entries (by serial number or certificate, with revocation dates and
  * entry extensions), the validity, the CRL extensions, the issuer from the signing certificate.
  */
+import type { KeyObject } from 'node:crypto';
 import { SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { parseTime, serialNumber } from './_x509-build.js';
 import { buildCrlExtension, CRL_ENTRY_EXTS, CRL_EXTS } from './_x509-crl-ext.js';
@@ -99,16 +100,42 @@ export function buildCrl(r: CrlRequest): Buffer {
   }
   // Salt's library refuses to sign a CRL without an issuer, which only a signing cert gives
   if (!cert) throw new SALT_ERR_EXEC_COMMAND('A CRL must have an issuer name');
-  const tbsParts = (alg: Buffer) => [
-    derInt(1),
-    alg,
-    cert.subjectDer,
-    derTime(now),
-    derTime(new Date(now.getTime() + r.daysValid * 86_400_000)),
-    ...(entries.length ? [seq(...entries)] : []),
-    ...(exts.length ? [ctx(0, true, seq(...exts.map(extensionDer)))] : []),
-  ];
-  const s = signer(key, r.digest);
-  const tbs = seq(...tbsParts(s.alg));
+  return signCrl(key, r.digest, {
+    v2: true,
+    issuer: cert.subjectDer,
+    thisUpdate: now,
+    nextUpdate: new Date(now.getTime() + r.daysValid * 86_400_000),
+    entries,
+    extensions: exts.map(extensionDer),
+  });
+}
+
+/** The parts of a CRL's to-be-signed list (RFC 5280 TBSCertList). */
+export interface CrlParts {
+  /** Whether it says version 2 (any extension needs it; pyOpenSSL's exports leave it out). */
+  v2: boolean;
+  /** The issuer's name (DER). */
+  issuer: Buffer;
+  thisUpdate: Date;
+  nextUpdate: Date;
+  /** The revokedCertificates entries (DER), none for an empty list. */
+  entries: Buffer[];
+  /** The crlExtensions (DER), none to leave them out. */
+  extensions?: Buffer[];
+}
+
+/** Signs a CRL made of `p` with `key` (DER): the one CRL writer of the x509 and tls modules. */
+export function signCrl(key: KeyObject, digest: string, p: CrlParts): Buffer {
+  const s = signer(key, digest);
+  const exts = p.extensions ?? [];
+  const tbs = seq(
+    ...(p.v2 ? [derInt(1)] : []),
+    s.alg,
+    p.issuer,
+    derTime(p.thisUpdate),
+    derTime(p.nextUpdate),
+    ...(p.entries.length ? [seq(...p.entries)] : []),
+    ...(exts.length ? [ctx(0, true, seq(...exts))] : []),
+  );
   return seq(tbs, s.alg, derBits(s.sign(tbs)));
 }

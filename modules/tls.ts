@@ -28,6 +28,27 @@ async function caPaths(ctx: ExecContext, caName: string, cacertPath: unknown, ca
   return `${base}/${caName}/${caFilename || `${caName}_ca_cert`}.crt`;
 }
 
+/** get_ca_signed_cert and get_ca_signed_key: `{base}/{ca_name}/certs/{filename or CN}.{ext}`. */
+function signedFileFunction(filenameArg: 'cert_filename' | 'key_filename', ext: 'crt' | 'key', what: string) {
+  return defineFunction({
+    args: (z) =>
+      z.object({
+        ca_name: z.coerce.string(),
+        CN: z.coerce.string().default('localhost'),
+        as_text: pyFlag(z, false),
+        cacert_path: optStr(z),
+        [filenameArg]: optStr(z),
+      }),
+    doc: `${what}, or its content with as_text=True.${cli(`tls.get_ca_signed_${ext === 'crt' ? 'cert' : 'key'} test_ca CN=localhost`)}`,
+    run: async (ctx, a) => {
+      rememberBase(ctx, a.cacert_path);
+      const file = a[filenameArg] || a.CN;
+      const p = `${await basePath(ctx)}/${a.ca_name}/certs/${String(file)}.${ext}`;
+      return pathOrText(p, a.as_text === true, `Certificate does not exists for ${a.CN}`);
+    },
+  });
+}
+
 export default defineModule({
   name: 'tls',
   doc: 'A self-signed CA and its certificates, requests and CRLs (Salt tls module).',
@@ -70,38 +91,8 @@ export default defineModule({
           `Certificate does not exist for ${a.ca_name}`,
         ),
     }),
-    get_ca_signed_cert: defineFunction({
-      args: (z) =>
-        z.object({
-          ca_name: z.coerce.string(),
-          CN: z.coerce.string().default('localhost'),
-          as_text: pyFlag(z, false),
-          cacert_path: optStr(z),
-          cert_filename: optStr(z),
-        }),
-      doc: `A signed certificate's path, or its content with as_text=True.${cli('tls.get_ca_signed_cert test_ca CN=localhost')}`,
-      run: async (ctx, a) => {
-        rememberBase(ctx, a.cacert_path);
-        const p = `${await basePath(ctx)}/${a.ca_name}/certs/${a.cert_filename || a.CN}.crt`;
-        return pathOrText(p, a.as_text, `Certificate does not exists for ${a.CN}`);
-      },
-    }),
-    get_ca_signed_key: defineFunction({
-      args: (z) =>
-        z.object({
-          ca_name: z.coerce.string(),
-          CN: z.coerce.string().default('localhost'),
-          as_text: pyFlag(z, false),
-          cacert_path: optStr(z),
-          key_filename: optStr(z),
-        }),
-      doc: `A signed certificate's key path, or its content with as_text=True.${cli('tls.get_ca_signed_key test_ca CN=localhost')}`,
-      run: async (ctx, a) => {
-        rememberBase(ctx, a.cacert_path);
-        const p = `${await basePath(ctx)}/${a.ca_name}/certs/${a.key_filename || a.CN}.key`;
-        return pathOrText(p, a.as_text, `Certificate does not exists for ${a.CN}`);
-      },
-    }),
+    get_ca_signed_cert: signedFileFunction('cert_filename', 'crt', "A signed certificate's path"),
+    get_ca_signed_key: signedFileFunction('key_filename', 'key', "A signed certificate's key path"),
     validate: defineFunction({
       args: (z) =>
         z.object({
