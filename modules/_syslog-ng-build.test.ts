@@ -19,11 +19,18 @@ describe("syslog-ng config text as Salt's syslog_ng.config builds it", () => {
 
   it("nests typed values (tls's key_file), and writes values as Python's str()", () => {
     const tls = { tls: [{ key_file: '"/k"' }, { cert_file: ['"/c"', 'x'] }, 'plain'] };
-    expect(buildSyslogNgConfig('s_tls', { source: [{ tcp: [{ ip: '0.0.0.0' }, { port: 1999 }, tls] }] })).toBe(
+    expect(
+      buildSyslogNgConfig('s_tls', { source: [{ tcp: [{ ip: '0.0.0.0' }, { port: 1999 }, tls] }] }),
+    ).toBe(
       'source s_tls {\n    tcp(\n        ip(\n            0.0.0.0\n        ),\n        port(\n            1999\n        ),\n        tls(\n            key_file(\n                "/k"\n            ),\n            cert_file(\n                "/c"\n                x\n            ),\n            plain\n        )\n    );\n};\n',
     );
     expect(
-      buildSyslogNgConfig('options.global', [{ time_reap: 30 }, { use_dns: true }, { frac: 1.5 }, { stats: [] }]),
+      buildSyslogNgConfig('options.global', [
+        { time_reap: 30 },
+        { use_dns: true },
+        { frac: 1.5 },
+        { stats: [] },
+      ]),
     ).toBe(
       'options {\n    time_reap(\n        30\n    );\n    use_dns(\n        True\n    );\n    frac(\n        1.5\n    );\n    stats(\n    );\n};\n',
     );
@@ -57,9 +64,13 @@ describe("syslog-ng config text as Salt's syslog_ng.config builds it", () => {
   });
 
   it('passes a config: text through, and fails as Python does on other shapes', () => {
-    expect(buildSyslogNgConfig('raw', { config: 'source s { internal(); };' })).toBe('source s { internal(); };\n');
+    expect(buildSyslogNgConfig('raw', { config: 'source s { internal(); };' })).toBe(
+      'source s { internal(); };\n',
+    );
     expect(buildSyslogNgConfig('config.manual', '@version: 3.6')).toBe('@version: 3.6\n');
-    expect(() => buildSyslogNgConfig('bad', ['a'])).toThrow("AttributeError: 'list' object has no attribute 'keys'");
+    expect(() => buildSyslogNgConfig('bad', ['a'])).toThrow(
+      "AttributeError: 'list' object has no attribute 'keys'",
+    );
     expect(() => buildSyslogNgConfig('source.bad', ['tcp'])).toThrow(
       "AttributeError: 'str' object has no attribute 'keys'",
     );

@@ -10,6 +10,9 @@ import { pyStr, pyTypeName } from '../kernel/python/index.js';
 
 type Mapping = Record<string, unknown>;
 
+/** Python's `type(v).__name__`. */
+const typeName = (v: unknown) => pyTypeName(v).replace(/^<class '(.*)'>$/, '$1');
+
 /** A node of the tree Salt builds; `build` renders it at an indent. */
 type Node =
   | { kind: 'statement'; head: string; children: Node[] }
@@ -28,7 +31,7 @@ const isSimple = (v: unknown): boolean =>
 
 /** Python's AttributeError for `value.keys()` on what is not a dict. */
 const noKeys = (value: unknown) =>
-  new SALT_ERR_EXEC_COMMAND(`AttributeError: '${pyTypeName(value)}' object has no attribute 'keys'`);
+  new SALT_ERR_EXEC_COMMAND(`AttributeError: '${typeName(value)}' object has no attribute 'keys'`);
 
 /** Salt's `_expand_one_key_dictionary`: the first key of a mapping and its value. */
 function firstEntry(value: unknown): [string, unknown] {
@@ -43,7 +46,7 @@ function items(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (isMapping(value)) return Object.keys(value);
   if (typeof value === 'string') return [...value];
-  throw new SALT_ERR_EXEC_COMMAND(`TypeError: '${pyTypeName(value)}' object is not iterable`);
+  throw new SALT_ERR_EXEC_COMMAND(`TypeError: '${typeName(value)}' object is not iterable`);
 }
 
 /** A one-key mapping whose value passes `test` (Salt's `_is_reference`, `_is_inline_definition`). */
@@ -170,7 +173,7 @@ function render(node: Node, indent: string): string {
         throw new SALT_ERR_EXEC_COMMAND(
           Array.isArray(node.value)
             ? 'TypeError: can only concatenate list (not "str") to list'
-            : `TypeError: unsupported operand type(s) for +: '${pyTypeName(node.value)}' and 'str'`,
+            : `TypeError: unsupported operand type(s) for +: '${typeName(node.value)}' and 'str'`,
         );
       return `${node.value}\n`;
     case 'option':

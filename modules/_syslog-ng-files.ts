@@ -42,9 +42,11 @@ export function writeConfig(ctx: ExecContext, config: unknown, newlines: unknown
     if (values.length === 1) text = values[0];
   }
   try {
-    if (typeof text !== 'string') throw new TypeError(`expected str, bytes or bytearray, got ${typeof text}`);
     const file = configFile(ctx);
     if (typeof file !== 'string') throw new TypeError('expected a path');
+    // Salt opens the file (creating it) before it finds the text is not a string
+    appendFileSync(file, '');
+    if (typeof text !== 'string') throw new TypeError(`expected str, bytes or bytearray, got ${typeof text}`);
     appendFileSync(file, text);
     // Python's range(0, newlines): an int (or bool); anything else fails after the text is written
     const count = typeof newlines === 'boolean' ? Number(newlines) : newlines;

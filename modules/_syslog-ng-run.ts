@@ -44,9 +44,7 @@ export async function runInPath(
   cmd: string,
   params: readonly string[],
 ): Promise<RunAll | { error: string }> {
-  const env = sbinDir
-    ? { PATH: [process.env.PATH ?? '', String(sbinDir)].join(delimiter) }
-    : null;
+  const env = sbinDir ? { PATH: [process.env.PATH ?? '', String(sbinDir)].join(delimiter) } : null;
   try {
     return await runAll(ctx, [cmd, ...params], env);
   } catch (err) {

@@ -51,4 +51,3 @@ export const startArgs = (z: typeof import('zod').z) =>
     control: z.unknown().default(null),
     worker_threads: z.unknown().default(null),
   });
-

@@ -19,6 +19,14 @@ const isFile = (p: string) => {
   }
 };
 
+/** Python's OSError subclass for a Node error code. */
+const OS_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'FileNotFoundError',
+  ENOTDIR: 'NotADirectoryError',
+  EACCES: 'PermissionError',
+  EPERM: 'PermissionError',
+};
+
 /** Python's `os.listdir`: the directory's entries in the order the file system gives them. */
 function listdir(dir: unknown): string[] {
   if (typeof dir !== 'string')
@@ -32,7 +40,8 @@ function listdir(dir: unknown): string[] {
     d.closeSync();
     return names;
   } catch (err) {
-    throw new SALT_ERR_EXEC_COMMAND(pyOsError(err, dir));
+    const kind = OS_ERRORS[(err as NodeJS.ErrnoException).code ?? ''] ?? 'OSError';
+    throw new SALT_ERR_EXEC_COMMAND(`${kind}: ${pyOsError(err, dir)}`);
   }
 }
 
@@ -101,7 +110,8 @@ export default defineModule({
       },
     }),
     set_config: defineFunction({
-      args: (z) => z.object({ config_file: z.string().default('/etc/dnsmasq.conf'), follow: z.unknown().default(true) }),
+      args: (z) =>
+        z.object({ config_file: z.string().default('/etc/dnsmasq.conf'), follow: z.unknown().default(true) }),
       varkw: true,
       doc: `Set options (key=value keywords) in config_file: a key set once is changed where it is (follow=True: also in the conf-dir files), else the line is appended to config_file.\n\nCLI Example:\n\n    salt '*' dnsmasq.set_config domain=mydomain.com\n    salt '*' dnsmasq.set_config follow=False domain=mydomain.com`,
       run: async (ctx, a, extra) => {

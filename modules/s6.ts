@@ -70,7 +70,9 @@ export default defineModule({
       doc: `The service's pid when it is up, else an empty string (s6-svstat).${cli('status')}`,
       run: async (ctx, a) => {
         const out = String(
-          await ctx.call('cmd.run_stdout', [`s6-svstat ${servicePath(ctx, a.name)}`], { python_shell: false }),
+          await ctx.call('cmd.run_stdout', [`s6-svstat ${servicePath(ctx, a.name)}`], {
+            python_shell: false,
+          }),
         );
         return /up \(pid (\d+)\)/.exec(out)?.[1] ?? '';
       },

@@ -122,7 +122,8 @@ export default defineModule({
       doc: `Kill syslog-ng (every process named syslog-ng). Meant for the syslog_ng state.${cli("salt '*' syslog_ng.stop")}`,
       run: async (ctx, a) => {
         const pids = (await ctx.call('ps.pgrep', [], { pattern: 'syslog-ng' })) as number[] | null;
-        if (!pids || pids.length === 0) return stateResult(a.name, false, undefined, 'Syslog-ng is not running');
+        if (!pids || pids.length === 0)
+          return stateResult(a.name, false, undefined, 'Syslog-ng is not running');
         if (isTest(ctx))
           return stateResult(a.name, null, undefined, 'Syslog_ng state module will kill {0} pids');
         const res = (await ctx.call('ps.pkill', ['syslog-ng'])) as { killed: number[] } | null;
@@ -161,7 +162,7 @@ export default defineModule({
     }),
     write_version: defineFunction({
       args: (z) => z.object({ name: z.unknown() }),
-      doc: `Replace the config file with a generated header and '@version: <name>'.${cli("salt '*' syslog_ng.write_version name=\"3.6\"")}`,
+      doc: `Replace the config file with a generated header and '@version: <name>'.${cli('salt \'*\' syslog_ng.write_version name="3.6"')}`,
       run: (ctx, a) => writeVersion(ctx, a.name),
     }),
     set_parameters: defineFunction({
