@@ -7,7 +7,7 @@
  * Expectations: Salt 3006.18 on this machine (/tmp/syslog20/cmp.mjs).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,8 @@ describe.skipIf(!hasSyslogNg)('syslog_ng module and states', () => {
   const root = mkdtempSync(join(tmpdir(), 'tsalt-sng-'));
   const call = localCaller(root, 'sng1');
   const conf = join(root, 'sng.conf');
+  // Salt's default config file, which Debian's package does not use: left alone where it exists
+  const sng = '/etc/syslog-ng.conf';
   const sls = (name: string, body: string) => writeFileSync(join(root, 'srv', `${name}.sls`), body);
   beforeAll(() => {
     mkdirSync(join(root, 'srv'), { recursive: true });
@@ -35,10 +37,8 @@ describe.skipIf(!hasSyslogNg)('syslog_ng module and states', () => {
         `d_file:\n  syslog_ng.config:\n    - config:\n        destination:\n          - file:\n            - '"${root}/out.log"'\n            - perm: '0600'\n` +
         'log.main:\n  syslog_ng.config:\n    - config:\n      - source: s_int\n      - destination: d_file\n',
     );
-    sls(
-      'dry',
-      `${setFile}s_dry:\n  syslog_ng.config:\n    - config:\n        source:\n          - internal: []\n`,
-    );
+    // module.run does not run under test=True, so the config file stays Salt's default
+    sls('dry', `s_dry:\n  syslog_ng.config:\n    - config:\n        source:\n          - internal: []\n`);
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -59,15 +59,14 @@ describe.skipIf(!hasSyslogNg)('syslog_ng module and states', () => {
     });
   });
 
-  it('reports without writing under test=True', async () => {
-    rmSync(conf, { force: true });
+  it.skipIf(existsSync(sng))('reports without writing under test=True', async () => {
     const r = await call('state.apply', 'dry', 'test=True');
     const ret = Object.values(r.local as Record<string, StateRet>).find((s) => s.name === 's_dry');
     expect(ret?.result).toBeNull();
     expect(ret?.comment).toBe(
-      `State syslog_ng will write 'source s_dry {\n    internal(\n    );\n};\n' into ${conf}`,
+      `State syslog_ng will write 'source s_dry {\n    internal(\n    );\n};\n' into ${sng}`,
     );
-    expect(spawnSync('test', ['-e', conf]).status).toBe(1);
+    expect(existsSync(sng)).toBe(false);
   });
 
   it("answers the installed version and modules as Salt's", async () => {
@@ -83,8 +82,7 @@ describe.skipIf(!hasSyslogNg)('syslog_ng module and states', () => {
     expect(String(bad.stderr)).toContain(`Error opening configuration file; filename='${root}/none.conf'`);
   });
 
-  it('writes config text and the version line as Salt does', async () => {
-    const sng = '/etc/syslog-ng.conf'; // Salt's default file, which Debian's package does not use
+  it.skipIf(existsSync(sng))('writes config text and the version line as Salt does', async () => {
     rmSync(sng, { force: true });
     try {
       expect((await call('syslog_ng.write_config', '# comment', 'newlines=1')).local).toEqual({
