@@ -17,6 +17,7 @@ import { keyvalue } from './_file-keyvalue.js';
 import { line } from './_file-line.js';
 import { managed } from './_file-managed.js';
 import { mknod } from './_file-mknod.js';
+import { modBeacon } from './_mod-beacon.js';
 import { patch } from './_file-patch.js';
 import { absent, copy, exists, missing, rename, symlink, touch } from './_file-paths.js';
 import { pruned } from './_file-pruned.js';
@@ -60,5 +61,21 @@ export default defineStateModule({
     mknod,
     retention_schedule: retentionSchedule,
     mod_run_check_cmd: modRunCheckCmd,
+    mod_beacon: modBeacon({
+      module: 'file',
+      beacon: 'inotify',
+      supported: ['managed', 'directory'],
+      callsIt: 'beacon',
+      settings: (name, sfun, data) => {
+        const watch: Record<string, unknown> = { mask: data('mask', ['create', 'delete', 'modify']) };
+        if (sfun === 'directory')
+          Object.assign(watch, {
+            auto_add: data('auto_add', true),
+            recurse: data('recurse', true),
+            exclude: data('exclude', []),
+          });
+        return { files: { [name]: watch }, interval: data('interval', 60), coalesce: data('coalesce', false) };
+      },
+    }),
   },
 });

@@ -5,6 +5,7 @@
  * `mod_aggregate` gathers a run's packages into one chunk (`state_aggregate`).
  * It drives the minion's `pkg` execution module.
  */
+import { modBeacon } from './_mod-beacon.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import {
   defineAggregate,
@@ -222,6 +223,13 @@ export default defineStateModule({
             };
         }
       },
+    }),
+    mod_beacon: modBeacon({
+      module: 'pkg',
+      beacon: 'pkg',
+      supported: ['installed', 'removed'],
+      callsIt: 'mod_beacon',
+      settings: (name, _sfun, _data, kwargs) => ({ pkgs: 'pkgs' in kwargs ? kwargs.pkgs : [name], interval: 60 }),
     }),
   },
 });
