@@ -8,7 +8,8 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parseSaltYaml, SaltFloat } from '../../kernel/util.js';
+import { parseSaltYaml } from '../../kernel/util.js';
+import { floatScalars } from '../../modules/_yaml-dump.js';
 
 type YamlLib = typeof import('yaml');
 let yamlLib: YamlLib | undefined;
@@ -26,15 +27,8 @@ export async function writeScheduleFile(
   schedule: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
-  const yaml = yamlLib;
-  // a whole float is written as Salt's YAML writes it (`seconds: 1.0`), so it reads back a float
-  const floats = (_key: unknown, value: unknown): unknown => {
-    if (!(value instanceof SaltFloat)) return value;
-    const scalar = new yaml.Scalar(value.value);
-    scalar.minFractionDigits = 1;
-    return scalar;
-  };
-  const text = yaml.stringify({ schedule }, floats, { version: '1.1', indentSeq: false });
+  // a whole float is written as Salt's YAML writes it (`seconds: 1.0`)
+  const text = yamlLib.stringify({ schedule }, floatScalars(yamlLib), { version: '1.1', indentSeq: false });
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, text, { mode: 0o600 });
