@@ -51,7 +51,9 @@ export const sysReturnerFunctions = {
     doc: "The docs of every returner function, or of the given returners or functions.\n\nCLI Example: salt '*' sys.returner_doc local_cache.get_jid",
     run: async (_ctx, _a, { args }) => {
       const picked = selectDocs([...(await allFunctions()).keys()], args);
-      return Object.fromEntries(picked.map((f) => [f, RETURNER_FUNCTION_DOCS[f.slice(f.indexOf('.') + 1)] ?? null]));
+      return Object.fromEntries(
+        picked.map((f) => [f, RETURNER_FUNCTION_DOCS[f.slice(f.indexOf('.') + 1)] ?? null]),
+      );
     },
   }),
   returner_argspec: defineFunction({

@@ -78,6 +78,8 @@ export const sysStateFunctions = {
     args: z.object({ module: z.string().default('') }),
     doc: "A JSON Schema of the arguments of each function of a state module, a state function or a glob.\n\nCLI Example: salt '*' sys.state_schema pkg.installed",
     run: async (ctx, { module }) =>
-      Object.entries(await argspecReport(stateIndex(ctx), module)).map(([fun, spec]) => argspecToSchema(fun, spec)),
+      Object.entries(await argspecReport(stateIndex(ctx), module)).map(([fun, spec]) =>
+        argspecToSchema(fun, spec),
+      ),
   }),
 };

@@ -21,11 +21,17 @@ import { returnerFunctions } from './_returner-functions.js';
 /** Salt's local_cache lists its jobs folder, which a minion that stored no job lacks. */
 function mustHaveJobsDir(ctx: ExecContext): void {
   const dir = join(String(ctx.opts.cachedir), 'jobs');
-  if (!existsSync(dir)) throw pythonError('FileNotFoundError', `[Errno 2] No such file or directory: '${dir}'`);
+  if (!existsSync(dir))
+    throw pythonError('FileNotFoundError', `[Errno 2] No such file or directory: '${dir}'`);
 }
 
 /** Calls `<returner>.<fun>` with `args`, as Salt's `returners["<returner>.<fun>"](*args)`. */
-async function callReturner(ctx: ExecContext, returner: string, fun: string, args: string[]): Promise<unknown> {
+async function callReturner(
+  ctx: ExecContext,
+  returner: string,
+  fun: string,
+  args: string[],
+): Promise<unknown> {
   // the loader reads extension_modules, returner_dirs and extensions, which a minion's config has too
   const config = ctx.opts as unknown as ResolvedMasterConfig;
   const loader = masterReturnerLoader(config, ctx.log, BUILTIN_RETURNERS);

@@ -43,7 +43,12 @@ export function modBeacon(spec: ModBeaconSpec): StateFunctionSpec {
       const { sfun, ...kwargs } = extra.kwargs;
       if (typeof sfun !== 'string' || !spec.supported.includes(sfun)) {
         const fun = `${spec.module}.${pyStr(sfun ?? 'None')}`;
-        return { name, changes: {}, comment: `${fun} does not work with the ${spec.callsIt} state function`, result: false };
+        return {
+          name,
+          changes: {},
+          comment: `${fun} does not work with the ${spec.callsIt} state function`,
+          result: false,
+        };
       }
       if (!pyTruthy(kwargs.beacon)) return { name, changes: {}, comment: 'Not adding beacon.', result: true };
       const settings = spec.settings(name, sfun, beaconData(kwargs.beacon_data), kwargs);

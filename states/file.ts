@@ -17,7 +17,6 @@ import { keyvalue } from './_file-keyvalue.js';
 import { line } from './_file-line.js';
 import { managed } from './_file-managed.js';
 import { mknod } from './_file-mknod.js';
-import { modBeacon } from './_mod-beacon.js';
 import { patch } from './_file-patch.js';
 import { absent, copy, exists, missing, rename, symlink, touch } from './_file-paths.js';
 import { pruned } from './_file-pruned.js';
@@ -26,6 +25,7 @@ import { retentionSchedule } from './_file-retention.js';
 import { serialize } from './_file-serialize.js';
 import { append, blockreplace, comment, prepend, replace, uncomment } from './_file-text.js';
 import { tidied } from './_file-tidied.js';
+import { modBeacon } from './_mod-beacon.js';
 
 export default defineStateModule({
   name: 'file',
@@ -74,7 +74,11 @@ export default defineStateModule({
             recurse: data('recurse', true),
             exclude: data('exclude', []),
           });
-        return { files: { [name]: watch }, interval: data('interval', 60), coalesce: data('coalesce', false) };
+        return {
+          files: { [name]: watch },
+          interval: data('interval', 60),
+          coalesce: data('coalesce', false),
+        };
       },
     }),
   },

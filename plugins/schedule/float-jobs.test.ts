@@ -38,7 +38,7 @@ describe('whole floats in scheduled jobs', () => {
       schedule: { fj: { function: 'test.ping', seconds: float64(2), splay: float64(1) } },
     });
     expect(add.errors).toBeUndefined();
-    expect((add.schedule?.fj as Record<string, unknown>).seconds).toEqual(float64(2));
+    expect(add.schedule?.fj).toMatchObject({ seconds: float64(2) });
     s.tick();
     for (let t = 0; t < 6000; t += 100) {
       clock.wall += 100;
@@ -49,13 +49,20 @@ describe('whole floats in scheduled jobs', () => {
     // every 2 seconds, each held back 1 second by the splay
     expect(runs.length).toBeGreaterThanOrEqual(2);
     expect(runs.length).toBeLessThanOrEqual(3);
-    const bad = await manageSchedule(s, { func: 'add', schedule: { neg: { function: 'test.ping', seconds: float64(-1) } } });
-    expect(bad.errors).toEqual(['Invalid seconds -1.0: an interval is a number of 0 or more. Ignoring job neg.']);
+    const bad = await manageSchedule(s, {
+      func: 'add',
+      schedule: { neg: { function: 'test.ping', seconds: float64(-1) } },
+    });
+    expect(bad.errors).toEqual([
+      'Invalid seconds -1.0: an interval is a number of 0 or more. Ignoring job neg.',
+    ]);
   });
 
   it("are written as floats, in the saved file and in the YAML listing, as Salt's PyYAML does", async () => {
     const file = join(dir, 'minion.d', '_schedule.conf');
-    await writeScheduleFile(file, { fj: { function: 'test.ping', seconds: float64(1), minutes: float64(1.5), hours: 2 } });
+    await writeScheduleFile(file, {
+      fj: { function: 'test.ping', seconds: float64(1), minutes: float64(1.5), hours: 2 },
+    });
     expect(readFileSync(file, 'utf8')).toBe(
       'schedule:\n  fj:\n    function: test.ping\n    seconds: 1.0\n    minutes: 1.5\n    hours: 2\n',
     );

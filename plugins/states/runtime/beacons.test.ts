@@ -89,7 +89,8 @@ describe('the beacon state argument', () => {
       result: false,
       name: 'btest',
       changes: {},
-      comment: "State 'test.mod_beacon' was not found in SLS 'bcn'\nReason: 'test.mod_beacon' is not available.\n",
+      comment:
+        "State 'test.mod_beacon' was not found in SLS 'bcn'\nReason: 'test.mod_beacon' is not available.\n",
       __run_num__: 5,
     });
   });
@@ -100,7 +101,12 @@ describe('the beacon state argument', () => {
       await runChunks(
         [
           chunk('breq1', 'file.managed', { name: f3, contents: 'y', beacon: false }),
-          chunk('breq2', 'file.managed', { name: f4, contents: 'z', beacon: true, require: [{ file: 'breq1' }] }),
+          chunk('breq2', 'file.managed', {
+            name: f4,
+            contents: 'z',
+            beacon: true,
+            require: [{ file: 'breq1' }],
+          }),
         ],
         harness(),
       ),
@@ -109,7 +115,8 @@ describe('the beacon state argument', () => {
     expect(ret[`file_|-beacon_breq2_|-${f4}_|-mod_beacon`]).toMatchObject({
       result: false,
       changes: {},
-      comment: 'The following requisites were not found:\n                   require:\n                       file: breq1\n',
+      comment:
+        'The following requisites were not found:\n                   require:\n                       file: breq1\n',
       __id__: 'beacon_breq2',
       name: f4,
     });
@@ -118,7 +125,10 @@ describe('the beacon state argument', () => {
   it('a supported function with beacon: True asks beacon.present for the beacon (inotify is not available here, as in Salt without pyinotify)', async () => {
     const f1 = join(dir, 'f1');
     const ret = untimed(
-      await runChunks([chunk('bfile', 'file.managed', { name: f1, contents: 'hello', beacon: true })], harness()),
+      await runChunks(
+        [chunk('bfile', 'file.managed', { name: f1, contents: 'hello', beacon: true })],
+        harness(),
+      ),
     );
     expect(ret[`file_|-beacon_bfile_|-${f1}_|-mod_beacon`]).toEqual({
       name: `beacon_inotify_${f1}`,
