@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { float64 } from '../../kernel/util.js';
 import { memoryLogger } from '../../modules/_fake-ctx.js';
+import { buildScheduleItem } from '../../modules/_schedule-build.js';
 import { pyYamlDump } from '../../modules/_yaml-dump.js';
 import { writeScheduleFile } from './schedule-file.js';
 import { manageSchedule } from './schedule-manage.js';
@@ -69,5 +70,14 @@ describe('whole floats in scheduled jobs', () => {
     expect(pyYamlDump({ schedule: { fj: { seconds: float64(1), days: 3 } } })).toBe(
       'schedule:\n  fj:\n    days: 3\n    seconds: 1.0\n',
     );
+  });
+
+  it("schedule.add's job keeps a whole-float splay a number (not a start/end mapping)", () => {
+    const built = buildScheduleItem(
+      'fj',
+      { function: 'test.ping', seconds: float64(1), splay: float64(2) },
+      () => true,
+    );
+    expect(built).toMatchObject({ job: { seconds: float64(1), splay: float64(2) } });
   });
 });
