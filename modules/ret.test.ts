@@ -14,7 +14,13 @@ const cachedir = mkdtempSync(join(tmpdir(), 'tsalt-t-ret-'));
 afterAll(() => rmSync(cachedir, { recursive: true, force: true }));
 const ctx = () =>
   fakeCtx({
-    opts: { cachedir, extension_modules: join(cachedir, 'extmods'), returner_dirs: [], extensions: [], hash_type: 'sha256' },
+    opts: {
+      cachedir,
+      extension_modules: join(cachedir, 'extmods'),
+      returner_dirs: [],
+      extensions: [],
+      hash_type: 'sha256',
+    },
   });
 
 describe('ret', () => {

@@ -151,9 +151,9 @@ describe('sys module', () => {
           additionalProperties: false,
         },
       ]);
-      const [sleep] = (await invoke(sys, 'state_schema', ['test.configurable_test_state'], withStates))
+      const [cfg] = (await invoke(sys, 'state_schema', ['test.configurable_test_state'], withStates))
         .value as Record<string, unknown>[];
-      expect((sleep?.properties as Record<string, unknown>).result).toEqual(one('result', true));
+      expect(cfg).toMatchObject({ properties: { result: one('result', true) } });
       expect((await invoke(sys, 'state_schema', ['nosuch'], withStates)).value).toEqual([]);
     });
 

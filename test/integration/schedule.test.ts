@@ -181,7 +181,14 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
   });
 
   it("a whole float given at run time stays a float, as Salt's lists it (seconds: 1.0)", async () => {
-    const add = await c.saltJson(['s1', 'schedule.add', 'floaty', 'function=test.ping', 'seconds=1.0', 'splay=2.0']);
+    const add = await c.saltJson([
+      's1',
+      'schedule.add',
+      'floaty',
+      'function=test.ping',
+      'seconds=1.0',
+      'splay=2.0',
+    ]);
     expect(add.data).toEqual({
       s1: { comment: 'Added job: floaty to schedule.', result: true, changes: { floaty: 'added' } },
     });
