@@ -12,7 +12,7 @@ import { float64 } from '../../kernel/util.js';
 import { memoryLogger } from '../../modules/_fake-ctx.js';
 import { buildScheduleItem } from '../../modules/_schedule-build.js';
 import { pyYamlDump } from '../../modules/_yaml-dump.js';
-import { writeScheduleFile } from './schedule-file.js';
+import { readScheduleFile, writeScheduleFile } from './schedule-file.js';
 import { manageSchedule } from './schedule-manage.js';
 import { Scheduler } from './scheduler.js';
 
@@ -67,6 +67,10 @@ describe('whole floats in scheduled jobs', () => {
     expect(readFileSync(file, 'utf8')).toBe(
       'schedule:\n  fj:\n    function: test.ping\n    seconds: 1.0\n    minutes: 1.5\n    hours: 2\n',
     );
+    // read back (schedule.list offline=True) as Salt reads it: still a float
+    expect(await readScheduleFile(file)).toEqual({
+      fj: { function: 'test.ping', seconds: float64(1), minutes: 1.5, hours: 2 },
+    });
     expect(pyYamlDump({ schedule: { fj: { seconds: float64(1), days: 3 } } })).toBe(
       'schedule:\n  fj:\n    days: 3\n    seconds: 1.0\n',
     );
