@@ -217,11 +217,10 @@ export class JobExecutor {
       msg.rid,
       (async () => {
         if (!manage) throw new Error('this minion runs no scheduler');
-        // the beacons keep whole floats (`interval: 1.0` lists and diffs as Salt's); the
-        // scheduler's calls are read with plain numbers, as its checks expect
-        let call = decodeLoad(msg.call, true);
+        // whole floats stay floats (`seconds: 1.0`, a beacon's `interval: 1.0` list and diff as
+        // Salt's); the scheduler's checks read them through `numeric`
+        const call = decodeLoad(msg.call, true);
         if (typeof call !== 'object' || call === null) throw new Error('the schedule call is not a map');
-        if ((call as Record<string, unknown>).target !== 'beacons') call = decodeLoad(msg.call) as object;
         return manage(call as Record<string, unknown>);
       })(),
     );

@@ -3,12 +3,14 @@
  * `schedule.add`'s keywords (`build_schedule_item`), the listing filter of `schedule.list`,
  * and the saved schedule file read and written offline.
  */
+import { SaltFloat } from '../kernel/util.js';
 import { DEFAULT_TIME_FMT, SCHEDULE_CONF, strptime } from '../plugins/schedule/index.js';
 
 export type Ret = Record<string, unknown>;
 
+// a whole float (`splay=2.0`) is a number, not a mapping
 const isMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof SaltFloat);
 
 const TIME = ['seconds', 'minutes', 'hours', 'days'];
 

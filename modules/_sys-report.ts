@@ -61,8 +61,17 @@ export async function selectModules(index: FunctionIndex, patterns: readonly unk
   return [...out].sort();
 }
 
+/** What an argspec is read from: a function's built argument schema and its `*args`/`**kwargs` flags. */
+export type SignatureSpec = Pick<ResolvedFunctionSpec, 'args' | 'varargs' | 'varkw'>;
+
+/** The functions an argspec report reads (a module, state or runner loader). */
+export interface SignatureIndex {
+  list(): Promise<string[]>;
+  get(fun: string): Promise<SignatureSpec | undefined>;
+}
+
 /** Python-style argspec of a function spec: named args in order, trailing defaults, `*args`/`**kwargs`. */
-export function argspecOf(spec: ResolvedFunctionSpec): ArgSpec {
+export function argspecOf(spec: SignatureSpec): ArgSpec {
   const shape = (spec.args?.shape ?? {}) as Record<string, z.ZodType>;
   const args = Object.keys(shape);
   const defaults: unknown[] = [];
@@ -89,7 +98,7 @@ export function argspecOf(spec: ResolvedFunctionSpec): ArgSpec {
  * Salt's `argspec_report(functions, module)`: a glob or a dotted name is a pattern, anything else
  * names a module (so an empty name reports nothing).
  */
-export async function argspecReport(index: FunctionIndex, module: string): Promise<Record<string, ArgSpec>> {
+export async function argspecReport(index: SignatureIndex, module: string): Promise<Record<string, ArgSpec>> {
   const all = await index.list();
   const funs =
     module.includes('*') || module.includes('.')

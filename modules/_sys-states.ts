@@ -1,12 +1,14 @@
 /**
  * The state modules' half of Salt's `sys` module: `sys.list_state_functions`,
- * `sys.list_state_modules`, `sys.state_doc` and `sys.state_argspec`, read from the minion's
- * state loader (`ctx.states.index`) as Salt's read `salt.state.State(__opts__).states`.
+ * `sys.list_state_modules`, `sys.state_doc`, `sys.state_argspec` and `sys.state_schema`, read
+ * from the minion's state loader (`ctx.states.index`) as Salt's read
+ * `salt.state.State(__opts__).states`.
  */
 import { z } from 'zod';
 import { SaltError } from '../kernel/errors.js';
 import { defineFunction, type ExecContext, type FunctionIndex } from '../kernel/index.js';
 import { globMatch } from '../kernel/util.js';
+import { argspecToSchema } from './_state-schema.js';
 import { argspecReport, selectFunctions, selectModules } from './_sys-report.js';
 
 function stateIndex(ctx: ExecContext): FunctionIndex {
@@ -71,5 +73,13 @@ export const sysStateFunctions = {
     args: z.object({ module: z.string().default('') }),
     doc: "Return the argument specification of the functions of a state module, a state function or a glob.\n\nCLI Example: salt '*' sys.state_argspec pkg.installed",
     run: (ctx, { module }) => argspecReport(stateIndex(ctx), module),
+  }),
+  state_schema: defineFunction({
+    args: z.object({ module: z.string().default('') }),
+    doc: "A JSON Schema of the arguments of each function of a state module, a state function or a glob.\n\nCLI Example: salt '*' sys.state_schema pkg.installed",
+    run: async (ctx, { module }) =>
+      Object.entries(await argspecReport(stateIndex(ctx), module)).map(([fun, spec]) =>
+        argspecToSchema(fun, spec),
+      ),
   }),
 };

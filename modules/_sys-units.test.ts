@@ -41,4 +41,34 @@ describe('sys: renderers, returners and runners', () => {
     const docs = (await invoke(sys, 'runner_doc', ['manage.up'])).value as Record<string, string | null>;
     expect(Object.keys(docs)).toEqual(['manage.up']);
   });
+
+  it("list_returner_functions, returner_argspec: Salt's names and signatures, Salt's local_cache functions only", async () => {
+    expect((await invoke(sys, 'list_returner_functions', ['local_cache.get_*'])).value).toEqual([
+      'local_cache.get_jid',
+      'local_cache.get_jids',
+      'local_cache.get_load',
+    ]);
+    expect((await invoke(sys, 'list_returner_functions', ['nosuch'])).value).toEqual([]);
+    const specs = (await invoke(sys, 'returner_argspec', ['local_cache'])).value as Record<string, unknown>;
+    expect(specs['local_cache.prep_jid']).toEqual({
+      args: ['nocache', 'passed_jid', 'recurse_count'],
+      defaults: [false, null, 0],
+      varargs: null,
+      kwargs: null,
+    });
+    expect(specs['local_cache.get_fun']).toBeUndefined();
+    expect((await invoke(sys, 'returner_argspec', ['redis.get_fun'])).value).toEqual({
+      'redis.get_fun': { args: ['fun'], defaults: null, varargs: null, kwargs: null },
+    });
+    expect((await invoke(sys, 'returner_doc', ['nosuch'])).value).toEqual({});
+    const docs = (await invoke(sys, 'returner_doc', ['local_cache.get_jid'])).value as Record<string, string>;
+    expect(Object.keys(docs)).toEqual(['local_cache.get_jid']);
+  });
+
+  it('runner_argspec reads the runner loader', async () => {
+    expect((await invoke(sys, 'runner_argspec', ['test.sleep'])).value).toEqual({
+      'test.sleep': { args: ['s_time'], defaults: [10], varargs: null, kwargs: null },
+    });
+    expect((await invoke(sys, 'runner_argspec', ['nosuch'])).value).toEqual({});
+  });
 });

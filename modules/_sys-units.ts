@@ -9,7 +9,7 @@ import { createRunnerLoader } from '../kernel/services.js';
 import { globMatch } from '../kernel/util.js';
 import { BUILTIN_DIRS, BUILTIN_RETURNERS } from '../plugins/builtin-dirs.js';
 import { BUILTIN_RENDERERS } from '../plugins/renderers/index.js';
-import { selectForDoc, selectFunctions } from './_sys-report.js';
+import { argspecReport, selectForDoc, selectFunctions } from './_sys-report.js';
 
 /** Names matching any of the globs (all of them when none is given), sorted. */
 function byGlobs(names: Iterable<string>, patterns: readonly unknown[]): string[] {
@@ -88,6 +88,14 @@ export const sysUnitFunctions = {
     varkw: true, // accepted and unused, as Salt's
     doc: "List the functions of all runner modules, or of the given runners or globs.\n\nCLI Example: salt '*' sys.list_runner_functions state",
     run: async (ctx, _a, { args }) => selectFunctions(await runners(ctx).listFunctions(), args),
+  }),
+  runner_argspec: defineFunction({
+    args: z.object({ module: z.string().default('') }),
+    doc: "The argument specification of the functions of a runner, a runner function or a glob.\n\nCLI Example: salt '*' sys.runner_argspec state",
+    run: (ctx, { module }) => {
+      const loader = runners(ctx);
+      return argspecReport({ list: () => loader.listFunctions(), get: (f) => loader.get(f) }, module);
+    },
   }),
   runner_doc: defineFunction({
     args: patterns,

@@ -43,6 +43,7 @@ describe('sys module', () => {
       'sys.list_functions',
       'sys.list_modules',
       'sys.list_renderers',
+      'sys.list_returner_functions',
       'sys.list_returners',
       'sys.list_runner_functions',
       'sys.list_runners',
@@ -50,9 +51,13 @@ describe('sys module', () => {
       'sys.list_state_modules',
       'sys.reload_modules',
       'sys.renderer_doc',
+      'sys.returner_argspec',
+      'sys.returner_doc',
+      'sys.runner_argspec',
       'sys.runner_doc',
       'sys.state_argspec',
       'sys.state_doc',
+      'sys.state_schema',
     ]);
     // a dotted name is a pattern in Salt's list_functions: `sys.` names no function
     expect((await invoke(sys, 'list_functions', ['sys.'], ctx)).value).toEqual([]);
@@ -124,6 +129,32 @@ describe('sys module', () => {
       const spec = (await invoke(sys, 'state_argspec', ['test.nop'], withStates)).value;
       expect(spec).toEqual({ 'test.nop': { args: ['name'], defaults: null, varargs: null, kwargs: true } });
       expect((await invoke(sys, 'state_argspec', [], withStates)).value).toEqual({});
+    });
+
+    it("state_schema: each function's arguments as Salt's JSON Schema (measured on Salt 3006.18)", async () => {
+      const one = (n: string, d?: unknown) => ({
+        oneOf: ['boolean', 'integer', 'number', 'string'].map((type) => ({
+          type,
+          title: n,
+          description: n,
+          ...(d === undefined ? {} : { default: d }),
+        })),
+      });
+      expect((await invoke(sys, 'state_schema', ['test.nop'], withStates)).value).toEqual([
+        {
+          $schema: 'http://json-schema.org/draft-04/schema#',
+          title: 'test.nop',
+          description: 'test.nop',
+          type: 'object',
+          properties: { name: one('name') },
+          'x-ordering': ['name'],
+          additionalProperties: false,
+        },
+      ]);
+      const [cfg] = (await invoke(sys, 'state_schema', ['test.configurable_test_state'], withStates))
+        .value as Record<string, unknown>[];
+      expect(cfg).toMatchObject({ properties: { result: one('result', true) } });
+      expect((await invoke(sys, 'state_schema', ['nosuch'], withStates)).value).toEqual([]);
     });
 
     it('answers a clear error where no state loader is set up', async () => {

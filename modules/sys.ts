@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineFunction, defineModule, type FunctionIndex } from '../kernel/index.js';
 import { refreshModules } from './_saltutil-sync.js';
 import { argspecReport, selectForDoc, selectFunctions, selectModules } from './_sys-report.js';
+import { sysReturnerFunctions } from './_sys-returners.js';
 import { sysStateFunctions } from './_sys-states.js';
 import { sysUnitFunctions } from './_sys-units.js';
 
@@ -55,5 +56,6 @@ export default defineModule({
     }),
     ...sysStateFunctions,
     ...sysUnitFunctions,
+    ...sysReturnerFunctions,
   },
 });

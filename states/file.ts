@@ -25,6 +25,7 @@ import { retentionSchedule } from './_file-retention.js';
 import { serialize } from './_file-serialize.js';
 import { append, blockreplace, comment, prepend, replace, uncomment } from './_file-text.js';
 import { tidied } from './_file-tidied.js';
+import { modBeacon } from './_mod-beacon.js';
 
 export default defineStateModule({
   name: 'file',
@@ -60,5 +61,25 @@ export default defineStateModule({
     mknod,
     retention_schedule: retentionSchedule,
     mod_run_check_cmd: modRunCheckCmd,
+    mod_beacon: modBeacon({
+      module: 'file',
+      beacon: 'inotify',
+      supported: ['managed', 'directory'],
+      callsIt: 'beacon',
+      settings: (name, sfun, data) => {
+        const watch: Record<string, unknown> = { mask: data('mask', ['create', 'delete', 'modify']) };
+        if (sfun === 'directory')
+          Object.assign(watch, {
+            auto_add: data('auto_add', true),
+            recurse: data('recurse', true),
+            exclude: data('exclude', []),
+          });
+        return {
+          files: { [name]: watch },
+          interval: data('interval', 60),
+          coalesce: data('coalesce', false),
+        };
+      },
+    }),
   },
 });

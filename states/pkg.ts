@@ -5,6 +5,7 @@
  * `mod_aggregate` gathers a run's packages into one chunk (`state_aggregate`).
  * It drives the minion's `pkg` execution module.
  */
+
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import {
   defineAggregate,
@@ -13,6 +14,7 @@ import {
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
+import { modBeacon } from './_mod-beacon.js';
 import { pkgAggregate } from './_pkg-aggregate.js';
 import { downloadedState, groupInstalled, patchDownloaded, patchInstalled } from './_pkg-elsewhere.js';
 import { held, unheld } from './_pkg-hold.js';
@@ -222,6 +224,16 @@ export default defineStateModule({
             };
         }
       },
+    }),
+    mod_beacon: modBeacon({
+      module: 'pkg',
+      beacon: 'pkg',
+      supported: ['installed', 'removed'],
+      callsIt: 'mod_beacon',
+      settings: (name, _sfun, _data, kwargs) => ({
+        pkgs: 'pkgs' in kwargs ? kwargs.pkgs : [name],
+        interval: 60,
+      }),
     }),
   },
 });

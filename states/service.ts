@@ -11,6 +11,7 @@ import {
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
+import { modBeacon } from './_mod-beacon.js';
 import { available, disable, enable, type Toggle } from './_service-toggle.js';
 
 const sleep = (s: number): Promise<void> => new Promise((r) => setTimeout(r, s * 1000));
@@ -341,6 +342,24 @@ export default defineStateModule({
       varkw: true,
       doc: 'What a watch requisite runs: restart (or reload, or start) a running service, stop a dead one.',
       run: (ctx, a) => modWatch(ctx, a.name, a),
+    }),
+    mod_beacon: modBeacon({
+      module: 'service',
+      beacon: 'service',
+      supported: ['running', 'dead'],
+      callsIt: 'beacon',
+      settings: (name, _sfun, data) => ({
+        services: {
+          [name]: {
+            onchangeonly: data('onchangeonly', true),
+            delay: data('delay', 0),
+            emitatstartup: data('emitatstartup', false),
+            // Salt 3006's reads emitatstartup here too
+            uncleanshutdown: data('emitatstartup', null),
+          },
+        },
+        interval: data('interval', 60),
+      }),
     }),
   },
 });

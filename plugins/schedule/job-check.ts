@@ -4,7 +4,7 @@
  * tsalt makes the same checks once, up front, so `schedule.add` can refuse the job and the log
  * says why once. The messages are Salt's where Salt has one.
  */
-import { SaltFloat } from '../../kernel/util.js';
+import { pyStr, SaltFloat } from '../../kernel/util.js';
 import { parseCron } from './cron.js';
 import { DEFAULT_TIME_FMT, parseDate, strptime } from './dates.js';
 
@@ -54,8 +54,9 @@ export const SCHEDULE_SETTINGS: readonly string[] = [
 
 export const TIME_ELEMENTS = ['seconds', 'minutes', 'hours', 'days'] as const;
 
+// a whole float (`splay: 2.0`) is a number, not a mapping
 const isMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof SaltFloat);
 
 /** The function a job runs (`function`, else `func` or `fun`). */
 export function jobFunction(job: Readonly<Record<string, unknown>>): unknown {
@@ -138,7 +139,7 @@ export function checkJob(
     for (const k of TIME_ELEMENTS) {
       if (k in job && !(numeric(job[k]) >= 0))
         errors.push(
-          `Invalid ${k} ${String(job[k])}: an interval is a number of 0 or more. Ignoring job ${name}.`,
+          `Invalid ${k} ${pyStr(job[k])}: an interval is a number of 0 or more. Ignoring job ${name}.`,
         );
     }
     if (errors.length === 0 && interval <= 0)

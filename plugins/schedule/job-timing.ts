@@ -11,6 +11,7 @@
  * - `range`, `skip_during_range`, `skip_explicit`, `until` and `after` then decide whether a due
  *   run is skipped, with Salt's `_skip_reason` names.
  */
+import { SaltFloat } from '../../kernel/util.js';
 import { type CronSpec, nextCronTime, parseCron } from './cron.js';
 import { DEFAULT_TIME_FMT, parseDate, strptime } from './dates.js';
 import { intervalSeconds, numeric, whenTexts } from './job-check.js';
@@ -193,7 +194,7 @@ export function afterSkipRange(
 /** The splay, in seconds, for one run (Salt's `_splay`): 1..splay, or start..end; 0 without. */
 export function splaySeconds(splay: unknown, random: () => number): number {
   if (splay === null || splay === undefined || splay === false) return 0;
-  if (typeof splay === 'object' && !Array.isArray(splay)) {
+  if (typeof splay === 'object' && !Array.isArray(splay) && !(splay instanceof SaltFloat)) {
     const { start, end } = splay as { start?: unknown; end?: unknown };
     const lo = numeric(start);
     const hi = numeric(end);

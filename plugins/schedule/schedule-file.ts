@@ -8,7 +8,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parseSaltYaml } from '../../kernel/util.js';
+import { floatScalars } from '../../modules/_yaml-dump.js';
 
 type YamlLib = typeof import('yaml');
 let yamlLib: YamlLib | undefined;
@@ -26,7 +26,8 @@ export async function writeScheduleFile(
   schedule: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
-  const text = yamlLib.stringify({ schedule }, { version: '1.1', indentSeq: false });
+  // a whole float is written as Salt's YAML writes it (`seconds: 1.0`)
+  const text = yamlLib.stringify({ schedule }, floatScalars(yamlLib), { version: '1.1', indentSeq: false });
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, text, { mode: 0o600 });
@@ -41,8 +42,11 @@ export async function readScheduleFile(path: string): Promise<Record<string, unk
   } catch {
     return {};
   }
-  const data = await parseSaltYaml(text);
-  const schedule = data.schedule;
+  // read as Salt's YAML loader reads it: a whole float written `1.0` stays a float
+  const { loadYaml } = await import('../renderers/index.js');
+  const loaded = loadYaml(text, { path });
+  const schedule =
+    loaded && typeof loaded === 'object' ? (loaded as Record<string, unknown>).schedule : undefined;
   return typeof schedule === 'object' && schedule !== null && !Array.isArray(schedule)
     ? (schedule as Record<string, unknown>)
     : {};

@@ -180,6 +180,26 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
     expect(runs(file).length).toBe(after);
   });
 
+  it("a whole float given at run time stays a float, as Salt's lists it (seconds: 1.0)", async () => {
+    const add = await c.saltJson([
+      's1',
+      'schedule.add',
+      'floaty',
+      'function=test.ping',
+      'seconds=1.0',
+      'splay=2.0',
+    ]);
+    expect(add.data).toEqual({
+      s1: { comment: 'Added job: floaty to schedule.', result: true, changes: { floaty: 'added' } },
+    });
+    const json = await c.saltJson(['s1', 'schedule.list', 'return_yaml=False']);
+    expect(json.raw.stdout).toMatch(/"floaty": \{[^}]*"seconds": 1\.0,[^}]*"splay": 2\.0/);
+    const yaml = await c.saltJson(['s1', 'schedule.list']);
+    expect(String(yaml.data.s1)).toContain('  floaty:\n    enabled: true\n    function: test.ping\n');
+    expect(String(yaml.data.s1)).toContain('    seconds: 1.0\n    splay: 2.0\n');
+    await c.saltJson(['s1', 'schedule.delete', 'floaty']);
+  });
+
   it('schedule.add refuses bad input with the reason, as the log does', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['bad1', 'function=test.ping', 'cron=nope'], /Invalid cron string/],

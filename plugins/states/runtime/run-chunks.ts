@@ -1,9 +1,9 @@
 /**
- * Runs a run's low chunks in order (Salt's `State.call_chunks`, then `call_listen`, as
- * `State.call_high` does in `salt/state.py`): states disabled by the `state_runs_disabled`
- * grain are answered first, each chunk runs once after its requisites (unless `state.pause`
- * holds it or `state.soft_kill` ends the run), a failhard failure ends the run, parallel
- * states are waited for, and listeners run last.
+ * Runs a run's low chunks in order (Salt's `State.call_chunks`, then `call_listen` and
+ * `call_beacons`, as `State.call_high` does in `salt/state.py`): states disabled by the
+ * `state_runs_disabled` grain are answered first, each chunk runs once after its requisites
+ * (unless `state.pause` holds it or `state.soft_kill` ends the run), a failhard failure ends
+ * the run, parallel states are waited for, then the listeners run, then the `mod_beacon`s.
  *
  * The chunks may be those the compiler gives `call_chunks` (after `requisite_in`) or those
  * `state.show_lowstate` prints (the `_in` forms still on their sources): see requisite-in.ts.
@@ -11,6 +11,7 @@
 import { fnmatch } from '../../../modules/_fnmatch.js';
 import { deepCopy } from '../compile/py.js';
 import type { LowChunk, RunContext, StateRunResult } from '../types.js';
+import { callBeacons } from './beacons.js';
 import { callChunk, checkFailhard } from './chunk.js';
 import { callListen } from './listen.js';
 import { checkPause, clearPause } from './pause.js';
@@ -72,6 +73,7 @@ export async function runChunks(chunks: readonly LowChunk[], rc: RunContext): Pr
   applyRequisiteIn(lows);
   let ret = await callChunks(run, lows);
   ret = await callListen(run, lows, ret, callChunks);
+  ret = await callBeacons(run, lows, ret, callChunks);
   await clearPause(run);
   return ret as unknown as StateRunResult;
 }
