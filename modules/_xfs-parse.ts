@@ -50,18 +50,30 @@ export function parseXfsInfo(data: string): Record<string, Record<string, string
   return ret;
 }
 
-/** What `xfsdump` reported: session id and label, media size, completion and status. */
+/**
+ * What `xfsdump` reported: session id and label, media size, completion, status, and the
+ * indented lines after "Dump Summary:" joined as the summary.
+ */
 export function parseXfsdump(data: string): Record<string, string> {
   const out: Record<string, string> = {};
+  const summary: string[] = [];
+  let inSummary = false;
   for (const raw of data.split('\n')) {
+    if (!raw.trim()) continue;
     const line = raw.trim().replace(/^xfsdump: /, '');
-    if (!line) continue;
     if (line.startsWith('session id:')) out['Session ID'] = line.split(' ').pop() ?? '';
     else if (line.startsWith('session label:')) out['Session label'] = line.replace(/^session label: /, '');
     else if (line.startsWith('media file size')) out['Media size'] = line.replace(/^media file size\s+/, '');
     else if (line.startsWith('dump complete:')) out['Dump complete'] = line.replace(/^dump complete:\s+/, '');
     else if (line.startsWith('Dump Status:')) out.Status = line.replace(/^Dump Status:\s+/, '');
+    else if (line.startsWith('Dump Summary:')) {
+      inSummary = true;
+      continue;
+    }
+    if (line.startsWith(' ') && inSummary) summary.push(line.trim());
+    else if (inSummary) inSummary = false;
   }
+  if (summary.length) out.Summary = summary.join(' ');
   return out;
 }
 
@@ -90,7 +102,7 @@ export function parseInventory(text: string): Record<string, unknown> {
   if (lines.length === 1 && (lines[0] ?? '').toLowerCase().includes('restore status'))
     return { restore_status: lines[0] };
   type Tok = { open: true } | { close: true } | { key: string; value?: string };
-  const toks: Tok[] = [];
+  const toks: Tok[] = [{ open: true }];
   let ident = 0;
   for (const line of lines.slice(0, -1)) {
     if (

@@ -77,7 +77,11 @@ async function withDevice(
     comment.push(excRepr(err));
     return ret;
   } finally {
-    if (device && dest) await unmountTemp(ctx, dest);
+    // Salt's cleanup also runs after a failed mount, with no folder, and raises there
+    if (device) {
+      if (dest === null) throw pythonError('TypeError', 'lstat: path should be string, bytes or os.PathLike, not NoneType');
+      await unmountTemp(ctx, dest);
+    }
   }
 }
 
