@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseInfo, parsePropList, parseSubvolumeList, parseSubvolumeShow, parseUsage } from './_btrfs-parse.js';
+import {
+  parseInfo,
+  parsePropList,
+  parseSubvolumeList,
+  parseSubvolumeShow,
+  parseUsage,
+} from './_btrfs-parse.js';
 
 // btrfs-progs v6.2 text, as this machine's btrfs prints it
 const SHOW = `Label: 'tb'  uuid: 11111111-2222-3333-4444-555555555555

@@ -9,7 +9,9 @@ import { pythonError } from './_py-exception.js';
 const unpack = (want: number, got: number): Error =>
   pythonError(
     'ValueError',
-    got > want ? `too many values to unpack (expected ${want})` : `not enough values to unpack (expected ${want}, got ${got})`,
+    got > want
+      ? `too many values to unpack (expected ${want})`
+      : `not enough values to unpack (expected ${want}, got ${got})`,
   );
 
 /** Python's `s.split()`: words between runs of white space. */
@@ -74,7 +76,10 @@ function usageOverall(raw: string): Record<string, string> {
 function keyValue(text: string): Record<string, string> {
   const parts = text.split(':');
   if (parts.length !== 2)
-    throw pythonError('ValueError', `dictionary update sequence element #0 has length ${parts.length}; 2 is required`);
+    throw pythonError(
+      'ValueError',
+      `dictionary update sequence element #0 has length ${parts.length}; 2 is required`,
+    );
   return { [parts[0] ?? '']: parts[1] ?? '' };
 }
 

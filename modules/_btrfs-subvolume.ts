@@ -61,7 +61,10 @@ export const subvolumeFunctions = {
       if (pyTruthy(a.commit) && a.commit !== 'after' && a.commit !== 'each')
         throw new SALT_ERR_EXEC_COMMAND('Value for commit not recognized');
       const names: string[] = [];
-      const given = [a.name, ...(Array.isArray(a.names) ? a.names : pyTruthy(a.names) ? [...pyStr(a.names)] : [])];
+      const given = [
+        a.name,
+        ...(Array.isArray(a.names) ? a.names : pyTruthy(a.names) ? [...pyStr(a.names)] : []),
+      ];
       for (const n of given) if (pyTruthy(n) && (await exists(ctx, pyStr(n)))) names.push(pyStr(n));
       if (!names.length) return false;
       const cmd = ['btrfs', 'subvolume', 'delete'];
@@ -80,9 +83,9 @@ export const subvolumeFunctions = {
     args: (z) => z.object({ name: str(z), last_gen: str(z) }),
     doc: `List the files modified in a subvolume since the transid last_gen, and the current transid.${cli("salt '*' btrfs.subvolume_find_new /var/volumes/tmp 1024")}`,
     run: async (ctx, a) => {
-      const lines = (await runChecked(ctx, ['btrfs', 'subvolume', 'find-new', a.name, a.last_gen])).stdout.split(
-        /\r\n|\r|\n/,
-      );
+      const lines = (
+        await runChecked(ctx, ['btrfs', 'subvolume', 'find-new', a.name, a.last_gen])
+      ).stdout.split(/\r\n|\r|\n/);
       const last = words(lines[lines.length - 1] ?? '');
       return {
         files: lines.filter((l) => l.startsWith('inode')).map((l) => words(l).pop()),
@@ -120,7 +123,8 @@ export const subvolumeFunctions = {
     doc: `List the subvolumes of the filesystem. Flags: parent_id, absolute, ogeneration, generation, subvolumes, uuid, parent_uuid, sent_subvolume_uuid, snapshots, readonly, deleted; generation_cmp and ogeneration_cmp ([+|-]value); sort: a list of [+|-]rootid, gen, ogen, path.${cli("salt '*' btrfs.subvolume_list /var/volumes/tmp sort='[-rootid]'")}`,
     run: async (ctx, a) => {
       const sort = a.sort;
-      if (pyTruthy(sort) && !Array.isArray(sort)) throw new SALT_ERR_EXEC_COMMAND('Sort parameter must be a list');
+      if (pyTruthy(sort) && !Array.isArray(sort))
+        throw new SALT_ERR_EXEC_COMMAND('Sort parameter must be a list');
       if (Array.isArray(sort) && !sort.every((s) => typeof s === 'string' && SORTS.includes(s)))
         throw new SALT_ERR_EXEC_COMMAND('Value for sort not recognized');
       const cmd = ['btrfs', 'subvolume', 'list'];
@@ -144,7 +148,8 @@ export const subvolumeFunctions = {
   subvolume_show: defineFunction({
     args: (z) => z.object({ path: str(z) }),
     doc: `Show information of a given subvolume.${cli("salt '*' btrfs.subvolume_show /var/volumes/tmp")}`,
-    run: async (ctx, a) => parseSubvolumeShow((await runChecked(ctx, ['btrfs', 'subvolume', 'show', a.path])).stdout),
+    run: async (ctx, a) =>
+      parseSubvolumeShow((await runChecked(ctx, ['btrfs', 'subvolume', 'show', a.path])).stdout),
   }),
   subvolume_snapshot: defineFunction({
     args: (z) => z.object({ source: str(z), dest: opt(z), name: opt(z), read_only: flag(z) }),

@@ -16,8 +16,9 @@ describe('hwinfo readers', () => {
   it('reads the short listing, numbering the deeper lines', () => {
     const bad: string[] = [];
     expect(
-      parseHwinfoShort('memory:\n                       Main Memory\ndisk:\n  /dev/vda             Disk\nodd\n', (l) =>
-        bad.push(l),
+      parseHwinfoShort(
+        'memory:\n                       Main Memory\ndisk:\n  /dev/vda             Disk\nodd\n',
+        (l) => bad.push(l),
       ),
     ).toEqual({ memory: { 0: 'Main Memory' }, disk: { '/dev/vda': 'Disk' } });
     expect(bad).toEqual(['odd']);

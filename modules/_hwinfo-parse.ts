@@ -38,12 +38,16 @@ function leafValue(key: string, value: string): unknown {
       value.split(', ').map((item) => {
         const kv = item.split('=');
         if (kv.length !== 2)
-          throw pythonError('ValueError', `dictionary update sequence element #0 has length ${kv.length}; 2 is required`);
+          throw pythonError(
+            'ValueError',
+            `dictionary update sequence element #0 has length ${kv.length}; 2 is required`,
+          );
         return kv;
       }),
     );
   if (key === 'Driver' || key === 'Driver Modules') return value.replaceAll('"', '').split(', ');
-  if (key === 'Tags' || key === 'Device Files' || key === 'Features') return value.split(',').map((v) => v.trim());
+  if (key === 'Tags' || key === 'Device Files' || key === 'Features')
+    return value.split(',').map((v) => v.trim());
   return value.startsWith('"') ? value.slice(1, -1) : value;
 }
 
@@ -68,7 +72,8 @@ export function parseHwinfoFull(report: string): Rec {
       const at = line.indexOf(':');
       const rest = line.slice(at + 1).trim();
       const sep = rest.indexOf(': ');
-      if (at < 0 || sep < 0) throw pythonError('ValueError', 'not enough values to unpack (expected 2, got 1)');
+      if (at < 0 || sep < 0)
+        throw pythonError('ValueError', 'not enough values to unpack (expected 2, got 1)');
       const sub: Rec = { [rest.slice(0, sep)]: rest.slice(sep + 2) };
       result[line.slice(0, at)] = sub;
       stack.push(sub);

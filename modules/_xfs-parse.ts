@@ -3,8 +3,9 @@
  * (and `mkfs.xfs`) geometry, `xfsdump` results, the `xfsrestore -I` inventory, `xfsinvutil`
  * prune reports, `xfs_estimate -v` and `blkid -o export` for XFS devices.
  */
-import { pythonError } from './_py-exception.js';
+
 import { blkidBlocks, procMounts } from './_fsutils.js';
+import { pythonError } from './_py-exception.js';
 
 /** One geometry line as key/value pairs (a pair may lack its value or have more parts). */
 function infoPairs(serialized: string): string[][] {
@@ -38,7 +39,7 @@ export function parseXfsInfo(data: string): Record<string, Record<string, string
   let entry: string[] | undefined;
   for (const raw of data.split('\n')) {
     const line = raw.replace(/\s+/g, ' ').trim().replaceAll(', ', ' ');
-    if (!line || !line.includes('=')) continue;
+    if (!line.includes('=')) continue;
     const nfo = infoPairs(line);
     if (!line.startsWith('=')) {
       entry = nfo.shift() ?? [];
@@ -181,7 +182,9 @@ export function parseEstimate(out: string): Record<string, Record<string, string
     if (f.length !== 5)
       throw pythonError(
         'ValueError',
-        f.length > 5 ? 'too many values to unpack (expected 5)' : `not enough values to unpack (expected 5, got ${f.length})`,
+        f.length > 5
+          ? 'too many values to unpack (expected 5)'
+          : `not enough values to unpack (expected 5, got ${f.length})`,
       );
     const [dir = '', bsize = '', blocks = '', megabytes = '', logsize = ''] = f;
     data[dir] = { 'block _size': bsize, blocks, megabytes, logsize };

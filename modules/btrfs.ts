@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
+import { convertToBtrfs } from './_btrfs-convert.js';
 import { parseInfo, parsePropList, parseUsage } from './_btrfs-parse.js';
 import { btrfsRestripe } from './_btrfs-restripe.js';
 import { subvolumeFunctions } from './_btrfs-subvolume.js';
-import { convertToBtrfs } from './_btrfs-convert.js';
 import { blkidOutput, getMounts, isDevice, runAll, runChecked } from './_fsutils.js';
 
 const cli = (ex: string): string => `\n\nCLI Example:\n\n    ${ex}`;
@@ -200,7 +200,11 @@ export default defineModule({
     }),
     convert: defineFunction({
       args: (z) =>
-        z.object({ device: str(z), permanent: z.unknown().default(false), keeplf: z.unknown().default(false) }),
+        z.object({
+          device: str(z),
+          permanent: z.unknown().default(false),
+          keeplf: z.unknown().default(false),
+        }),
       doc: `Convert a mounted ext2/3/4 file system to BTRFS. permanent: drop the saved ext image and rebalance; keeplf: keep lost+found.${cli("salt '*' btrfs.convert /dev/sda1 permanent=True")}`,
       run: (ctx, a) => convertToBtrfs(ctx, a.device, pyTruthy(a.permanent), pyTruthy(a.keeplf)),
     }),

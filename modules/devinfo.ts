@@ -49,8 +49,13 @@ async function filterDevices(ctx: ExecContext, udevIn: unknown, udevEx: unknown)
 
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
 
-async function hwinfo(ctx: ExecContext, a: { items: unknown; short: unknown; listmd: unknown; devices: unknown }) {
-  const items = pyTruthy(a.items) ? asList(a.items) : ['bios', 'cpu', 'disk', 'memory', 'network', 'partition'];
+async function hwinfo(
+  ctx: ExecContext,
+  a: { items: unknown; short: unknown; listmd: unknown; devices: unknown },
+) {
+  const items = pyTruthy(a.items)
+    ? asList(a.items)
+    : ['bios', 'cpu', 'disk', 'memory', 'network', 'partition'];
   const devices = pyTruthy(a.devices) ? asList(a.devices) : [];
   const short = pyTruthy(a.short);
   const cmd = ['hwinfo', ...items.map((i) => `--${String(i)}`)];

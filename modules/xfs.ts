@@ -28,7 +28,10 @@ const pad = (n: number) => String(n).padStart(2, '0');
 function dumpLabel(device: string): string {
   const d = new Date();
   const date = `${d.getFullYear()}.${pad(d.getMonth() + 1)}.${pad(d.getDate())}`;
-  return `XFS dump for "${device}" of ${date}, ${pad(d.getHours())}:${pad(d.getMinutes())}`.replaceAll("'", '"');
+  return `XFS dump for "${device}" of ${date}, ${pad(d.getHours())}:${pad(d.getMinutes())}`.replaceAll(
+    "'",
+    '"',
+  );
 }
 
 /** mkfs.xfs's `-b`/`-m`/... option string: used only when it holds `key=value` pairs. */
@@ -57,10 +60,17 @@ export default defineModule({
     }),
     dump: defineFunction({
       args: (z) =>
-        z.object({ device: str(z), destination: str(z), level: z.unknown().default(0), label: opt(z), noerase: opt(z) }),
+        z.object({
+          device: str(z),
+          destination: str(z),
+          level: z.unknown().default(0),
+          label: opt(z),
+          noerase: opt(z),
+        }),
       doc: `Dump filesystem device to the media (file, tape etc). label: the dump's label (else one with the date); level: 0 to 9; noerase: do not pre-erase the media.${cli("salt '*' xfs.dump /dev/sda1 /destination/on/the/client label='Company accountancy' noerase=True")}`,
       run: async (ctx, a) => {
-        if (!which('xfsdump')) throw new SALT_ERR_EXEC_COMMAND('Utility "xfsdump" has to be installed or missing.');
+        if (!which('xfsdump'))
+          throw new SALT_ERR_EXEC_COMMAND('Utility "xfsdump" has to be installed or missing.');
         const label = pyTruthy(a.label) ? pyStr(a.label) : dumpLabel(a.device);
         const cmd = ['xfsdump', '-F'];
         if (!pyTruthy(a.noerase)) cmd.push('-E');
@@ -76,7 +86,10 @@ export default defineModule({
       args: (z) => z.object({ sessionid: str(z) }),
       doc: `Prunes the dump session identified by the given session id.${cli("salt '*' xfs.prune_dump b74a3586-e52e-4a4a-8775-c3334fa8ea2c")}`,
       run: async (ctx, a) => {
-        const data = parsePrune((await runChecked(ctx, `xfsinvutil -s ${a.sessionid} -F`)).stdout, a.sessionid);
+        const data = parsePrune(
+          (await runChecked(ctx, `xfsinvutil -s ${a.sessionid} -F`)).stdout,
+          a.sessionid,
+        );
         if (Object.keys(data).length) return data;
         throw new SALT_ERR_EXEC_COMMAND(`Session UUID "${a.sessionid}" was not found.`);
       },

@@ -54,6 +54,7 @@ async function withDevice(
   };
   const comment = ret.comment as string[];
   let dest: string | null = null;
+  let out: StateReturn;
   try {
     if (device) {
       dest = mkdtempSync(path.join(tmpdir(), 'tmp'));
@@ -71,23 +72,33 @@ async function withDevice(
         comment.push(`Device ${pyStr(device)} cannot be mounted`);
       }
     }
-    return await action(dest);
+    out = await action(dest);
   } catch (err) {
-    ctx.log.error(`Exception raised while mounting device: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.log.error(
+      `Exception raised while mounting device: ${err instanceof Error ? err.message : String(err)}`,
+    );
     comment.push(excRepr(err));
-    return ret;
-  } finally {
-    // Salt's cleanup also runs after a failed mount, with no folder, and raises there
-    if (device) {
-      if (dest === null) throw pythonError('TypeError', 'lstat: path should be string, bytes or os.PathLike, not NoneType');
-      await unmountTemp(ctx, dest);
-    }
+    out = ret;
   }
+  if (device) {
+    // Salt's cleanup also runs after a failed mount, with no folder, and raises there
+    if (dest === null)
+      throw pythonError('TypeError', 'lstat: path should be string, bytes or os.PathLike, not NoneType');
+    await unmountTemp(ctx, dest);
+  }
+  return out;
+}
+
+/** A failed return with an empty comment list, and that list. */
+function emptyReturn(name: string): { ret: StateReturn; comment: string[] } {
+  const comment: string[] = [];
+  return { ret: { name, result: false, changes: {}, comment }, comment };
 }
 
 /** Python's `os.path.join(dest, name)`, which refuses a missing dest. */
 function below(dest: string | null, name: string): string {
-  if (dest === null) throw pythonError('TypeError', 'expected str, bytes or os.PathLike object, not NoneType');
+  if (dest === null)
+    throw pythonError('TypeError', 'expected str, bytes or os.PathLike object, not NoneType');
   return path.posix.join(name.startsWith('/') ? '/' : dest, name);
 }
 
@@ -120,8 +131,7 @@ force_set_default: False to leave the default alone when the subvolume was alrea
   run: (ctx, a) =>
     withDevice(ctx, a.name, a.device, false, async (dest) => {
       const { name } = a;
-      const comment: string[] = [];
-      const ret: StateReturn = { name, result: false, changes: {}, comment };
+      const { ret, comment } = emptyReturn(name);
       const p = below(dest, name);
       const exists = Boolean(await ctx.call('btrfs.subvolume_exists', [p]));
       if (exists) comment.push(`Subvolume ${name} already present`);
@@ -156,7 +166,10 @@ force_set_default: False to leave the default alone when the subvolume was alrea
         const mine = attrs?.[p];
         if (!Array.isArray(mine)) throw pythonError('KeyError', p);
         if (!mine.includes('C'))
-          ret.changes[`${name}_no_cow`] = await ctx.call('file.chattr', [p], { operator: 'add', attributes: 'C' });
+          ret.changes[`${name}_no_cow`] = await ctx.call('file.chattr', [p], {
+            operator: 'add',
+            attributes: 'C',
+          });
       }
       return { ...ret, result: true };
     }),
@@ -178,8 +191,7 @@ commit: wait until the transaction is over.`,
   run: (ctx, a) =>
     withDevice(ctx, a.name, a.device, false, async (dest) => {
       const { name } = a;
-      const comment: string[] = [];
-      const ret: StateReturn = { name, result: false, changes: {}, comment };
+      const { ret, comment } = emptyReturn(name);
       const p = below(dest, name);
       const exists = Boolean(await ctx.call('btrfs.subvolume_exists', [p]));
       if (!exists) comment.push(`Subvolume ${name} already missing`);
@@ -233,8 +245,7 @@ Other keywords: the properties (ro, label, compression).`,
   run: (ctx, a, extra) =>
     withDevice(ctx, a.name, a.device, Boolean(a.use_default), async (dest) => {
       const { name } = a;
-      const comment: string[] = [];
-      const ret: StateReturn = { name, result: false, changes: {}, comment };
+      const { ret, comment } = emptyReturn(name);
       const p = a.device ? below(dest, name.startsWith('/') ? path.relative('/', name) : name) : name;
       if (!existsSync(p)) {
         comment.push(`Object ${name} not found`);

@@ -83,27 +83,32 @@ describe('btrfs module on a loop device', () => {
     });
     const resized = (await call('btrfs.resize', mb, 'size=-10m')).local as Record<string, unknown>;
     expect(resized.log).toBe(`Resize device id 1 (${bdev}) from 320.00MiB to 310.00MiB`);
-  });
+  }, 300_000);
   it('creates, lists, snapshots and deletes subvolumes', async () => {
     if (!bdev) return;
     expect((await call('btrfs.subvolume_create', 'v1', `dest=${mb}`)).local).toBe(true);
     expect((await call('btrfs.subvolume_create', 'v1', `dest=${mb}`)).local).toBe(false);
     expect((await call('btrfs.subvolume_exists', join(mb, 'v1'))).local).toBe(true);
     writeFileSync(join(mb, 'v1', 'f'), 'hi');
-    expect((await call('btrfs.subvolume_snapshot', join(mb, 'v1'), `dest=${mb}`, 'name=s1')).local).toBe(true);
+    expect((await call('btrfs.subvolume_snapshot', join(mb, 'v1'), `dest=${mb}`, 'name=s1')).local).toBe(
+      true,
+    );
     const list = (await call('btrfs.subvolume_list', mb, 'sort=[-rootid]')).local as Record<string, string>[];
     expect(list.map((v) => v.path)).toEqual(['s1', 'v1']);
-    const show = (await call('btrfs.subvolume_show', join(mb, 's1'))).local as Record<string, Record<string, string>>;
+    const show = (await call('btrfs.subvolume_show', join(mb, 's1'))).local as Record<
+      string,
+      Record<string, string>
+    >;
     expect(show.s1).toMatchObject({ name: 's1', 'subvolume id': list[0]!.id, 'snapshot(s)': '' });
     const found = (await call('btrfs.subvolume_find_new', join(mb, 'v1'), '0')).local as { files: string[] };
     expect(found.files).toEqual(['f']);
     expect((await call('btrfs.subvolume_get_default', mb)).local).toEqual({ id: '5', name: '(FS_TREE)' });
-    expect((await call('btrfs.subvolume_delete', `names=[${join(mb, 's1')}, ${join(mb, 'nope')}]`)).local).toBe(
-      true,
-    );
+    expect(
+      (await call('btrfs.subvolume_delete', `names=[${join(mb, 's1')}, ${join(mb, 'nope')}]`)).local,
+    ).toBe(true);
     expect((await call('btrfs.subvolume_delete', join(mb, 's1'))).local).toBe(false);
     expect((await call('btrfs.subvolume_sync', mb)).local).toBe(true);
-  });
+  }, 300_000);
   it('refuses bad input with Salt errors', async () => {
     if (!bdev) return;
     const errors: [string[], string][] = [
@@ -122,7 +127,7 @@ describe('btrfs module on a loop device', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.output).toContain(`Error running '${args[0]}': ${message}`);
     }
-  });
+  }, 300_000);
 });
 
 describe('btrfs states on a loop device', () => {
@@ -152,7 +157,9 @@ describe('btrfs states on a loop device', () => {
     // As Salt 3006's: under test=True the temporary mount "fails" and the cleanup raises
     const t = await single('btrfs.subvolume_created', 'name=sv', `device=${bdev}`, 'test=True');
     expect(t.result).toBe(false);
-    expect(String(t.comment)).toMatch(/TypeError: lstat: path should be string, bytes or os.PathLike, not NoneType/);
+    expect(String(t.comment)).toMatch(
+      /TypeError: lstat: path should be string, bytes or os.PathLike, not NoneType/,
+    );
     // and subvolume_deleted only ever "removes" a subvolume that is missing
     expect(await single('btrfs.subvolume_deleted', 'name=gone', `device=${bdev}`)).toMatchObject({
       result: true,
@@ -161,7 +168,7 @@ describe('btrfs states on a loop device', () => {
     });
     const temp = run('grep', '-c', `^${bdev} /tmp/tmp`, '/proc/mounts').trim();
     expect(temp).toBe('0');
-  });
+  }, 300_000);
 });
 
 describe('xfs module on a loop device', () => {
@@ -175,11 +182,24 @@ describe('xfs module on a loop device', () => {
     const est = (await call('xfs.estimate', mx)).local as Record<string, Record<string, string>>;
     expect(Object.keys(est[mx] ?? {})).toEqual(['block _size', 'blocks', 'megabytes', 'logsize']);
     const dump = (await call('xfs.dump', xdev, join(root, 'd0'), 'label=L0')).local as Record<string, string>;
-    expect(dump).toMatchObject({ 'Session label': '"L0"', Status: 'SUCCESS', Summary: `stream 0 ${join(root, 'd0')} OK (success)` });
-    const inv = (await call('xfs.inventory')).local as Record<string, unknown>;
-    expect(JSON.stringify(inv)).toContain(dump['Session ID']);
+    expect(dump).toMatchObject({
+      'Session label': '"L0"',
+      Status: 'SUCCESS',
+      Summary: `stream 0 ${join(root, 'd0')} OK (success)`,
+    });
+    // Salt's reading of the listing breaks once the inventory holds two file systems: so does tsalt's
+    const inv = await call('xfs.inventory');
+    if (inv.code === 0) expect(JSON.stringify(inv.local)).toContain(dump['Session ID']);
+    else expect(inv.output).toContain("SyntaxError: '{' was never closed");
+    // pruning the session reads it back (and leaves the machine's xfsdump inventory as it was)
+    const sid = dump['Session ID'] ?? '';
+    expect((await call('xfs.prune_dump', sid)).local).toMatchObject({
+      uuid: sid,
+      label: 'L0',
+      dev_path: `vm:${xdev}`,
+    });
     expect((await call('xfs.defragment', xdev)).local).toEqual({ log: '' });
-  });
+  }, 300_000);
   it('refuses bad input with Salt errors, then labels and remakes an unmounted file system', async () => {
     if (!xdev) return;
     const errors: [string[], string][] = [
@@ -187,7 +207,10 @@ describe('xfs module on a loop device', () => {
       [['xfs.estimate', join(root, 'nosuch')], `Path "${join(root, 'nosuch')}" was not found.`],
       [['xfs.mkfs', xdev, 'bso=5'], 'Wrong parameters "5" for option "-b"'],
       [['xfs.modify', xdev], `Nothing specified for modification for "${xdev}" device`],
-      [['xfs.prune_dump', '12345678-aaaa-bbbb-cccc-1234567890ab'], 'Session UUID "12345678-aaaa-bbbb-cccc-1234567890ab" was not found.'],
+      [
+        ['xfs.prune_dump', '12345678-aaaa-bbbb-cccc-1234567890ab'],
+        'Session UUID "12345678-aaaa-bbbb-cccc-1234567890ab" was not found.',
+      ],
     ];
     for (const [args, message] of errors) {
       const r = await call(...args);
@@ -196,11 +219,17 @@ describe('xfs module on a loop device', () => {
     }
     run('umount', mx);
     expect((await call('xfs.defragment', xdev)).output).toContain(`Device "${xdev}" is not mounted`);
-    const mod = (await call('xfs.modify', xdev, 'label=tsy', 'uuid=False')).local as Record<string, Record<string, unknown>>;
+    const mod = (await call('xfs.modify', xdev, 'label=tsy', 'uuid=False')).local as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(mod[xdev]).toEqual({ label: 'tsy', block_size: '512' });
-    const made = (await call('xfs.mkfs', xdev, 'label=tsz', 'bso=size=4096')).local as Record<string, Record<string, string>>;
+    const made = (await call('xfs.mkfs', xdev, 'label=tsz', 'bso=size=4096')).local as Record<
+      string,
+      Record<string, string>
+    >;
     expect(made.data).toMatchObject({ section: 'data', bsize: '4096' });
-  });
+  }, 300_000);
 });
 
 describe('devinfo', () => {
@@ -213,5 +242,5 @@ describe('devinfo', () => {
     const ret = r.local as Record<string, Record<string, unknown>>;
     expect(ret.hwinfo).toEqual({ memory: { 0: 'Main Memory' } });
     expect(ret['memory grains']).toEqual({ mem_total: expect.any(Number) });
-  });
+  }, 300_000);
 });
