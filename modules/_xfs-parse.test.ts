@@ -31,9 +31,15 @@ describe('xfs text readers', () => {
   it('reads xfsdump, estimate and prune reports', () => {
     expect(
       parseXfsdump(
-        'xfsdump: session id: abc-1\nxfsdump: session label: "L0"\nxfsdump: Dump Status: SUCCESS\n',
+        'xfsdump: session id: abc-1\nxfsdump: session label: "L0"\nxfsdump: Dump Summary:\n' +
+          'xfsdump:   stream 0 /d0 OK (success)\nxfsdump: Dump Status: SUCCESS\n',
       ),
-    ).toEqual({ 'Session ID': 'abc-1', 'Session label': '"L0"', Status: 'SUCCESS' });
+    ).toEqual({
+      'Session ID': 'abc-1',
+      'Session label': '"L0"',
+      Status: 'SUCCESS',
+      Summary: 'stream 0 /d0 OK (success)',
+    });
     expect(
       parseEstimate(
         'directory  bsize   blocks    megabytes    logsize\n/mnt   4096  1139   4.4MB   4096000\n',
