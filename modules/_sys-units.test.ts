@@ -5,6 +5,7 @@ import sys from './sys.js';
 describe('sys: renderers, returners and runners', () => {
   it('list_renderers lists the renderers, sorted, optionally by glob', async () => {
     expect((await invoke(sys, 'list_renderers')).value).toEqual([
+      'dson',
       'gpg',
       'hjson',
       'jinja',
@@ -12,6 +13,8 @@ describe('sys: renderers, returners and runners', () => {
       'json',
       'json5',
       'msgpack',
+      'nacl',
+      'pass',
       'stateconf',
       'toml',
       'yaml',

@@ -28,5 +28,8 @@ export const BUILTIN_RENDERERS: readonly RendererDef[] = [
   lazyRenderer('hjson', async () => (await import('./hjson-renderer.js')).hjsonRenderer),
   lazyRenderer('yamlex', async () => (await import('./yaml/yamlex.js')).yamlexRenderer),
   lazyRenderer('msgpack', async () => (await import('./msgpack-renderer.js')).msgpackRenderer),
+  lazyRenderer('nacl', async () => (await import('./nacl-renderer.js')).naclRenderer),
+  lazyRenderer('pass', async () => (await import('./pass-renderer.js')).passRenderer),
+  lazyRenderer('dson', async () => (await import('./dson-renderer.js')).dsonRenderer),
   lazyRenderer('stateconf', async () => (await import('./stateconf/renderer.js')).stateconfRenderer),
 ];

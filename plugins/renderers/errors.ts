@@ -20,3 +20,5 @@ export const SALT_ERR_RENDER_UNKNOWN = createError(
 export const SALT_ERR_RENDER_MISSING = createError('SALT_ERR_RENDER_MISSING', (where: string) => where);
 /** gpg failed to decrypt a PGP message. */
 export const SALT_ERR_RENDER_GPG = createError('SALT_ERR_RENDER_GPG', (where: string) => where);
+/** A secret the nacl or pass renderer could not fetch or decrypt. */
+export const SALT_ERR_RENDER_SECRET = createError('SALT_ERR_RENDER_SECRET', (where: string) => where);

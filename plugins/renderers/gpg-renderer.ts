@@ -8,20 +8,12 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { SALT_ERR_RENDER_GPG } from './errors.js';
+import { mapStrings } from './map-strings.js';
+import { saltOption as option } from './salt-option.js';
 import type { RenderContext, RendererDef, RenderStep } from './types.js';
 import { renderError } from './where.js';
 
 const CIPHERTEXT = /-----BEGIN PGP MESSAGE-----[\s\S]*?-----END PGP MESSAGE-----/g;
-
-/**
- * An option as Salt's flat `opts` has it: a resolved tsalt config keeps the options its kernel
- * does not define (`gpg_keydir`, `gpg_decrypt_must_succeed`) in `extra`.
- */
-function option(opts: Readonly<Record<string, unknown>>, name: string): unknown {
-  if (opts[name] !== undefined) return opts[name];
-  const extra = opts.extra;
-  return typeof extra === 'object' && extra !== null ? (extra as Record<string, unknown>)[name] : undefined;
-}
 
 /** Salt's `_get_key_dir`: `gpg_keydir`, else `gpgkeys` beside the config file. */
 export function gpgKeyDir(opts: Readonly<Record<string, unknown>>): string {
@@ -97,27 +89,10 @@ async function decryptString(
   return out.replace(/\n+$/, '');
 }
 
-async function decryptObject(
-  v: unknown,
-  context: RenderContext,
-  step: RenderStep,
-  tn: boolean,
-): Promise<unknown> {
-  if (typeof v === 'string') return decryptString(v, context, step, tn);
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = await decryptObject(v[i], context, step, tn);
-    return v;
-  }
-  if (typeof v === 'object' && v !== null) {
-    const m = v as Record<string, unknown>;
-    for (const k of Object.keys(m)) m[k] = await decryptObject(m[k], context, step, tn);
-    return m;
-  }
-  return v;
-}
-
 export const gpgRenderer: RendererDef = {
   name: 'gpg',
-  render: (input, context, step) =>
-    decryptObject(input, context, step, /\btranslate_newlines\b/.test(step.argline)),
+  render: (input, context, step) => {
+    const tn = /\btranslate_newlines\b/.test(step.argline);
+    return mapStrings(input, (s) => decryptString(s, context, step, tn));
+  },
 };

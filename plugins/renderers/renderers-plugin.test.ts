@@ -35,6 +35,9 @@ describe('renderers plugin', () => {
       'hjson',
       'yamlex',
       'msgpack',
+      'nacl',
+      'pass',
+      'dson',
       'stateconf',
       'shout',
     ]);
