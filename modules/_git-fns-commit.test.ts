@@ -16,7 +16,7 @@ const identity = {
   GIT_COMMITTER_EMAIL: 't@example.invalid',
 };
 
-// commit, rm, stash, rebase, merge_tree, archive, push on real throwaway repositories, called
+// commit, add, rm, stash, rebase, merge_tree, archive, push on real throwaway repositories, called
 // positionally with Salt's signatures; push goes to a bare repository on disk.
 describe.skipIf(!which('git'))('git history functions', () => {
   let dir: string;
@@ -56,6 +56,20 @@ describe.skipIf(!which('git'))('git history functions', () => {
     await expect(ctx.call('git.commit', [repo.dir, 'nothing'])).rejects.toThrow(
       "Command 'git commit -m nothing' failed",
     );
+  });
+
+  it('add: always --verbose (a -v in opts not repeated), --dry-run adds nothing, a bad path is a clean error', async () => {
+    writeFileSync(join(repo.dir, 'new1'), 'n\n');
+    writeFileSync(join(repo.dir, 'new2'), 'n\n');
+    // cwd, filename, opts
+    expect(await ctx.call('git.add', [repo.dir, 'new1', '--dry-run'])).toBe("add 'new1'");
+    expect(repo.git('status', '--porcelain')).toBe('?? new1\n?? new2');
+    expect(await ctx.call('git.add', [repo.dir, 'new1', '-v'])).toBe("add 'new1'");
+    expect(await ctx.call('git.add', [repo.dir, '.'])).toBe("add 'new2'");
+    await expect(ctx.call('git.add', [repo.dir, 'nofile'])).rejects.toThrow(
+      "Command 'git add --verbose -- nofile' failed: fatal: pathspec 'nofile' did not match any files",
+    );
+    repo.git('reset', '-q', '--hard');
   });
 
   it('rm: removes a file, a directory with -r, and refuses a directory without it', async () => {

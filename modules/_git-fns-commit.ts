@@ -35,6 +35,15 @@ export const commitFunctions = {
       return stdout(ctx, command, runOpts(a, await expandPath(a.cwd, a.user)));
     },
   }),
+  add: defineFunction({
+    args: (z) => z.object({ cwd: cwdOf(z), filename: argOf(z), ...withOpts(z), ...common(z) }),
+    doc: "Interface to git-add(1): adds a file (or, with opts='-A', more) to the index; --verbose is always passed, so the stdout names what was added.\n\nCLI Example: salt myminion git.add /path/to/repo foo/bar.py opts='--dry-run'",
+    run: async (ctx, a) => {
+      const opts = formatOpts(a.opts).filter((x) => x !== '-v' && x !== '--verbose');
+      const command = ['git', ...formatOpts(a.git_opts), 'add', '--verbose', ...opts, '--', a.filename];
+      return stdout(ctx, command, runOpts(a, await expandPath(a.cwd, a.user)));
+    },
+  }),
   rm: defineFunction({
     args: (z) => z.object({ cwd: cwdOf(z), filename: argOf(z), ...withOpts(z), ...common(z) }),
     doc: "Interface to git-rm(1): removes a file (or, with opts='-r', a directory) from the index and the tree.\n\nCLI Example: salt myminion git.rm /path/to/repo foo/bar.py",
