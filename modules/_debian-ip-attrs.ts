@@ -5,6 +5,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { SaltFloat } from '../kernel/python/index.js';
 import { parsePyInt } from './_coerce.js';
+import { pythonError } from './_py-exception.js';
 
 /** A check's answer: whether the value passes, the value as kept, Salt's description of it. */
 export type Checked = [valid: boolean, value: unknown, expected: string | null];
@@ -21,9 +22,25 @@ function ipWithMask(addr: unknown, v6: boolean): boolean {
   return ok && mask !== undefined && mask >= 1 && mask <= max;
 }
 
-const isMac = (v: unknown): boolean =>
-  typeof v === 'string' &&
-  /^(?:([0-9A-F]{1,2}-){5}|([0-9A-F]{1,2}:){5}|([0-9A-F]{1,2}\.){5})[0-9A-F]{1,2}$/i.test(v);
+/** Salt's MAC check; like Python's `re.match`, it fails on a value that is not a string. */
+function isMac(v: unknown): boolean {
+  if (typeof v !== 'string') {
+    const type =
+      typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'int'
+          : 'float'
+        : typeof v === 'boolean'
+          ? 'bool'
+          : Array.isArray(v)
+            ? 'list'
+            : v === null
+              ? 'NoneType'
+              : 'dict';
+    throw pythonError('TypeError', `expected string or bytes-like object, got '${type}'`);
+  }
+  return /^(?:([0-9A-F]{1,2}-){5}|([0-9A-F]{1,2}:){5}|([0-9A-F]{1,2}\.){5})[0-9A-F]{1,2}$/i.test(v);
+}
 
 /** Python's `int(value)` for a str, int, float or bool; undefined where it raises. */
 function pyIntOf(v: unknown): number | undefined {
