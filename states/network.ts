@@ -34,6 +34,16 @@ function caught(err: unknown, names: readonly string[]): string | undefined {
 
 type Kw = Record<string, unknown>;
 
+/** The state's keywords without Salt's `__pub_*`/`__*` ones. */
+const kwOf = (kwargs: Readonly<Kw>): Kw =>
+  Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
+
+/** The test-mode comment for a text that would change (`added` when there is none yet); undefined if none would. */
+function pending(old: Lines, built: Lines, added: string, updated: string): string | undefined {
+  if (same(old, built)) return undefined;
+  return empty(old) && !empty(built) ? added : `${updated}:\n${diffText(old, built)}`;
+}
+
 async function interfaceIsUp(name: string): Promise<boolean> {
   const ifaces = await interfaces();
   const found = ifaces[name];
@@ -52,7 +62,7 @@ async function interfaceIsUp(name: string): Promise<boolean> {
   return false;
 }
 
-/** The interface file part of `managed`: undefined to go on, or the finished return. */
+/** The interface (and bond) file part of `managed`: sets the comment, result and changes. */
 async function interfacePart(
   ctx: StateContext,
   ret: StateReturn,
@@ -60,18 +70,18 @@ async function interfacePart(
   type: string,
   enabled: unknown,
   kw: Kw,
-): Promise<boolean> {
+): Promise<void> {
   const changes = ret.changes as Record<string, unknown>;
   const old = await ctx.call('ip.get_interface', [name]);
   const built = await ctx.call('ip.build_interface', [name, type, enabled], kw);
+  const ifaceNote = pending(
+    old,
+    built,
+    `Interface ${name} is set to be added.`,
+    `Interface ${name} is set to be updated`,
+  );
   if (kw.test) {
-    if (empty(old) && !empty(built)) {
-      ret.result = null;
-      ret.comment = `Interface ${name} is set to be added.`;
-    } else if (!same(old, built)) {
-      ret.result = null;
-      ret.comment = `Interface ${name} is set to be updated:\n${diffText(old, built)}`;
-    }
+    if (ifaceNote !== undefined) Object.assign(ret, { result: null, comment: ifaceNote });
   } else if (empty(old) && !empty(built)) {
     ret.comment = `Interface ${name} added.`;
     changes.interface = 'Added network interface.';
@@ -79,17 +89,17 @@ async function interfacePart(
     ret.comment = `Interface ${name} updated.`;
     changes.interface = diffText(old, built);
   }
-  if (type !== 'bond') return false;
+  if (type !== 'bond') return;
   const oldBond = await ctx.call('ip.get_bond', [name]);
   const newBond = await ctx.call('ip.build_bond', [name], kw);
+  const bondNote = pending(
+    oldBond,
+    newBond,
+    `Bond interface ${name} is set to be added.`,
+    `Bond interface ${name} is set to be updated`,
+  );
   if (kw.test) {
-    if (empty(oldBond) && !empty(newBond)) {
-      ret.result = null;
-      ret.comment = `Bond interface ${name} is set to be added.`;
-    } else if (!same(oldBond, newBond)) {
-      ret.result = null;
-      ret.comment = `Bond interface ${name} is set to be updated:\n${diffText(oldBond, newBond)}`;
-    }
+    if (bondNote !== undefined) Object.assign(ret, { result: null, comment: bondNote });
   } else if (empty(oldBond) && !empty(newBond)) {
     ret.comment = `Bond interface ${name} added.`;
     changes.bond = `Added bond ${name}.`;
@@ -97,7 +107,6 @@ async function interfacePart(
     ret.comment = `Bond interface ${name} updated.`;
     changes.bond = diffText(oldBond, newBond);
   }
-  return false;
 }
 
 async function enslave(ctx: StateContext, ret: StateReturn, name: string, slaves: unknown): Promise<void> {
@@ -148,7 +157,7 @@ const managed = defineState({
   async run(ctx, a, extra): Promise<StateReturn> {
     const { name, enabled } = a;
     const ret: StateReturn = { name, changes: {}, result: true, comment: `Interface ${name} is up to date.` };
-    const kw: Kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+    const kw: Kw = kwOf(extra.kwargs);
     if (!('test' in kw)) kw.test = ctx.test;
     const type = 'type' in kw ? pyStr(kw.type) : 'eth';
     delete kw.type;
@@ -209,21 +218,20 @@ const routes = defineState({
       result: true,
       comment: `Interface ${name} routes are up to date.`,
     };
-    const kw: Kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+    const kw: Kw = kwOf(extra.kwargs);
     if (!('test' in kw)) kw.test = ctx.test;
     let apply = false;
     try {
       const old = await ctx.call('ip.get_routes', [name]);
       const built = await ctx.call('ip.build_routes', [name], kw);
       if (kw.test) {
-        if (same(old, built)) return ret;
-        if (empty(old) && !empty(built))
-          return { ...ret, result: null, comment: `Interface ${name} routes are set to be added.` };
-        return {
-          ...ret,
-          result: null,
-          comment: `Interface ${name} routes are set to be updated:\n${diffText(old, built)}`,
-        };
+        const comment = pending(
+          old,
+          built,
+          `Interface ${name} routes are set to be added.`,
+          `Interface ${name} routes are set to be updated`,
+        );
+        return comment === undefined ? ret : { ...ret, result: null, comment };
       }
       if (empty(old) && !empty(built)) {
         apply = true;
@@ -255,20 +263,19 @@ const system = defineState({
       result: true,
       comment: 'Global network settings are up to date.',
     };
-    const kw: Kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+    const kw: Kw = kwOf(extra.kwargs);
     kw.test = ctx.test;
     try {
       const old = await ctx.call('ip.get_network_settings', []);
       const built = await ctx.call('ip.build_network_settings', [], kw);
       if (ctx.test) {
-        if (same(old, built)) return ret;
-        if (empty(old) && !empty(built))
-          return { ...ret, result: null, comment: 'Global network settings are set to be added.' };
-        return {
-          ...ret,
-          result: null,
-          comment: `Global network settings are set to be updated:\n${diffText(old, built)}`,
-        };
+        const comment = pending(
+          old,
+          built,
+          'Global network settings are set to be added.',
+          'Global network settings are set to be updated',
+        );
+        return comment === undefined ? ret : { ...ret, result: null, comment };
       }
       let apply = false;
       if (empty(old) && !empty(built)) {
