@@ -104,8 +104,8 @@ async function withAttrs(
 ): Promise<Dict> {
   let wanted = ATTRS;
   if (attr !== 'all') {
-    if (!Array.isArray(attr))
-      throw typeError(`can only concatenate ${typeName(attr)} (not "list") to ${typeName(attr)}`);
+    if (typeof attr === 'string') throw typeError('can only concatenate str (not "list") to str');
+    if (!Array.isArray(attr)) throw typeError(`unsupported operand type(s) for +: '${typeName(attr)}' and 'list'`);
     const asked = new Set([...attr.map((a) => pyStr(a)), 'version', 'arch']);
     wanted = ATTRS.filter((a) => asked.has(a));
   }
