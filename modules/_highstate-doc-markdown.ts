@@ -52,7 +52,8 @@ function checkRequisites(s: Dict): void {
 async function checkSystemFile(ctx: ExecContext, filename: unknown, config: unknown): Promise<void> {
   const stats = await ctx.call('file.stats', [filename]);
   const size = isDict(stats) ? stats.size : undefined;
-  if (!isDict(config)) throw pythonError('AttributeError', `'${typeName(config)}' object has no attribute 'get'`);
+  if (!isDict(config))
+    throw pythonError('AttributeError', `'${typeName(config)}' object has no attribute 'get'`);
   const limit = config.max_render_file_size;
   if (typeof size !== 'number' || typeof limit !== 'number')
     throw new SALT_ERR_INVOCATION(

@@ -66,7 +66,11 @@ export const aptListingFunctions = {
     varargs: true,
     varkw: true,
     doc: `Every version apt can install of each package, newest first: {name: [versions]}; names (or globs apt-cache understands) narrow it.${cli('pkg.list_repo_pkgs bash curl')}`,
-    run: (ctx, _a, extra) => listRepoPkgs(ctx, extra.args.map((a) => pyStr(a))),
+    run: (ctx, _a, extra) =>
+      listRepoPkgs(
+        ctx,
+        extra.args.map((a) => pyStr(a)),
+      ),
   }),
   services_need_restart: defineFunction({
     varkw: true,

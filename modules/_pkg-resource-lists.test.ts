@@ -28,7 +28,9 @@ describe("pkg_resource's in-place helpers (Salt 3006.18, measured)", () => {
     const pkgs: Record<string, unknown> = { vim: ['2.1', '1.0', '1.0'] };
     sortPkglistInPlace(pkgs);
     expect(pkgs).toEqual({ vim: ['1.0', '2.1'] });
-    expect(() => sortPkglistInPlace(['3.45', '2.13'])).toThrow('list indices must be integers or slices, not str');
+    expect(() => sortPkglistInPlace(['3.45', '2.13'])).toThrow(
+      'list indices must be integers or slices, not str',
+    );
     expect(() => sortPkglistInPlace({ a: 5 })).toThrow("'int' object is not iterable");
     addPkgInPlace(pkgs, 'bind', '9');
     expect(pkgs.bind).toEqual(['9']);

@@ -105,7 +105,8 @@ async function withAttrs(
   let wanted = ATTRS;
   if (attr !== 'all') {
     if (typeof attr === 'string') throw typeError('can only concatenate str (not "list") to str');
-    if (!Array.isArray(attr)) throw typeError(`unsupported operand type(s) for +: '${typeName(attr)}' and 'list'`);
+    if (!Array.isArray(attr))
+      throw typeError(`unsupported operand type(s) for +: '${typeName(attr)}' and 'list'`);
     const asked = new Set([...attr.map((a) => pyStr(a)), 'version', 'arch']);
     wanted = ATTRS.filter((a) => asked.has(a));
   }
@@ -138,7 +139,8 @@ export async function formatPkgList(
   if (pyTruthy(attr)) return withAttrs(copy, attr, parseArch);
   for (const [name, list] of Object.entries(copy)) {
     copy[name] = iterate(list, `'${typeName(list)}' object is not iterable`).map((d) => {
-      if (!isDict(d)) throw typeError(`${typeName(d) === 'str' ? 'string' : typeName(d)} indices must be integers`);
+      if (!isDict(d))
+        throw typeError(`${typeName(d) === 'str' ? 'string' : typeName(d)} indices must be integers`);
       for (const key of ['epoch', 'version', 'release'])
         if (!(key in d)) throw pythonError('KeyError', `'${key}'`);
       return formatVersion(d.epoch, d.version, d.release);

@@ -12,42 +12,48 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ExecContext, RetcodeResult, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import type { LowChunk } from '../plugins/states/index.js';
-import { pythonError } from './_py-exception.js';
-import { pyOsError } from './_py-oserror.js';
 import { execCommand } from './_pkg-exec.js';
+import { pythonError } from './_py-exception.js';
+import { PY_HASH_NAMES } from './_py-hash-names.js';
+import { pyOsError } from './_py-oserror.js';
 import { checkResult, EX_STATE_FAILURE, freshStateCall, runLow } from './_state-run.js';
 import { isMapping } from './_traverse.js';
 
-/** Python's hashlib constructor names → Node's digest names. */
-const DIGESTS: Readonly<Record<string, string>> = {
-  md5: 'md5',
-  sha1: 'sha1',
-  sha224: 'sha224',
-  sha256: 'sha256',
-  sha384: 'sha384',
-  sha512: 'sha512',
-  sha3_224: 'sha3-224',
-  sha3_256: 'sha3-256',
-  sha3_384: 'sha3-384',
-  sha3_512: 'sha3-512',
-  blake2b: 'blake2b512',
-  blake2s: 'blake2s256',
-};
+/** The hash constructors Python's `hashlib` has as attributes (what `get_hash` accepts; shake_* need a length). */
+const HASHLIB = new Set([
+  'md5',
+  'sha1',
+  'sha224',
+  'sha256',
+  'sha384',
+  'sha512',
+  'sha3_224',
+  'sha3_256',
+  'sha3_384',
+  'sha3_512',
+  'blake2b',
+  'blake2s',
+]);
 
 /** Salt's `get_hash`: the hex digest of a file; an unknown hash type is its ValueError. */
 async function fileDigest(file: string, hashType: string): Promise<string> {
-  const digest = DIGESTS[hashType];
-  if (!digest) throw pythonError('ValueError', `Invalid hash type: ${hashType}`);
-  return createHash(digest)
+  if (!HASHLIB.has(hashType)) throw pythonError('ValueError', `Invalid hash type: ${hashType}`);
+  return createHash(PY_HASH_NAMES[hashType] ?? hashType)
     .update(await readFile(file))
     .digest('hex');
 }
 
-const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
+const isFile = (p: string) =>
+  stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 /** The member names of a gzipped tar, or Salt's failure to open it as one. */
 async function tarNames(ctx: ExecContext, file: string): Promise<string[]> {
-  const r = await execCommand(['tar', '-t', '-z', '--quoting-style=literal', '-f', file], { signal: ctx.signal });
+  const r = await execCommand(['tar', '-t', '-z', '--quoting-style=literal', '-f', file], {
+    signal: ctx.signal,
+  });
   if (r.retcode !== 0) throw pythonError('ReadError', 'not a gzip file');
   return r.stdout.split('\n').filter(Boolean);
 }
@@ -59,8 +65,7 @@ async function readJson(file: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code)
-      throw pythonError('FileNotFoundError', pyOsError(err, file));
+    if ((err as NodeJS.ErrnoException).code) throw pythonError('FileNotFoundError', pyOsError(err, file));
     throw pythonError('JSONDecodeError', String((err as Error).message));
   }
 }
@@ -70,9 +75,18 @@ async function readJson(file: string): Promise<unknown> {
  * options, `popts`). Every function the run calls, the state functions included, reads the
  * job's context, so the options are swapped on it for the run and put back after.
  */
-async function withOptions<T>(ctx: ExecContext, opts: Record<string, unknown>, fn: () => Promise<T>): Promise<T> {
+async function withOptions<T>(
+  ctx: ExecContext,
+  opts: Record<string, unknown>,
+  fn: () => Promise<T>,
+): Promise<T> {
   const held = Object.getOwnPropertyDescriptor(ctx, 'opts');
-  Object.defineProperty(ctx, 'opts', { value: Object.freeze(opts), configurable: true, enumerable: true, writable: false });
+  Object.defineProperty(ctx, 'opts', {
+    value: Object.freeze(opts),
+    configurable: true,
+    enumerable: true,
+    writable: false,
+  });
   try {
     return await fn();
   } finally {

@@ -14,11 +14,11 @@
 import { readFile } from 'node:fs/promises';
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { isDict, pyReMatch, pyStr } from '../kernel/util.js';
-import { pyRegex, pyRepl } from './_file-edit.js';
 import { fileClientOf } from './_file-client-of.js';
+import { pyRegex, pyRepl } from './_file-edit.js';
 import { renderText } from './_file-template.js';
-import { BASIC_TEMPLATE, DEFAULT_TEMPLATE, FULL_TEMPLATE } from './_highstate-doc-templates.js';
 import { processorMarkdown } from './_highstate-doc-markdown.js';
+import { BASIC_TEMPLATE, DEFAULT_TEMPLATE, FULL_TEMPLATE } from './_highstate-doc-templates.js';
 import { pythonError } from './_py-exception.js';
 
 type Dict = Record<string, unknown>;
@@ -81,7 +81,8 @@ async function render(ctx: ExecContext, text: unknown, fn: unknown, kwargs: Dict
   });
   const replace = config.replace_text_regex;
   if (isDict(replace))
-    for (const [pattern, repl] of Object.entries(replace)) txt = txt.replace(pyRegex(pattern, 'g'), pyRepl(pyStr(repl)));
+    for (const [pattern, repl] of Object.entries(replace))
+      txt = txt.replace(pyRegex(pattern, 'g'), pyRepl(pyStr(repl)));
   return txt;
 }
 

@@ -71,7 +71,12 @@ const OS_ERROR_CLASS: Readonly<Record<string, string>> = {
 };
 
 async function readPam(ctx: ExecContext, fileName: string): Promise<PamRule[] | false> {
-  const exists = fileName !== '' && (await stat(fileName).then(() => true, () => false));
+  const exists =
+    fileName !== '' &&
+    (await stat(fileName).then(
+      () => true,
+      () => false,
+    ));
   if (!exists) {
     ctx.log.error(`File "${fileName}" does not exist`);
     return false;
@@ -93,7 +98,8 @@ export default defineModule({
     read_file: defineFunction({
       args: (z) => z.object({ file_name: z.unknown() }),
       doc: "Parse a PAM configuration file into its rules: interface, control flag, module and arguments (False when the file is missing).\n\nCLI Example:\n\n    salt '*' pam.read_file /etc/pam.d/sshd",
-      run: (ctx, a) => readPam(ctx, a.file_name === null || a.file_name === undefined ? '' : pyStr(a.file_name)),
+      run: (ctx, a) =>
+        readPam(ctx, a.file_name === null || a.file_name === undefined ? '' : pyStr(a.file_name)),
     }),
   },
 });

@@ -6,16 +6,10 @@
  * function, not `pkg.version_cmp`, so never uses dpkg's order here). `add_pkg`, `sort_pkglist`
  * and `stringify` change their argument in place and return None, as Salt's.
  */
-import {
-  defineFunction,
-  defineModule,
-  type ExecContext,
-  SALT_ERR_INVOCATION,
-} from '../kernel/index.js';
+import { defineFunction, defineModule, type ExecContext, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { isDict, pyRepr, pyStr, pyTruthy } from '../kernel/util.js';
 import { looseVersionCmp } from '../states/_gem-version.js';
 import { parseGrainsYaml } from './_grains-file.js';
-import { pythonError } from './_py-exception.js';
 import {
   addPkgInPlace,
   formatPkgList,
@@ -24,6 +18,7 @@ import {
   stringifyInPlace,
 } from './_pkg-resource-lists.js';
 import { type PkgList, selectVersions } from './_pkg-targets.js';
+import { pythonError } from './_py-exception.js';
 import { cmpSatisfies, isCmpOperator } from './_version-cmp.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n    salt '*' pkg_resource.${example}`;
@@ -40,7 +35,11 @@ async function normalizer(ctx: ExecContext, normalize: unknown): Promise<(name: 
 }
 
 /** Salt's `pack_sources`: `[{name: source}, ...]` as one `{name: source}`; {} for anything else. */
-async function packSources(ctx: ExecContext, sources: unknown, normalize: unknown): Promise<Record<string, unknown>> {
+async function packSources(
+  ctx: ExecContext,
+  sources: unknown,
+  normalize: unknown,
+): Promise<Record<string, unknown>> {
   const norm = await normalizer(ctx, normalize);
   let list = sources;
   if (typeof list === 'string') {
@@ -52,8 +51,11 @@ async function packSources(ctx: ExecContext, sources: unknown, normalize: unknow
     }
   }
   if (list === null || list === undefined || typeof list === 'number' || typeof list === 'boolean')
-    throw new SALT_ERR_INVOCATION(`'${list === null || list === undefined ? 'NoneType' : typeof list === 'boolean' ? 'bool' : Number.isInteger(list) ? 'int' : 'float'}' object is not iterable`);
-  const items: unknown[] = typeof list === 'string' ? [...list] : Array.isArray(list) ? list : Object.keys(list as object);
+    throw new SALT_ERR_INVOCATION(
+      `'${list === null || list === undefined ? 'NoneType' : typeof list === 'boolean' ? 'bool' : Number.isInteger(list) ? 'int' : 'float'}' object is not iterable`,
+    );
+  const items: unknown[] =
+    typeof list === 'string' ? [...list] : Array.isArray(list) ? list : Object.keys(list as object);
   const ret: Record<string, unknown> = {};
   for (const source of items) {
     if (!isDict(source) || Object.keys(source).length !== 1) {
@@ -68,20 +70,40 @@ async function packSources(ctx: ExecContext, sources: unknown, normalize: unknow
 }
 
 /** Salt's `_repack_pkgs`: a `pkgs` list as `{name: version-or-None}`; a repeated name is an error. */
-async function repackPkgs(ctx: ExecContext, pkgs: unknown, normalize: unknown): Promise<Record<string, string | null>> {
+async function repackPkgs(
+  ctx: ExecContext,
+  pkgs: unknown,
+  normalize: unknown,
+): Promise<Record<string, string | null>> {
   const norm = await normalizer(ctx, normalize);
   const packed: Record<string, string | null> = {};
   const valid =
     Array.isArray(pkgs) &&
-    pkgs.every((e) => typeof e === 'string' || typeof e === 'number' || typeof e === 'boolean' || (isDict(e) && Object.keys(e).length === 1));
+    pkgs.every(
+      (e) =>
+        typeof e === 'string' ||
+        typeof e === 'number' ||
+        typeof e === 'boolean' ||
+        (isDict(e) && Object.keys(e).length === 1),
+    );
   if (valid) {
     for (const e of pkgs) {
       const [name, ver] = isDict(e) ? (Object.entries(e)[0] as [string, unknown]) : [e, null];
       packed[await norm(name)] = ver === null || ver === undefined ? null : pyStr(ver);
     }
   }
-  const size = typeof pkgs === 'string' ? [...pkgs].length : Array.isArray(pkgs) ? pkgs.length : isDict(pkgs) ? Object.keys(pkgs).length : null;
-  if (size === null) throw new SALT_ERR_INVOCATION(`object of type '${typeof pkgs === 'boolean' ? 'bool' : Number.isInteger(pkgs) ? 'int' : 'float'}' has no len()`);
+  const size =
+    typeof pkgs === 'string'
+      ? [...pkgs].length
+      : Array.isArray(pkgs)
+        ? pkgs.length
+        : isDict(pkgs)
+          ? Object.keys(pkgs).length
+          : null;
+  if (size === null)
+    throw new SALT_ERR_INVOCATION(
+      `object of type '${typeof pkgs === 'boolean' ? 'bool' : Number.isInteger(pkgs) ? 'int' : 'float'}' has no len()`,
+    );
   if (size !== Object.keys(packed).length)
     throw new SALT_ERR_INVOCATION(
       `You are passing a list of packages that contains duplicated packages names: ${typeof pkgs === 'string' ? pkgs : pyRepr(pkgs)}. This cannot be processed. In case you are targeting different versions of the same package, please target them individually`,
@@ -114,15 +136,22 @@ async function parseTargets(
     if (!Object.keys(sources).length) return none;
     const files: unknown[] = [];
     for (const [name, src] of Object.entries(sources)) {
-      if (await ctx.call('config.valid_fileproto', [src])) files.push(await ctx.call('cp.cache_file', [src, a.saltenv]));
+      if (await ctx.call('config.valid_fileproto', [src]))
+        files.push(await ctx.call('cp.cache_file', [src, a.saltenv]));
       else if (!pyStr(src).startsWith('/'))
-        throw new SALT_ERR_INVOCATION(`Path ${pyStr(src)} for package ${name} is either not absolute or an invalid protocol`);
+        throw new SALT_ERR_INVOCATION(
+          `Path ${pyStr(src)} for package ${name} is either not absolute or an invalid protocol`,
+        );
       else files.push(src);
     }
     return [files, 'file'];
   }
   if (pyTruthy(a.name)) {
-    if (typeof a.name !== 'string') throw pythonError('AttributeError', `'${typeof a.name === 'number' ? (Number.isInteger(a.name) ? 'int' : 'float') : typeof a.name === 'boolean' ? 'bool' : Array.isArray(a.name) ? 'list' : 'dict'}' object has no attribute 'split'`);
+    if (typeof a.name !== 'string')
+      throw pythonError(
+        'AttributeError',
+        `'${typeof a.name === 'number' ? (Number.isInteger(a.name) ? 'int' : 'float') : typeof a.name === 'boolean' ? 'bool' : Array.isArray(a.name) ? 'list' : 'dict'}' object has no attribute 'split'`,
+      );
     const norm = await normalizer(ctx, a.normalize);
     const packed: Record<string, unknown> = {};
     for (const n of a.name.split(',')) packed[await norm(n)] = version;
@@ -172,7 +201,9 @@ export default defineModule({
       run: async (ctx, _a, extra) => {
         const { versions_as_list: asList, ...kwargs } = extra.kwargs;
         const names = extra.args.map((n) => pyStr(n));
-        const pkgs = names.length ? ((await ctx.call('pkg.list_pkgs', [], { ...kwargs, versions_as_list: true })) as PkgList) : {};
+        const pkgs = names.length
+          ? ((await ctx.call('pkg.list_pkgs', [], { ...kwargs, versions_as_list: true })) as PkgList)
+          : {};
         return selectVersions(pkgs, names, pyTruthy(asList));
       },
     }),
@@ -204,10 +235,18 @@ export default defineModule({
       args: (z) => z.object({ verstr: z.unknown() }),
       doc: `Clean a version string through pkg.version_clean where the pkg module has one; else the version as given.${cli('version_clean 1.2-3')}`,
       run: async (ctx, a) =>
-        pyTruthy(a.verstr) && (await has(ctx, 'pkg.version_clean')) ? ctx.call('pkg.version_clean', [a.verstr]) : a.verstr,
+        pyTruthy(a.verstr) && (await has(ctx, 'pkg.version_clean'))
+          ? ctx.call('pkg.version_clean', [a.verstr])
+          : a.verstr,
     }),
     version_compare: defineFunction({
-      args: (z) => z.object({ ver1: z.unknown(), oper: z.unknown(), ver2: z.unknown(), ignore_epoch: z.unknown().default(false) }),
+      args: (z) =>
+        z.object({
+          ver1: z.unknown(),
+          oper: z.unknown(),
+          ver2: z.unknown(),
+          ignore_epoch: z.unknown().default(false),
+        }),
       doc: `Whether ver1 <oper> ver2 holds, oper one of ==, !=, >=, <=, >, < (compared as loose versions).${cli("version_compare '3.5' '<=' '2.4'")}`,
       run: (_ctx, a) => versionCompare(a.ver1, a.oper, a.ver2, a.ignore_epoch),
     }),

@@ -171,7 +171,12 @@ export default defineModule({
     }),
     pkg: defineFunction({
       args: (z) =>
-        z.object({ pkg_path: z.unknown(), pkg_sum: z.unknown(), hash_type: z.unknown(), test: z.unknown().default(null) }),
+        z.object({
+          pkg_path: z.unknown(),
+          pkg_sum: z.unknown(),
+          hash_type: z.unknown(),
+          test: z.unknown().default(null),
+        }),
       varkw: true,
       outputter: 'highstate',
       doc: `Run a packaged state run: a tarball of low chunks, pillar and files as salt-ssh makes it, checked against its hash first.${cli('state.pkg /tmp/salt_state.tgz 760a9353810e36f6d81416366fc426dc md5')}`,

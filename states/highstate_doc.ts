@@ -3,8 +3,9 @@
  * changes nothing; it only carries text (`contents`, or a `source` file) that the
  * `highstate_doc` execution module's processors put into the rendered document.
  */
-import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+
 import { pyStr, pyTruthy } from '../kernel/util.js';
+import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 
 export default defineStateModule({
   name: 'highstate_doc',
@@ -12,7 +13,11 @@ export default defineStateModule({
   functions: {
     note: defineState({
       args: (z) =>
-        z.object({ name: z.unknown(), source: z.unknown().default(null), contents: z.unknown().default(null) }),
+        z.object({
+          name: z.unknown(),
+          source: z.unknown().default(null),
+          contents: z.unknown().default(null),
+        }),
       varkw: true,
       doc: 'Add a note (contents, or a source file) to a document made by highstate_doc.render; changes nothing on the host.',
       async run(_ctx, a): Promise<StateReturn> {

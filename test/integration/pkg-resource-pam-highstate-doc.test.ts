@@ -40,7 +40,10 @@ describe('pkg_resource through salt-call', () => {
     expect(dup.output).toContain(
       "Passed invalid arguments: You are passing a list of packages that contains duplicated packages names: ['vim', 'vim'].",
     );
-    expect((await call('pkg_resource.pack_sources', '[{"foo:i386": "salt://f.deb"}, {"bar:amd64": "/b.deb"}]')).local).toEqual({
+    expect(
+      (await call('pkg_resource.pack_sources', '[{"foo:i386": "salt://f.deb"}, {"bar:amd64": "/b.deb"}]'))
+        .local,
+    ).toEqual({
       'foo:i386': 'salt://f.deb',
       bar: '/b.deb',
     });
@@ -58,7 +61,7 @@ describe('pkg_resource through salt-call', () => {
 
   it('the in-place helpers return None; the rest pass through or format', async () => {
     expect((await call('pkg_resource.stringify', '{"vim": ["7.1", "7.2"]}')).local).toBeNull();
-    const bad = await call('pkg_resource.stringify', 'vim: 7.127');
+    const bad = await call('pkg_resource.stringify', '{"vim": 7.127}');
     expect(bad.output).toContain('Passed invalid arguments: can only join an iterable.');
     expect((await call('pkg_resource.version_clean', '1:2.3-4')).local).toBe('1:2.3-4');
     expect((await call('pkg_resource.check_extra_requirements', 'vim', '1.0')).local).toBe(true);
@@ -76,7 +79,8 @@ describe('pkg_resource through salt-call', () => {
   });
 
   it.skipIf(!hasApt)('version reads the installed list (one name: a string)', async () => {
-    const bash = execFileSync('dpkg-query', ['-W', '-f', '${Version}', 'bash'], { encoding: 'utf8' });
+    // dpkg-query -W prints `bash<TAB><version>`
+    const bash = execFileSync('dpkg-query', ['-W', 'bash'], { encoding: 'utf8' }).split('\t')[1]?.trim();
     expect((await call('pkg_resource.version', 'bash')).local).toBe(bash);
     expect((await call('pkg_resource.version', 'bash', 'tsalt-no-such-pkg')).local).toEqual({
       bash,
@@ -93,11 +97,14 @@ describe.skipIf(!hasApt)('pkg.list_repo_pkgs and pkg.services_need_restart', () 
     expect((await call('pkg.list_repo_pkgs', 'tsalt-no-such-pkg')).local).toEqual({});
   });
 
-  it.skipIf(!which('checkrestart'))("lists the services checkrestart names (none in a fresh container)", async () => {
-    const r = await call('pkg.services_need_restart');
-    expect(r.code).toBe(0);
-    expect(Array.isArray(r.local)).toBe(true);
-  });
+  it.skipIf(!which('checkrestart'))(
+    'lists the services checkrestart names (none in a fresh container)',
+    async () => {
+      const r = await call('pkg.services_need_restart');
+      expect(r.code).toBe(0);
+      expect(Array.isArray(r.local)).toBe(true);
+    },
+  );
 });
 
 describe('pam.read_file', () => {
@@ -146,8 +153,20 @@ describe('state.pkg', () => {
     ...more,
   });
   const low = [
-    chunk(join(out, 'hello'), { state: 'file', fun: 'managed', source: 'salt://hello.txt', makedirs: true, order: 1 }),
-    chunk(join(out, 'tpl'), { state: 'file', fun: 'managed', source: 'salt://tpl.txt', template: 'jinja', order: 2 }),
+    chunk(join(out, 'hello'), {
+      state: 'file',
+      fun: 'managed',
+      source: 'salt://hello.txt',
+      makedirs: true,
+      order: 1,
+    }),
+    chunk(join(out, 'tpl'), {
+      state: 'file',
+      fun: 'managed',
+      source: 'salt://tpl.txt',
+      template: 'jinja',
+      order: 2,
+    }),
   ];
 
   it("runs the chunks with the tarball's files and pillar, after checking its hash", async () => {
@@ -200,8 +219,9 @@ describe('highstate_doc', () => {
   });
 
   it('highstate_doc.note changes nothing and keeps short contents in its comment', async () => {
-    const r = (await call('state.single', 'highstate_doc.note', 'n1', 'contents=some text', 'source=salt://x.md'))
-      .local as Record<string, { result: boolean; comment: string; changes: unknown }>;
+    const r = (
+      await call('state.single', 'highstate_doc.note', 'n1', 'contents=some text', 'source=salt://x.md')
+    ).local as Record<string, { result: boolean; comment: string; changes: unknown }>;
     expect(Object.values(r)[0]).toMatchObject({
       result: true,
       comment: 'include file: salt://x.md\nsome text',
