@@ -81,6 +81,8 @@ async function withOptions<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   const held = Object.getOwnPropertyDescriptor(ctx, 'opts');
+  if (held && !held.configurable)
+    throw new SALT_ERR_EXEC_COMMAND('state.pkg cannot change the options of this context');
   Object.defineProperty(ctx, 'opts', {
     value: Object.freeze(opts),
     configurable: true,
@@ -91,6 +93,7 @@ async function withOptions<T>(
     return await fn();
   } finally {
     if (held) Object.defineProperty(ctx, 'opts', held);
+    else Reflect.deleteProperty(ctx, 'opts');
   }
 }
 
