@@ -9,13 +9,19 @@ import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
-import { fnmatch } from './_fnmatch.js';
 import { matchVersion, repoVersions } from './_pkg-apt-avail.js';
 import { callApt } from './_pkg-apt-call.js';
 import { getSelections, hold, unhold } from './_pkg-apt-select.js';
 import { debVersionCompare } from './_pkg-debver.js';
 import { execCommand } from './_pkg-exec.js';
-import { compareDicts, type PkgList, type PkgVersions, parseTargets, stringify } from './_pkg-targets.js';
+import {
+  compareDicts,
+  type PkgList,
+  type PkgVersions,
+  parseTargets,
+  selectVersions,
+  stringify,
+} from './_pkg-targets.js';
 
 const APT_LISTS_PATH = '/var/lib/apt/lists';
 const CACHE_KEY = 'pkg.list_pkgs';
@@ -150,21 +156,7 @@ export async function version(
   names: readonly string[],
   versionsAsList = false,
 ): Promise<string | string[] | Record<string, string | string[]>> {
-  const ret: PkgList = {};
-  let glob = false;
-  if (names.length) {
-    const pkgs = await installedLists(ctx);
-    for (const name of names) {
-      if (name.includes('*')) {
-        glob = true;
-        for (const match of Object.keys(pkgs).filter((p) => fnmatch(p, name))) ret[match] = pkgs[match] ?? [];
-      } else ret[name] = pkgs[name] ?? [];
-    }
-  }
-  const out: Record<string, string | string[]> = versionsAsList ? ret : stringify(ret);
-  const values = Object.values(out);
-  if (values.length === 1 && !glob) return values[0] ?? '';
-  return out;
+  return selectVersions(names.length ? await installedLists(ctx) : {}, names, versionsAsList);
 }
 
 /** Salt's `pkg.refresh_db`: `apt-get update`; each source → true (fetched), null (up to date), false (failed). */

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { type ExecContext, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyRepr, pyStr } from '../kernel/util.js';
+import { fnmatch } from './_fnmatch.js';
 
 /** Package name → installed versions. */
 export type PkgList = Record<string, string[]>;
@@ -21,6 +22,29 @@ export type Targets =
 export function stringify(list: PkgList): PkgVersions {
   const out: PkgVersions = {};
   for (const [k, v] of Object.entries(list)) out[k] = v.join(',');
+  return out;
+}
+
+/**
+ * Salt's `pkg_resource.version` over an installed list: the versions of `names` (a name with `*`
+ * is a glob); one name without a glob answers its version alone, '' when it is not installed.
+ */
+export function selectVersions(
+  pkgs: PkgList,
+  names: readonly string[],
+  versionsAsList: boolean,
+): string | string[] | Record<string, string | string[]> {
+  const ret: PkgList = {};
+  let glob = false;
+  for (const name of names) {
+    if (name.includes('*')) {
+      glob = true;
+      for (const match of Object.keys(pkgs).filter((p) => fnmatch(p, name))) ret[match] = pkgs[match] ?? [];
+    } else ret[name] = pkgs[name] ?? [];
+  }
+  const out: Record<string, string | string[]> = versionsAsList ? ret : stringify(ret);
+  const values = Object.values(out);
+  if (values.length === 1 && !glob) return values[0] ?? '';
   return out;
 }
 

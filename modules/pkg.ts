@@ -27,6 +27,7 @@ import {
 } from './_pkg-apt.js';
 import { fileDict, fileList, infoInstalled, owner } from './_pkg-apt-info.js';
 import { addRepoKey, delRepoKey, getRepoKeys } from './_pkg-apt-keys.js';
+import { aptListingFunctions } from './_pkg-apt-listings.js';
 import { moreAptFunctions } from './_pkg-apt-more.js';
 import { delRepo, getRepo, listRepos, modRepo } from './_pkg-apt-repos.js';
 import { getSelections, hold, setSelections, unhold } from './_pkg-apt-select.js';
@@ -344,5 +345,6 @@ export default defineModule({
         }),
     }),
     ...moreAptFunctions,
+    ...aptListingFunctions,
   },
 });

@@ -8,22 +8,13 @@ import { createHash, getHashes, randomInt } from 'node:crypto';
 import { defineFunction, defineModule, SALT_ERR_EXEC_VALUE, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag, pyInt } from './_coerce.js';
 import { pythonError } from './_py-exception.js';
+import { PY_HASH_NAMES } from './_py-hash-names.js';
 import { cryptSalt, securePassword } from './_random-chars.js';
 import { PyRandom, pySeedOf } from './_random-mt.js';
 
-/** Python `hashlib` names Node knows under another name. */
-const HASH_NAMES: Readonly<Record<string, string>> = {
-  sha3_224: 'sha3-224',
-  sha3_256: 'sha3-256',
-  sha3_384: 'sha3-384',
-  sha3_512: 'sha3-512',
-  blake2b: 'blake2b512',
-  blake2s: 'blake2s256',
-};
-
 /** Salt's `salt.utils.data.hash`: the hex digest of the text's UTF-8 bytes. */
 export function hexHash(value: unknown, algorithm: string): string {
-  const name = HASH_NAMES[algorithm] ?? algorithm;
+  const name = PY_HASH_NAMES[algorithm] ?? algorithm;
   if (!getHashes().includes(name) || algorithm.includes('-')) {
     throw new SALT_ERR_EXEC_VALUE('You must specify a valid algorithm.');
   }

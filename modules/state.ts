@@ -15,6 +15,7 @@ import { eventFunctions } from './_state-event.js';
 import { orchestrateFunctions } from './_state-orchestrate.js';
 import { pauseFunctions } from './_state-pause.js';
 import { pillarFailure } from './_state-pillar-check.js';
+import { statePkg } from './_state-pkg.js';
 import { requestFunctions } from './_state-request.js';
 import {
   callHigh,
@@ -166,6 +167,26 @@ export default defineModule({
           const ret = await runLow(await freshStateCall(ctx, extra.kwargs, true), [chunk]);
           const one = Object.values(ret)[0];
           return one && one.result === false ? new RetcodeResult(one, 2) : one;
+        }),
+    }),
+    pkg: defineFunction({
+      args: (z) =>
+        z.object({
+          pkg_path: z.unknown(),
+          pkg_sum: z.unknown(),
+          hash_type: z.unknown(),
+          test: z.unknown().default(null),
+        }),
+      varkw: true,
+      outputter: 'highstate',
+      doc: `Run a packaged state run: a tarball of low chunks, pillar and files as salt-ssh makes it, checked against its hash first.${cli('state.pkg /tmp/salt_state.tgz 760a9353810e36f6d81416366fc426dc md5')}`,
+      run: (ctx, a, extra) =>
+        statePkg(ctx, {
+          pkgPath: String(a.pkg_path),
+          pkgSum: String(a.pkg_sum),
+          hashType: String(a.hash_type),
+          test: a.test,
+          kwargs: extra.kwargs,
         }),
     }),
     ...showFunctions,
