@@ -30,7 +30,9 @@ describe('parseUdevadmInfo', () => {
   });
 
   it("fails as Salt's does on a record with a single property (KeyError: 0)", () => {
-    expect(() => parseUdevadmInfo('P: /x\nE: A=1\n')).toThrow(expect.objectContaining({ name: 'KeyError', message: '0' }));
+    expect(() => parseUdevadmInfo('P: /x\nE: A=1\n')).toThrow(
+      expect.objectContaining({ name: 'KeyError', message: '0' }),
+    );
   });
 
   it('reads numbers as Python int() then float()', () => {

@@ -63,10 +63,12 @@ export function parseUdevadmInfo(out: string): UdevRecord[] {
     if (query === 'E') {
       const eq = data.indexOf('=');
       if (eq < 0) throw pythonError('ValueError', 'not enough values to unpack (expected 2, got 1)');
-      const env = (dev.E ??= {}) as Record<string, unknown>;
+      dev.E ??= {};
+      const env = dev.E as Record<string, unknown>;
       env[data.slice(0, eq)] = udevValue(data.slice(eq + 1));
     } else {
-      ((dev[query] ??= []) as string[]).push(data);
+      dev[query] ??= [];
+      (dev[query] as string[]).push(data);
     }
   }
   if (Object.keys(dev).length) devices.push(normalize(normalize(dev)));

@@ -40,9 +40,18 @@ export default defineModule({
       doc: `Extract all info delivered by udevadm.${cli('info', '/dev/sda')}`,
       run: (ctx, a) => info(ctx, a.dev),
     }),
-    env: { ...section('E'), doc: `Return all environment variables udev has for dev.${cli('env', '/dev/sda')}` },
-    name: { ...section('N'), doc: `Return the device name according to udev for dev.${cli('dev', '/dev/sda')}` },
-    path: { ...section('P'), doc: `Return the physical device path according to udev for dev.${cli('path', '/dev/sda')}` },
+    env: {
+      ...section('E'),
+      doc: `Return all environment variables udev has for dev.${cli('env', '/dev/sda')}`,
+    },
+    name: {
+      ...section('N'),
+      doc: `Return the device name according to udev for dev.${cli('dev', '/dev/sda')}`,
+    },
+    path: {
+      ...section('P'),
+      doc: `Return the physical device path according to udev for dev.${cli('path', '/dev/sda')}`,
+    },
     links: { ...section('S'), doc: `Return all udev-created device symlinks.${cli('links', '/dev/sda')}` },
     exportdb: defineFunction({
       args: (z) => z.object({}),
