@@ -253,3 +253,25 @@ describe('devinfo', () => {
     expect(ret['memory grains']).toEqual({ mem_total: expect.any(Number) });
   }, 300_000);
 });
+
+describe('udev', () => {
+  it("reads a loop device and lo from udevadm without a udev daemon, and fails as Salt's on a missing device", async () => {
+    if (!which('udevadm') || !xdev) return;
+    const name = xdev.replace('/dev/', '');
+    const info = (await call('udev.info', xdev)).local as Record<string, unknown>;
+    expect(info).toMatchObject({ P: `/devices/virtual/block/${name}`, N: name, U: 'block', T: 'disk' });
+    expect(info.E).toMatchObject({ DEVNAME: xdev, DEVTYPE: 'disk', MAJOR: 7, SUBSYSTEM: 'block' });
+    expect((await call('udev.path', '/sys/class/net/lo')).local).toBe('/devices/virtual/net/lo');
+    expect((await call('udev.name', '/sys/class/net/lo')).local).toBeNull();
+    const db = (await call('udev.exportdb')).local as Record<string, unknown>[];
+    expect(db.some((d) => d.P === '/devices/virtual/net/lo')).toBe(true);
+    const r = await call('udev.info', '/dev/nosuch-tsalt');
+    expect(r.code).toBe(1);
+    expect(r.output).toContain(
+      `Error running 'udev.info': Unknown device "/dev/nosuch-tsalt": No such device`,
+    );
+    expect(Array.isArray((await call('devinfo.filter', 'udev_in={"e.subsystem": "block"}')).local)).toBe(
+      true,
+    );
+  }, 300_000);
+});
