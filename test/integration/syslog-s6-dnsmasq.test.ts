@@ -143,6 +143,8 @@ describe.skipIf(!hasSyslogNg)('syslog_ng module and states', () => {
       const down = stateOf((await call('state.single', 'syslog_ng.stopped', 'name=s')).local);
       expect(down.result).toBe(true);
       expect((down.changes as { new: unknown }).new).toEqual([]);
+      // the stop only signals, as Salt's: wait for the daemon to be gone before asking again
+      for (let i = 0; i < 100 && syslogNgRunning(); i++) await new Promise((r) => setTimeout(r, 100));
       expect(stateOf((await call('state.single', 'syslog_ng.stopped', 'name=s')).local)).toMatchObject({
         result: false,
         comment: 'Syslog-ng is not running',
