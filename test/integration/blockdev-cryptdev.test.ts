@@ -9,7 +9,6 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
-  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { which } from '../../modules/_which.js';
 import { localCaller } from '../support/local-call.js';
+import { attachLoop, detachLoop, sparseImage } from '../support/loop-device.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsalt-blk-'));
 const ct = join(root, 'crypttab');
@@ -34,16 +34,11 @@ const single = async (...args: string[]) => {
 beforeAll(() => {
   mkdirSync(join(root, 'srv'), { recursive: true });
   if (process.getuid?.() !== 0 || !which('losetup') || !which('mkfs.ext4')) return;
-  writeFileSync(img, '');
-  truncateSync(img, 64 * 1024 * 1024);
-  try {
-    loop = execFileSync('losetup', ['-f', '--show', img], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    loop = undefined; // no loop devices in this container
-  }
+  sparseImage(img, 64);
+  loop = attachLoop(img); // undefined: no loop devices in this container
 });
 afterAll(() => {
-  if (loop) execFileSync('losetup', ['-d', loop]);
+  if (loop) detachLoop(loop);
   rmSync(root, { recursive: true, force: true });
 });
 beforeEach(() => writeFileSync(ct, SEED));

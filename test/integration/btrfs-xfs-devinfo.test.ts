@@ -9,7 +9,6 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
-  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { which } from '../../modules/_which.js';
 import { localCaller } from '../support/local-call.js';
+import { attachLoop, detachLoop, sparseImage } from '../support/loop-device.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsalt-btrfs-'));
 const call = localCaller(root, 'btrfs');
@@ -30,15 +30,10 @@ const usable =
 /** A loop device over a fresh 320 MiB image, or undefined when this container has none. */
 function loopDevice(name: string): string | undefined {
   const img = join(root, `${name}.img`);
-  writeFileSync(img, '');
-  truncateSync(img, 320 * 1024 * 1024);
-  try {
-    const dev = run('losetup', '-f', '--show', img).trim();
-    loops.push(dev);
-    return dev;
-  } catch {
-    return undefined;
-  }
+  sparseImage(img, 320);
+  const dev = attachLoop(img);
+  if (dev) loops.push(dev);
+  return dev;
 }
 
 let bdev: string | undefined;
@@ -65,7 +60,7 @@ beforeAll(() => {
 });
 afterAll(() => {
   for (const m of [mb, mx]) if (existsSync(m)) spawnQuiet('umount', m);
-  for (const dev of loops) spawnQuiet('losetup', '-d', dev);
+  for (const dev of loops) detachLoop(dev);
   rmSync(root, { recursive: true, force: true });
 });
 function spawnQuiet(cmd: string, ...args: string[]) {

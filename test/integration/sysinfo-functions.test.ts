@@ -2,7 +2,7 @@
 // throwaway ext4 image file (and a loop device over it where losetup works); Salt 3006.18
 // answers the same (measured with /tmp/sysinfo18/harness.mjs).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,28 +11,20 @@ import { parseHdparm, parseSmart } from '../../modules/_disk-fns-more.js';
 import { meanHundredths, parseIostat } from '../../modules/_disk-iostat.js';
 import { which } from '../../modules/_which.js';
 import { localCaller } from '../support/local-call.js';
+import { attachLoop, detachLoop, sparseImage } from '../support/loop-device.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsalt-sysinfo-'));
 const img = join(root, 'disk.img');
 const call = localCaller(root, 'sysinfo');
 let loop: string | undefined;
 
-function attachLoop(): string | undefined {
-  try {
-    return execFileSync('losetup', ['-f', '--show', img], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 beforeAll(() => {
-  writeFileSync(img, '');
-  truncateSync(img, 16 * 1024 * 1024);
+  sparseImage(img, 16);
   execFileSync('mkfs.ext4', ['-q', '-F', img]);
-  loop = attachLoop();
+  loop = attachLoop(img);
 });
 afterAll(() => {
-  if (loop) execFileSync('losetup', ['-d', loop]);
+  if (loop) detachLoop(loop);
   rmSync(root, { recursive: true, force: true });
 });
 
