@@ -3,14 +3,7 @@
 // device over a throwaway image (when losetup works here). Salt 3006.18 answers the same
 // (measured with /tmp/blk19/cmp.mjs: 54 of 58 identical, the rest tracebacks and cmd context).
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

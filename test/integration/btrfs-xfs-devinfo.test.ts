@@ -3,14 +3,7 @@
 // root with losetup, btrfs-progs and xfsprogs). Salt 3006.18 answers the same (measured with
 // /tmp/btrfs20/cmp.mjs; the README gives the figures and the differences).
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // throwaway ext4 image file (and a loop device over it where losetup works); Salt 3006.18
 // answers the same (measured with /tmp/sysinfo18/harness.mjs).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
