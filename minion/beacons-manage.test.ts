@@ -29,6 +29,7 @@ describe('startBeaconManager', () => {
       loopInterval: 60,
       grains: () => ({}),
       send: async (load) => loads.push(load),
+      call: async (fun) => Promise.reject(new Error(`${fun}: no functions in this test`)),
       log: quiet,
     });
     return mgr;

@@ -5,7 +5,12 @@
  * that is missing, refuses its config or throws is logged (a throw also fires Salt's error
  * event) and never stops the others or the minion.
  */
-import { type BeaconDef, beaconConfigMap, isBeaconDef } from '../kernel/beacons/define.js';
+import {
+  type BeaconContext,
+  type BeaconDef,
+  beaconConfigMap,
+  isBeaconDef,
+} from '../kernel/beacons/define.js';
 import type { Grains, UnitLogger } from '../kernel/loader/define.js';
 import { createNamedUnitFinder } from '../kernel/loader/named-units.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
@@ -22,6 +27,8 @@ export interface BeaconsOptions {
   grains(): Grains;
   /** Sends one `_minion_event` load to the master. */
   send(load: Record<string, unknown>): Promise<unknown>;
+  /** Runs an execution function for a beacon (minion/beacon-call.ts). */
+  call: BeaconContext['call'];
   log: UnitLogger;
 }
 
@@ -117,7 +124,7 @@ async function runOnce(job: Scheduled, o: BeaconsOptions): Promise<void> {
     [];
   try {
     const raw = await job.def.beacon(
-      { opts: o.opts, grains: o.grains(), log: o.log, state: job.state },
+      { opts: o.opts, grains: o.grains(), log: o.log, state: job.state, call: o.call },
       job.config,
     );
     for (const item of Array.isArray(raw) ? raw : []) {

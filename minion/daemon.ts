@@ -425,9 +425,10 @@ function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor):
 }
 
 /** Minion beacons: they fire `salt/beacon/...` to the master; `beacons.add` & co. change them. */
-async function beaconsOf(m: MinionContext, data: MinionData): Promise<BeaconManager> {
+async function beaconsOf(m: MinionContext, data: MinionData, executor: JobExecutor): Promise<BeaconManager> {
   const { config, id, log } = m;
   const { startBeaconManager } = await import('./beacons-manage.js');
+  const { beaconCall } = await import('./beacon-call.js');
   return startBeaconManager({
     id,
     beacons: config.beacons,
@@ -437,6 +438,7 @@ async function beaconsOf(m: MinionContext, data: MinionData): Promise<BeaconMana
     loopInterval: config.loop_interval,
     grains: () => data.view.current(),
     send: (load) => m.master.send(load),
+    call: beaconCall(id, (job) => executor.run(job)),
     log,
   });
 }
@@ -487,7 +489,7 @@ export async function startMinion(
   // an idle minion without beacons does not hold their code
   let beacons: Promise<BeaconManager> | undefined;
   const beaconManager = () => {
-    beacons ??= beaconsOf(m, data);
+    beacons ??= beaconsOf(m, data, executor);
     return beacons;
   };
   // one job-process path serves both Salt's manage_schedule and (target 'beacons') manage_beacons

@@ -12,6 +12,11 @@ export interface BeaconContext {
   readonly log: UnitLogger;
   /** Kept between runs of this beacon (Salt's module-level `LAST_STATUS` and the like). */
   readonly state: Map<string, unknown>;
+  /**
+   * Runs the minion's execution function `fun` (Salt's `__salt__[fun](*args, **kwargs)`) as a
+   * local job: resolves its return, rejects with its error message when it fails.
+   */
+  call(fun: string, args?: readonly unknown[], kwargs?: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
 
 /** One event a beacon emits: its data; `tag` (if given) is appended to `salt/beacon/<id>/<name>/`. */

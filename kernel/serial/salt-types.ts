@@ -116,34 +116,12 @@ export class SaltDatetime {
 
   /** Parses the ext 78 text (`20251122T10:42:43.493872`) like Python's strptime; `undefined` if invalid. */
   static parseWire(text: string): SaltDatetime | undefined {
-    const m = WIRE_RE.exec(text);
-    if (!m) return undefined;
-    const us = Number((m[7] ?? '0').padEnd(6, '0'));
-    return SaltDatetime.of(
-      Number(m[1]),
-      Number(m[2]),
-      Number(m[3]),
-      Number(m[4]),
-      Number(m[5]),
-      Number(m[6]),
-      us,
-    );
+    return fromMatch(WIRE_RE.exec(text));
   }
 
   /** Parses `YYYY-MM-DD[THH:MM:SS[.ffffff]]` (Python `isoformat()`); `undefined` if invalid. */
   static parseIso(text: string): SaltDatetime | undefined {
-    const m = ISO_RE.exec(text);
-    if (!m) return undefined;
-    const us = Number((m[7] ?? '0').padEnd(6, '0'));
-    return SaltDatetime.of(
-      Number(m[1]),
-      Number(m[2]),
-      Number(m[3]),
-      Number(m[4] ?? 0),
-      Number(m[5] ?? 0),
-      Number(m[6] ?? 0),
-      us,
-    );
+    return fromMatch(ISO_RE.exec(text));
   }
 
   /** The UTC fields of `date` (milliseconds become microseconds); `undefined` for an invalid Date. */
@@ -191,4 +169,11 @@ export class SaltDatetime {
   toString(): string {
     return this.toISOString();
   }
+}
+
+/** The date a WIRE_RE or ISO_RE match names (a missing time is midnight); `undefined` if invalid. */
+function fromMatch(m: RegExpExecArray | null): SaltDatetime | undefined {
+  if (!m) return undefined;
+  const n = (i: number): number => Number(m[i] ?? 0);
+  return SaltDatetime.of(n(1), n(2), n(3), n(4), n(5), n(6), Number((m[7] ?? '0').padEnd(6, '0')));
 }

@@ -28,6 +28,21 @@ describe('minion beacons fire to the master', () => {
 };
 `,
     );
+    // a beacon asking execution functions (Salt's __salt__): one in a job process, one failing
+    writeFileSync(
+      join(dir, 'asker.mjs'),
+      `export default {
+  name: 'asker',
+  async beacon(ctx) {
+    if (ctx.state.get('done')) return [];
+    ctx.state.set('done', true);
+    const out = await ctx.call('cmd.run', ['echo beacon-$((6 * 7))'], { python_shell: true });
+    const failed = await ctx.call('no_such.fn').then(() => 'no error', (err) => err.message);
+    return [{ out, failed, tag: 'asked' }];
+  },
+};
+`,
+    );
     await c.startMinion('m1', {
       beacons_dirs: [dir],
       beacons: {
@@ -35,6 +50,7 @@ describe('minion beacons fire to the master', () => {
         counter: [{ every: 3 }, { interval: 0.1 }],
         broken_config: [{ beacon_module: 'counter' }, { every: 'x' }],
         nowhere: [{ interval: 1 }],
+        asker: [{ interval: 0.5 }],
       },
     });
   });
@@ -61,6 +77,11 @@ describe('minion beacons fire to the master', () => {
   it('a custom beacon keeps state between runs, appends its tag, and gets grains', async () => {
     const ev = await waitFor((e) => e.tag === 'salt/beacon/m1/counter/tick');
     expect(ev?.data).toEqual(expect.objectContaining({ n: 3, kernel: 'Linux', id: 'm1' }));
+  });
+
+  it('a beacon runs execution functions through ctx.call; a failing one rejects with its error', async () => {
+    const ev = await waitFor((e) => e.tag === 'salt/beacon/m1/asker/asked');
+    expect(ev?.data).toMatchObject({ out: 'beacon-42', failed: "'no_such.fn' is not available.", id: 'm1' });
   });
 
   it('a throwing run, a bad config and a missing beacon are logged; the others go on', async () => {
