@@ -5,6 +5,7 @@
  */
 export * from './auth/minion-id.js';
 export * from './config/salt-yaml.js';
+export { PY_HASH_NAMES } from './crypt/fingerprint.js';
 export * from './jid.js';
 export * from './jobs/args.js';
 export * from './jobs/retcode.js';

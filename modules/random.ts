@@ -6,9 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, getHashes, randomInt } from 'node:crypto';
 import { defineFunction, defineModule, SALT_ERR_EXEC_VALUE, SALT_ERR_INVOCATION } from '../kernel/index.js';
+import { PY_HASH_NAMES } from '../kernel/util.js';
 import { pyFlag, pyInt } from './_coerce.js';
 import { pythonError } from './_py-exception.js';
-import { PY_HASH_NAMES } from './_py-hash-names.js';
 import { cryptSalt, securePassword } from './_random-chars.js';
 import { PyRandom, pySeedOf } from './_random-mt.js';
 

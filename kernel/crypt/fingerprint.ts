@@ -6,8 +6,8 @@ import { createHash, getHashes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SALT_ERR_CRYPT_ALGO } from '../errors.js';
 
-/** Python hashlib names that Node spells differently. */
-const PY_HASH_NAMES: Readonly<Record<string, string>> = {
+/** Python `hashlib` names Node knows under another name (the rest are spelled alike). */
+export const PY_HASH_NAMES: Readonly<Record<string, string>> = {
   sha3_224: 'sha3-224',
   sha3_256: 'sha3-256',
   sha3_384: 'sha3-384',
