@@ -402,7 +402,7 @@ async function runStartupStates(m: MinionContext, executor: JobExecutor): Promis
 }
 
 /** The minion's scheduler (minion/scheduler.ts): its scheduled jobs run through the executor. */
-function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor): MinionScheduler {
+function schedulerOf(m: MinionContext, data: MinionData, executor: JobExecutor): Promise<MinionScheduler> {
   const { config, id, log } = m;
   const returners = minionReturnerLoader(config, log);
   return startMinionScheduler({
@@ -576,7 +576,7 @@ export async function startMinion(
     }
     return runStartupStates(m, executor);
   });
-  scheduler = schedulerOf(m, data, executor);
+  scheduler = await schedulerOf(m, data, executor);
   // a salt-call on this host reaches the scheduler through the minion's own bus, as in Salt
   const localBus: LocalBus | undefined = await startLocalBus({
     sockDir: config.sock_dir,

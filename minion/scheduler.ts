@@ -15,7 +15,12 @@ import type { Logger } from 'pino';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { genJid } from '../kernel/jid.js';
 import { scheduleOptions } from '../plugins/schedule/options.js';
-import { scheduleFile, writeScheduleFile } from '../plugins/schedule/schedule-file.js';
+import {
+  readScheduleFile,
+  scheduleFile,
+  withSavedFloats,
+  writeScheduleFile,
+} from '../plugins/schedule/schedule-file.js';
 import { manageSchedule } from '../plugins/schedule/schedule-manage.js';
 import { type ScheduledRun, Scheduler } from '../plugins/schedule/scheduler.js';
 import type { JobOutcome } from './execute-job.js';
@@ -61,7 +66,7 @@ function funArgs(job: Readonly<Record<string, unknown>>): unknown[] {
   return args;
 }
 
-export function startMinionScheduler(o: MinionSchedulerOptions): MinionScheduler {
+export async function startMinionScheduler(o: MinionSchedulerOptions): Promise<MinionScheduler> {
   const { id, config, log } = o;
   const opts = config as unknown as Readonly<Record<string, unknown>>;
   const { schedule_returner: scheduleReturner, whens } = scheduleOptions.read(config);
@@ -125,7 +130,9 @@ export function startMinionScheduler(o: MinionSchedulerOptions): MinionScheduler
   }
 
   // the saved mine job waits for the pillar: the minion adds it then (minion/mine-interval.ts)
-  const { [MINE_SCHEDULE_NAME]: _mine, ...configured } = isMap(config.schedule) ? config.schedule : {};
+  const { [MINE_SCHEDULE_NAME]: _mine, ...loaded } = isMap(config.schedule) ? config.schedule : {};
+  // the saved jobs' whole floats (`seconds: 1.0`), which the config loader read as integers
+  const configured = withSavedFloats(loaded, await readScheduleFile(file)) as Record<string, unknown>;
   const scheduler = new Scheduler({
     schedule: configured,
     pillar: () => o.pillar().schedule,

@@ -12,7 +12,7 @@ import { float64 } from '../../kernel/util.js';
 import { memoryLogger } from '../../modules/_fake-ctx.js';
 import { buildScheduleItem } from '../../modules/_schedule-build.js';
 import { pyYamlDump } from '../../modules/_yaml-dump.js';
-import { readScheduleFile, writeScheduleFile } from './schedule-file.js';
+import { readScheduleFile, withSavedFloats, writeScheduleFile } from './schedule-file.js';
 import { manageSchedule } from './schedule-manage.js';
 import { Scheduler } from './scheduler.js';
 
@@ -83,5 +83,18 @@ describe('whole floats in scheduled jobs', () => {
       () => true,
     );
     expect(built).toMatchObject({ job: { seconds: float64(1), splay: float64(2) } });
+  });
+
+  it("a restarted minion's configured jobs get the saved file's whole floats back, only where they agree", () => {
+    const saved = {
+      a: { seconds: float64(1), splay: { start: float64(2), end: 5 } },
+      b: { minutes: float64(3) },
+    };
+    const loaded = { a: { seconds: 1, splay: { start: 2, end: 5 } }, b: { minutes: 4 }, c: { seconds: 2 } };
+    expect(withSavedFloats(loaded, saved)).toEqual({
+      a: { seconds: float64(1), splay: { start: float64(2), end: 5 } },
+      b: { minutes: 4 },
+      c: { seconds: 2 },
+    });
   });
 });

@@ -8,6 +8,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { SaltFloat } from '../../kernel/util.js';
 import { floatScalars } from '../../modules/_yaml-dump.js';
 
 type YamlLib = typeof import('yaml');
@@ -51,3 +52,22 @@ export async function readScheduleFile(path: string): Promise<Record<string, unk
     ? (schedule as Record<string, unknown>)
     : {};
 }
+
+/**
+ * `configured` with the whole floats of `saved` (what {@link readScheduleFile} read) put back:
+ * the config loader reads `_schedule.conf`'s `seconds: 1.0` as 1 where Salt's keeps a float, so
+ * a restarted minion would list `seconds: 1`. A value is replaced only where the loaded one is
+ * that same number, so a job the main config file changed keeps what the config says.
+ */
+export function withSavedFloats(configured: unknown, saved: unknown): unknown {
+  if (saved instanceof SaltFloat) return configured === saved.value ? saved : configured;
+  if (Array.isArray(configured) && Array.isArray(saved))
+    return configured.map((v, i) => withSavedFloats(v, saved[i]));
+  if (!isPlainMap(configured) || !isPlainMap(saved)) return configured;
+  const out: Record<string, unknown> = { ...configured };
+  for (const [k, v] of Object.entries(saved)) if (k in out) out[k] = withSavedFloats(out[k], v);
+  return out;
+}
+
+const isPlainMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof SaltFloat);

@@ -10,6 +10,7 @@
  * `manage_schedule` functions Salt's minion serves to the schedule module (schedule-manage.ts).
  */
 import type { UnitLogger } from '../../kernel/index.js';
+import { deepCopy } from '../../modules/_traverse.js';
 import { checkJob, intervalSeconds, jobFunction, numeric, SCHEDULE_SETTINGS } from './job-check.js';
 import {
   afterSkipRange,
@@ -87,7 +88,8 @@ export class Scheduler {
   constructor(o: SchedulerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? systemClock;
-    this.#opts = new Map(Object.entries(isMap(o.schedule) ? structuredClone(o.schedule) : {}));
+    // a copy that keeps whole floats (SaltFloat), which structuredClone turns into plain objects
+    this.#opts = new Map(Object.entries(isMap(o.schedule) ? deepCopy(o.schedule) : {}));
   }
 
   /** The schedule's `enabled` (pillar's, overridden by the configured one); true by default. */

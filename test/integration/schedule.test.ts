@@ -222,7 +222,7 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
     ]);
   });
 
-  it('schedule.save and a minion restart keep an added job', async () => {
+  it('schedule.save and a minion restart keep an added job, its whole float a float', async () => {
     const file = mark('kept');
     await c.saltJson([
       's1',
@@ -230,7 +230,7 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
       'kept',
       'function=cmd.run',
       `job_args=["echo x >> ${file}"]`,
-      'seconds=1',
+      'seconds=1.0',
     ]);
     const save = await c.saltJson(['s1', 'schedule.save']);
     expect(save.data).toEqual({ s1: { comment: 'Schedule (non-pillar items) saved.', result: true } });
@@ -243,6 +243,7 @@ describe('the minion scheduler runs jobs, and the schedule module manages it', (
     await until(() => (runs(file).length > stopped + 1 ? true : undefined));
     const list = await c.saltJson(['s1', 'schedule.list', 'return_yaml=False']);
     expect(Object.keys(list.data.s1 as object)).toContain('kept');
+    expect(list.raw.stdout).toMatch(/"kept": \{[^}]*"seconds": 1\.0,/);
   }, 90_000);
 });
 
