@@ -13,8 +13,17 @@ function cert(name: string, days: number, subj: string, extra: string[] = []): s
   const out = join(dir, `${name}.pem`);
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, `${name}.key`), '-out', out]
-      .concat(['-days', String(days), '-subj', subj, ...extra]),
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, `${name}.key`),
+      '-out',
+      out,
+    ].concat(['-days', String(days), '-subj', subj, ...extra]),
     { stdio: 'ignore' },
   );
   return out;
@@ -24,11 +33,16 @@ const openssl = (path: string, ...args: string[]) =>
 
 describe('cert_info beacon', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const soon = cert('soon', 10, '/C=US/O=Probe Org/CN=soon.example', ['-addext', 'subjectAltName=DNS:soon.example,IP:10.0.0.1']);
+  const soon = cert('soon', 10, '/C=US/O=Probe Org/CN=soon.example', [
+    '-addext',
+    'subjectAltName=DNS:soon.example,IP:10.0.0.1',
+  ]);
   const later = cert('later', 400, '/CN=later.example');
 
   it("validates as Salt's", () => {
-    expect(certInfo.validate?.({ notify_days: 3 })).toBe('Configuration for cert_info beacon must contain files option.');
+    expect(certInfo.validate?.({ notify_days: 3 })).toBe(
+      'Configuration for cert_info beacon must contain files option.',
+    );
     expect(certInfo.validate?.({ files: [] })).toBe(true);
   });
 
@@ -53,13 +67,22 @@ describe('cert_info beacon', () => {
       version: 2,
       has_expired: false,
     });
-    expect(BigInt(c.serial_number as bigint).toString(16).toUpperCase()).toBe(
-      openssl(soon, '-serial').replace('serial=', '').replace(/^0+/, ''),
-    );
+    expect(
+      BigInt(c.serial_number as bigint)
+        .toString(16)
+        .toUpperCase(),
+    ).toBe(openssl(soon, '-serial').replace('serial=', '').replace(/^0+/, ''));
     const end = new Date(openssl(soon, '-enddate').replace('notAfter=', ''));
     expect(c.notAfter).toBe(`${end.toISOString().slice(0, 19).replace('T', ' ')}Z`);
-    expect(c.extensions).toContainEqual({ ext_name: 'subjectAltName', ext_data: 'DNS:soon.example, IP Address:10.0.0.1' });
-    expect(ctx.log.lines.some(([, m]) => String(m).startsWith(`Unable to load certificate ${join(dir, 'none.pem')}`))).toBe(true);
+    expect(c.extensions).toContainEqual({
+      ext_name: 'subjectAltName',
+      ext_data: 'DNS:soon.example, IP Address:10.0.0.1',
+    });
+    expect(
+      ctx.log.lines.some(([, m]) =>
+        String(m).startsWith(`Unable to load certificate ${join(dir, 'none.pem')}`),
+      ),
+    ).toBe(true);
   });
 
   it('a per-file notify_days overrides the beacon-wide one; -1 reports every certificate', async () => {

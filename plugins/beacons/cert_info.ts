@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { defineBeacon } from '../../kernel/index.js';
 import { components, EXT_SHORT, extensionText } from '../../modules/_tls-text.js';
-import { type ParsedCert, parseCertDer, pemBodies } from '../../modules/_x509-parse.js';
+import { type ParsedCert, parseCertDer, pemBodies, type RawExtension } from '../../modules/_x509-parse.js';
 import { sigAlgName } from '../../modules/_x509-sign.js';
 
 const DEFAULT_NOTIFY_DAYS = 45;
@@ -32,6 +32,12 @@ const shownTime = (d: Date): string => `${d.toISOString().slice(0, 19).replace('
 export function daysLeft(notAfter: Date, now = new Date()): number {
   const wallNow = now.getTime() - now.getTimezoneOffset() * 60_000;
   return Math.floor((Math.floor(notAfter.getTime() / 1000) * 1000 - wallNow) / 86_400_000);
+}
+
+/** OpenSSL 3's text of an extension: a keyid-only authorityKeyIdentifier is its bare hex. */
+function extText(e: RawExtension): string {
+  const text = extensionText(e);
+  return e.oid === '2.5.29.35' && !text.includes('\n') ? text.replace(/^keyid:/, '') : text;
 }
 
 const joined = (pairs: [string, string][]): string => pairs.map(([k, v]) => `${k}="${v}"`).join(',');
@@ -51,8 +57,11 @@ export function certificateInfo(path: string, c: ParsedCert, now = new Date()): 
     signature_algorithm: sigAlgName(c.sigAlgOid),
     subject: joined(components(c.subject)),
     subject_dict: Object.fromEntries(components(c.subject)),
-    version: c.version,
-    extensions: c.extensions.map((e) => ({ ext_name: EXT_SHORT[e.oid] ?? 'UNDEF', ext_data: extensionText(e) })),
+    version: c.version - 1,
+    extensions: c.extensions.map((e) => ({
+      ext_name: EXT_SHORT[e.oid] ?? 'UNDEF',
+      ext_data: extText(e),
+    })),
     has_expired: c.notAfter.getTime() < now.getTime(),
   };
 }

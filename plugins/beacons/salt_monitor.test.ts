@@ -35,10 +35,17 @@ describe('salt_monitor beacon', () => {
     ).toEqual([
       { salt_fun: 'test.true', ret: true },
       { salt_fun: 'test.echo', ret: 'hi there', args: ['hi there'] },
-      { salt_fun: 'test.arg', ret: { args: ['a'], kwargs: { k: 'v', n: 2 } }, args: ['a'], kwargs: { k: 'v', n: 2 } },
+      {
+        salt_fun: 'test.arg',
+        ret: { args: ['a'], kwargs: { k: 'v', n: 2 } },
+        args: ['a'],
+        kwargs: { k: 'v', n: 2 },
+      },
     ]);
     const single = beaconCtx(join(dir, 'salt'));
-    expect(await monitor.beacon(single, { salt_fun: 'test.false' })).toEqual([{ salt_fun: 'test.false', ret: false }]);
+    expect(await monitor.beacon(single, { salt_fun: 'test.false' })).toEqual([
+      { salt_fun: 'test.false', ret: false },
+    ]);
   }, 240_000);
 
   it("a function the minion lacks keeps the beacon idle, logging Salt's reason", async () => {

@@ -29,7 +29,9 @@ describe('service beacon', () => {
 
   it("validates as Salt's", () => {
     expect(service.validate?.({ services: { cron: {} } })).toBe(true);
-    expect(service.validate?.({ onchangeonly: true })).toBe('Configuration for service beacon requires services.');
+    expect(service.validate?.({ onchangeonly: true })).toBe(
+      'Configuration for service beacon requires services.',
+    );
     expect(service.validate?.({ services: ['cron'] })).toBe(
       'Services configuration item for service beacon must be a dictionary.',
     );

@@ -72,7 +72,8 @@ export default which('strace')
         // Salt asks cmd.shells again only within 5 seconds of the last time it noted
         const start = Date.now() / 1000;
         const lastAt = ctx.state.get('last_shells') as number | undefined;
-        if (lastAt === undefined || start - lastAt <= 5) ctx.state.set('shells', await ctx.call('cmd.shells'));
+        if (lastAt === undefined || start - lastAt <= 5)
+          ctx.state.set('shells', await ctx.call('cmd.shells'));
         if (lastAt === undefined || start - lastAt > 5) ctx.state.set('last_shells', start);
         const shells = (ctx.state.get('shells') as string[] | undefined) ?? [];
         const procs = await ctx.call('status.procs');

@@ -35,8 +35,17 @@ describe('beacons asking execution functions fire to the master', () => {
     const cert = join(c.root, 'c.pem');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(c.root, 'c.key'), '-out', cert]
-        .concat(['-days', '20', '-subj', '/CN=beacon.example']),
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(c.root, 'c.key'),
+        '-out',
+        cert,
+      ].concat(['-days', '20', '-subj', '/CN=beacon.example']),
       { stdio: 'ignore' },
     );
     await c.startMinion('m1', {
@@ -44,7 +53,10 @@ describe('beacons asking execution functions fire to the master', () => {
         pkg: [{ pkgs: [pkg] }, { interval: 2 }],
         service: [{ services: { [svc]: { onchangeonly: true } } }, { interval: 2 }],
         status: [{ loadavg: ['1-min'] }, { interval: 3 }],
-        salt_monitor: [{ salt_fun: [{ 'test.echo': { args: ['watching'] } }, 'test.false'] }, { interval: 3 }],
+        salt_monitor: [
+          { salt_fun: [{ 'test.echo': { args: ['watching'] } }, 'test.false'] },
+          { interval: 3 },
+        ],
         cert_info: [{ files: [cert] }, { interval: 3 }],
         sh: [{ interval: 1 }],
         bad_service: [{ beacon_module: 'service' }, { services: ['x'] }],
