@@ -107,7 +107,7 @@ describe('beacons asking execution functions fire to the master', () => {
     await new Promise((r) => setTimeout(r, 8_000));
     execFileSync('dpkg', ['-i', join(c.root, 'p.deb')], { stdio: 'ignore' });
     const ev = await waitFor((e) => e.tag === 'salt/beacon/m1/pkg/');
-    expect(ev?.data).toEqual({ pkg, version: '3.1', status: 'installed', id: 'm1' });
+    expect(ev?.data).toMatchObject({ pkg, version: '3.1', status: 'installed', id: 'm1' });
   }, 120_000);
 
   it('sh fires the commands a running shell executes, tagged with its pid', async () => {
