@@ -30,7 +30,7 @@ describe('glxinfo beacon', () => {
       expect(await glxinfo.beacon(ctx, config)).toEqual([{ tag: 'screen_event', screen_available: false }]);
       expect(await glxinfo.beacon(ctx, config)).toEqual([]);
       expect(await glxinfo.beacon(ctx, { user: 'nobody' })).toEqual([]);
-      expect(ctx.calls[0]).toBe('cmd.retcode DISPLAY=:0 glxinfo runas=nobody python_shell=true');
+      expect(ctx.calls[0]).toBe('cmd.retcode cmd=DISPLAY=:0 glxinfo runas=nobody python_shell=true');
     },
     240_000,
   );

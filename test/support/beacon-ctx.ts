@@ -9,6 +9,8 @@ import { localCaller } from './local-call.js';
 
 /** An argument as `salt-call` reads it back (YAML): strings as they are, the rest as JSON. */
 const cliArg = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+/** A positional string the CLI would read as `key=value`. */
+const looksKeyword = (v: unknown): boolean => typeof v === 'string' && /^\s*[A-Za-z_][\w.-]*=/.test(v);
 
 export interface BeaconTestContext extends BeaconContext {
   readonly log: ReturnType<typeof memoryLogger>;
@@ -27,10 +29,20 @@ export function beaconCtx(root: string): BeaconTestContext {
     state: new Map(),
     calls,
     async call(fun, args = [], kwargs = {}) {
-      const argv = [...args.map(cliArg), ...Object.entries(kwargs).map(([k, v]) => `${k}=${cliArg(v)}`)];
+      let positional = [...args];
+      const named: Record<string, unknown> = {};
+      if (positional.some(looksKeyword)) {
+        // the CLI cannot pass such a string positionally: name it after the function's argspec
+        const spec = (await local('sys.argspec', fun)).local as Record<string, { args: string[] }>;
+        for (const [i, v] of positional.entries()) named[spec[fun]?.args[i] ?? `arg${i}`] = v;
+        positional = [];
+      }
+      Object.assign(named, kwargs);
+      const argv = [...positional.map(cliArg), ...Object.entries(named).map(([k, v]) => `${k}=${cliArg(v)}`)];
       calls.push([fun, ...argv].join(' '));
       const r = await local(fun, ...argv);
-      if (r.code !== 0 || r.local === undefined) throw new Error(r.output.trim());
+      // a failure prints text; a return (cmd.retcode's too, whatever the exit code) prints JSON
+      if (r.local === undefined) throw new Error(r.output.trim());
       return r.local;
     },
   };
