@@ -45,7 +45,11 @@ interface Scheduled {
 
 function readBeacon(namespace: unknown): BeaconDef | string {
   const def = (namespace as { default?: unknown } | null)?.default;
-  return isBeaconDef(def) ? def : 'the default export is not a defineBeacon({ name, beacon }) value';
+  if (isBeaconDef(def)) return def;
+  // a beacon whose needs are missing here (Salt's __virtual__ refusing) exports why instead
+  const unavailable = (def as { unavailable?: unknown } | null)?.unavailable;
+  if (typeof unavailable === 'string') return unavailable;
+  return 'the default export is not a defineBeacon({ name, beacon }) value';
 }
 
 /** Finds beacon modules by name in the minion's beacon folders and extension packages. */
