@@ -2,7 +2,7 @@
  * What a beacon's `ctx.call` runs: an execution function as a local job through the minion's
  * executor (a job process where the function needs one, as a scheduled job), so a beacon such
  * as `pkg` or `service` asks `pkg.version` or `service.status` as Salt's do through `__salt__`.
- * Nothing is returned to the master.
+ * Nothing is returned to the master, and the function gets no `__pub_*` keywords (a direct call).
  */
 import type { BeaconContext } from '../kernel/beacons/define.js';
 import { genJid } from '../kernel/jid.js';
@@ -14,7 +14,8 @@ export function beaconCall(id: string, run: (job: JobData) => Promise<JobOutcome
   return async (fun, args = [], kwargs = {}) => {
     const arg: unknown[] = [...args];
     if (Object.keys(kwargs).length > 0) arg.push({ ...kwargs, __kwarg__: true });
-    const outcome = await run({ jid: genJid(), fun, arg, tgt: id, tgt_type: 'glob', user: 'root' });
+    const job = { jid: genJid(), fun, arg, tgt: id, tgt_type: 'glob', user: 'root', beacon_call: true };
+    const outcome = await run(job);
     if (outcome.success === false) throw new Error(String(outcome.return));
     return outcome.return;
   };

@@ -12,6 +12,8 @@ import { type RunEnv, runFunction } from './run-function.js';
 
 /** The publish fields Salt passes on as `__pub_*` keywords. */
 export function pubData(job: JobData): Record<string, unknown> {
+  // a beacon's call (minion/beacon-call.ts) is Salt's direct `__salt__` call: no publish data
+  if (job.beacon_call === true) return {};
   const { fun, arg, tgt, jid, ret, id, tgt_type, user } = job;
   // `id`: the minion that published a peer job (Salt's `__pub_id`), in Salt's place
   return id === undefined

@@ -38,7 +38,8 @@ describe('minion beacons fire to the master', () => {
     ctx.state.set('done', true);
     const out = await ctx.call('cmd.run', ['echo beacon-$((6 * 7))'], { python_shell: true });
     const failed = await ctx.call('no_such.fn').then(() => 'no error', (err) => err.message);
-    return [{ out, failed, tag: 'asked' }];
+    const echoed = await ctx.call('test.arg', ['a'], { k: 1 });
+    return [{ out, failed, echoed, tag: 'asked' }];
   },
 };
 `,
@@ -82,6 +83,8 @@ describe('minion beacons fire to the master', () => {
   it('a beacon runs execution functions through ctx.call; a failing one rejects with its error', async () => {
     const ev = await waitFor((e) => e.tag === 'salt/beacon/m1/asker/asked');
     expect(ev?.data).toMatchObject({ out: 'beacon-42', failed: "'no_such.fn' is not available.", id: 'm1' });
+    // a direct call, as Salt's __salt__: no __pub_* keywords
+    expect(ev?.data.echoed).toEqual({ args: ['a'], kwargs: { k: 1 } });
   });
 
   it('a throwing run, a bad config and a missing beacon are logged; the others go on', async () => {
