@@ -3,8 +3,8 @@
  * delete, trust and create keys in a GnuPG keyring, and sign, verify, encrypt and decrypt
  * (modules/_gpg-crypt.ts). gpg runs as python-gnupg 0.4.9 runs it (modules/_gpg-run.ts) and its
  * output is read as python-gnupg reads it, so the returns are Salt's. Passphrases come only from
- * pillar `gpg_passphrase` and go only to gpg's stdin. `search_keys` and `receive_keys` (which
- * need a keyserver) are not here.
+ * pillar `gpg_passphrase` and go only to gpg's stdin. `search_keys` and `receive_keys` ask a
+ * keyserver through gpg's dirmngr (modules/_gpg-keyserver.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,6 +16,7 @@ import { keyring, optText, pillarPassphrase, requirePassphrase, USER_DOC } from 
 import { decrypt, encrypt, sign, verify } from './_gpg-crypt.js';
 import { gpgHome, withOwnership } from './_gpg-home.js';
 import { findKey, listKeys, shapeKey } from './_gpg-keys.js';
+import { receive_keys, search_keys } from './_gpg-keyserver.js';
 import { runGpg } from './_gpg-run.js';
 import { createdFingerprint, deleteOutcome, importCounts } from './_gpg-status.js';
 import { which } from './_which.js';
@@ -272,6 +273,8 @@ export default defineModule({
           return { res: false, fingerprint: '', message: 'Unable to generate GPG key pair.' };
         }),
     }),
+    search_keys,
+    receive_keys,
     sign,
     verify,
     encrypt,
