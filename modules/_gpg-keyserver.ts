@@ -8,7 +8,7 @@
 import { defineFunction, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { cli } from './_file-args.js';
-import { keyring, USER_DOC } from './_gpg-args.js';
+import { keyIds, keyring, USER_DOC } from './_gpg-args.js';
 import { gpgHome, withOwnership } from './_gpg-home.js';
 import { localDate, unescapeUid } from './_gpg-keys.js';
 import { type GpgStatus, runGpg } from './_gpg-run.js';
@@ -105,7 +105,7 @@ export const receive_keys = defineFunction({
   args: (z) =>
     z.object({
       keyserver: z.string().nullish(),
-      keys: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]).nullish(),
+      keys: keyIds(z),
       ...keyring(z),
     }),
   doc: `Fetch keys from a keyserver into the keychain: keys is a list or a comma-separated string of key ids or fingerprints; keyserver defaults to ${DEFAULT_KEYSERVER}. Returns {res, changes, message: [one line per key]}.${USER_DOC}${cli("salt '*' gpg.receive_keys keys=3FAD9F1E keyserver=hkp://keyserver.ubuntu.com")}`,

@@ -12,7 +12,7 @@ import type { z as Zod } from 'zod';
 import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
 import { cli } from './_file-args.js';
-import { keyring, optText, pillarPassphrase, requirePassphrase, USER_DOC } from './_gpg-args.js';
+import { keyIds, keyring, optText, pillarPassphrase, requirePassphrase, USER_DOC } from './_gpg-args.js';
 import { decrypt, encrypt, sign, verify } from './_gpg-crypt.js';
 import { gpgHome, withOwnership } from './_gpg-home.js';
 import { findKey, listKeys, shapeKey } from './_gpg-keys.js';
@@ -118,7 +118,7 @@ export default defineModule({
     export_key: defineFunction({
       args: (z) =>
         z.object({
-          keyids: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]).nullish(),
+          keyids: keyIds(z),
           secret: pyFlag(z, false),
           ...keyring(z),
           use_passphrase: pyFlag(z, false),

@@ -7,8 +7,8 @@
  * `user` and `gnupghome` to `gpg.delete_key` positionally (as its fingerprint and delete_secret),
  * and the module's `{res, message}` returns never fail the state.
  */
-import type { z as Zod } from 'zod';
 import { pyStr } from '../kernel/util.js';
+import { keyIds } from '../modules/_gpg-args.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 
 /** Salt's `_VALID_TRUST_VALUES` and `TRUST_MAP`: a trust level and its word in a listing. */
@@ -37,15 +37,11 @@ function keyNames(name: string, keys: unknown): string[] {
   return typeof k === 'string' ? [k] : [k].flat().map((v) => pyStr(v));
 }
 
-/** `keys`: one key id or a list of them. */
-const keysArg = (z: typeof Zod) =>
-  z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]).nullish();
-
 const present = defineState({
   args: (z) =>
     z.object({
       name: z.string(),
-      keys: keysArg(z),
+      keys: keyIds(z),
       user: z.string().nullish(),
       keyserver: z.string().nullish(),
       gnupghome: z.string().nullish(),
@@ -108,7 +104,7 @@ const absent = defineState({
   args: (z) =>
     z.object({
       name: z.string(),
-      keys: keysArg(z),
+      keys: keyIds(z),
       user: z.string().nullish(),
       gnupghome: z.string().nullish(),
     }),

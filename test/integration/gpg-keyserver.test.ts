@@ -115,8 +115,14 @@ describe('gpg keyserver functions and states', () => {
       changes: {},
       comment: `Adding ${id} to GPG keychain\nSet trust level for ${id} to marginally`,
     });
+    // as in Salt, the key's validity (Unknown here) is what is compared with the wanted trust
+    // (whose word for marginally, 'Marginally', no listing shows): it is set again every time
     const same = await st('gpg.present', id, `keyserver=${ks.url}`, 'user=salt', 'trust=marginally');
     expect(same?.comment).toBe(
+      `Set trust level for ${id} to marginally\nGPG Public Key ${id} already in keychain `,
+    );
+    const unknown = await st('gpg.present', id, `keyserver=${ks.url}`, 'user=salt', 'trust=unknown');
+    expect(unknown?.comment).toBe(
       `GPG Public Key ${id} already in correct trust state\nGPG Public Key ${id} already in keychain `,
     );
     const bad = await st('gpg.present', id, `keyserver=${ks.url}`, 'user=salt', 'trust=sortof');
