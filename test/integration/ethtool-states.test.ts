@@ -77,9 +77,14 @@ describe.skipIf(unavailable !== null)('ethtool states', () => {
       comment: 'Device v0 offload settings updated.',
     });
     expect(tso()).toBe('off');
-    // as in Salt, any true value means on and any false one off: the string 'off' is true
+    // a command-line `off` is YAML's False, as in Salt: nothing to change
+    expect(await state('ethtool.offload', 'v0', 'tcp_segmentation_offload=off')).toEqual({
+      result: true,
+      changes: {},
+      comment: 'Network device v0 offload settings are up to date.',
+    });
     expect(
-      await state('ethtool.offload', 'v0', 'tcp_segmentation_offload=off', 'scatter_gather=True'),
+      await state('ethtool.offload', 'v0', 'tcp_segmentation_offload=True', 'scatter_gather=True'),
     ).toEqual({
       result: true,
       changes: { ethtool_offload: 'tcp_segmentation_offload: on' },
