@@ -12,6 +12,10 @@ export const optText = (z: typeof Zod) =>
     .nullish()
     .transform((v) => (v === null || v === undefined ? v : pyStr(v)));
 
+/** One key id or a list of them (a YAML number stays a number until Python's `str`). */
+export const keyIds = (z: typeof Zod) =>
+  z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]).nullish();
+
 /** `user` and `gnupghome`, which every keyring function takes. */
 export const keyring = (z: typeof Zod) => ({
   user: z.string().nullish(),

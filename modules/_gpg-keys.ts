@@ -53,7 +53,7 @@ const BASIC_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** python-gnupg's unescaping of a uid field. */
-function unescapeUid(uid: string): string {
+export function unescapeUid(uid: string): string {
   let out = uid.replace(/\\x([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
   for (const [k, v] of Object.entries(BASIC_ESCAPES)) out = out.split(k).join(v);
   return out;
@@ -107,7 +107,7 @@ export async function listKeys(home: string, secret: boolean): Promise<GpgListed
 }
 
 /** Python's `time.strftime('%Y-%m-%d', time.localtime(float(epoch)))`. */
-function localDate(epoch: string): string {
+export function localDate(epoch: string): string {
   const d = new Date(Number.parseFloat(epoch) * 1000);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${String(d.getFullYear()).padStart(4, '0')}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;

@@ -3,8 +3,8 @@
  * delete, trust and create keys in a GnuPG keyring, and sign, verify, encrypt and decrypt
  * (modules/_gpg-crypt.ts). gpg runs as python-gnupg 0.4.9 runs it (modules/_gpg-run.ts) and its
  * output is read as python-gnupg reads it, so the returns are Salt's. Passphrases come only from
- * pillar `gpg_passphrase` and go only to gpg's stdin. `search_keys` and `receive_keys` (which
- * need a keyserver) are not here.
+ * pillar `gpg_passphrase` and go only to gpg's stdin. `search_keys` and `receive_keys` ask a
+ * keyserver through gpg's dirmngr (modules/_gpg-keyserver.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,10 +12,11 @@ import type { z as Zod } from 'zod';
 import { defineFunction, defineModule, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
 import { cli } from './_file-args.js';
-import { keyring, optText, pillarPassphrase, requirePassphrase, USER_DOC } from './_gpg-args.js';
+import { keyIds, keyring, optText, pillarPassphrase, requirePassphrase, USER_DOC } from './_gpg-args.js';
 import { decrypt, encrypt, sign, verify } from './_gpg-crypt.js';
 import { gpgHome, withOwnership } from './_gpg-home.js';
 import { findKey, listKeys, shapeKey } from './_gpg-keys.js';
+import { receive_keys, search_keys } from './_gpg-keyserver.js';
 import { runGpg } from './_gpg-run.js';
 import { createdFingerprint, deleteOutcome, importCounts } from './_gpg-status.js';
 import { which } from './_which.js';
@@ -117,7 +118,7 @@ export default defineModule({
     export_key: defineFunction({
       args: (z) =>
         z.object({
-          keyids: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]).nullish(),
+          keyids: keyIds(z),
           secret: pyFlag(z, false),
           ...keyring(z),
           use_passphrase: pyFlag(z, false),
@@ -272,6 +273,8 @@ export default defineModule({
           return { res: false, fingerprint: '', message: 'Unable to generate GPG key pair.' };
         }),
     }),
+    search_keys,
+    receive_keys,
     sign,
     verify,
     encrypt,

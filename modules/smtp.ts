@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
+import { pythonError } from './_py-exception.js';
 import { SmtpRefused, smtpSend } from './_smtp-client.js';
 import { type Attachment, mimeMessage } from './_smtp-mime.js';
 import { isMapping } from './_traverse.js';
@@ -73,6 +74,8 @@ CLI Examples:
           ],
           attachments,
         );
+        // smtplib connects only when given a host: without one its first command raises
+        if (!text(server)) throw pythonError('smtplib.SMTPServerDisconnected', 'please run connect() first');
         try {
           return await smtpSend({
             server: text(server) ?? '',

@@ -3,7 +3,7 @@
  * edits held in a wanted state: `managed`, `directory`, `absent`, `exists`, `missing`,
  * `touch`, `symlink`, `copy`, `rename`, `append`, `prepend`, `replace`, `blockreplace`,
  * `comment`, `uncomment`, `serialize`, `line`, `keyvalue`, `recurse`, `accumulated`,
- * `tidied`, `patch`, `hardlink`, `cached`, `not_cached`, `decode`, `pruned`, `mknod`, `retention_schedule`. Like Salt's, it has no `mod_watch`. Each function lives
+ * `tidied`, `patch`, `hardlink`, `cached`, `not_cached`, `decode`, `pruned`, `mknod`, `retention_schedule`, `shortcut` (Windows only, as in Salt). Like Salt's, it has no `mod_watch`. Each function lives
  * in a `_file-*.ts` helper; the execution side is `modules/file.ts` and its `_file-*.ts`.
  */
 import { defineStateModule } from '../plugins/states/index.js';
@@ -23,6 +23,7 @@ import { pruned } from './_file-pruned.js';
 import { recurse } from './_file-recurse.js';
 import { retentionSchedule } from './_file-retention.js';
 import { serialize } from './_file-serialize.js';
+import { shortcut } from './_file-shortcut.js';
 import { append, blockreplace, comment, prepend, replace, uncomment } from './_file-text.js';
 import { tidied } from './_file-tidied.js';
 import { modBeacon } from './_mod-beacon.js';
@@ -59,6 +60,7 @@ export default defineStateModule({
     decode,
     pruned,
     mknod,
+    shortcut,
     retention_schedule: retentionSchedule,
     mod_run_check_cmd: modRunCheckCmd,
     mod_beacon: modBeacon({
