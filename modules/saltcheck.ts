@@ -7,10 +7,12 @@
  * cannot compare the values fails on its own with the error's text, where Salt's run ends.
  */
 import { defineFunction, defineModule, type ExecContext, RetcodeResult } from '../kernel/index.js';
+import { pyTypeName } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
 import { ASSERTIONS, runAssertion, WITHOUT_EXPECTED } from './_saltcheck-assert.js';
 import { StateTestLoader } from './_saltcheck-loader.js';
 import { isMapping } from './_traverse.js';
+import { pythonError } from './_py-exception.js';
 
 type Test = Readonly<Record<string, unknown>>;
 type Results = Map<string, Map<string, Record<string, unknown>>>;
@@ -179,10 +181,32 @@ CLI Example:
   });
 }
 
+/** Python's `data[i]` on what a CLI can pass, with Python's errors. */
+function pyIndex(data: unknown, i: number): unknown {
+  if (typeof data === 'string' || Array.isArray(data)) {
+    if (i < data.length) return data[i];
+    throw pythonError('IndexError', `${typeof data === 'string' ? 'string' : 'list'} index out of range`);
+  }
+  if (isMapping(data)) {
+    if (String(i) in data) return data[String(i)];
+    throw pythonError('KeyError', String(i));
+  }
+  throw pythonError('TypeError', `'${pyTypeName(data).slice(8, -2)}' object is not subscriptable`);
+}
+
 export default defineModule({
   name: 'saltcheck',
   doc: 'A module for testing the logic of states and highstates on salt minions.',
   functions: {
+    parallel_scheck: defineFunction({
+      args: (z) => z.object({ data: z.unknown() }),
+      doc: 'triggers salt-call in parallel: runs one (name, test) pair of run_state_tests on the SaltCheck a parallel run_state_tests keeps in its process, so a call of its own has none to run it on (KeyError, as Salt).',
+      run: (_ctx, a) => {
+        pyIndex(a.data, 0);
+        pyIndex(a.data, 1);
+        throw pythonError('KeyError', "'global_scheck'");
+      },
+    }),
     run_test: defineFunction({
       varkw: true,
       args: (z) => z.object({}),
