@@ -15,7 +15,11 @@ import { pythonError } from './_py-exception.js';
 const DEFAULT_URL = 'https://github.com/saltstack/salt-bootstrap/releases/latest/download/bootstrap-salt.sh';
 
 /** The script's text and file name, or null when the download did not answer 200. */
-async function scriptSource(ctx: ExecContext, url: string, defaultUrl: string): Promise<[string, string] | null> {
+async function scriptSource(
+  ctx: ExecContext,
+  url: string,
+  defaultUrl: string,
+): Promise<[string, string] | null> {
   if (url.startsWith('http') || url.includes('://')) {
     let res: Response;
     try {

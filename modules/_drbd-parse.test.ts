@@ -36,7 +36,12 @@ describe('drbd readers', () => {
           { 'peernode name': 'node-b', connection: 'Connecting', 'peer volumes': [] },
         ],
       },
-      { 'resource name': 'r1', 'local role': 'Primary', 'local volumes': [{ disk: 'UpToDate' }], 'peer nodes': [] },
+      {
+        'resource name': 'r1',
+        'local role': 'Primary',
+        'local volumes': [{ disk: 'UpToDate' }],
+        'peer nodes': [],
+      },
     ]);
   });
 
@@ -58,7 +63,7 @@ describe('drbd readers', () => {
   it('reads drbd-overview lines, returning the last one', () => {
     const synced = '  0:r0/0  Connected Primary/Secondary UpToDate/UpToDate /mnt ext4 1.0G 10M 990M 1%';
     const syncing =
-      '  1:r1/0  SyncSource Primary/Secondary UpToDate/Inconsistent [===>....] sync\'ed: 35.2% (660/1020)M';
+      "  1:r1/0  SyncSource Primary/Secondary UpToDate/Inconsistent [===>....] sync'ed: 35.2% (660/1020)M";
     expect(parseOverview([synced])).toEqual({
       'minor number': '0',
       device: 'r0/0',
@@ -87,7 +92,9 @@ describe('drbd readers', () => {
     });
     expect(parseOverview(['0:r0/0 Connected(2*) Secondary(2*) Diskless(2*)'])).toEqual({});
     // a peer that is not UpToDate and no sync bar: Salt's reader runs past the fields
-    expect(() => parseOverview(['2:r2/0 WFConnection Primary/Unknown UpToDate/DUnknown'])).toThrow(/list index/);
+    expect(() => parseOverview(['2:r2/0 WFConnection Primary/Unknown UpToDate/DUnknown'])).toThrow(
+      /list index/,
+    );
     expect(() => parseOverview([])).toThrow(/local variable 'ret'/);
     expect(() => parseOverview(['0:r0/0'])).toThrow(/list index out of range/);
   });

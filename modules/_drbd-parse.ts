@@ -72,7 +72,10 @@ export function parseOverview(lines: readonly string[]): Record<string, string> 
   let ret: Record<string, string> | undefined;
   for (const line of lines) ret = overviewLine(line);
   if (ret === undefined)
-    throw pythonError('UnboundLocalError', "cannot access local variable 'ret' where it is not associated with a value");
+    throw pythonError(
+      'UnboundLocalError',
+      "cannot access local variable 'ret' where it is not associated with a value",
+    );
   return ret;
 }
 
@@ -104,7 +107,8 @@ function sectionOf(line: string): Section {
   return 'UNKNOWN';
 }
 
-const noAppend = (what: string) => pythonError('AttributeError', `'${what}' object has no attribute 'append'`);
+const noAppend = (what: string) =>
+  pythonError('AttributeError', `'${what}' object has no attribute 'append'`);
 
 /** Salt's `status` reader over `drbdadm status` lines: the resources, or `{'Unknown parser': line}`. */
 export function parseStatus(lines: readonly string[]): DrbdResource[] | Record<string, string> {

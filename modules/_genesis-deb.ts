@@ -24,7 +24,10 @@ export interface DebOptions {
 /** Python's `shlex.quote`, which refuses anything but text. */
 function quote(v: unknown): string {
   if (typeof v !== 'string')
-    throw pythonError('TypeError', `expected string or bytes-like object, got '${pyTypeName(v).slice(8, -2)}'`);
+    throw pythonError(
+      'TypeError',
+      `expected string or bytes-like object, got '${pyTypeName(v).slice(8, -2)}'`,
+    );
   return shlexQuote(v);
 }
 
@@ -50,7 +53,11 @@ const CHROOT_ENV = {
 };
 
 /** Bootstraps a Debian root with debootstrap (false, as Salt's, when a tool is missing). */
-export async function bootstrapDeb(ctx: ExecContext, root: string, o: DebOptions): Promise<false | undefined> {
+export async function bootstrapDeb(
+  ctx: ExecContext,
+  root: string,
+  o: DebOptions,
+): Promise<false | undefined> {
   const repoUrl = o.repoUrl ?? 'http://ftp.debian.org/debian/';
   if (!which('debootstrap')) {
     ctx.log.error('Required tool debootstrap is not installed.');
@@ -68,7 +75,9 @@ export async function bootstrapDeb(ctx: ExecContext, root: string, o: DebOptions
   args.push(quote(o.flavor), quote(root), quote(repoUrl));
   await ctx.call('cmd.run', [args], { python_shell: false });
   if (o.staticQemu) await ctx.call('cmd.run', [`cp ${quote(o.staticQemu)} ${quote(root)}/usr/bin/`]);
-  await ctx.call('cmd.run', [`chroot ${quote(root)} /debootstrap/debootstrap --second-stage`], { env: CHROOT_ENV });
+  await ctx.call('cmd.run', [`chroot ${quote(root)} /debootstrap/debootstrap --second-stage`], {
+    env: CHROOT_ENV,
+  });
   await ctx.call('cmd.run', [`chroot ${quote(root)} dpkg --configure -a`], { env: CHROOT_ENV });
   return undefined;
 }

@@ -174,7 +174,6 @@ export async function keygen(sk?: string | null, pk?: string | null, kwargs: Kwa
   return `saved sk_file:${skFile}  pk_file: ${pkFile}`;
 }
 
-
 /** Salt's `enc_file`: a file's content encrypted, written to `out` when given. */
 export async function encFile(ctx: NaclCtx, name: string, out: string | null, kw: Kwargs): Promise<unknown> {
   const d = await naclEnc(ctx, await fileText(name), kw);

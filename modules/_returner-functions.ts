@@ -21,9 +21,10 @@ export const RETURNER_FUNCTION_DOCS: Readonly<Record<string, string>> = {
   get_minions: 'Every minion that stored a return.',
   clean_old_jobs: 'Removes the jobs older than keep_jobs.',
   event_return: 'Stores a batch of events from the event bus.',
-  get_endtime: "The stored end time of a job, or False when none was stored.",
+  get_endtime: 'The stored end time of a job, or False when none was stored.',
   update_endtime: "Stores the end time of a job (plain text in the job's directory).",
-  get_jids_filter: 'The count newest jobs, with their job ids; saltutil.find_job ones left out unless filter_find_job is False.',
+  get_jids_filter:
+    'The count newest jobs, with their job ids; saltutil.find_job ones left out unless filter_find_job is False.',
   save_reg: 'Saves the thorium register (fails in Salt 3006, as here).',
   load_reg: 'Loads the thorium register (fails in Salt 3006, as here).',
 };

@@ -107,8 +107,7 @@ export default defineModule({
         if (a.img_format !== 'dir' && a.img_format !== 'sparse')
           throw new SALT_ERR_INVOCATION('The img_format must be "sparse" or "dir"');
         if (a.img_format === 'sparse') {
-          if (!a.img_size)
-            throw new SALT_ERR_INVOCATION('An img_size must be specified for a sparse file');
+          if (!a.img_size) throw new SALT_ERR_INVOCATION('An img_size must be specified for a sparse file');
           throw new SALT_ERR_EXEC_COMMAND('genesis.bootstrap: sparse images are not built by tsalt');
         }
         if (!(await ctx.call('file.directory_exists', [a.root]))) {
@@ -130,7 +129,9 @@ export default defineModule({
           };
           await bootstrapDeb(ctx, root, deb);
         } else if (a.platform === 'yum' || a.platform === 'rpm' || a.platform === 'pacman') {
-          throw new SALT_ERR_EXEC_COMMAND(`genesis.bootstrap: the ${String(a.platform)} platform is not built by tsalt`);
+          throw new SALT_ERR_EXEC_COMMAND(
+            `genesis.bootstrap: the ${String(a.platform)} platform is not built by tsalt`,
+          );
         }
         return null;
       },
@@ -192,7 +193,8 @@ export default defineModule({
       },
     }),
     ldd_deps: defineFunction({
-      args: (z) => z.object({ filename: z.string().nullable(), ret: z.array(z.unknown()).nullable().default(null) }),
+      args: (z) =>
+        z.object({ filename: z.string().nullable(), ret: z.array(z.unknown()).nullable().default(null) }),
       doc: `The files a binary needs, as ldd reports them, followed recursively (not every dependency a package has).${cli('genesis.ldd_deps bash', 'genesis.ldd_deps /bin/bash')}`,
       run: (ctx, a) => lddDeps(ctx, a.filename, a.ret ?? []),
     }),

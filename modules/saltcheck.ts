@@ -9,10 +9,10 @@
 import { defineFunction, defineModule, type ExecContext, RetcodeResult } from '../kernel/index.js';
 import { pyTypeName } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
+import { pythonError } from './_py-exception.js';
 import { ASSERTIONS, runAssertion, WITHOUT_EXPECTED } from './_saltcheck-assert.js';
 import { StateTestLoader } from './_saltcheck-loader.js';
 import { isMapping } from './_traverse.js';
-import { pythonError } from './_py-exception.js';
 
 type Test = Readonly<Record<string, unknown>>;
 type Results = Map<string, Map<string, Record<string, unknown>>>;

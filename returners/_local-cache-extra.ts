@@ -10,8 +10,8 @@ import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobSummary, PublishRequest, ReturnerContext } from '../kernel/index.js';
 import { pyTypeName } from '../kernel/util.js';
-import { dirOf, jobsRoot, readMsgpack } from './_local-cache-paths.js';
 import { pythonError } from '../modules/_py-exception.js';
+import { dirOf, jobsRoot, readMsgpack } from './_local-cache-paths.js';
 import { formatJidInstance } from './job-store/summary.js';
 
 /** One entry of `get_jids_filter`: Salt's `format_jid_instance_ext`. */

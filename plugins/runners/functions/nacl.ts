@@ -26,7 +26,8 @@ const cli = (example: string) => `\n\nCLI Example:\n\n    salt-run ${example}`;
 export default defineRunner({
   name: 'nacl',
   doc: "Encrypt and decrypt values on the master with NaCl (libsodium) boxes, compatible with Salt's nacl runner, module and renderer.",
-  virtual: (ctx) => ctx.opts.fips_mode !== true || { ok: false, reason: 'nacl runner not available in FIPS mode' },
+  virtual: (ctx) =>
+    ctx.opts.fips_mode !== true || { ok: false, reason: 'nacl runner not available in FIPS mode' },
   functions: {
     keygen: defineRunnerFunction({
       args: z.object({
