@@ -9,7 +9,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { ExecContext } from '../kernel/index.js';
+import { type ExecContext, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pythonError } from './_py-exception.js';
 
 const DEFAULT_URL = 'https://github.com/saltstack/salt-bootstrap/releases/latest/download/bootstrap-salt.sh';
@@ -37,7 +37,8 @@ async function scriptSource(
     return [await res.text(), url === defaultUrl ? 'bootstrap-salt.sh' : basename(url)];
   }
   if (existsSync(url)) return [await readFile(url, 'utf8'), basename(url)];
-  throw pythonError('TypeError', 'Strings must be encoded before hashing');
+  // Salt hashes the text as a script's content and fails: a TypeError, which salt-call reports as invalid arguments
+  throw new SALT_ERR_INVOCATION('Strings must be encoded before hashing');
 }
 
 function writable(dir: string): boolean {

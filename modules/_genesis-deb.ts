@@ -5,9 +5,8 @@
  * executable) it logs Salt's error and does nothing.
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import type { ExecContext } from '../kernel/index.js';
+import { type ExecContext, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyTypeName } from '../kernel/util.js';
-import { pythonError } from './_py-exception.js';
 import { shlexQuote } from './_shlex.js';
 import { which } from './_which.js';
 
@@ -24,8 +23,8 @@ export interface DebOptions {
 /** Python's `shlex.quote`, which refuses anything but text. */
 function quote(v: unknown): string {
   if (typeof v !== 'string')
-    throw pythonError(
-      'TypeError',
+    // a TypeError in the function: salt-call reports it as invalid arguments, as Salt's
+    throw new SALT_ERR_INVOCATION(
       `expected string or bytes-like object, got '${pyTypeName(v).slice(8, -2)}'`,
     );
   return shlexQuote(v);

@@ -6,7 +6,13 @@
  * as Salt's option but tsalt runs them in order). A test whose function fails or whose assertion
  * cannot compare the values fails on its own with the error's text, where Salt's run ends.
  */
-import { defineFunction, defineModule, type ExecContext, RetcodeResult } from '../kernel/index.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  RetcodeResult,
+  SALT_ERR_INVOCATION,
+} from '../kernel/index.js';
 import { pyTypeName } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
 import { pythonError } from './_py-exception.js';
@@ -191,7 +197,8 @@ function pyIndex(data: unknown, i: number): unknown {
     if (String(i) in data) return data[String(i)];
     throw pythonError('KeyError', String(i));
   }
-  throw pythonError('TypeError', `'${pyTypeName(data).slice(8, -2)}' object is not subscriptable`);
+  // a TypeError in the function: salt-call reports it as invalid arguments, as Salt's
+  throw new SALT_ERR_INVOCATION(`'${pyTypeName(data).slice(8, -2)}' object is not subscriptable`);
 }
 
 export default defineModule({

@@ -16,6 +16,21 @@ import {
   secretDecrypt,
   secretEncrypt,
 } from '../../../modules/_nacl-fns.js';
+import { pythonError } from '../../../modules/_py-exception.js';
+
+/**
+ * Salt's runner shows the exception's class: salt/utils/nacl.py raises bare `Exception`s where
+ * the module's shared code throws CommandExecutionError (for salt-call's `Error running`).
+ */
+async function bare<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SALT_ERR_EXEC_COMMAND')
+      throw pythonError('Exception', (err as Error).message);
+    throw err;
+  }
+}
 
 const data = z.object({ data: z.unknown() });
 const file = z.object({ name: z.string(), out: z.string().nullable().default(null) });
@@ -36,55 +51,55 @@ export default defineRunner({
       }),
       varkw: true,
       doc: `Generate a key pair. Without sk_file, return it as {sk, pk} (base64); with sk_file, write the secret key there (and the public key to pk_file, default <sk_file>.pub); when only sk_file exists, write its public key.${cli('nacl.keygen sk_file=/etc/salt/pki/master/nacl')}`,
-      run: (_ctx, a, x) => keygen(a.sk_file, a.pk_file, x.kwargs),
+      run: (_ctx, a, x) => bare(keygen(a.sk_file, a.pk_file, x.kwargs)),
     }),
     enc: defineRunnerFunction({
       args: data,
       varkw: true,
       doc: `Encrypt data with the configured box_type: sealedbox (the default) or secretbox.${KEYS}${cli('nacl.enc datatoenc')}`,
-      run: (ctx, a, x) => naclEnc(ctx, a.data, x.kwargs),
+      run: (ctx, a, x) => bare(naclEnc(ctx, a.data, x.kwargs)),
     }),
     enc_file: defineRunnerFunction({
       args: file,
       varkw: true,
       doc: `Encrypt a file's content; write it to out when given (which must not exist).${cli('nacl.enc_file name=/tmp/id_rsa')}`,
-      run: (ctx, a, x) => encFile(ctx, a.name, a.out, x.kwargs),
+      run: (ctx, a, x) => bare(encFile(ctx, a.name, a.out, x.kwargs)),
     }),
     dec: defineRunnerFunction({
       args: data,
       varkw: true,
       doc: `Decrypt data with the configured box_type: sealedbox (the default) or secretbox.${KEYS}${cli('nacl.dec pEXHQM6cuaF7A=')}`,
-      run: (ctx, a, x) => naclDec(ctx, a.data, x.kwargs),
+      run: (ctx, a, x) => bare(naclDec(ctx, a.data, x.kwargs)),
     }),
     dec_file: defineRunnerFunction({
       args: file,
       varkw: true,
       doc: `Decrypt a file's content; write it to out when given (which must not exist).${cli('nacl.dec_file name=/tmp/id_rsa.nacl')}`,
-      run: (ctx, a, x) => decFile(ctx, a.name, a.out, x.kwargs),
+      run: (ctx, a, x) => bare(decFile(ctx, a.name, a.out, x.kwargs)),
     }),
     sealedbox_encrypt: defineRunnerFunction({
       args: data,
       varkw: true,
       doc: `Encrypt data for the public key (pk or pk_file); only the secret key decrypts it.${cli('nacl.sealedbox_encrypt datatoenc')}`,
-      run: (ctx, a, x) => sealedEncrypt(ctx, a.data, x.kwargs),
+      run: (ctx, a, x) => bare(sealedEncrypt(ctx, a.data, x.kwargs)),
     }),
     sealedbox_decrypt: defineRunnerFunction({
       args: data,
       varkw: true,
       doc: `Decrypt sealedbox_encrypt's output with the secret key (sk or sk_file).${cli('nacl.sealedbox_decrypt pEXHQM6cuaF7A=')}`,
-      run: (ctx, a, x) => sealedDecrypt(ctx, a.data, x.kwargs),
+      run: (ctx, a, x) => bare(sealedDecrypt(ctx, a.data, x.kwargs)),
     }),
     secretbox_encrypt: defineRunnerFunction({
       args: data,
       varkw: true,
       doc: `Encrypt data with the secret key (sk or sk_file); the same key decrypts it.${cli('nacl.secretbox_encrypt datatoenc')}`,
-      run: (ctx, a, x) => secretEncrypt(ctx, a.data, x.kwargs),
+      run: (ctx, a, x) => bare(secretEncrypt(ctx, a.data, x.kwargs)),
     }),
     secretbox_decrypt: defineRunnerFunction({
       args: data,
       varkw: true,
       doc: `Decrypt secretbox_encrypt's output with the secret key (sk or sk_file).${cli('nacl.secretbox_decrypt pEXHQM6cuaF7A=')}`,
-      run: (ctx, a, x) => secretDecrypt(ctx, a.data, x.kwargs),
+      run: (ctx, a, x) => bare(secretDecrypt(ctx, a.data, x.kwargs)),
     }),
   },
 });
