@@ -383,16 +383,18 @@ async function callAndReturn(
   }
   if (returners.length > 0) {
     // `salt-call --return a,b`: after the master, each named returner (with or without a master)
-    const ret: JobReturn = {
-      id,
+    // in Salt's order (`jid`, `return`, `retcode`, `out`, `id`, `fun`, `fun_args`), with Salt's
+    // `success: True` whatever the retcode: the `local` returner prints it as it is
+    const ret = {
       jid: genJid(),
-      fun: opts.fun,
-      fun_args: [...opts.arg],
       return: result.return,
       retcode: result.retcode,
-      success: result.retcode === 0,
-    };
-    if (result.out !== undefined) ret.out = result.out;
+      ...(result.out !== undefined ? { out: result.out } : {}),
+      id,
+      fun: opts.fun,
+      fun_args: [...opts.arg],
+      success: true,
+    } satisfies JobReturn;
     const loader = minionReturnerLoader(config, opts.log);
     await sendToReturners(loader, returners, ret, {}, opts.log);
     // a one-shot process: release the returners' connections so it can exit

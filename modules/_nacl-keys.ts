@@ -10,8 +10,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExecContext } from '../kernel/index.js';
 import { SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
+
+/** What the key lookup needs of a call's context: the daemon's options. */
+export interface NaclCtx {
+  readonly opts: Readonly<Record<string, unknown>>;
+}
 
 export interface NaclConfig {
   box_type: unknown;
@@ -23,7 +27,7 @@ export interface NaclConfig {
 }
 
 /** The resolved configuration of one call. */
-export function naclConfig(ctx: ExecContext, kwargs: Readonly<Record<string, unknown>>): NaclConfig {
+export function naclConfig(ctx: NaclCtx, kwargs: Readonly<Record<string, unknown>>): NaclConfig {
   const pki = String(ctx.opts.pki_dir ?? '/etc/salt/pki/minion');
   const config: NaclConfig = {
     box_type: kwargs.box_type ?? 'sealedbox',

@@ -21,6 +21,12 @@ export const RETURNER_FUNCTION_DOCS: Readonly<Record<string, string>> = {
   get_minions: 'Every minion that stored a return.',
   clean_old_jobs: 'Removes the jobs older than keep_jobs.',
   event_return: 'Stores a batch of events from the event bus.',
+  get_endtime: 'The stored end time of a job, or False when none was stored.',
+  update_endtime: "Stores the end time of a job (plain text in the job's directory).",
+  get_jids_filter:
+    'The count newest jobs, with their job ids; saltutil.find_job ones left out unless filter_find_job is False.',
+  save_reg: 'Saves the thorium register (fails in Salt 3006, as here).',
+  load_reg: 'Loads the thorium register (fails in Salt 3006, as here).',
 };
 
 /** A returner definition's method names and the Salt function each one is. */
@@ -36,6 +42,11 @@ export const SALT_FUNCTION_OF = {
   getMinions: 'get_minions',
   cleanOldJobs: 'clean_old_jobs',
   eventReturn: 'event_return',
+  getEndtime: 'get_endtime',
+  updateEndtime: 'update_endtime',
+  getJidsFilter: 'get_jids_filter',
+  saveReg: 'save_reg',
+  loadReg: 'load_reg',
 } as const;
 
 export type ReturnerMethod = keyof typeof SALT_FUNCTION_OF;
@@ -69,7 +80,13 @@ const SALT_RETURNERS: Readonly<Record<string, Readonly<Record<string, ArgSpec>>>
     returner: spec(['load']),
     prep_jid: spec(['nocache', 'passed_jid', 'recurse_count'], [false, null, 0]),
     save_load: spec(['jid', 'clear_load', 'minions', 'recurse_count'], [null, 0]),
+    get_endtime: spec(['jid']),
+    update_endtime: spec(['jid', 'time']),
+    get_jids_filter: spec(['count', 'filter_find_job'], [true]),
+    save_reg: spec(['data']),
+    load_reg: spec([]),
   },
+  local: { ...USUAL, event_return: spec(['event']) },
   postgres: USUAL,
   redis: USUAL,
 };

@@ -7,6 +7,7 @@
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
+import { gatherBootstrapScript } from './_config-bootstrap.js';
 import { CONFIG_DEFAULTS, VALID_PROTOS } from './_config-defaults.js';
 import { normalizeMode } from './_file-stat.js';
 import { fnmatch } from './_fnmatch.js';
@@ -268,6 +269,15 @@ CLI Example:
         const p = pillarOf(ctx);
         return has(p, 'backup_mode') ? p.backup_mode : (masterOf(ctx).backup_mode ?? '');
       },
+    }),
+    gather_bootstrap_script: defineFunction({
+      args: (z) => z.object({ bootstrap: z.unknown().default(null) }),
+      doc: `Download the salt-bootstrap script (from bootstrap: a URL or a local file; default the bootstrap_script_url option, else the salt-bootstrap release) into the cloud.deploy.d folders, and return the first path written.
+
+CLI Example:
+
+    salt '*' config.gather_bootstrap_script`,
+      run: (ctx, a) => gatherBootstrapScript(ctx, a.bootstrap),
     }),
     items: defineFunction({
       doc: `Return the complete config from the currently running minion process.

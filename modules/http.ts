@@ -15,6 +15,7 @@ import {
   SALT_ERR_EXEC_COMMAND,
 } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
+import { updateCaBundle } from './_http-ca-bundle.js';
 import { fetchOnce } from './_http-fetch.js';
 import { httpLimits } from './_http-limits.js';
 import { proxyFor } from './_http-proxy.js';
@@ -158,6 +159,20 @@ export default defineModule({
         } catch (err) {
           throw new SALT_ERR_EXEC_COMMAND((err as Error).message);
         }
+      },
+    }),
+    update_ca_bundle: defineFunction({
+      args: (z) =>
+        z.object({
+          target: z.string().nullable().default(null),
+          source: z.string().nullable().default(null),
+          merge_files: z.unknown().default(null),
+        }),
+      doc: "Download a CA bundle (source, default the ca_bundle_url option or curl's cacert.pem) over target (default the ca_bundle option, else the bundle found on this system), then append merge_files (a path or a list).\n\nCLI Example: salt '*' http.update_ca_bundle target=/path/to/cacerts.pem source=https://example.com/cacerts.pem merge_files=/path/to/mycert.pem",
+      run: async (ctx, a) => {
+        const target = a.target ?? ((await ctx.call('config.get', ['ca_bundle', null])) as string | null);
+        const source = a.source ?? ((await ctx.call('config.get', ['ca_bundle_url', null])) as string | null);
+        return updateCaBundle(ctx, (url, kw) => query(ctx, url, kw), target, source, a.merge_files);
       },
     }),
     wait_for_successful_query: defineFunction({

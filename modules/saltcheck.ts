@@ -6,8 +6,16 @@
  * as Salt's option but tsalt runs them in order). A test whose function fails or whose assertion
  * cannot compare the values fails on its own with the error's text, where Salt's run ends.
  */
-import { defineFunction, defineModule, type ExecContext, RetcodeResult } from '../kernel/index.js';
+import {
+  defineFunction,
+  defineModule,
+  type ExecContext,
+  RetcodeResult,
+  SALT_ERR_INVOCATION,
+} from '../kernel/index.js';
+import { pyTypeName } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
+import { pythonError } from './_py-exception.js';
 import { ASSERTIONS, runAssertion, WITHOUT_EXPECTED } from './_saltcheck-assert.js';
 import { StateTestLoader } from './_saltcheck-loader.js';
 import { isMapping } from './_traverse.js';
@@ -179,10 +187,33 @@ CLI Example:
   });
 }
 
+/** Python's `data[i]` on what a CLI can pass, with Python's errors. */
+function pyIndex(data: unknown, i: number): unknown {
+  if (typeof data === 'string' || Array.isArray(data)) {
+    if (i < data.length) return data[i];
+    throw pythonError('IndexError', `${typeof data === 'string' ? 'string' : 'list'} index out of range`);
+  }
+  if (isMapping(data)) {
+    if (String(i) in data) return data[String(i)];
+    throw pythonError('KeyError', String(i));
+  }
+  // a TypeError in the function: salt-call reports it as invalid arguments, as Salt's
+  throw new SALT_ERR_INVOCATION(`'${pyTypeName(data).slice(8, -2)}' object is not subscriptable`);
+}
+
 export default defineModule({
   name: 'saltcheck',
   doc: 'A module for testing the logic of states and highstates on salt minions.',
   functions: {
+    parallel_scheck: defineFunction({
+      args: (z) => z.object({ data: z.unknown() }),
+      doc: 'triggers salt-call in parallel: runs one (name, test) pair of run_state_tests on the SaltCheck a parallel run_state_tests keeps in its process, so a call of its own has none to run it on (KeyError, as Salt).',
+      run: (_ctx, a) => {
+        pyIndex(a.data, 0);
+        pyIndex(a.data, 1);
+        throw pythonError('KeyError', "'global_scheck'");
+      },
+    }),
     run_test: defineFunction({
       varkw: true,
       args: (z) => z.object({}),

@@ -49,7 +49,13 @@ describe('the built-in folders of every unit kind', () => {
   });
 
   it('returners: each entry file default-exports the returner of its name', async () => {
-    expect(Object.keys(BUILTIN_RETURNERS).sort()).toEqual(['job_store', 'local_cache', 'postgres', 'redis']);
+    expect(Object.keys(BUILTIN_RETURNERS).sort()).toEqual([
+      'job_store',
+      'local',
+      'local_cache',
+      'postgres',
+      'redis',
+    ]);
     for (const [name, url] of Object.entries(BUILTIN_RETURNERS)) {
       const def = readReturnerDef(await import(url.href));
       expect(typeof def === 'string' ? def : def.name).toBe(name);

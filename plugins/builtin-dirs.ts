@@ -39,6 +39,7 @@ export const BUILTIN_DIRS = Object.freeze({
  * tests beside their entry files, and a returner found by name need not import the others.
  */
 export const BUILTIN_RETURNERS: Readonly<Record<string, URL>> = Object.freeze({
+  local: new URL('../returners/local.js', import.meta.url),
   local_cache: new URL('../returners/local-cache.js', import.meta.url),
   job_store: new URL('../returners/job-store/index.js', import.meta.url),
   postgres: new URL('../returners/postgres/index.js', import.meta.url),

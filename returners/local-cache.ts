@@ -16,7 +16,9 @@ import {
   SALT_ERR_JOB_DUPLICATE_RETURN,
   type StoredReturn,
 } from '../kernel/index.js';
-import { genJid, isJid, isValidMinionId, jidDir, packIpc, unpackIpc } from '../kernel/util.js';
+import { genJid, isJid, isValidMinionId, packIpc } from '../kernel/util.js';
+import { localCacheExtra } from './_local-cache-extra.js';
+import { dirOf, jobsRoot, readMsgpack } from './_local-cache-paths.js';
 import { formatJidInstance, searchJobs } from './job-store/summary.js';
 
 const END_TEXT: Record<EndState, string> = {
@@ -24,22 +26,6 @@ const END_TEXT: Record<EndState, string> = {
   no_response: 'No response',
   running: 'Still running when the client stopped waiting',
 };
-
-function jobsRoot(ctx: ReturnerContext): string {
-  return join(String(ctx.opts.cachedir), 'jobs');
-}
-
-function dirOf(jid: string, ctx: ReturnerContext): string {
-  return jidDir(jid, jobsRoot(ctx), String(ctx.opts.hash_type ?? 'sha256'));
-}
-
-async function readMsgpack(path: string): Promise<unknown> {
-  try {
-    return unpackIpc(await readFile(path));
-  } catch {
-    return undefined;
-  }
-}
 
 /** One job directory met by {@link walkJobs}. */
 interface JobDir {
@@ -89,7 +75,7 @@ async function getJids(ctx: ReturnerContext): Promise<Record<string, JobSummary>
   return out;
 }
 
-export default defineReturner({
+const localCache = defineReturner({
   name: 'local_cache',
 
   async prepJid(ctx, opts) {
@@ -263,3 +249,6 @@ export default defineReturner({
     return removed;
   },
 });
+
+/** With Salt's other local_cache functions (end times, the newest jobs, the thorium register). */
+export default Object.assign(localCache, localCacheExtra);
