@@ -92,7 +92,8 @@ describe.skipIf(!haveAnsible)('ansible module and states (real ansible-core on l
   });
 
   it('runs the playbooks state: check mode with test=True, then changes, then none', { timeout: T }, async () => {
-    const one = (r: { local: unknown }) => Object.values(r.local as Record<string, Record<string, unknown>>)[0];
+    const one = (r: { local: unknown }) =>
+      Object.values(r.local as Record<string, Record<string, unknown>>)[0] ?? {};
     const dry = one(await call('state.apply', 'copy', 'test=True'));
     expect(dry.result).toBeNull();
     expect(dry.comment).toBe('Changes will be made from playbook sub/site.yml');
