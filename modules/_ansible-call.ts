@@ -108,12 +108,12 @@ export async function callAnsible(
     });
     const stdout = res.stdout.toString('utf8');
     const stderr = res.stderr.toString('utf8');
-    if (res.timedOut) throw new SALT_ERR_EXEC_COMMAND(`Command ${pyRepr(argv)} timed out after ${timeout} seconds`);
+    if (res.timedOut) throw new SALT_ERR_EXEC_COMMAND(`Command '${pyRepr(argv)}' timed out after ${timeout} seconds`);
     if (res.returncode !== 0) {
       const code = res.returncode ?? 1;
       const out: Record<string, unknown> = {
         Exitcode: code,
-        Error: stderr || `Command ${pyRepr(argv)} returned non-zero exit status ${code}.`,
+        Error: stderr || `Command '${pyRepr(argv)}' returned non-zero exit status ${code}.`,
       };
       if (stdout) out['Given JSON output'] = stdout;
       return out;

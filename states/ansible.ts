@@ -64,7 +64,8 @@ async function runPlaybook(
   rundir: unknown,
   ansibleKwargs: unknown,
 ): Promise<StateReturn> {
-  const ret: StateReturn = { name, result: false, changes: {}, comment: `Running playbook ${name}` };
+  // Salt's key order: result, changes, comment, name
+  const ret = { result: false, changes: {}, comment: `Running playbook ${name}`, name } as StateReturn;
   const extra = isDict(ansibleKwargs) ? ansibleKwargs : {};
   const kw = ctx.test ? { rundir, check: true, diff: true, ...extra } : { rundir, diff: true, ...extra };
   const out = (await ctx.call('ansible.playbooks', [name], kw)) as Record<string, unknown>;
