@@ -32,7 +32,9 @@ export function ansibleEnv(): Record<string, string> {
 function moduleKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const pubArg = kwargs.__pub_arg;
   if (Array.isArray(pubArg)) {
-    const found = pubArg.find((x): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x));
+    const found = pubArg.find(
+      (x): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x),
+    );
     if (found) return found;
   }
   return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__pub')));
@@ -94,7 +96,18 @@ export async function callAnsible(
   const ansible = which('ansible');
   if (!ansible) throw new SALT_ERR_EXEC_COMMAND("The 'ansible' binary was not found.");
   const inventory = emptyInventory();
-  const argv = [ansible, 'localhost', '--limit', '127.0.0.1', '-m', module, '-a', moduleArgString(args, kwargs), '-i', inventory];
+  const argv = [
+    ansible,
+    'localhost',
+    '--limit',
+    '127.0.0.1',
+    '-m',
+    module,
+    '-a',
+    moduleArgString(args, kwargs),
+    '-i',
+    inventory,
+  ];
   const timeout = Number(ctx.opts.ansible_timeout ?? DEFAULT_TIMEOUT);
   ctx.log.debug({ module }, 'calling ansible module');
   try {
@@ -108,7 +121,8 @@ export async function callAnsible(
     });
     const stdout = res.stdout.toString('utf8');
     const stderr = res.stderr.toString('utf8');
-    if (res.timedOut) throw new SALT_ERR_EXEC_COMMAND(`Command '${pyRepr(argv)}' timed out after ${timeout} seconds`);
+    if (res.timedOut)
+      throw new SALT_ERR_EXEC_COMMAND(`Command '${pyRepr(argv)}' timed out after ${timeout} seconds`);
     if (res.returncode !== 0) {
       const code = res.returncode ?? 1;
       const out: Record<string, unknown> = {

@@ -65,12 +65,15 @@ export async function explorePath(
       } else if (isDir(full)) {
         for (const name2 of listdir(full)) {
           const full2 = path.join(full, name2);
-          if (isFile(full2) && full2.endsWith(suffix)) ret[path.join(name, name2)] = found(full, full2, opts.hostsFilename);
+          if (isFile(full2) && full2.endsWith(suffix))
+            ret[path.join(name, name2)] = found(full, full2, opts.hostsFilename);
         }
       }
     }
   } catch (err) {
-    throw new SALT_ERR_EXEC_COMMAND(`There was an exception while discovering playbooks: ${(err as Error).message}`);
+    throw new SALT_ERR_EXEC_COMMAND(
+      `There was an exception while discovering playbooks: ${(err as Error).message}`,
+    );
   }
   if (opts.syntaxCheck) {
     for (const [name, pb] of Object.entries(ret)) {

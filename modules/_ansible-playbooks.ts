@@ -28,7 +28,8 @@ export interface PlaybookOptions {
   playbook_kwargs?: unknown;
 }
 
-const isDict = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isDict = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Salt's command line for `ansible-playbook`, one string (cmd.run_all splits it as a shell would). */
 export function playbookCommand(playbook: unknown, o: PlaybookOptions): string {
@@ -42,7 +43,8 @@ export function playbookCommand(playbook: unknown, o: PlaybookOptions): string {
   flag(o.check, '--check');
   flag(o.diff, '--diff');
   if (isDict(o.extra_vars)) command.push(`--extra-vars='${pyJson(o.extra_vars)}'`);
-  else if (typeof o.extra_vars === 'string' && o.extra_vars.startsWith('@')) command.push(`--extra-vars=${o.extra_vars}`);
+  else if (typeof o.extra_vars === 'string' && o.extra_vars.startsWith('@'))
+    command.push(`--extra-vars=${o.extra_vars}`);
   flag(o.flush_cache, '--flush-cache');
   valued(o.inventory, 'inventory');
   valued(o.limit, 'limit');
@@ -80,7 +82,11 @@ export async function runPlaybooks(
 ): Promise<RetcodeResult<Record<string, unknown>>> {
   const ret = (await ctx.call('cmd.run_all', [], {
     cmd: playbookCommand(playbook, o),
-    env: { ANSIBLE_STDOUT_CALLBACK: 'json', ANSIBLE_RETRY_FILES_ENABLED: '0', ANSIBLE_DEPRECATION_WARNINGS: '0' },
+    env: {
+      ANSIBLE_STDOUT_CALLBACK: 'json',
+      ANSIBLE_RETRY_FILES_ENABLED: '0',
+      ANSIBLE_DEPRECATION_WARNINGS: '0',
+    },
     cwd: o.rundir ?? null,
     reset_system_locale: false,
   })) as RunAll;

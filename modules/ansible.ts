@@ -78,7 +78,8 @@ async function virtual(): Promise<VirtualResult> {
     if (!which(bin)) return { ok: false, reason: `The '${bin}' binary was not found.` };
   }
   const res = await ansibleDoc(['--list', '--json', '--type=module']);
-  if (res.code !== 0) return { ok: false, reason: `Failed to get the listing of ansible modules:\n${res.stderr}` };
+  if (res.code !== 0)
+    return { ok: false, reason: `Failed to get the listing of ansible modules:\n${res.stderr}` };
   const listing = JSON.parse(res.stdout) as Record<string, unknown>;
   for (const [alias, [real, doc]] of ansibleAliases(listing)) {
     loaded.push(alias);
@@ -109,11 +110,13 @@ const functions: Record<string, FunctionSpec> = {
       }
       const data = JSON.parse(res.stdout) as Record<string, Record<string, unknown>>;
       const first = Object.keys(data)[0];
-      if (first === undefined) throw new SALT_ERR_EXEC_COMMAND(`No documentation found for ${String(module)}`);
+      if (first === undefined)
+        throw new SALT_ERR_EXEC_COMMAND(`No documentation found for ${String(module)}`);
       const doc = data[first] as Record<string, unknown>;
       if (extra.args.length === 0) {
         const ret = doc.doc as Record<string, unknown>;
-        for (const section of ['examples', 'return', 'metadata']) if (doc[section]) ret[section] = doc[section];
+        for (const section of ['examples', 'return', 'metadata'])
+          if (doc[section]) ret[section] = doc[section];
         return ret;
       }
       const ret: Record<string, unknown> = {};
@@ -163,13 +166,18 @@ const functions: Record<string, FunctionSpec> = {
       }),
     doc: "Run Ansible Playbooks (ansible-playbook with the JSON stdout callback).\n\nCLI Example: salt 'ansiblehost' ansible.playbooks playbook=/srv/playbooks/play.yml",
     run: (ctx, { playbook, ...o }) => {
-      if (!which('ansible-playbook')) throw new SALT_ERR_EXEC_COMMAND("The 'ansible-playbook' binary was not found in $PATH.");
+      if (!which('ansible-playbook'))
+        throw new SALT_ERR_EXEC_COMMAND("The 'ansible-playbook' binary was not found in $PATH.");
       return runPlaybooks(ctx, playbook, o);
     },
   }),
   targets: defineFunction({
     args: (z) =>
-      z.object({ inventory: z.unknown().default('/etc/ansible/hosts'), yaml: z.unknown().default(false), export: z.unknown().default(false) }),
+      z.object({
+        inventory: z.unknown().default('/etc/ansible/hosts'),
+        yaml: z.unknown().default(false),
+        export: z.unknown().default(false),
+      }),
     doc: "Return the inventory from an Ansible inventory file.\n\nCLI Example: salt 'ansiblehost' ansible.targets inventory=my_custom_inventory",
     run: (ctx, a) => targets(ctx, String(a.inventory), !!a.yaml, !!a.export),
   }),
@@ -191,7 +199,8 @@ const functions: Record<string, FunctionSpec> = {
 async function targets(ctx: ExecContext, inventory: string, yaml: boolean, exp: boolean): Promise<unknown> {
   if (!statSync(inventory, { throwIfNoEntry: false })?.isFile())
     throw new SALT_ERR_EXEC_COMMAND(`Inventory file not found: ${inventory}`);
-  if (!path.isAbsolute(inventory)) throw new SALT_ERR_EXEC_COMMAND('Path to inventory file must be an absolute path');
+  if (!path.isAbsolute(inventory))
+    throw new SALT_ERR_EXEC_COMMAND('Path to inventory file must be an absolute path');
   const extra = [...(exp ? ['--export'] : []), ...(yaml ? ['--yaml'] : [])];
   const inv = String(
     await ctx.call('cmd.run', [`ansible-inventory -i ${inventory} --list ${extra.join(' ')}`], {
@@ -209,10 +218,18 @@ async function targets(ctx: ExecContext, inventory: string, yaml: boolean, exp: 
 
 async function discoverPlaybooks(
   ctx: ExecContext,
-  a: { path: unknown; locations: unknown; playbook_extension: unknown; hosts_filename: unknown; syntax_check: unknown },
+  a: {
+    path: unknown;
+    locations: unknown;
+    playbook_extension: unknown;
+    hosts_filename: unknown;
+    syntax_check: unknown;
+  },
 ): Promise<Record<string, Record<string, FoundPlaybook>> | null> {
-  if (!a.path && !a.locations) throw new SALT_ERR_EXEC_COMMAND("You have to specify either 'path' or 'locations' arguments");
-  if (a.path && a.locations) throw new SALT_ERR_EXEC_COMMAND("You cannot specify 'path' and 'locations' at the same time");
+  if (!a.path && !a.locations)
+    throw new SALT_ERR_EXEC_COMMAND("You have to specify either 'path' or 'locations' arguments");
+  if (a.path && a.locations)
+    throw new SALT_ERR_EXEC_COMMAND("You cannot specify 'path' and 'locations' at the same time");
   const opts = {
     extension: a.playbook_extension ? String(a.playbook_extension) : 'yml',
     hostsFilename: a.hosts_filename ? String(a.hosts_filename) : 'hosts',
@@ -220,8 +237,9 @@ async function discoverPlaybooks(
   };
   if (a.path) {
     const root = String(a.path);
-    if (!path.isAbsolute(root)) throw new SALT_ERR_EXEC_COMMAND(`The given path is not an absolute path: ${root}`);
-      if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
+    if (!path.isAbsolute(root))
+      throw new SALT_ERR_EXEC_COMMAND(`The given path is not an absolute path: ${root}`);
+    if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
       throw new SALT_ERR_EXEC_COMMAND(`The given path is not a directory: ${root}`);
     return { [root]: await explorePath(ctx, root, opts) };
   }

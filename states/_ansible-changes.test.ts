@@ -9,8 +9,14 @@ describe('ansible.playbooks changes', () => {
           play: { name: 'p1' },
           tasks: [
             { task: { name: 'same' }, hosts: { h1: { changed: false } } },
-            { task: { name: 'diffed' }, hosts: { h1: { changed: true, diff: { before: 'a' } }, h2: { changed: true } } },
-            { task: { name: 'broke' }, hosts: { h1: { failed: true, msg: 'boom' }, h2: { skipped: true, results: [1] } } },
+            {
+              task: { name: 'diffed' },
+              hosts: { h1: { changed: true, diff: { before: 'a' } }, h2: { changed: true } },
+            },
+            {
+              task: { name: 'broke' },
+              hosts: { h1: { failed: true, msg: 'boom' }, h2: { skipped: true, results: [1] } },
+            },
           ],
         },
         { play: { name: 'quiet' }, tasks: [{ task: { name: 't' }, hosts: { h1: { changed: false } } }] },

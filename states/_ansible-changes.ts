@@ -7,7 +7,8 @@ type Dict = Record<string, unknown>;
 
 const dict = (v: unknown): Dict => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Dict) : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const pick = (d: Dict, key: string, fallback: string) => (key in d ? d[key] : fallback in d ? d[fallback] : {});
+const pick = (d: Dict, key: string, fallback: string) =>
+  key in d ? d[key] : fallback in d ? d[fallback] : {};
 
 export function playChanges(plays: Readonly<Dict>): Dict {
   const changes: Dict = {};
@@ -18,7 +19,8 @@ export function playChanges(plays: Readonly<Dict>): Dict {
       for (const [host, raw] of Object.entries(dict(task.hosts))) {
         const data = dict(raw);
         if (data.changed === true) hostChanges[host] = pick(data, 'diff', 'changes');
-        else if (['failed', 'skipped', 'unreachable'].some((k) => k in data)) hostChanges[host] = pick(data, 'results', 'msg');
+        else if (['failed', 'skipped', 'unreachable'].some((k) => k in data))
+          hostChanges[host] = pick(data, 'results', 'msg');
       }
       if (Object.keys(hostChanges).length) taskChanges[String(dict(task.task).name)] = hostChanges;
     }

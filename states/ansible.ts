@@ -29,7 +29,8 @@ function splitArgs(argset: unknown): [unknown[], Record<string, unknown>] {
 function failure(mod: string, err: unknown): string {
   const cls = err instanceof Error ? (pyClassName(err).split('.').pop() ?? 'Exception') : 'Exception';
   // a missing function is Salt's KeyError on __salt__, whose str() is the key's repr
-  const text = cls === 'KeyError' ? pyStrRepr(`ansible.${mod}`) : err instanceof Error ? err.message : String(err);
+  const text =
+    cls === 'KeyError' ? pyStrRepr(`ansible.${mod}`) : err instanceof Error ? err.message : String(err);
   return `Module "${mod}" failed. Error message: (${cls}) ${text}`;
 }
 
@@ -56,7 +57,8 @@ interface HostStats {
   unreachable: number;
 }
 
-const isDict = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isDict = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
 
 async function runPlaybook(
   ctx: StateContext,
@@ -124,7 +126,11 @@ export default defineStateModule({
               comment: 'tsalt needs rundir to clone git_repo into',
             };
           }
-          await ctx.state('git.latest', { name: a.git_repo, target: rundir, ...(isDict(a.git_kwargs) ? a.git_kwargs : {}) });
+          await ctx.state('git.latest', {
+            name: a.git_repo,
+            target: rundir,
+            ...(isDict(a.git_kwargs) ? a.git_kwargs : {}),
+          });
           rundir = a.rundir;
         }
         return runPlaybook(ctx, a.name, rundir, a.ansible_kwargs);

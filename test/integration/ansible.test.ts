@@ -5,7 +5,15 @@
  * stdout callback (it lives in the ansible.posix collection), so the playbook folder brings one
  * (test/fixtures/ansible/callbacks/json.py) through its own ansible.cfg, as a user's would.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,8 +51,14 @@ describe.skipIf(!haveAnsible)('ansible module and states (real ansible-core on l
       `- name: copy play\n  hosts: all\n  gather_facts: false\n  tasks:\n    - name: write it\n      ansible.builtin.copy:\n        content: "hello\\n"\n        dest: ${out}\n`,
     );
     const kw = `    - rundir: ${pb}\n    - ansible_kwargs:\n        inventory: ${pb}/hosts\n`;
-    writeFileSync(join(root, 'srv', 'copy.sls'), `copy it:\n  ansible.playbooks:\n    - name: sub/site.yml\n${kw}`);
-    writeFileSync(join(root, 'srv', 'missing.sls'), `run missing:\n  ansible.playbooks:\n    - name: nope.yml\n${kw}`);
+    writeFileSync(
+      join(root, 'srv', 'copy.sls'),
+      `copy it:\n  ansible.playbooks:\n    - name: sub/site.yml\n${kw}`,
+    );
+    writeFileSync(
+      join(root, 'srv', 'missing.sls'),
+      `run missing:\n  ansible.playbooks:\n    - name: nope.yml\n${kw}`,
+    );
     writeFileSync(
       join(root, 'srv', 'calls.sls'),
       'ping them:\n  ansible.call:\n    - ping:\n      - data: hello\n    - nosuchmod:\n      - x: 1\n',
@@ -87,11 +101,15 @@ describe.skipIf(!haveAnsible)('ansible module and states (real ansible-core on l
     expect(ok.code).toBe(0);
     const missing = await call('ansible.playbooks', 'nope.yml', `rundir=${pb}`, `inventory=${pb}/hosts`);
     expect((missing.local as { retcode: number }).retcode).toBe(1);
-    expect((missing.local as { stderr: string }).stderr).toContain('the playbook: nope.yml could not be found');
+    expect((missing.local as { stderr: string }).stderr).toContain(
+      'the playbook: nope.yml could not be found',
+    );
     expect(missing.code).toBe(1);
   });
 
-  it('runs the playbooks state: check mode with test=True, then changes, then none', { timeout: T }, async () => {
+  it('runs the playbooks state: check mode with test=True, then changes, then none', {
+    timeout: T,
+  }, async () => {
     const one = (r: { local: unknown }) =>
       Object.values(r.local as Record<string, Record<string, unknown>>)[0] ?? {};
     const dry = one(await call('state.apply', 'copy', 'test=True'));
@@ -106,14 +124,20 @@ describe.skipIf(!haveAnsible)('ansible module and states (real ansible-core on l
     ]);
     expect(readFileSync(out, 'utf8')).toBe('hello\n');
     const again = one(await call('state.apply', 'copy'));
-    expect(again).toMatchObject({ result: true, changes: {}, comment: 'No changes to be made from playbook sub/site.yml' });
+    expect(again).toMatchObject({
+      result: true,
+      changes: {},
+      comment: 'No changes to be made from playbook sub/site.yml',
+    });
     const missing = one(await call('state.apply', 'missing'));
     expect(missing.result).toBe(false);
     expect(String(missing.comment)).toContain('could not be found');
   });
 
   it('runs the call state: each module a change, a missing one a failure', { timeout: T }, async () => {
-    const r = Object.values((await call('state.apply', 'calls')).local as Record<string, Record<string, unknown>>)[0];
+    const r = Object.values(
+      (await call('state.apply', 'calls')).local as Record<string, Record<string, unknown>>,
+    )[0];
     expect(r?.result).toBe(false);
     expect(r?.changes).toEqual({
       ping: { ping: 'hello' },
