@@ -14,7 +14,8 @@ export function pyFloat(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
   const s = typeof v === 'string' ? v.trim() : undefined;
-  if (s === undefined) throw new Error(`float() argument must be a string or a real number, not '${typeof v}'`);
+  if (s === undefined)
+    throw new Error(`float() argument must be a string or a real number, not '${typeof v}'`);
   if (!FLOAT.test(s)) throw new Error(`could not convert string to float: ${repr(v)}`);
   const low = s.toLowerCase().replace(/_/g, '');
   if (/inf/.test(low)) return low.startsWith('-') ? -Infinity : Infinity;

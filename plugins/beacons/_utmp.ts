@@ -74,11 +74,18 @@ function isMap(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Python's `k in v`: a key of a mapping, an item of a list, a part of a string. */
+function pyIn(k: string, v: unknown): boolean {
+  if (typeof v === 'string') return v.includes(k);
+  if (Array.isArray(v)) return v.includes(k);
+  return isMap(v) && k in v;
+}
+
 /** Salt's `validate` for both beacons (`kind` is `btmp` or `wtmp`). */
 export function validateUtmp(kind: string, config: Readonly<Record<string, unknown>>): true | string {
   const range = (t: unknown): true | string => {
     if (!t || (isMap(t) && Object.keys(t).length === 0)) return true;
-    if (typeof t !== 'object' || !['start', 'end'].every((k) => k in (t as object)))
+    if (!['start', 'end'].every((k) => pyIn(k, t)))
       return `The time_range parameter for ${kind} beacon must contain start & end options.`;
     return isMap(t) ? true : `The time_range parameter for ${kind} beacon must be a dictionary.`;
   };
@@ -138,7 +145,9 @@ export async function filterRecords(
   const groups: Record<string, unknown> = isMap(config.groups) ? config.groups : {};
   const defaults = isMap(config.defaults) ? config.defaults : undefined;
   const byDefault = (now: Date) =>
-    defaults && 'time_range' in defaults ? inRange(defaults.time_range as Record<string, unknown>, now) : true;
+    defaults && 'time_range' in defaults
+      ? inRange(defaults.time_range as Record<string, unknown>, now)
+      : true;
   const ret: UtmpEvent[] = [];
   for (const event of events) {
     const now = new Date();
@@ -155,7 +164,9 @@ export async function filterRecords(
       if (!(event.user in users)) continue;
       const u = users[event.user];
       const ok =
-        isMap(u) && 'time_range' in u ? inRange(u.time_range as Record<string, unknown>, now) : byDefault(now);
+        isMap(u) && 'time_range' in u
+          ? inRange(u.time_range as Record<string, unknown>, now)
+          : byDefault(now);
       if (ok) ret.push(event);
     } else if (byDefault(now)) ret.push(event);
   }

@@ -18,7 +18,9 @@ function mountPoints(): string[] {
   return readFileSync('/proc/self/mounts', 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => (l.split(' ')[1] ?? '').replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))));
+    .map((l) =>
+      (l.split(' ')[1] ?? '').replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))),
+    );
 }
 
 /** psutil's percent used: used / (used + available to users). */

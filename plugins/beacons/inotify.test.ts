@@ -17,7 +17,9 @@ describe('inotify beacon (inotifywait)', () => {
 
   it("validates with Salt's messages", () => {
     expect(inotify.validate?.({})).toBe('Configuration for inotify beacon must include files.');
-    expect(inotify.validate?.({ files: ['/etc'] })).toBe('Configuration for inotify beacon invalid, files must be a dict.');
+    expect(inotify.validate?.({ files: ['/etc'] })).toBe(
+      'Configuration for inotify beacon invalid, files must be a dict.',
+    );
     expect(inotify.validate?.({ files: { '/etc': { exclude: [] } } })).toBe(
       'Configuration for inotify beacon must contain mask, recurse or auto_add items.',
     );
@@ -33,7 +35,12 @@ describe('inotify beacon (inotifywait)', () => {
     mkdirSync(join(dir, 'skip'));
     const config = {
       files: {
-        [dir]: { mask: ['create', 'modify', 'close_write'], recurse: true, auto_add: true, exclude: [join(dir, 'skip'), { '\\.tmp$': { regex: true } }] },
+        [dir]: {
+          mask: ['create', 'modify', 'close_write'],
+          recurse: true,
+          auto_add: true,
+          exclude: [join(dir, 'skip'), { '\\.tmp$': { regex: true } }],
+        },
       },
     };
     expect(await inotify.beacon(ctx, config)).toEqual([]);

@@ -63,7 +63,8 @@ function validate(config: Readonly<Record<string, unknown>>): true | string {
     if ('mask' in spec) {
       if (!Array.isArray(spec.mask)) return 'Configuration for inotify beacon mask must be list.';
       for (const m of spec.mask)
-        if (!VALID_MASK.includes(m as string)) return `Configuration for inotify beacon invalid mask option ${String(m)}.`;
+        if (!VALID_MASK.includes(m as string))
+          return `Configuration for inotify beacon invalid mask option ${String(m)}.`;
     }
   }
   return true;
@@ -71,7 +72,10 @@ function validate(config: Readonly<Record<string, unknown>>): true | string {
 
 /** Python's fnmatch on a whole path (`*` crosses `/`). */
 function fnmatch(name: string, pattern: string): boolean {
-  const re = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const re = pattern
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${re}$`, 's').test(name);
 }
 

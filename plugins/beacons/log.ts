@@ -13,6 +13,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { defineBeacon } from '../../kernel/index.js';
 
+// where Python's str.splitlines() splits (its file separators 0x1c-0x1e included)
+const LINE_BREAKS = new RegExp(`\r\n|[\n\r\v\f\x85\u2028\u2029${String.fromCharCode(0x1c, 0x1d, 0x1e)}]`);
+
 interface LogEvent {
   tag: string;
   match: string;
@@ -72,7 +75,7 @@ export default defineBeacon({
     if (loc === 0) return [];
     const ret: LogEvent[] = [];
     const regs = compileTags(config.tags, ret);
-    const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+    const lines = text.split(LINE_BREAKS);
     if (lines[lines.length - 1] === '') lines.pop();
     for (const line of lines) {
       for (const [tag, re] of regs) if (re.test(line)) ret.push(event(tag, { raw: line, match: 'yes' }));

@@ -19,7 +19,9 @@ describe('network_info beacon', () => {
       interfaces: { lo: { type: 'greater', bytes_recv: -1 }, nosuch0: { bytes_sent: 0 } },
     })) as Array<{ interface: string; network_info: Record<string, number> }>;
     expect(ret.map((e) => e.interface)).toEqual(['lo']);
-    const line = readFileSync('/proc/net/dev', 'utf8').split('\n').find((l) => l.trim().startsWith('lo:'))!;
+    const line = readFileSync('/proc/net/dev', 'utf8')
+      .split('\n')
+      .find((l) => l.trim().startsWith('lo:'))!;
     const recv = Number(line.split(':')[1]!.trim().split(/\s+/)[0]);
     expect(ret[0]!.network_info.bytes_recv).toBeLessThanOrEqual(recv);
     expect(Object.keys(ret[0]!.network_info)).toEqual([

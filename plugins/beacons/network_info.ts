@@ -31,7 +31,11 @@ function netCounters(): Map<string, Counters> {
   for (const line of readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2)) {
     const colon = line.indexOf(':');
     if (colon < 0) continue;
-    const f = line.slice(colon + 1).trim().split(/\s+/).map(Number);
+    const f = line
+      .slice(colon + 1)
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     out.set(line.slice(0, colon).trim(), {
       bytes_sent: f[8]!,
       bytes_recv: f[0]!,

@@ -37,8 +37,11 @@ describe('network_settings beacon', () => {
     ip('link', 'set', IF, 'promisc', 'off');
     ip('link', 'set', IF, 'mtu', '1300');
     // a regular expression picks interfaces; coalesce gathers their changes under `result`
-    expect(await networkSettings.beacon(ctx, { interfaces: { '^bo21s': { mtu: {}, promiscuity: { onvalue: 1 } } }, coalesce: true })).toEqual([
-      { tag: 'result', changes: { [IF]: { mtu: 1300 } } },
-    ]);
+    expect(
+      await networkSettings.beacon(ctx, {
+        interfaces: { '^bo21s': { mtu: {}, promiscuity: { onvalue: 1 } } },
+        coalesce: true,
+      }),
+    ).toEqual([{ tag: 'result', changes: { [IF]: { mtu: 1300 } } }]);
   });
 });

@@ -57,7 +57,8 @@ export default defineBeacon({
     if (Array.isArray(ifs)) return 'interfaces section for network_settings beacon must be a dictionary.';
     for (const attrs of Object.values(isMap(ifs) ? ifs : {})) {
       if (!isMap(attrs)) return 'Interface attributes for network_settings beacon must be a dictionary.';
-      if (!Object.keys(attrs).every((a) => ATTRS.includes(a))) return 'Invalid attributes in beacon configuration.';
+      if (!Object.keys(attrs).every((a) => ATTRS.includes(a)))
+        return 'Invalid attributes in beacon configuration.';
     }
     return true;
   },

@@ -22,14 +22,21 @@ describe('ps beacon', () => {
 
   it('fires Running while a process of that name runs and Stopped once it is gone', async () => {
     const config = { processes: { [name]: 'running', [`${name}x`]: 'stopped', [`${name}y`]: 'other' } };
-    expect(await ps.beacon(beaconCtx(), config)).toEqual([{ [`${name}x`]: 'Stopped' }, { [`${name}y`]: false }]);
+    expect(await ps.beacon(beaconCtx(), config)).toEqual([
+      { [`${name}x`]: 'Stopped' },
+      { [`${name}y`]: false },
+    ]);
     copyFileSync('/bin/sleep', join(dir, name));
     chmodSync(join(dir, name), 0o755);
     child = spawn(join(dir, name), ['30'], { stdio: 'ignore' });
     await new Promise((r) => setTimeout(r, 500));
-    expect(await ps.beacon(beaconCtx(), { processes: { [name]: 'running' } })).toEqual([{ [name]: 'Running' }]);
+    expect(await ps.beacon(beaconCtx(), { processes: { [name]: 'running' } })).toEqual([
+      { [name]: 'Running' },
+    ]);
     child.kill();
     await new Promise((r) => child?.once('exit', r));
-    expect(await ps.beacon(beaconCtx(), { processes: { [name]: 'stopped' } })).toEqual([{ [name]: 'Stopped' }]);
+    expect(await ps.beacon(beaconCtx(), { processes: { [name]: 'stopped' } })).toEqual([
+      { [name]: 'Stopped' },
+    ]);
   });
 });

@@ -42,9 +42,14 @@ describe('memusage and swapusage', () => {
 
 describe('diskusage', () => {
   it('fires the root file system with the percent df shows', async () => {
-    const ret = (await diskusage.beacon(beaconCtx(), { '/': '0%' })) as Array<{ diskusage: number; mount: string }>;
+    const ret = (await diskusage.beacon(beaconCtx(), { '/': '0%' })) as Array<{
+      diskusage: number;
+      mount: string;
+    }>;
     expect(ret.map((e) => e.mount)).toEqual(['/']);
-    const df = Number(execFileSync('df', ['--output=pcent', '/'], { encoding: 'utf8' }).split('\n')[1]?.replace('%', ''));
+    const df = Number(
+      execFileSync('df', ['--output=pcent', '/'], { encoding: 'utf8' }).split('\n')[1]?.replace('%', ''),
+    );
     // df rounds up to a whole percent
     expect(Math.ceil(ret[0]!.diskusage)).toBeGreaterThanOrEqual(df - 1);
     expect(Math.ceil(ret[0]!.diskusage)).toBeLessThanOrEqual(df + 1);

@@ -4,13 +4,15 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { filterRecords, newRecords, parseWhen, validateUtmp } from './_utmp.js';
 import { beaconCtx } from './_test-ctx.js';
+import { filterRecords, newRecords, parseWhen, validateUtmp } from './_utmp.js';
 import wtmp from './wtmp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'utmp-beacon-'));
-const LOGIN = '[7] [04242] [ts/9] [bo21usr ] [pts/9       ] [bo21.example        ] [0.0.0.0        ] [2026-11-29T13:00:00,000000+00:00]\n';
-const LOGOUT = '[8] [04242] [ts/9] [        ] [pts/9       ] [                    ] [0.0.0.0        ] [2026-11-29T13:05:00,000000+00:00]\n';
+const LOGIN =
+  '[7] [04242] [ts/9] [bo21usr ] [pts/9       ] [bo21.example        ] [0.0.0.0        ] [2026-11-29T13:00:00,000000+00:00]\n';
+const LOGOUT =
+  '[8] [04242] [ts/9] [        ] [pts/9       ] [                    ] [0.0.0.0        ] [2026-11-29T13:05:00,000000+00:00]\n';
 
 function records(text: string): Buffer {
   execSync(`utmpdump -r > ${join(dir, 'r.bin')}`, { input: text, stdio: ['pipe', 'pipe', 'ignore'] });
@@ -44,9 +46,15 @@ describe('utmp records (btmp, wtmp)', () => {
   });
 
   it("validates with Salt's messages", () => {
-    expect(validateUtmp('wtmp', { users: ['x'] })).toBe('User configuration for wtmp beacon must be a dictionary.');
-    expect(validateUtmp('btmp', { groups: 'g' })).toBe('Group configuration for btmp beacon must be a dictionary.');
-    expect(validateUtmp('btmp', { defaults: 'd' })).toBe('Defaults configuration for btmp beacon must be a dictionary.');
+    expect(validateUtmp('wtmp', { users: ['x'] })).toBe(
+      'User configuration for wtmp beacon must be a dictionary.',
+    );
+    expect(validateUtmp('btmp', { groups: 'g' })).toBe(
+      'Group configuration for btmp beacon must be a dictionary.',
+    );
+    expect(validateUtmp('btmp', { defaults: 'd' })).toBe(
+      'Defaults configuration for btmp beacon must be a dictionary.',
+    );
     expect(validateUtmp('wtmp', { users: { a: { time_range: { start: '8am' } } } })).toBe(
       'The time_range parameter for wtmp beacon must contain start & end options.',
     );
@@ -58,11 +66,21 @@ describe('utmp records (btmp, wtmp)', () => {
     const noon = new Date();
     noon.setHours(12, 0, 0, 0);
     expect(parseWhen('4pm', noon).getHours()).toBe(16);
-    const ctx = beaconCtx(async (fun, args) => (fun === 'group.info' && args?.[0] === 'staff' ? { members: ['bo21usr'] } : {}));
+    const ctx = beaconCtx(async (fun, args) =>
+      fun === 'group.info' && args?.[0] === 'staff' ? { members: ['bo21usr'] } : {},
+    );
     expect(await filterRecords(ctx, { users: { other: {} } }, [login!])).toEqual([]);
     expect(await filterRecords(ctx, { groups: { staff: {} } }, [login!])).toEqual([login]);
-    expect(await filterRecords(ctx, { defaults: { time_range: { start: '0:00', end: '23:59:59' } } }, [login!])).toEqual([login]);
-    expect(await filterRecords(ctx, { users: { bo21usr: { time_range: { start: 'Jan 1 2000', end: 'Jan 2 2000' } } } }, [login!])).toEqual([]);
+    expect(
+      await filterRecords(ctx, { defaults: { time_range: { start: '0:00', end: '23:59:59' } } }, [login!]),
+    ).toEqual([login]);
+    expect(
+      await filterRecords(
+        ctx,
+        { users: { bo21usr: { time_range: { start: 'Jan 1 2000', end: 'Jan 2 2000' } } } },
+        [login!],
+      ),
+    ).toEqual([]);
   });
 
   it('wtmp (the real /var/log/wtmp, put back after) marks logins and gives a logout its line user', async () => {

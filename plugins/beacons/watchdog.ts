@@ -18,8 +18,23 @@ import { startWatch, type Watch, type WatchEvent } from './_inotifywait.js';
 
 const DEFAULT_MASK = ['create', 'delete', 'modify', 'move'];
 const VALID_MASK = ['create', 'modify', 'delete', 'move'];
-const EVENTS = ['create', 'delete', 'modify', 'attrib', 'close_write', 'moved_from', 'moved_to', 'delete_self', 'move_self'];
-const MASK_OF: Record<string, string> = { created: 'create', modified: 'modify', deleted: 'delete', moved: 'move' };
+const EVENTS = [
+  'create',
+  'delete',
+  'modify',
+  'attrib',
+  'close_write',
+  'moved_from',
+  'moved_to',
+  'delete_self',
+  'move_self',
+];
+const MASK_OF: Record<string, string> = {
+  created: 'create',
+  modified: 'modify',
+  deleted: 'delete',
+  moved: 'move',
+};
 
 type Change = { path: string; change: string };
 
@@ -29,7 +44,8 @@ function isMap(v: unknown): v is Record<string, unknown> {
 
 function validate(config: Readonly<Record<string, unknown>>): true | string {
   if (!('directories' in config)) return 'Configuration for watchdog beacon must include directories.';
-  if (!isMap(config.directories)) return 'Configuration for watchdog beacon directories must be a dictionary.';
+  if (!isMap(config.directories))
+    return 'Configuration for watchdog beacon directories must be a dictionary.';
   for (const spec of Object.values(config.directories)) {
     if (!isMap(spec)) return 'Configuration for watchdog beacon directory path must be a dictionary.';
     if ('mask' in spec) {
