@@ -68,8 +68,11 @@ describe('OS beacons fire to the master', () => {
 
   it('a bad config and the refused journald are logged, not fired', async () => {
     const out = () => c.minions.get('m1')!.out;
-    for (let t = 0; t < 30_000 && !out().includes('journald'); t += 200) await new Promise((r) => setTimeout(r, 200));
-    expect(out()).toContain('Beacon swapusage configuration invalid, not adding. Configuration for swapusage beacon requires percent.');
+    for (let t = 0; t < 30_000 && !out().includes('journald'); t += 200)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(out()).toContain(
+      'Beacon swapusage configuration invalid, not adding. Configuration for swapusage beacon requires percent.',
+    );
     expect(out()).toContain('Beacon journald configuration invalid, not adding. systemd library is missing.');
     expect(events.seen.some((e) => e.tag.startsWith('salt/beacon/m1/journald'))).toBe(false);
   }, 120_000);
