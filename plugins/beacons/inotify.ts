@@ -14,8 +14,8 @@
  *           /opt: { mask: [create, delete], recurse: True, auto_add: True, exclude: [/opt/tmp] }
  *       - disable_during_state_run: True
  */
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { defineBeacon } from '../../kernel/index.js';
 import { startWatch, type Watch, type WatchEvent } from './_inotifywait.js';
 
@@ -114,6 +114,49 @@ function configuredPath(watched: string, files: Record<string, unknown>): string
 interface Watched {
   sig: string;
   watch: Watch;
+  /** The folders pyinotify would be watching: the path (its tree under `recurse`), and auto-added ones. */
+  known: Set<string>;
+  autoAdd: boolean;
+}
+
+const trim = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
+
+function treeOf(path: string, recurse: boolean): Set<string> {
+  const known = new Set([trim(path)]);
+  if (!recurse || !statSync(path).isDirectory()) return known;
+  for (const e of readdirSync(path, { recursive: true, withFileTypes: true }))
+    if (e.isDirectory()) known.add(join(e.parentPath, e.name));
+  return known;
+}
+
+/**
+ * inotifywait watches every folder of the tree as it comes; pyinotify only the ones it was given
+ * (`recurse`) and, under `auto_add`, a new folder once it reads that folder's creation, then
+ * reporting what the folder already holds as created, after the events read with it.
+ */
+function asPyinotify(w: Watched, raw: WatchEvent[]): WatchEvent[] {
+  const out: WatchEvent[] = [];
+  const added = new Set<string>();
+  const queue = [...raw];
+  for (let i = 0; i < queue.length; i++) {
+    const ev = queue[i]!;
+    if (!w.known.has(ev.watched) || (added.has(ev.watched) && i < raw.length)) continue;
+    out.push(ev);
+    const dir = join(ev.watched, ev.name);
+    if (!w.autoAdd || !ev.flags.includes('CREATE') || !ev.flags.includes('ISDIR') || w.known.has(dir))
+      continue;
+    w.known.add(dir);
+    added.add(dir);
+    try {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isFile()) queue.push({ watched: dir, name: e.name, flags: ['CREATE'] });
+        else if (e.isDirectory()) queue.push({ watched: dir, name: e.name, flags: ['CREATE', 'ISDIR'] });
+      }
+    } catch {
+      // gone again before it was read, as pyinotify finds it
+    }
+  }
+  return out;
 }
 
 function watchesOf(state: Map<string, unknown>): Map<string, Watched> {
@@ -139,7 +182,7 @@ export default defineBeacon({
     const files = isMap(config.files) ? config.files : {};
     const watches = watchesOf(ctx.state);
     const raw: WatchEvent[] = [];
-    for (const { watch } of watches.values()) raw.push(...watch.drain());
+    for (const w of watches.values()) raw.push(...asPyinotify(w, w.watch.drain()));
     const ret: Array<{ tag: string; path: string; change: string }> = [];
     const seen = new Set<string>();
     for (const ev of raw) {
@@ -170,7 +213,9 @@ export default defineBeacon({
       watches.delete(path);
       if (!existsSync(path) || events.length === 0) continue;
       try {
-        watches.set(path, { sig, watch: await startWatch(path, events, recursive) });
+        const known = treeOf(path, spec.recurse === true);
+        const watch = await startWatch(path, events, recursive);
+        watches.set(path, { sig, watch, known, autoAdd: spec.auto_add === true });
       } catch (err) {
         ctx.log.warn({ path, err: (err as Error).message }, `Unable to watch ${path}`);
       }
