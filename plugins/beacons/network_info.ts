@@ -1,0 +1,85 @@
+/**
+ * The `network_info` beacon (Salt's `salt/beacons/network_info.py`): per interface, fires its
+ * counters (psutil's `net_io_counters(pernic=True)`, from `/proc/net/dev`) when a configured
+ * counter equals its value (`type: equal`, the default) or exceeds it (`type: greater`).
+ *
+ *   beacons:
+ *     network_info:
+ *       - interfaces:
+ *           eth0: { type: greater, bytes_sent: 100000 }
+ */
+import { readFileSync } from 'node:fs';
+import { defineBeacon } from '../../kernel/index.js';
+import { pyInt } from './_pynum.js';
+
+const ATTRS = [
+  'bytes_sent',
+  'bytes_recv',
+  'packets_sent',
+  'packets_recv',
+  'errin',
+  'errout',
+  'dropin',
+  'dropout',
+] as const;
+type Counters = Record<(typeof ATTRS)[number], number>;
+const VALID_ITEMS: readonly string[] = ['type', ...ATTRS];
+
+/** `/proc/net/dev`: the receive columns, then the transmit ones, per interface. */
+function netCounters(): Map<string, Counters> {
+  const out = new Map<string, Counters>();
+  for (const line of readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2)) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const f = line
+      .slice(colon + 1)
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    out.set(line.slice(0, colon).trim(), {
+      bytes_sent: f[8]!,
+      bytes_recv: f[0]!,
+      packets_sent: f[9]!,
+      packets_recv: f[1]!,
+      errin: f[2]!,
+      errout: f[10]!,
+      dropin: f[3]!,
+      dropout: f[11]!,
+    });
+  }
+  return out;
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export default defineBeacon({
+  name: 'network_info',
+  doc: 'Emit the counters of the configured interfaces when they meet their values.',
+  validate(config) {
+    for (const item of Object.values(isMap(config.interfaces) ? config.interfaces : {})) {
+      if (!isMap(item)) return 'Configuration for network_info beacon must be a list of dictionaries.';
+      if (!Object.keys(item).some((k) => VALID_ITEMS.includes(k)))
+        return 'Invalid configuration item in Beacon configuration.';
+    }
+    return true;
+  },
+  beacon(_ctx, config) {
+    const stats = netCounters();
+    const ret: Array<{ interface: string; network_info: Counters }> = [];
+    const interfaces = isMap(config.interfaces) ? config.interfaces : {};
+    for (const [name, raw] of Object.entries(interfaces)) {
+      const counters = stats.get(name);
+      if (!counters || !isMap(raw)) continue;
+      let diff = false;
+      for (const attr of ATTRS) {
+        if (!(attr in raw)) continue;
+        const want = pyInt(raw[attr]);
+        if (raw.type === 'greater' ? counters[attr] > want : counters[attr] === want) diff = true;
+      }
+      if (diff) ret.push({ interface: name, network_info: { ...counters } });
+    }
+    return ret;
+  },
+});
