@@ -8,8 +8,8 @@
  *       - interfaces:
  *           eth0: { type: greater, bytes_sent: 100000 }
  */
-import { readFileSync } from 'node:fs';
 import { defineBeacon } from '../../kernel/index.js';
+import { netIoCounters } from '../../modules/_ps-proc.js';
 import { pyInt } from './_pynum.js';
 
 const ATTRS = [
@@ -24,31 +24,6 @@ const ATTRS = [
 ] as const;
 type Counters = Record<(typeof ATTRS)[number], number>;
 const VALID_ITEMS: readonly string[] = ['type', ...ATTRS];
-
-/** `/proc/net/dev`: the receive columns, then the transmit ones, per interface. */
-function netCounters(): Map<string, Counters> {
-  const out = new Map<string, Counters>();
-  for (const line of readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2)) {
-    const colon = line.indexOf(':');
-    if (colon < 0) continue;
-    const f = line
-      .slice(colon + 1)
-      .trim()
-      .split(/\s+/)
-      .map(Number);
-    out.set(line.slice(0, colon).trim(), {
-      bytes_sent: f[8]!,
-      bytes_recv: f[0]!,
-      packets_sent: f[9]!,
-      packets_recv: f[1]!,
-      errin: f[2]!,
-      errout: f[10]!,
-      dropin: f[3]!,
-      dropout: f[11]!,
-    });
-  }
-  return out;
-}
 
 function isMap(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -66,11 +41,11 @@ export default defineBeacon({
     return true;
   },
   beacon(_ctx, config) {
-    const stats = netCounters();
+    const stats = netIoCounters() as Record<string, Counters | undefined>;
     const ret: Array<{ interface: string; network_info: Counters }> = [];
     const interfaces = isMap(config.interfaces) ? config.interfaces : {};
     for (const [name, raw] of Object.entries(interfaces)) {
-      const counters = stats.get(name);
+      const counters = stats[name];
       if (!counters || !isMap(raw)) continue;
       let diff = false;
       for (const attr of ATTRS) {
