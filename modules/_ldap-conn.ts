@@ -9,10 +9,10 @@
 import { connect as netConnect } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import {
+  filterError,
   type LdapFailure,
   LdapFailureError,
   type LdapOp,
-  filterError,
   serverDown,
   serverFailure,
 } from './_ldap-errors.js';
@@ -63,7 +63,8 @@ const isNetworkError = (e: unknown): boolean =>
   (typeof (e as NodeJS.ErrnoException).code === 'string' ||
     /Connection (timeout|closed)|socket/i.test(e.message));
 
-const toBytes = (v: unknown): Uint8Array => (Buffer.isBuffer(v) ? new Uint8Array(v) : Buffer.from(String(v), 'utf8'));
+const toBytes = (v: unknown): Uint8Array =>
+  Buffer.isBuffer(v) ? new Uint8Array(v) : Buffer.from(String(v), 'utf8');
 
 /** An open LDAP connection; every method throws {@link LdapFailureError} for an LDAP failure. */
 export class LdapConnection {

@@ -59,7 +59,13 @@ export interface LdapFailure {
 }
 
 /** A result code the server answered to operation `op` (message `msgid`). */
-export function serverFailure(op: LdapOp, msgid: number, code: number, info: string, matched: string): LdapFailure {
+export function serverFailure(
+  op: LdapOp,
+  msgid: number,
+  code: number,
+  info: string,
+  matched: string,
+): LdapFailure {
   const [name, desc] = CODES[code] ?? [`LDAP_${code}`, `Unknown error (${code})`];
   const fields: Record<string, unknown> = { msgtype: MSGTYPE[op], msgid, result: code, desc, ctrls: [] };
   if (info) fields.info = info;

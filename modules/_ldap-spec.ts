@@ -7,15 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import { pyShortTypeName as pyTypeName } from './_py-type-name.js';
 import { LdapConnection, type LdapTarget } from './_ldap-conn.js';
 import { pythonError } from './_py-exception.js';
+import { pyShortTypeName as pyTypeName } from './_py-type-name.js';
 
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Python's `AttributeError` for `getattr(ldap, name)` on a name python-ldap lacks. */
-const noAttr = (name: string): Error => pythonError('AttributeError', `module 'ldap' has no attribute '${name}'`);
+const noAttr = (name: string): Error =>
+  pythonError('AttributeError', `module 'ldap' has no attribute '${name}'`);
 
 /** `d.get(key, dflt)` on a value that must be a dict (Salt calls `.get` on it). */
 function get(d: unknown, key: string, dflt: unknown): unknown {
@@ -80,9 +81,16 @@ function optsTarget(opts: unknown): Pick<LdapTarget, 'timeoutMs' | 'connectTimeo
 export async function connectSpec(spec: unknown): Promise<LdapConnection> {
   const backend = get(spec, 'backend', 'ldap');
   if (backend !== 'ldap')
-    throw pythonError('ValueError', `unsupported backend or required Python module unavailable: ${String(backend)}`);
+    throw pythonError(
+      'ValueError',
+      `unsupported backend or required Python module unavailable: ${String(backend)}`,
+    );
   const url = String(get(spec, 'url', 'ldapi:///'));
-  const target: LdapTarget = { url, ...tlsTarget(get(spec, 'tls', null)), ...optsTarget(get(spec, 'opts', null)) };
+  const target: LdapTarget = {
+    url,
+    ...tlsTarget(get(spec, 'tls', null)),
+    ...optsTarget(get(spec, 'opts', null)),
+  };
   const bind = get(spec, 'bind', null);
   const method = get(bind, 'method', 'simple');
   if (bind !== null && bind !== undefined && method !== null && method !== 'simple' && method !== 'sasl')
@@ -93,7 +101,8 @@ export async function connectSpec(spec: unknown): Promise<LdapConnection> {
   const conn = await LdapConnection.open(target);
   try {
     if (bind === null || bind === undefined || method === null) return conn;
-    if (method === 'simple') await conn.bindSimple(String(get(bind, 'dn', '')), String(get(bind, 'password', '')));
+    if (method === 'simple')
+      await conn.bindSimple(String(get(bind, 'dn', '')), String(get(bind, 'password', '')));
     else {
       const mech = String(get(bind, 'mechanism', 'EXTERNAL')).toUpperCase();
       if (mech !== 'EXTERNAL' && mech !== 'PLAIN') throw noAttr(`sasl.${mech.toLowerCase()}`);

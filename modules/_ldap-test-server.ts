@@ -23,7 +23,8 @@ export interface SlapdTestServer {
   destroy(): Promise<void>;
 }
 
-const MISSING = "is not installed. The LDAP modules' tests need Debian's slapd and ldap-utils packages (.ci/run installs them).";
+const MISSING =
+  "is not installed. The LDAP modules' tests need Debian's slapd and ldap-utils packages (.ci/run installs them).";
 
 function bin(name: string): string {
   for (const dir of ['/usr/sbin', '/usr/bin', ...(process.env.PATH ?? '').split(':')])
@@ -121,7 +122,17 @@ export async function startSlapd(): Promise<SlapdTestServer> {
   };
   writeFileSync(join(dir, 'pw'), password, { mode: 0o600 });
   const reset = () => {
-    spawnSync(bin('ldapdelete'), ['-x', '-H', url, '-D', adminDn, '-y', join(dir, 'pw'), '-r', 'dc=example,dc=com']);
+    spawnSync(bin('ldapdelete'), [
+      '-x',
+      '-H',
+      url,
+      '-D',
+      adminDn,
+      '-y',
+      join(dir, 'pw'),
+      '-r',
+      'dc=example,dc=com',
+    ]);
     tool('ldapadd', [], SEED);
   };
   const deadline = Date.now() + 60_000;

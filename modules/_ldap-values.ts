@@ -6,9 +6,9 @@
  */
 import { SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { PyTuple, pyRepr } from '../kernel/python/index.js';
-import { pyShortTypeName as pyTypeName } from './_py-type-name.js';
 import type { LdapMod } from './_ldap-conn.js';
 import { pythonError } from './_py-exception.js';
+import { pyShortTypeName as pyTypeName } from './_py-type-name.js';
 
 /** Python's `list(x)` of an argument that should be iterable. */
 export function pyList(x: unknown): unknown[] {

@@ -102,7 +102,13 @@ CLI Example:
           const attrlist = a.attrlist === null ? null : pyList(a.attrlist).map(String);
           try {
             return resultDict(
-              await c.search(String(a.base), scope, String(a.filterstr), attrlist, Boolean(Number(a.attrsonly))),
+              await c.search(
+                String(a.base),
+                scope,
+                String(a.filterstr),
+                attrlist,
+                Boolean(Number(a.attrsonly)),
+              ),
             );
           } catch (e) {
             if (e instanceof LdapFailureError && e.failure.name === 'NO_SUCH_OBJECT') return {};
@@ -174,4 +180,3 @@ CLI Example:
     }),
   },
 });
-

@@ -68,7 +68,8 @@ CLI Example:
       async run(ctx, a, extra) {
         const dn = pyTruthy(a.dn) ? a.dn : await conf(ctx, extra.kwargs, 'dn', 'basedn');
         const scope = pyTruthy(a.scope) ? a.scope : await conf(ctx, extra.kwargs, 'scope');
-        const attrs = a.attrs === '' ? null : a.attrs === null ? await conf(ctx, extra.kwargs, 'attrs') : a.attrs;
+        const attrs =
+          a.attrs === '' ? null : a.attrs === null ? await conf(ctx, extra.kwargs, 'attrs') : a.attrs;
         const conn = await connect(ctx, extra.kwargs);
         try {
           const start = performance.now();
@@ -77,8 +78,13 @@ CLI Example:
           );
           const n = Number.parseInt(String(scope), 10);
           const s = SCOPE_BY_NUMBER[n];
-          if (Number.isNaN(n)) throw pythonError('ValueError', `invalid literal for int() with base 10: '${String(scope)}'`);
-          if (s === undefined) throw pythonError('PARAM_ERROR', "{'result': -12, 'desc': 'Bad parameter to an ldap routine', 'ctrls': []}");
+          if (Number.isNaN(n))
+            throw pythonError('ValueError', `invalid literal for int() with base 10: '${String(scope)}'`);
+          if (s === undefined)
+            throw pythonError(
+              'PARAM_ERROR',
+              "{'result': -12, 'desc': 'Bad parameter to an ldap routine', 'ctrls': []}",
+            );
           const attrlist = attrs === null ? null : pyList(attrs).map(String);
           let results: [string, Record<string, Uint8Array[]>][];
           try {

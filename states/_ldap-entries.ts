@@ -63,7 +63,11 @@ const isDict = (v: unknown): v is Record<string, unknown> =>
 
 /** `dict.items()` of a directive's value, Python's error for anything else. */
 function itemsOf(v: unknown): [string, unknown][] {
-  if (!isDict(v)) throw pythonError('AttributeError', `'${typeof v === 'string' ? 'str' : 'list'}' object has no attribute 'items'`);
+  if (!isDict(v))
+    throw pythonError(
+      'AttributeError',
+      `'${typeof v === 'string' ? 'str' : 'list'}' object has no attribute 'items'`,
+    );
   return Object.entries(v);
 }
 
@@ -85,7 +89,8 @@ function updateEntry(entry: EntryAttrs, status: EntryStatus, directives: unknown
       if (directive === 'default') {
         if (vals.size && !entry.get(attr)?.size) entry.set(attr, vals);
       } else if (directive === 'add') {
-        for (const [k, v] of entry.get(attr) ?? new Map<string, Uint8Array>()) if (!vals.has(k)) vals.set(k, v);
+        for (const [k, v] of entry.get(attr) ?? new Map<string, Uint8Array>())
+          if (!vals.has(k)) vals.set(k, v);
         if (vals.size) entry.set(attr, vals);
       } else if (directive === 'delete') {
         const existing = entry.get(attr) ?? new Map<string, Uint8Array>();
@@ -139,7 +144,8 @@ export async function processEntries(
       neu.set(dn, newe);
       const status: EntryStatus = { deleteOthers: false, mentioned: new Set() };
       for (const directives of pyList(seq)) updateEntry(newe, status, directives);
-      if (status.deleteOthers) for (const attr of [...newe.keys()]) if (!status.mentioned.has(attr)) newe.delete(attr);
+      if (status.deleteOthers)
+        for (const attr of [...newe.keys()]) if (!status.mentioned.has(attr)) newe.delete(attr);
     }
   }
   return { old, new: neu };

@@ -11,7 +11,8 @@ import { addModlist, modifyModlist } from '../modules/_ldap-values.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 import { type EntryAttrs, processEntries, sameEntry, sameOrdered, type ValueSet } from './_ldap-entries.js';
 
-const asLists = (e: EntryAttrs): Map<string, unknown[]> => new Map([...e].map(([k, v]) => [k, [...v.values()]]));
+const asLists = (e: EntryAttrs): Map<string, unknown[]> =>
+  new Map([...e].map(([k, v]) => [k, [...v.values()]]));
 
 const sortedBytes = (s: ValueSet): Uint8Array[] => [...s.values()].sort((a, b) => Buffer.compare(a, b));
 
@@ -87,7 +88,8 @@ name: the LDAP server URL, used when connect_spec has no \`\`url\`\`; entries: a
         const side = (x: EntryAttrs) => {
           if (!x.size) return null;
           const out: Record<string, Uint8Array[]> = {};
-          for (const [attr, vals] of x) if (!sameOrdered(o.get(attr), n.get(attr))) out[attr] = sortedBytes(vals);
+          for (const [attr, vals] of x)
+            if (!sameOrdered(o.get(attr), n.get(attr))) out[attr] = sortedBytes(vals);
           return out;
         };
         changes[dn] = { old: side(o), new: side(n) };

@@ -127,17 +127,29 @@ describe('ldap3, ldap and ldap.managed against a real slapd', () => {
       { [BOB]: [{ add: { objectClass: 'inetOrgPerson', uid: 'bob', cn: 'Bob', sn: 'B' } }] },
     ]);
     const run = async (...extra: string[]) => {
-      const r = await call('state.single', 'ldap.managed', `name=${server.url}`, `entries=${entries}`, `connect_spec=${spec}`, ...extra);
+      const r = await call(
+        'state.single',
+        'ldap.managed',
+        `name=${server.url}`,
+        `entries=${entries}`,
+        `connect_spec=${spec}`,
+        ...extra,
+      );
       const out = r.local as Record<string, { result: boolean | null; comment: string; changes: unknown }>;
       return Object.values(out)[0];
     };
     const changes = {
       [ALICE]: { old: { cn: ["b'Alice Liddell'"] }, new: { cn: ["b'Alice L'"], description: ["b'd1'"] } },
-      [BOB]: { old: null, new: { objectClass: ["b'inetOrgPerson'"], uid: ["b'bob'"], cn: ["b'Bob'"], sn: ["b'B'"] } },
+      [BOB]: {
+        old: null,
+        new: { objectClass: ["b'inetOrgPerson'"], uid: ["b'bob'"], cn: ["b'Bob'"], sn: ["b'B'"] },
+      },
     };
     const t = await run('test=True');
     expect(t).toMatchObject({ result: null, comment: 'Would change LDAP entries', changes });
-    expect(server.tool('ldapsearch', ['-LLL', '-b', 'ou=people,dc=example,dc=com', 'uid'])).not.toContain('uid: bob');
+    expect(server.tool('ldapsearch', ['-LLL', '-b', 'ou=people,dc=example,dc=com', 'uid'])).not.toContain(
+      'uid: bob',
+    );
     const done = await run();
     expect(done).toMatchObject({ result: true, comment: 'Successfully updated LDAP entries', changes });
     expect(server.tool('ldapsearch', ['-LLL', '-b', BOB, 'cn'])).toContain('cn: Bob');
