@@ -107,7 +107,9 @@ export class LdapConnection {
   async #failure(op: LdapOp, msgid: number, e: unknown, dn: string | undefined): Promise<LdapFailure> {
     if (e instanceof this.#lib.ResultCodeError) {
       const matched = e.code === 32 && dn !== undefined ? await this.#matched(dn) : '';
-      return serverFailure(op, msgid, e.code, e.message, matched);
+      // ldapts appends ` Code: 0x..` to the server's diagnostic message
+      const info = e.message.replace(/\s*Code: 0x[0-9a-f]+$/i, '');
+      return serverFailure(op, msgid, e.code, info, matched);
     }
     if (e instanceof LdapFailureError) return e.failure;
     if (op === 'search' && e instanceof Error && !isNetworkError(e)) return filterError();
