@@ -96,7 +96,10 @@ export async function startSlapd(): Promise<SlapdTestServer> {
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
   const ldapiUrl = `ldapi://${encodeURIComponent(join(dir, 'ldapi'))}`;
-  const child = spawn(slapd, ['-f', conf, '-h', `${url}/ ${ldapiUrl}`, '-d', '0'], { stdio: 'ignore' });
+  const child = spawn(slapd, ['-f', conf, '-h', `${url}/ ${ldapiUrl}`, '-d', '0'], {
+    // with its output on /dev/null slapd did not answer here; at debug level 0 it prints only errors
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   live.add(child);
   const destroy = async () => {
     if (child.exitCode === null && child.signalCode === null) {
