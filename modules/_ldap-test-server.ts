@@ -5,8 +5,8 @@
  * by `destroy()`, killed if the test process exits first. No system slapd is used. Debian's
  * `slapd` and `ldap-utils` packages provide the programs (`.ci/run` installs them).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,9 +63,15 @@ mail: alice@example.com
 mail: al@example.com
 `;
 
-const live = new Set<ChildProcess>();
+const live = new Set<string>();
+const pids = new Map<string, () => number | undefined>();
 process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
+  for (const dir of live) {
+    const p = pids.get(dir)?.();
+    try {
+      if (p !== undefined) process.kill(p, 'SIGKILL');
+    } catch {}
+  }
 });
 
 /** Starts a throwaway slapd; the caller must `destroy()` it (an afterAll). */
@@ -96,25 +102,37 @@ export async function startSlapd(): Promise<SlapdTestServer> {
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
   const ldapiUrl = `ldapi://${encodeURIComponent(join(dir, 'ldapi'))}`;
-  const child = spawn(slapd, ['-f', conf, '-h', `${url}/ ${ldapiUrl}`, '-d', '0'], {
-    // with its output on /dev/null slapd did not answer here; at debug level 0 it prints only errors
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  live.add(child);
-  const destroy = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        const hard = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        child.once('exit', () => {
-          clearTimeout(hard);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      });
+  // slapd runs as a daemon (under vitest it did not answer when kept in the foreground with -d);
+  // it is stopped by the pid in its pidfile
+  const started = spawnSync(slapd, ['-f', conf, '-h', `${url}/ ${ldapiUrl}`], { stdio: 'ignore' });
+  const pidFile = join(dir, 'slapd.pid');
+  const pid = (): number | undefined => {
+    try {
+      return Number(readFileSync(pidFile, 'utf8').trim()) || undefined;
+    } catch {
+      return undefined;
     }
-    live.delete(child);
+  };
+  const alive = (p: number): boolean => {
+    try {
+      process.kill(p, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const destroy = async () => {
+    const p = pid();
+    if (p !== undefined && alive(p)) {
+      process.kill(p, 'SIGTERM');
+      for (let i = 0; i < 150 && alive(p); i++) await new Promise((r) => setTimeout(r, 100));
+      if (alive(p)) process.kill(p, 'SIGKILL');
+    }
+    live.delete(dir);
     rmSync(dir, { recursive: true, force: true });
   };
+  live.add(dir);
+  pids.set(dir, pid);
   const tool = (program: string, args: string[], input?: string): string => {
     const r = spawnSync(bin(program), ['-x', '-H', url, '-D', adminDn, '-y', join(dir, 'pw'), ...args], {
       encoding: 'utf8',
@@ -140,9 +158,9 @@ export async function startSlapd(): Promise<SlapdTestServer> {
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) {
+    if (started.status !== 0) {
       await destroy();
-      throw new Error(`slapd exited at start (code ${child.exitCode})`);
+      throw new Error(`slapd failed to start (status ${started.status})`);
     }
     try {
       reset();
