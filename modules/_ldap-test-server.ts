@@ -142,19 +142,23 @@ export async function startSlapd(): Promise<SlapdTestServer> {
     return r.stdout;
   };
   writeFileSync(join(dir, 'pw'), password, { mode: 0o600 });
+  // `ldapdelete -r` of a base that is not there yet made this slapd stop answering: only once seeded
+  let seeded = false;
   const reset = () => {
-    spawnSync(bin('ldapdelete'), [
-      '-x',
-      '-H',
-      url,
-      '-D',
-      adminDn,
-      '-y',
-      join(dir, 'pw'),
-      '-r',
-      'dc=example,dc=com',
-    ]);
+    if (seeded)
+      spawnSync(bin('ldapdelete'), [
+        '-x',
+        '-H',
+        url,
+        '-D',
+        adminDn,
+        '-y',
+        join(dir, 'pw'),
+        '-r',
+        'dc=example,dc=com',
+      ]);
     tool('ldapadd', [], SEED);
+    seeded = true;
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
