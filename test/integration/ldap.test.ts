@@ -71,7 +71,12 @@ describe('ldap3, ldap and ldap.managed against a real slapd', () => {
     );
     expect(add.local).toBe(true);
     expect(server.tool('ldapsearch', ['-LLL', '-b', BOB, 'cn'])).toContain('cn: Bob');
-    const again = await call('ldap3.add', spec, `dn=${BOB}`, "attributes={'uid': ['bob']}");
+    const again = await call(
+      'ldap3.add',
+      spec,
+      `dn=${BOB}`,
+      "attributes={'objectClass': ['inetOrgPerson'], 'uid': ['bob'], 'cn': ['Bob'], 'sn': ['B']}",
+    );
     expect(again.output).toContain(
       "ALREADY_EXISTS({'msgtype': 105, 'msgid': 2, 'result': 68, 'desc': 'Already exists', 'ctrls': []})",
     );
