@@ -6,10 +6,10 @@
  * `slapd` and `ldap-utils` packages provide the programs (`.ci/run` installs them).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeLoopbackPort, systemBin } from './_test-server-tools.js';
 
 export interface SlapdTestServer {
   readonly url: string;
@@ -26,23 +26,7 @@ export interface SlapdTestServer {
 const MISSING =
   "is not installed. The LDAP modules' tests need Debian's slapd and ldap-utils packages (.ci/run installs them).";
 
-function bin(name: string): string {
-  for (const dir of ['/usr/sbin', '/usr/bin', ...(process.env.PATH ?? '').split(':')])
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  throw new Error(`${name} ${MISSING}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+const bin = (name: string): string => systemBin(name, MISSING);
 
 export const SEED = `dn: dc=example,dc=com
 objectClass: dcObject
@@ -99,7 +83,7 @@ export async function startSlapd(): Promise<SlapdTestServer> {
       '',
     ].join('\n'),
   );
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const url = `ldap://127.0.0.1:${port}`;
   const ldapiUrl = `ldapi://${encodeURIComponent(join(dir, 'ldapi'))}`;
   // slapd runs as a daemon (under vitest it did not answer when kept in the foreground with -d);

@@ -8,9 +8,9 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeLoopbackPort, systemBin } from './_test-server-tools.js';
 
 /** Whether the database tests are switched off explicitly. */
 export const SKIP_DB_TESTS = process.env.TSALT_SKIP_DB_TESTS === '1';
@@ -31,23 +31,7 @@ const MISSING =
   "is not installed. The mysql module's tests need Debian's mariadb-server package " +
   '(.ci/run installs it). Set TSALT_SKIP_DB_TESTS=1 to skip these tests instead.';
 
-function bin(name: string): string {
-  for (const dir of ['/usr/sbin', '/usr/bin', ...(process.env.PATH ?? '').split(':')])
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  throw new Error(`${name} ${MISSING}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+const bin = (name: string): string => systemBin(name, MISSING);
 
 /** The `mysql` system user's ids, when running as root (mariadbd will not run as root unasked). */
 function serverUser(): { name: string; uid: number; gid: number } | undefined {
@@ -91,7 +75,7 @@ export async function startMariadb(): Promise<MariadbTestServer> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`mariadb-install-db failed:\n${init.stdout}\n${init.stderr}`);
   }
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const log = join(dir, 'server.log');
   const child = spawn(
     mariadbd,
