@@ -26,6 +26,7 @@ describe('sys: renderers, returners and runners', () => {
   it('list_returners lists the returners by module name', async () => {
     expect((await invoke(sys, 'list_returners')).value).toEqual([
       'job_store',
+      'local',
       'local_cache',
       'postgres',
       'redis',
@@ -47,8 +48,10 @@ describe('sys: renderers, returners and runners', () => {
 
   it("list_returner_functions, returner_argspec: Salt's names and signatures, Salt's local_cache functions only", async () => {
     expect((await invoke(sys, 'list_returner_functions', ['local_cache.get_*'])).value).toEqual([
+      'local_cache.get_endtime',
       'local_cache.get_jid',
       'local_cache.get_jids',
+      'local_cache.get_jids_filter',
       'local_cache.get_load',
     ]);
     expect((await invoke(sys, 'list_returner_functions', ['nosuch'])).value).toEqual([]);
