@@ -16,7 +16,7 @@ import type { ResolvedMinionConfig } from '../kernel/config/index.js';
 import { genJid } from '../kernel/jid.js';
 import { scheduleOptions } from '../plugins/schedule/options.js';
 import {
-  readScheduleFile,
+  readScheduleFloats,
   scheduleFile,
   withSavedFloats,
   writeScheduleFile,
@@ -132,7 +132,7 @@ export async function startMinionScheduler(o: MinionSchedulerOptions): Promise<M
   // the saved mine job waits for the pillar: the minion adds it then (minion/mine-interval.ts)
   const { [MINE_SCHEDULE_NAME]: _mine, ...loaded } = isMap(config.schedule) ? config.schedule : {};
   // the saved jobs' whole floats (`seconds: 1.0`), which the config loader read as integers
-  const configured = withSavedFloats(loaded, await readScheduleFile(file)) as Record<string, unknown>;
+  const configured = withSavedFloats(loaded, await readScheduleFloats(file)) as Record<string, unknown>;
   const scheduler = new Scheduler({
     schedule: configured,
     pillar: () => o.pillar().schedule,

@@ -4,7 +4,7 @@
  * does; the scheduler's checks and timing read them as numbers, and the saved file and the
  * YAML listing write them as floats.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { float64 } from '../../kernel/util.js';
 import { memoryLogger } from '../../modules/_fake-ctx.js';
 import { buildScheduleItem } from '../../modules/_schedule-build.js';
 import { pyYamlDump } from '../../modules/_yaml-dump.js';
-import { readScheduleFile, withSavedFloats, writeScheduleFile } from './schedule-file.js';
+import { readScheduleFile, readScheduleFloats, withSavedFloats, writeScheduleFile } from './schedule-file.js';
 import { manageSchedule } from './schedule-manage.js';
 import { Scheduler } from './scheduler.js';
 
@@ -96,5 +96,17 @@ describe('whole floats in scheduled jobs', () => {
       b: { minutes: 4 },
       c: { seconds: 2 },
     });
+  });
+
+  it('a starting minion parses the saved file only when it holds a whole float', async () => {
+    const plain = join(dir, 'plain.conf');
+    writeFileSync(plain, 'schedule:\n  mine:\n    function: mine.update\n    minutes: 60\n');
+    expect(await readScheduleFloats(plain)).toEqual({});
+    const floats = join(dir, 'floats.conf');
+    writeFileSync(floats, 'schedule:\n  job1:\n    function: test.ping\n    seconds: 1.0\n    splay: 2.5\n');
+    expect(await readScheduleFloats(floats)).toEqual({
+      job1: { function: 'test.ping', seconds: float64(1), splay: 2.5 },
+    });
+    expect(await readScheduleFloats(join(dir, 'missing.conf'))).toEqual({});
   });
 });
