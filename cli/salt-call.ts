@@ -176,6 +176,16 @@ if (result.failure?.kind === 'exit') {
   process.stderr.write(`${result.failure.message}\n`);
   await exitWhenWritten(1);
 }
+if (result.failure?.kind === 'uncaught') {
+  // Salt's caller lets any other exception through: its global exception handler logs it with
+  // the traceback, then Python's own hook prints the traceback again; nothing on stdout
+  const traceback = result.failure.traceback ?? '';
+  log.error(
+    `An un-handled exception was caught by Salt's global exception handler:\n${result.failure.message}\n${traceback.trimEnd()}`,
+  );
+  process.stderr.write(traceback);
+  await exitWhenWritten(1);
+}
 // the one outputter it prints with is loaded (not all ten: ~20 modules of a short run), and
 // one not built in is looked for in the extension folders, as salt and salt-run do
 const { resolveOutputterAsync } = await import('../outputters/extension-outputters.js');

@@ -10,6 +10,7 @@ import { contextRetcode, RetcodeResult } from '../kernel/jobs/retcode.js';
 import type { ExecContext, FunctionSpec, Grains, UnitLogger } from '../kernel/loader/define.js';
 import type { ModuleLoader } from '../kernel/loader/index.js';
 import { isStringMap } from '../kernel/serial/is-string-map.js';
+import { pyShortName, pyTraceback } from '../plugins/states/runtime/exception.js';
 import { stateFunctions } from '../plugins/states/state-functions.js';
 import { findMasterLink } from './master-link.js';
 
@@ -22,9 +23,16 @@ export interface FunctionResult {
    * Why the function failed, for salt-call's own messages (Salt's caller catches these):
    * `usage` for bad arguments (its Usage block with the docstring), `command` for a
    * CommandExecutionError (`Error running 'fun': ...`), `exit` for keywords the function does
-   * not take (the message alone, as Salt's `SystemExit`).
+   * not take (the message alone, as Salt's `SystemExit`), `uncaught` for any other exception
+   * (salt-call lets it reach Salt's global exception handler: `message` is `Class: text`,
+   * `traceback` Python's).
    */
-  failure?: { kind: 'usage' | 'command' | 'exit'; message: string; doc?: string };
+  failure?: {
+    kind: 'usage' | 'command' | 'exit' | 'uncaught';
+    message: string;
+    doc?: string;
+    traceback?: string;
+  };
 }
 
 export interface RunEnv {
@@ -74,18 +82,6 @@ const SETS_OWN_RETCODE = new Set(
     .split(' ')
     .map((f) => `state.${f}`),
 );
-
-/**
- * An unexpected exception as Salt returns it, in Python's traceback form: the frame that
- * threw (file, line, function; the rest of the stack stays in the minion log), then
- * `<name>: <message>`.
- */
-export function pyTraceback(err: unknown): string {
-  if (!(err instanceof Error)) return `Traceback (most recent call last):\nException: ${String(err)}`;
-  const frame = /^\s+at (?:(.+?) \()?(?:file:\/\/)?(.+?):(\d+):\d+\)?$/m.exec(err.stack ?? '');
-  const where = frame ? `  File "${frame[2]}", line ${frame[3]}, in ${frame[1] ?? '<module>'}\n` : '';
-  return `Traceback (most recent call last):\n${where}${err.name}: ${err.message}`;
-}
 
 /** Whether `spec` takes Salt's `__pub_*` keywords: `**kwargs`, or a parameter named so. */
 const takesPubCache = new WeakMap<FunctionSpec, boolean>();
@@ -185,6 +181,14 @@ export async function runFunction(
       text = formatInvocationError(fun, err, spec.doc);
       const kwargs = (err.details as { kind?: string } | undefined)?.kind === 'kwargs';
       failure = kwargs ? { kind: 'exit', message } : { kind: 'usage', message, doc: spec.doc };
+    } else if (err instanceof Error && err.name === 'TypeError') {
+      // Salt catches a TypeError from inside the function as it does bad arguments
+      text = formatInvocationError(
+        fun,
+        new SaltError('SALT_ERR_INVOCATION', message, { details: { kind: 'type' } }),
+        spec.doc,
+      );
+      failure = { kind: 'usage', message, doc: spec.doc };
     } else if (code === 'SALT_ERR_EXEC_COMMAND' || code === 'SALT_ERR_EXEC_TIMEOUT') {
       // Salt's minion returns `ERROR: <exc>` (salt-call prints `Error running '<fun>': <exc>`)
       text = `ERROR: ${message}`;
@@ -195,8 +199,13 @@ export async function runFunction(
       failure = { kind: 'exit', message: text };
     } else if (err instanceof SaltError) text = `ERROR: ${message}`;
     else {
-      env.log.error({ err, fun, jid }, 'the minion function caused an exception');
-      text = `The minion function caused an exception: ${pyTraceback(err)}`;
+      const traceback = pyTraceback(err);
+      text = `The minion function caused an exception: ${traceback}`;
+      const name = err instanceof Error ? pyShortName(err) : 'Exception';
+      failure = { kind: 'uncaught', message: `${name}: ${message}`, traceback };
+      // under salt-call the exception is the caller's to show (Salt's global exception handler)
+      if (env.opts.__cli !== 'salt-call')
+        env.log.warn({ err, fun, jid }, 'The minion function caused an exception');
     }
     const result: FunctionResult = { return: text, retcode: EX_GENERIC, success: false, out: 'nested' };
     if (failure) result.failure = failure;

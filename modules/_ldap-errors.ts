@@ -108,4 +108,4 @@ export const failureRepr = (f: LdapFailure): string => `${f.name}(${pyRepr(f.fie
 
 /** Salt's `ldap3.LDAPError` for a backend failure (`_convert_exception`). */
 export const ldap3Error = (f: LdapFailure): Error =>
-  pythonError('LDAPError', `exception in ldap backend: ${failureRepr(f)}`);
+  pythonError('salt.loaded.int.module.ldap3.LDAPError', `exception in ldap backend: ${failureRepr(f)}`);

@@ -54,7 +54,7 @@ async function tarNames(ctx: ExecContext, file: string): Promise<string[]> {
   const r = await execCommand(['tar', '-t', '-z', '--quoting-style=literal', '-f', file], {
     signal: ctx.signal,
   });
-  if (r.retcode !== 0) throw pythonError('ReadError', 'not a gzip file');
+  if (r.retcode !== 0) throw pythonError('tarfile.ReadError', 'not a gzip file');
   return r.stdout.split('\n').filter(Boolean);
 }
 
@@ -66,7 +66,7 @@ async function readJson(file: string): Promise<unknown> {
     return JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code) throw pythonError('FileNotFoundError', pyOsError(err, file));
-    throw pythonError('JSONDecodeError', String((err as Error).message));
+    throw pythonError('json.decoder.JSONDecodeError', String((err as Error).message));
   }
 }
 

@@ -66,9 +66,10 @@ const OTHER_SALT_ERRORS = new Set(
 );
 
 /** `str(exc)` of a Python exception made with `args`: '' for none, the one, else the tuple's repr. */
-function exceptionText(args: readonly unknown[]): string {
+function exceptionText(args: readonly unknown[], cls: string): string {
   if (args.length === 0) return '';
-  if (args.length === 1) return typeof args[0] === 'string' ? args[0] : pyRepr(args[0]);
+  // KeyError's str() is its key's repr: KeyError: 'x'
+  if (args.length === 1) return typeof args[0] === 'string' && cls !== 'KeyError' ? args[0] : pyRepr(args[0]);
   return pyRepr(new PyTuple([...args]));
 }
 
@@ -76,11 +77,11 @@ function exceptionText(args: readonly unknown[]): string {
 function raiseException(ctx: ExecContext, name: string, args: readonly unknown[]): false {
   const salted = name.startsWith('salt.exceptions.');
   const cls = salted ? name.slice('salt.exceptions.'.length) : name;
-  const message = exceptionText(args);
+  const message = exceptionText(args, cls);
   if (salted) {
     if (cls === 'SaltInvocationError') throw new SALT_ERR_INVOCATION(message);
     if (COMMAND_ERRORS.has(cls)) throw new SALT_ERR_EXEC_COMMAND(message);
-    if (OTHER_SALT_ERRORS.has(cls)) throw pythonError(cls, message);
+    if (OTHER_SALT_ERRORS.has(cls)) throw pythonError(`salt.exceptions.${cls}`, message);
   } else {
     if (cls === 'TypeError') throw new SALT_ERR_INVOCATION(message);
     if (BUILTIN_EXCEPTIONS.has(cls)) throw pythonError(cls, message);

@@ -8,7 +8,7 @@ import { pyStrRepr } from '../kernel/python/index.js';
 import {
   defineState,
   defineStateModule,
-  pyClassName,
+  pyShortName,
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
@@ -27,7 +27,7 @@ function splitArgs(argset: unknown): [unknown[], Record<string, unknown>] {
 
 /** Salt's text for a module call that raised: the exception's class name and its str(). */
 function failure(mod: string, err: unknown): string {
-  const cls = err instanceof Error ? (pyClassName(err).split('.').pop() ?? 'Exception') : 'Exception';
+  const cls = err instanceof Error ? pyShortName(err) : 'Exception';
   // a missing function is Salt's KeyError on __salt__, whose str() is the key's repr
   const text =
     cls === 'KeyError' ? pyStrRepr(`ansible.${mod}`) : err instanceof Error ? err.message : String(err);

@@ -14,6 +14,7 @@ import { pythonError } from '../modules/_py-exception.js';
 import {
   defineState,
   defineStateModule,
+  pyShortName,
   type StateContext,
   type StateReturn,
 } from '../plugins/states/index.js';
@@ -24,13 +25,7 @@ type Action = (dest: string | null) => Promise<StateReturn>;
 /** Python's `repr()` of an exception raised inside an action, as Salt's JSON shows it. */
 function excRepr(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
-  const cls =
-    err instanceof SALT_ERR_EXEC_COMMAND
-      ? 'CommandExecutionError'
-      : err instanceof Error && err.name !== 'Error'
-        ? err.name
-        : 'Exception';
-  return `${cls}(${pyRepr(msg)})`;
+  return `${err instanceof Error ? pyShortName(err) : 'Exception'}(${pyRepr(msg)})`;
 }
 
 async function unmountTemp(ctx: StateContext, dest: string): Promise<void> {

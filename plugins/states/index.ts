@@ -12,7 +12,7 @@ export {
   type StateReturn,
 } from './define.js';
 export { type Chunk, defineAggregate } from './define-aggregate.js';
-export { pyClassName } from './runtime/exception.js';
+export { pyClassName, pyShortName } from './runtime/exception.js';
 export { stateFunctions } from './state-functions.js';
 export type {
   HighBody,

@@ -1,7 +1,8 @@
 // salt-call's own answers to bad arguments, byte for byte as Salt 3006's salt-call prints them
 // (checked by hand with `salt-call --local`): a call that does not fit the function prints the
 // reason and `Usage:` on stderr and the docstring on stdout; a keyword the function does not take
-// prints only the reason; a CommandExecutionError prints `Error running '<fun>': ...`; all exit 1.
+// prints only the reason; a CommandExecutionError prints `Error running '<fun>': ...`; any other
+// exception reaches Salt's global exception handler (stderr only); all exit 1.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,5 +59,24 @@ describe('salt-call with bad arguments', () => {
     expect(r.stderr).toBe(
       "Error running 'pillar.items': Failed to decrypt pillar override: 'yaml' is not a valid decryption renderer. Valid choices are: gpg\n",
     );
+  });
+
+  it("any other exception: Salt's global exception handler on stderr, nothing on stdout", async () => {
+    const r = await call('test.raise_exception', 'salt.exceptions.SaltRenderError', 'bad');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      "[ERROR   ] An un-handled exception was caught by Salt's global exception handler:",
+      'SaltRenderError: bad',
+      'Traceback (most recent call last):',
+    ]);
+    // the handler's traceback, then Python's hook prints it again; each ends with the class
+    expect(lines.filter((l) => l === 'Traceback (most recent call last):')).toHaveLength(2);
+    expect(lines.filter((l) => l === 'salt.exceptions.SaltRenderError: bad')).toHaveLength(2);
+    expect(r.stderr).not.toMatch(/minion function caused an exception/);
+    const key = await call('test.raise_exception', 'KeyError', 'x');
+    expect(key.code).toBe(1);
+    expect(key.stderr.split('\n')[1]).toBe("KeyError: 'x'");
   });
 });
