@@ -28,11 +28,16 @@ function withEnabled(raw: unknown, enabled: boolean): unknown {
 /** Starts the configured beacons and answers run-time changes to them. */
 export async function startBeaconManager(o: BeaconsOptions): Promise<BeaconManager> {
   let beacons: Record<string, unknown> = deepCopy({ ...o.beacons });
-  let running: RunningBeacons = await startBeacons({ ...o, beacons });
+  // a `run_once` beacon that ran is disabled in the mapping, as Salt's disable_beacon does
+  const disabled = (name: string) => {
+    if (name in beacons) beacons[name] = withEnabled(beacons[name], false);
+  };
+  const start = () => startBeacons({ ...o, beacons, disabled });
+  let running: RunningBeacons = await start();
   const finder = beaconFinder(o);
   const restart = async () => {
     running.stop();
-    running = await startBeacons({ ...o, beacons });
+    running = await start();
   };
   const changed = async (comment: string) => {
     await restart();

@@ -3,7 +3,8 @@
  * runs every `interval` seconds (its own option, else `loop_interval`), and what it emits goes
  * to the master in one `_minion_event` per run as `salt/beacon/<id>/<name>/[tag]`. A beacon
  * that is missing, refuses its config or throws is logged (a throw also fires Salt's error
- * event) and never stops the others or the minion.
+ * event) and never stops the others or the minion. `run_once` disables a beacon after its first
+ * run; `disable_during_state_run` pauses it (closing it, if it has a `close`) while a state runs.
  */
 import {
   type BeaconContext,
@@ -13,6 +14,7 @@ import {
 } from '../kernel/beacons/define.js';
 import type { Grains, UnitLogger } from '../kernel/loader/define.js';
 import { createNamedUnitFinder } from '../kernel/loader/named-units.js';
+import { runningJobs } from '../modules/_proc-jobs.js';
 import { BUILTIN_DIRS } from '../plugins/builtin-dirs.js';
 
 export interface BeaconsOptions {
@@ -29,6 +31,8 @@ export interface BeaconsOptions {
   send(load: Record<string, unknown>): Promise<unknown>;
   /** Runs an execution function for a beacon (minion/beacon-call.ts). */
   call: BeaconContext['call'];
+  /** Told when a `run_once` beacon has run and is disabled. */
+  disabled?(name: string): void;
   log: UnitLogger;
 }
 
@@ -41,15 +45,19 @@ interface Scheduled {
   def: BeaconDef;
   config: Record<string, unknown>;
   state: Map<string, unknown>;
+  runOnce: boolean;
+  pauseForStates: boolean;
+  timer?: NodeJS.Timeout;
+  /** Stopped: by `stop`, or after its one run (`run_once`). */
+  done?: boolean;
 }
 
 function readBeacon(namespace: unknown): BeaconDef | string {
   const def = (namespace as { default?: unknown } | null)?.default;
-  if (isBeaconDef(def)) return def;
-  // a beacon whose needs are missing here (Salt's __virtual__ refusing) exports why instead
-  const unavailable = (def as { unavailable?: unknown } | null)?.unavailable;
-  if (typeof unavailable === 'string') return unavailable;
-  return 'the default export is not a defineBeacon({ name, beacon }) value';
+  if (!isBeaconDef(def)) return 'the default export is not a defineBeacon({ name, beacon }) value';
+  // a beacon whose needs are missing here (Salt's __virtual__ refusing) says why
+  const available = def.available ? def.available() : true;
+  return available === true ? def : available;
 }
 
 /** Finds beacon modules by name in the minion's beacon folders and extension packages. */
@@ -66,7 +74,7 @@ export function beaconFinder(o: Pick<BeaconsOptions, 'dirs' | 'packages' | 'log'
 
 /** Loads and starts every configured beacon; resolves once they are scheduled. */
 export async function startBeacons(o: BeaconsOptions): Promise<RunningBeacons> {
-  const timers: NodeJS.Timeout[] = [];
+  const jobs: Scheduled[] = [];
   const finder = beaconFinder(o);
   // a top-level `enabled: False` (Salt's beacons.disable) stops them all
   if (o.beacons.enabled === false) return { stop() {} };
@@ -90,6 +98,14 @@ export async function startBeacons(o: BeaconsOptions): Promise<RunningBeacons> {
       continue;
     }
     const interval = Number(config.interval ?? o.loopInterval);
+    const job: Scheduled = {
+      name,
+      def,
+      config,
+      state: new Map(),
+      runOnce: config.run_once === true,
+      pauseForStates: config.disable_during_state_run === true,
+    };
     for (const k of ['interval', 'beacon_module', 'enabled', 'disable_during_state_run', 'run_once'])
       delete config[k];
     const valid = def.validate ? def.validate(config) : true;
@@ -97,10 +113,9 @@ export async function startBeacons(o: BeaconsOptions): Promise<RunningBeacons> {
       o.log.warn({ beacon: name }, `Beacon ${name} configuration invalid, not adding. ${valid}`);
       continue;
     }
-    const job: Scheduled = { name, def, config, state: new Map() };
     let busy = false;
     const tick = () => {
-      if (busy) return;
+      if (busy || job.done) return;
       busy = true;
       runOnce(job, o)
         .catch((err) =>
@@ -110,19 +125,47 @@ export async function startBeacons(o: BeaconsOptions): Promise<RunningBeacons> {
           busy = false;
         });
     };
-    const timer = setInterval(tick, Math.max(0.05, Number.isFinite(interval) ? interval : 1) * 1000);
-    timer.unref();
-    timers.push(timer);
+    job.timer = setInterval(tick, Math.max(0.05, Number.isFinite(interval) ? interval : 1) * 1000);
+    job.timer.unref();
+    jobs.push(job);
     tick();
   }
   return {
     stop() {
-      for (const t of timers) clearInterval(t);
+      for (const job of jobs) finish(job, o);
     },
   };
 }
 
+/** Stops a beacon for good: its timer, and what it keeps running (its `close`). */
+function finish(job: Scheduled, o: BeaconsOptions): void {
+  job.done = true;
+  clearInterval(job.timer);
+  closeBeacon(job, o);
+}
+
+function closeBeacon(job: Scheduled, o: BeaconsOptions): void {
+  try {
+    job.def.close?.(job.state);
+  } catch (err) {
+    o.log.warn({ beacon: job.name, err: (err as Error).message }, `Closing beacon ${job.name} failed`);
+  }
+}
+
+/** Salt's `disable_during_state_run`: whether a `state.*` job runs on this minion now. */
+function stateRunning(o: BeaconsOptions): boolean {
+  return runningJobs(o.opts).some((j) => /^state\./.test(String(j.fun)));
+}
+
 async function runOnce(job: Scheduled, o: BeaconsOptions): Promise<void> {
+  if (job.pauseForStates && stateRunning(o)) {
+    // as Salt: a beacon with a close is closed (its next run starts it again), else skipped
+    if (job.def.close) {
+      o.log.info({ beacon: job.name }, `Closing beacon ${job.name}. State run in progress.`);
+      closeBeacon(job, o);
+    } else o.log.info({ beacon: job.name }, `Skipping beacon ${job.name}. State run in progress.`);
+    return;
+  }
   const base = `salt/beacon/${o.id}/${job.name}/`;
   const events: Array<{ tag: string; data: Record<string, unknown>; beacon_name: string; error?: string }> =
     [];
@@ -145,6 +188,11 @@ async function runOnce(job: Scheduled, o: BeaconsOptions): Promise<void> {
     const error = (err as Error).message ?? String(err);
     o.log.error({ beacon: job.name }, `Unable to start ${job.name} beacon, ${error}`);
     events.push({ tag: base, error, data: {}, beacon_name: job.name });
+  }
+  // Salt's `run_once`: after a run without error the beacon is disabled
+  if (job.runOnce && !events.some((e) => e.error !== undefined)) {
+    finish(job, o);
+    o.disabled?.(job.name);
   }
   if (events.length === 0) return;
   await o.send({ cmd: '_minion_event', id: o.id, events, pretag: null });

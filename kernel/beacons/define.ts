@@ -30,6 +30,10 @@ export interface BeaconDef {
    * first run: `true`, or the reason it is wrong.
    */
   validate?(config: Readonly<Record<string, unknown>>): true | string;
+  /** Whether it can run on this host (Salt's `__virtual__`): `true`, or why not; asked at load. */
+  available?(): true | string;
+  /** Ends what runs left going in `state` (a watcher): at stop, or a pause for a state run. */
+  close?(state: Map<string, unknown>): void;
   /** One run: the events to fire now (usually none). */
   beacon(
     ctx: BeaconContext,

@@ -168,7 +168,7 @@ function watchesOf(state: Map<string, unknown>): Map<string, Watched> {
   return w;
 }
 
-/** Ends every watch a beacon's state holds (the minion's shutdown, tests). */
+/** Ends every watch a beacon's state holds (the beacon stopping or pausing, tests). */
 export function closeInotify(state: Map<string, unknown>): void {
   for (const { watch } of watchesOf(state).values()) watch.stop();
   state.delete('watches');
@@ -178,6 +178,7 @@ export default defineBeacon({
   name: 'inotify',
   doc: 'Emit the inotify events on the configured files and folders.',
   validate,
+  close: closeInotify,
   async beacon(ctx, config) {
     const files = isMap(config.files) ? config.files : {};
     const watches = watchesOf(ctx.state);

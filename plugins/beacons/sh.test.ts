@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,19 @@ import { beaconCtx } from '../../test/support/beacon-ctx.js';
 import sh, { execveEvents } from './sh.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tsalt-sh-beacon-'));
+
+/** The pids of the strace processes attached to `pid`, from /proc. */
+function straceOf(pid: number | undefined): string[] {
+  return readdirSync('/proc').filter((p) => {
+    if (!/^\d+$/.test(p)) return false;
+    try {
+      const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      return argv[0] === 'strace' && argv.includes(String(pid));
+    } catch {
+      return false;
+    }
+  });
+}
 
 describe('sh beacon', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,7 +36,7 @@ describe('sh beacon', () => {
   });
 
   it('traces a running shell and fires the commands it executes', async () => {
-    if (!('beacon' in sh)) throw new Error('strace is missing here: install it (.ci/run does)');
+    if (sh.available?.() !== true) throw new Error('strace is missing here: install it (.ci/run does)');
     const shell = spawn('bash', [], { stdio: ['pipe', 'ignore', 'ignore'] });
     try {
       const ctx = beaconCtx(join(dir, 'salt'));
@@ -41,6 +54,13 @@ describe('sh beacon', () => {
         cmd: '/bin/true',
         user: 'root',
       });
+      // close ends the straces the beacon attached
+      expect(straceOf(shell.pid)).not.toEqual([]);
+      sh.close?.(ctx.state);
+      for (let i = 0; i < 20 && straceOf(shell.pid).length > 0; i++)
+        await new Promise((r) => setTimeout(r, 250));
+      expect(straceOf(shell.pid)).toEqual([]);
+      expect(ctx.state.has('vt')).toBe(false);
     } finally {
       shell.kill();
     }

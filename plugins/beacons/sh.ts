@@ -64,35 +64,39 @@ export function execveEvents(err: string, pid: string, user: unknown): Record<st
   return events;
 }
 
-export default which('strace')
-  ? defineBeacon({
-      name: 'sh',
-      doc: 'Fire the commands that running shells execute (strace of their execve calls).',
-      async beacon(ctx) {
-        // Salt asks cmd.shells again only within 5 seconds of the last time it noted
-        const start = Date.now() / 1000;
-        const lastAt = ctx.state.get('last_shells') as number | undefined;
-        if (lastAt === undefined || start - lastAt <= 5)
-          ctx.state.set('shells', await ctx.call('cmd.shells'));
-        if (lastAt === undefined || start - lastAt > 5) ctx.state.set('last_shells', start);
-        const shells = (ctx.state.get('shells') as string[] | undefined) ?? [];
-        const procs = await ctx.call('status.procs');
-        const traced = (ctx.state.get('vt') as Map<string, Traced> | undefined) ?? new Map<string, Traced>();
-        ctx.state.set('vt', traced);
-        for (const [pid, proc] of Object.entries(isMap(procs) ? procs : {})) {
-          const p = isMap(proc) ? proc : {};
-          const cmd = String(p.cmd ?? '').replace(/^-+/, '');
-          if (!shells.some((shell) => String(shell).includes(cmd))) continue;
-          if (!traced.has(pid)) traced.set(pid, attach(pid, p.user));
-        }
-        const events = [];
-        for (const [pid, t] of traced) {
-          const err = t.err;
-          t.err = '';
-          events.push(...execveEvents(err, pid, t.user));
-          if (!t.alive) traced.delete(pid);
-        }
-        return events;
-      },
-    })
-  : { unavailable: 'strace is missing.' };
+export default defineBeacon({
+  available: () => (which('strace') ? true : 'strace is missing.'),
+  name: 'sh',
+  doc: 'Fire the commands that running shells execute (strace of their execve calls).',
+  async beacon(ctx) {
+    // Salt asks cmd.shells again only within 5 seconds of the last time it noted
+    const start = Date.now() / 1000;
+    const lastAt = ctx.state.get('last_shells') as number | undefined;
+    if (lastAt === undefined || start - lastAt <= 5) ctx.state.set('shells', await ctx.call('cmd.shells'));
+    if (lastAt === undefined || start - lastAt > 5) ctx.state.set('last_shells', start);
+    const shells = (ctx.state.get('shells') as string[] | undefined) ?? [];
+    const procs = await ctx.call('status.procs');
+    const traced = (ctx.state.get('vt') as Map<string, Traced> | undefined) ?? new Map<string, Traced>();
+    ctx.state.set('vt', traced);
+    for (const [pid, proc] of Object.entries(isMap(procs) ? procs : {})) {
+      const p = isMap(proc) ? proc : {};
+      const cmd = String(p.cmd ?? '').replace(/^-+/, '');
+      if (!shells.some((shell) => String(shell).includes(cmd))) continue;
+      if (!traced.has(pid)) traced.set(pid, attach(pid, p.user));
+    }
+    const events = [];
+    for (const [pid, t] of traced) {
+      const err = t.err;
+      t.err = '';
+      events.push(...execveEvents(err, pid, t.user));
+      if (!t.alive) traced.delete(pid);
+    }
+    return events;
+  },
+  // the attached straces end with the beacon (Salt's sh beacon leaves them to the process)
+  close(state) {
+    const traced = state.get('vt') as Map<string, Traced> | undefined;
+    for (const t of traced?.values() ?? []) t.child.kill();
+    state.delete('vt');
+  },
+});

@@ -94,7 +94,7 @@ export function observerEvents(raw: readonly WatchEvent[]): Change[] {
   return out;
 }
 
-/** Ends the watches a beacon's state holds (the minion's shutdown, tests). */
+/** Ends the watches a beacon's state holds (the beacon stopping or pausing, tests). */
 export function closeWatchdog(state: Map<string, unknown>): void {
   for (const w of (state.get('watches') as Array<{ watch: Watch }> | undefined) ?? []) w.watch.stop();
   state.delete('watches');
@@ -104,6 +104,7 @@ export default defineBeacon({
   name: 'watchdog',
   doc: 'Emit the changes in the configured folders.',
   validate,
+  close: closeWatchdog,
   async beacon(ctx, config) {
     let watches = ctx.state.get('watches') as Array<{ watch: Watch; masks: string[] }> | undefined;
     if (!watches) {

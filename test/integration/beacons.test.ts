@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
@@ -44,6 +44,25 @@ describe('minion beacons fire to the master', () => {
 };
 `,
     );
+    // a beacon with a close (Salt's inotify/watchdog have one): it notes each close in a file
+    writeFileSync(
+      join(dir, 'closer.mjs'),
+      `import { appendFileSync } from 'node:fs';
+export default {
+  name: 'closer',
+  beacon(ctx, config) {
+    const n = (ctx.state.get('n') ?? 0) + 1;
+    ctx.state.set('n', n);
+    ctx.state.set('label', config.label);
+    return [{ tag: 'run', n }];
+  },
+  close(state) {
+    appendFileSync(${JSON.stringify(join(c.root, 'closed.log'))}, state.get('label') + ' closed after ' + state.get('n') + '\\n');
+    state.delete('n');
+  },
+};
+`,
+    );
     await c.startMinion('m1', {
       beacons_dirs: [dir],
       beacons: {
@@ -52,6 +71,13 @@ describe('minion beacons fire to the master', () => {
         broken_config: [{ beacon_module: 'counter' }, { every: 'x' }],
         nowhere: [{ interval: 1 }],
         asker: [{ interval: 0.5 }],
+        once: [{ beacon_module: 'closer' }, { label: 'once' }, { run_once: true }, { interval: 0.1 }],
+        paused: [
+          { beacon_module: 'closer' },
+          { label: 'paused' },
+          { disable_during_state_run: true },
+          { interval: 0.2 },
+        ],
       },
     });
   });
@@ -86,6 +112,36 @@ describe('minion beacons fire to the master', () => {
     // a direct call, as Salt's __salt__: no __pub_* keywords
     expect(ev?.data.echoed).toEqual({ args: ['a'], kwargs: { k: 1 } });
   });
+
+  it('run_once: one run, then the beacon is closed and disabled in the running mapping', async () => {
+    expect(await waitFor((e) => e.tag === 'salt/beacon/m1/once/run')).toBeDefined();
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(events.seen.filter((e) => e.tag === 'salt/beacon/m1/once/run')).toHaveLength(1);
+    expect(readFileSync(join(c.root, 'closed.log'), 'utf8')).toContain('once closed after 1\n');
+    const listed = (await c.saltJson(['m1', 'beacons.list', 'return_yaml=False'])).data as Record<
+      string,
+      Record<string, unknown[]>
+    >;
+    expect(listed.m1?.once).toContainEqual({ enabled: false });
+    expect(listed.m1?.paused).not.toContainEqual({ enabled: false });
+  });
+
+  it('disable_during_state_run: closed while a state runs, started again after it', async () => {
+    const runs = () => events.seen.filter((e) => e.tag === 'salt/beacon/m1/paused/run');
+    await waitFor((e) => e.tag === 'salt/beacon/m1/paused/run' && e.data.n === 3);
+    const state = await c.saltJson(['m1', 'state.single', 'cmd.run', 'name=sleep 3', '-t', '60']);
+    expect(JSON.stringify(state.data)).toContain('"result":true');
+    expect(readFileSync(join(c.root, 'closed.log'), 'utf8')).toMatch(/^paused closed after \d+$/m);
+    // it runs again after the state, its count started again (its close dropped the state)
+    const before = runs().length;
+    await waitFor((e) => e.tag === 'salt/beacon/m1/paused/run' && runs().indexOf(e) >= before);
+    expect(runs().length).toBeGreaterThan(before);
+    expect(
+      runs()
+        .slice(1)
+        .some((e) => e.data.n === 1),
+    ).toBe(true);
+  }, 120_000);
 
   it('a throwing run, a bad config and a missing beacon are logged; the others go on', async () => {
     const out = () => c.minions.get('m1')!.out;
