@@ -16,6 +16,7 @@ import type { StateReturn } from '../define.js';
 import { functionKwargs } from '../keywords.js';
 import { runCheck, runCheckCmd } from './checks.js';
 import { exceptionComment } from './exception.js';
+import { formatLog } from './format-log.js';
 import { checkRefresh } from './refresh.js';
 import { retryInterval, verifyRetryData } from './retry.js';
 import type { Entry, Low, Run, Running } from './run-state.js';
@@ -177,6 +178,7 @@ async function call(run: Run, low: Low, running: Running, retries: number): Prom
       comment: errors.map((e) => `${e}\n`).join(''),
       __run_num__: run.nextRunNum(),
     };
+    formatLog(ret, run.rc.exec.log);
     await checkRefresh(run, low, ret);
     return ret;
   }
@@ -214,6 +216,7 @@ async function call(run: Run, low: Low, running: Running, retries: number): Prom
   }
   ret.__sls__ = low.__sls__ ?? null;
   ret.__run_num__ = run.nextRunNum();
+  formatLog(ret, run.rc.exec.log);
   await checkRefresh(run, low, ret);
   ret.start_time = startTimeOf(start);
   ret.duration = durationMs(start, nowMicros());
