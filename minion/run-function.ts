@@ -22,9 +22,10 @@ export interface FunctionResult {
    * Why the function failed, for salt-call's own messages (Salt's caller catches these):
    * `usage` for bad arguments (its Usage block with the docstring), `command` for a
    * CommandExecutionError (`Error running 'fun': ...`), `exit` for keywords the function does
-   * not take (the message alone, as Salt's `SystemExit`).
+   * not take (the message alone, as Salt's `SystemExit`) and for a function that raises
+   * `SystemExit` itself (an error named so; `status` is its exit code, 1 when absent).
    */
-  failure?: { kind: 'usage' | 'command' | 'exit'; message: string; doc?: string };
+  failure?: { kind: 'usage' | 'command' | 'exit'; message: string; doc?: string; status?: number };
 }
 
 export interface RunEnv {
@@ -194,7 +195,10 @@ export async function runFunction(
       text = `Command required for '${fun}' not found: ${message}`;
       failure = { kind: 'exit', message: text };
     } else if (err instanceof SaltError) text = `ERROR: ${message}`;
-    else {
+    else if (err instanceof Error && err.name === 'SystemExit') {
+      text = message;
+      failure = { kind: 'exit', message, status: (err as { status?: number }).status ?? 1 };
+    } else {
       env.log.error({ err, fun, jid }, 'the minion function caused an exception');
       text = `The minion function caused an exception: ${pyTraceback(err)}`;
     }
