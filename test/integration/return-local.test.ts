@@ -47,8 +47,11 @@ describe('a master job with --return local, and the nacl runner, on a real maste
     const r = await c.saltJson(['m1', 'test.arg', '1', 'k=v', '--return', 'local'], 120_000);
     expect(r.data.m1).toMatchObject({ args: [1], kwargs: { k: 'v' } });
     const minion = c.minions.get('m1');
-    await minion?.waitFor("'fun': 'test.arg', 'fun_args': [1, {'__kwarg__': True, 'k': 'v'}]", 60_000);
-    expect(minion?.out).toMatch(/\{'jid': '\d{20}', 'return': \{'args': \[1\], 'kwargs': \{'k': 'v'/);
+    await minion?.waitFor("'fun': 'test.arg', 'fun_args': [1, {'__kwarg__': True, 'k': 'v'}], ", 60_000);
+    // Salt's minion builds it in this order: success, return, retcode, jid, fun, fun_args, user, id
+    expect(minion?.out).toMatch(
+      /\{'success': True, 'return': \{'args': \[1\], 'kwargs': \{'k': 'v', .*\}\}, 'retcode': 0, 'jid': '\d{20}', 'fun': 'test.arg', 'fun_args': \[1, \{'__kwarg__': True, 'k': 'v'\}\], 'user': '\w+', 'id': 'm1'\}\n/,
+    );
   }, 120_000);
 
   it('salt-run nacl.keygen, nacl.enc and nacl.dec round-trip with key files', async () => {
@@ -63,8 +66,9 @@ describe('a master job with --return local, and the nacl runner, on a real maste
     expect(JSON.parse(dec.stdout)).toBe("b's3cr3t'");
     const again = await c.saltRun(['--out', 'json', 'nacl.keygen', `sk_file=${sk}`], 120_000);
     expect(again.code).toBe(1);
-    expect(JSON.parse(again.stdout)).toBe(
-      `Exception occurred in runner nacl.keygen: Exception: sk_file:${sk} and pk_file:${sk}.pub already exist.`,
-    );
+    // Salt's text: a Python traceback whose last line is the class and message
+    const text = JSON.parse(again.stdout) as string;
+    expect(text).toMatch(/^Exception occurred in runner nacl.keygen: Traceback \(most recent call last\):\n/);
+    expect(text.endsWith(`\nException: sk_file:${sk} and pk_file:${sk}.pub already exist.\n`)).toBe(true);
   }, 240_000);
 });
