@@ -102,7 +102,9 @@ export class ArgParser {
     };
     const column = Math.min(Math.max(...this.specs.map((s) => invocation(s).length + 2)) + 2, 24);
     const line = (s: ArgSpec) =>
-      s === HELP ? `  ${invocation(s).padEnd(column - 4)}  show this help message and exit` : `  ${invocation(s)}`;
+      s === HELP
+        ? `  ${invocation(s).padEnd(column - 4)}  show this help message and exit`
+        : `  ${invocation(s)}`;
     const pos = this.specs.filter((s) => !s.flags.length).map(line);
     const sections = [this.usage()];
     if (pos.length) sections.push(['positional arguments:', ...pos].join('\n'));
@@ -168,7 +170,8 @@ export class ArgParser {
           `argument ${this.argName(spec)}: invalid choice: '${value}' (choose from ${spec.choices.map((c) => `'${c}'`).join(', ')})`,
         );
       seen.add(spec);
-      if (spec.action === 'append') ns[spec.dest] = [...((ns[spec.dest] as string[] | null) ?? []), String(value)];
+      if (spec.action === 'append')
+        ns[spec.dest] = [...((ns[spec.dest] as string[] | null) ?? []), String(value)];
       else ns[spec.dest] = value;
     };
     let i = 0;
@@ -194,7 +197,8 @@ export class ArgParser {
         throw new PySystemExit(this.help(), 0);
       }
       if (spec.action === 'store_true') {
-        if (explicit !== undefined) this.fail(`argument ${this.argName(spec)}: ignored explicit argument '${explicit}'`);
+        if (explicit !== undefined)
+          this.fail(`argument ${this.argName(spec)}: ignored explicit argument '${explicit}'`);
         store(spec, true);
         i++;
         continue;

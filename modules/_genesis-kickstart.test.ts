@@ -93,10 +93,12 @@ vim:
   });
 
   it('reads no command after the first %end, and adds the base group without --nobase', () => {
-    expect(() => kickstartSls('%packages\nbash\n%end\nlang fr_FR\nkeyboard fr\ntimezone Europe/Paris\n')).toThrow(
-      "'lang'",
+    expect(() =>
+      kickstartSls('%packages\nbash\n%end\nlang fr_FR\nkeyboard fr\ntimezone Europe/Paris\n'),
+    ).toThrow("'lang'");
+    const sls = kickstartSls(
+      `${HEAD}timezone UTC --utc\n%packages --ignoremissing\n@^minimal-environment\n%end\n`,
     );
-    const sls = kickstartSls(`${HEAD}timezone UTC --utc\n%packages --ignoremissing\n@^minimal-environment\n%end\n`);
     expect(sls).toMatchObject({
       base: { pkg_group: ['installed'] },
       '^minimal-environment': { pkg_group: ['installed'] },

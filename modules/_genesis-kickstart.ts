@@ -159,7 +159,7 @@ function readCommand(ks: Opts, line: string): void {
     }
     if (name === 'upgrade' && !Object.keys(value as Opts).length) value = true;
   }
-  if (LISTS.has(name)) ((ks[name] ??= []) as unknown[]).push(value);
+  if (LISTS.has(name)) ks[name] = [...((ks[name] as unknown[] | undefined) ?? []), value];
   else ks[name === 'autopart' ? 'autopath' : name] = value;
 }
 

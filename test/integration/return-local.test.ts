@@ -16,7 +16,18 @@ describe('salt-call --return local', () => {
   const call = localCaller(root, 'retlocal');
 
   it('prints the return with fun_args as the words typed, then the output', async () => {
-    const r = await runCli('salt-call', ['-c', call.etc, '--local', '--return', 'local', 'test.arg', 'a', '1', 'k=v', '{"x": 1}']);
+    const r = await runCli('salt-call', [
+      '-c',
+      call.etc,
+      '--local',
+      '--return',
+      'local',
+      'test.arg',
+      'a',
+      '1',
+      'k=v',
+      '{"x": 1}',
+    ]);
     expect(r.code).toBe(0);
     const [printed = ''] = r.stdout.split('\n');
     expect(printed).toMatch(/^\{'jid': '\d{20}', 'return': \{'args': /);
@@ -62,7 +73,10 @@ describe('a master job with --return local, and the nacl runner, on a real maste
     const enc = await c.saltRun(['--out', 'json', 'nacl.enc', 'data=s3cr3t', `pk_file=${sk}.pub`], 120_000);
     const sealed = JSON.parse(enc.stdout) as string;
     expect(sealed).toMatch(/^b'[A-Za-z0-9+/=]+'$/);
-    const dec = await c.saltRun(['--out', 'json', 'nacl.dec', `data=${sealed.slice(2, -1)}`, `sk_file=${sk}`], 120_000);
+    const dec = await c.saltRun(
+      ['--out', 'json', 'nacl.dec', `data=${sealed.slice(2, -1)}`, `sk_file=${sk}`],
+      120_000,
+    );
     expect(JSON.parse(dec.stdout)).toBe("b's3cr3t'");
     const again = await c.saltRun(['--out', 'json', 'nacl.keygen', `sk_file=${sk}`], 120_000);
     expect(again.code).toBe(1);
