@@ -16,8 +16,7 @@ import {
   secretDecrypt,
   secretEncrypt,
 } from '../../../modules/_nacl-fns.js';
-import { pythonError } from '../../../modules/_py-exception.js';
-import { pyTraceback } from '../../states/runtime/exception.js';
+import { pythonError, pyTracebackOf } from '../../../modules/_py-exception.js';
 
 /** The Python class Salt's runner shows for each message the shared nacl code throws. */
 const PY_CLASSES: ReadonlyArray<[RegExp, string]> = [
@@ -46,7 +45,7 @@ async function bare<T>(work: Promise<T>): Promise<T> {
       const message = (err as Error).message;
       py = pythonError(PY_CLASSES.find(([re]) => re.test(message))?.[1] ?? 'Exception', message);
     }
-    if (py instanceof Error) py.stack = pyTraceback(py);
+    if (py instanceof Error) py.stack = pyTracebackOf(py, py.name === 'Error' ? 'Exception' : py.name);
     throw py;
   }
 }
