@@ -55,7 +55,7 @@ describe('a master job with --return local, and the nacl runner, on a real maste
   afterAll(() => c.stop());
 
   it("the minion's returner gets the job's parsed arguments as fun_args", async () => {
-    const r = await c.saltJson(['m1', 'test.arg', '1', 'k=v', '--return', 'local'], 120_000);
+    const r = await c.saltJson(['-t', '60', 'm1', 'test.arg', '1', 'k=v', '--return', 'local']);
     expect(r.data.m1).toMatchObject({ args: [1], kwargs: { k: 'v' } });
     const minion = c.minions.get('m1');
     await minion?.waitFor("'fun': 'test.arg', 'fun_args': [1, {'__kwarg__': True, 'k': 'v'}], ", 60_000);
