@@ -49,81 +49,21 @@ function withPartitions(name: string, line: string): Opts {
 }
 
 /** Directives that only mark their presence (Salt parses none of their options). */
-const FLAGS = [
-  'cdrom',
-  'cmdline',
-  'graphical',
-  'halt',
-  'harddrive',
-  'install',
-  'mediacheck',
-  'nfs',
-  'poweroff',
-  'shutdown',
-  'skipx',
-  'text',
-  'url',
-  'zerombr',
-];
+const FLAGS = (
+  'cdrom cmdline graphical halt harddrive install mediacheck nfs poweroff shutdown skipx ' +
+  'text url zerombr'
+).split(' ');
 /** Directives that may repeat: a list of each line's options. */
 const LISTS = new Set(['logvol', 'network', 'raid', 'part']);
 
 /** Salt's `elif line.startswith(...)` chain, in its order: the directive a command line is. */
-const COMMANDS = [
-  'auth',
-  'autopart',
-  'autostep',
-  'bootloader',
-  'btrfs',
-  'cdrom',
-  'clearpart',
-  'cmdline',
-  'device',
-  'dmraid',
-  'driverdisk',
-  'firewall',
-  'firstboot',
-  'group',
-  'graphical',
-  'halt',
-  'harddrive',
-  'ignoredisk',
-  'install',
-  'iscsi',
-  'iscsiname',
-  'keyboard',
-  'lang',
-  'logvol',
-  'logging',
-  'mediacheck',
-  'monitor',
-  'multipath',
-  'network',
-  'nfs',
-  'part',
-  'poweroff',
-  'raid',
-  'reboot',
-  'repo',
-  'rescue',
-  'rootpw',
-  'selinux',
-  'services',
-  'shutdown',
-  'sshpw',
-  'skipx',
-  'text',
-  'timezone',
-  'updates',
-  'upgrade',
-  'url',
-  'user',
-  'vnc',
-  'volgroup',
-  'xconfig',
-  'zerombr',
-  'zfcp',
-];
+const COMMANDS = (
+  'auth autopart autostep bootloader btrfs cdrom clearpart cmdline device dmraid driverdisk ' +
+  'firewall firstboot group graphical halt harddrive ignoredisk install iscsi iscsiname ' +
+  'keyboard lang logvol logging mediacheck monitor multipath network nfs part poweroff raid ' +
+  'reboot repo rescue rootpw selinux services shutdown sshpw skipx text timezone updates ' +
+  'upgrade url user vnc volgroup xconfig zerombr zfcp'
+).split(' ');
 
 function directiveOf(line: string): string | undefined {
   if (line.startsWith('auth ') || line.startsWith('authconfig ')) return 'auth';
