@@ -16,7 +16,7 @@ import {
   secretDecrypt,
   secretEncrypt,
 } from '../../../modules/_nacl-fns.js';
-import { pythonError, pyTracebackOf } from '../../../modules/_py-exception.js';
+import { pyTracebackOf, pythonError } from '../../../modules/_py-exception.js';
 
 /** The Python class Salt's runner shows for each message the shared nacl code throws. */
 const PY_CLASSES: ReadonlyArray<[RegExp, string]> = [
