@@ -145,6 +145,7 @@ try {
   result = await callFunction(config, id, {
     fun,
     arg: parseCliArgs(rest),
+    cliArgs: rest,
     local: opts.local,
     returners: (opts.return ?? '').split(',').map((s) => s.trim()),
     returnTimeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
@@ -173,8 +174,9 @@ if (result.failure?.kind === 'command') {
   await exitWhenWritten(1);
 }
 if (result.failure?.kind === 'exit') {
-  process.stderr.write(`${result.failure.message}\n`);
-  await exitWhenWritten(1);
+  // a SystemExit(0) is a help text (argparse's -h): stdout, as Python prints it
+  (result.failure.status === 0 ? process.stdout : process.stderr).write(`${result.failure.message}\n`);
+  await exitWhenWritten(result.failure.status ?? 1);
 }
 if (result.failure?.kind === 'uncaught') {
   // Salt's caller lets any other exception through: its global exception handler logs it with

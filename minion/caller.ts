@@ -35,6 +35,11 @@ export interface CallOptions {
   fun: string;
   /** The arguments as the CLI parsed them (`parseCliArgs`): positionals and `__kwarg__` maps. */
   arg: readonly unknown[];
+  /**
+   * The argument words as typed (Salt's `opts["arg"]`): the `fun_args` the returners and the
+   * master get, unparsed (`['1', 'k=v']`), as Salt's caller sends them; `arg` when absent.
+   */
+  cliArgs?: readonly string[];
   /** `--local`: no master at all. */
   local?: boolean;
   /** `--return`: returner names. */
@@ -361,7 +366,7 @@ async function callAndReturn(
   const loadOpts: Parameters<typeof buildCallReturn>[0] = {
     id,
     fun: opts.fun,
-    arg: opts.arg,
+    arg: opts.cliArgs ?? opts.arg,
     return: result.return,
     retcode: result.retcode,
     withReturners: returners.length > 0,
@@ -392,7 +397,7 @@ async function callAndReturn(
       ...(result.out !== undefined ? { out: result.out } : {}),
       id,
       fun: opts.fun,
-      fun_args: [...opts.arg],
+      fun_args: [...(opts.cliArgs ?? opts.arg)],
       success: true,
     } satisfies JobReturn;
     const loader = minionReturnerLoader(config, opts.log);

@@ -32,22 +32,26 @@ export function jobReturnerNames(job: JobData, config: ResolvedMinionConfig): st
   return returnerNames(typeof job.ret === 'string' ? job.ret : '', config.return);
 }
 
-/** The `ret` dict returners receive: the master's `_return` fields plus `ret_config`/`ret_kwargs`. */
+/**
+ * The `ret` dict returners receive, in the order Salt's minion builds it (`_thread_return`):
+ * `success`, `return`, `out`, `retcode`, `jid`, `fun`, `fun_args` (the job's parsed `arg`),
+ * `user`, `ret_config`, `ret_kwargs`, then `id` (the `local` returner prints it so).
+ */
 export function returnerPayload(id: string, job: JobData, outcome: JobOutcome): JobReturn {
-  const ret: JobReturn = {
-    id,
+  const when = <K extends string>(key: K, value: unknown) => (value === undefined ? {} : { [key]: value });
+  return {
+    success: outcome.success,
+    return: outcome.return,
+    ...when('out', outcome.out),
+    retcode: outcome.retcode,
     jid: job.jid,
     fun: job.fun,
     fun_args: job.arg,
-    return: outcome.return,
-    retcode: outcome.retcode,
-    success: outcome.success,
+    ...when('user', job.user),
+    ...when('ret_config', job.ret_config),
+    ...when('ret_kwargs', job.ret_kwargs),
+    id,
   };
-  if (outcome.out !== undefined) ret.out = outcome.out;
-  if (job.user !== undefined) ret.user = job.user;
-  if (job.ret_config !== undefined) ret.ret_config = job.ret_config;
-  if (job.ret_kwargs !== undefined) ret.ret_kwargs = job.ret_kwargs;
-  return ret;
 }
 
 function callOptions(job: JobData): ReturnerCallOptions {

@@ -23,14 +23,16 @@ export interface FunctionResult {
    * Why the function failed, for salt-call's own messages (Salt's caller catches these):
    * `usage` for bad arguments (its Usage block with the docstring), `command` for a
    * CommandExecutionError (`Error running 'fun': ...`), `exit` for keywords the function does
-   * not take (the message alone, as Salt's `SystemExit`), `uncaught` for any other exception
-   * (salt-call lets it reach Salt's global exception handler: `message` is `Class: text`,
-   * `traceback` Python's).
+   * not take (the message alone, as Salt's `SystemExit`) and for a function that raises
+   * `SystemExit` itself (an error named so; `status` is its exit code, 1 when absent),
+   * `uncaught` for any other exception (salt-call lets it reach Salt's global exception
+   * handler: `message` is `Class: text`, `traceback` Python's).
    */
   failure?: {
     kind: 'usage' | 'command' | 'exit' | 'uncaught';
     message: string;
     doc?: string;
+    status?: number;
     traceback?: string;
   };
 }
@@ -198,7 +200,10 @@ export async function runFunction(
       text = `Command required for '${fun}' not found: ${message}`;
       failure = { kind: 'exit', message: text };
     } else if (err instanceof SaltError) text = `ERROR: ${message}`;
-    else {
+    else if (err instanceof Error && err.name === 'SystemExit') {
+      text = message;
+      failure = { kind: 'exit', message, status: (err as { status?: number }).status ?? 1 };
+    } else {
       const traceback = pyTraceback(err);
       text = `The minion function caused an exception: ${traceback}`;
       const name = err instanceof Error ? pyShortName(err) : 'Exception';

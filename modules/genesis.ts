@@ -1,8 +1,8 @@
 /**
  * Salt's `genesis` execution module (salt/modules/genesis.py): container and VM images. What
  * runs offline here is Salt's: which bootstrap tools are present, `ldd` dependency walks,
- * packing and unpacking a tree as a tarball (through `archive.tar`), and preseed / AutoYAST
- * files to SLS. `bootstrap` makes a `dir` image's root and runs `debootstrap` for `deb` (false
+ * packing and unpacking a tree as a tarball (through `archive.tar`), and kickstart, preseed and
+ * AutoYAST files to SLS. `bootstrap` makes a `dir` image's root and runs `debootstrap` for `deb` (false
  * without it, as Salt's); the yum and pacman bootstraps and sparse images are not built here.
  */
 import { existsSync } from 'node:fs';
@@ -16,6 +16,7 @@ import {
 } from '../kernel/index.js';
 import { pySplitlines } from '../kernel/util.js';
 import { bootstrapDeb, type DebOptions } from './_genesis-deb.js';
+import { kickstartSls } from './_genesis-kickstart.js';
 import { preseedSls, xmlToDict } from './_genesis-mksls.js';
 import { pythonError } from './_py-exception.js';
 import { which } from './_which.js';
@@ -200,13 +201,12 @@ export default defineModule({
     }),
     mksls: defineFunction({
       args: (z) => z.object({ fmt: z.unknown(), src: z.string(), dst: z.string().nullable().default(null) }),
-      doc: `Turn an installation file into SLS YAML: preseed or autoyast (kickstart is not read by tsalt). With dst, write it there.${cli('genesis.mksls preseed /path/to/preseed.cfg', 'genesis.mksls autoyast /path/to/autoinst.xml /path/to/dest.sls')}`,
+      doc: `Turn an installation file into SLS YAML: kickstart, preseed or autoyast. With dst, write it there.${cli('genesis.mksls kickstart /path/to/ks.cfg', 'genesis.mksls preseed /path/to/preseed.cfg', 'genesis.mksls autoyast /path/to/autoinst.xml /path/to/dest.sls')}`,
       run: async (_ctx, a) => {
         let data: unknown;
         if (a.fmt === 'preseed') data = preseedSls(await readSrc(a.src));
         else if (a.fmt === 'autoyast') data = xmlToDict(parseXml(Buffer.from(await readSrc(a.src))));
-        else if (a.fmt === 'kickstart')
-          throw new SALT_ERR_EXEC_COMMAND('genesis.mksls: kickstart files are not read by tsalt');
+        else if (a.fmt === 'kickstart') data = kickstartSls(await readSrc(a.src));
         else return null;
         const yaml = pyYamlDump(data);
         if (a.dst === null) return yaml;

@@ -16,19 +16,37 @@ import {
   secretDecrypt,
   secretEncrypt,
 } from '../../../modules/_nacl-fns.js';
-import { pythonError } from '../../../modules/_py-exception.js';
+import { pyTracebackOf, pythonError } from '../../../modules/_py-exception.js';
+
+/** The Python class Salt's runner shows for each message the shared nacl code throws. */
+const PY_CLASSES: ReadonlyArray<[RegExp, string]> = [
+  [/^(An error occurred trying to decrypt|Decryption failed\.)/, 'nacl.exceptions.CryptoError'],
+  [/^The (public key|key|nonce) must be exactly/, 'nacl.exceptions.ValueError'],
+  [/^(PrivateKey must be|Input cyphertext must be)/, 'nacl.exceptions.TypeError'],
+  [/^expected str, bytes/, 'TypeError'],
+  [/^(Incorrect padding|Invalid base64-encoded string|Non-base64 digit)/, 'binascii.Error'],
+  [/^\[Errno 2\]/, 'FileNotFoundError'],
+  [/^\[Errno 13\]/, 'PermissionError'],
+  [/^\[Errno 21\]/, 'IsADirectoryError'],
+];
 
 /**
- * Salt's runner shows the exception's class: salt/utils/nacl.py raises bare `Exception`s where
- * the module's shared code throws CommandExecutionError (for salt-call's `Error running`).
+ * Salt's runner shows the exception's class and a Python traceback: salt/utils/nacl.py raises
+ * bare `Exception`s, PyNaCl and base64 their own classes, where the module's shared code throws
+ * CommandExecutionError (for salt-call's `Error running`). The runner client prints an error's
+ * stack, so the stack becomes the traceback's text.
  */
 async function bare<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    if ((err as { code?: string }).code === 'SALT_ERR_EXEC_COMMAND')
-      throw pythonError('Exception', (err as Error).message);
-    throw err;
+    let py = err;
+    if ((err as { code?: string }).code === 'SALT_ERR_EXEC_COMMAND') {
+      const message = (err as Error).message;
+      py = pythonError(PY_CLASSES.find(([re]) => re.test(message))?.[1] ?? 'Exception', message);
+    }
+    if (py instanceof Error) py.stack = pyTracebackOf(py, py.name === 'Error' ? 'Exception' : py.name);
+    throw py;
   }
 }
 

@@ -5,6 +5,7 @@
  * the Salt class they stand for (`SALT_ERR_INVOCATION` is `salt.exceptions.SaltInvocationError`).
  */
 import { SaltError } from '../../../kernel/errors.js';
+import { pyTracebackOf } from '../../../modules/_py-exception.js';
 
 const SALT_CLASSES: Readonly<Record<string, string>> = {
   SALT_ERR_INVOCATION: 'salt.exceptions.SaltInvocationError',
@@ -32,9 +33,7 @@ export function pyShortName(err: Error): string {
 /** Python's traceback text of an error: the frame that threw, then `Class: message`. */
 export function pyTraceback(err: unknown): string {
   if (!(err instanceof Error)) return `Traceback (most recent call last):\nException: ${String(err)}\n`;
-  const frame = /^\s+at (?:(.+?) \()?(?:file:\/\/)?(.+?):(\d+):\d+\)?$/m.exec(err.stack ?? '');
-  const where = frame ? `  File "${frame[2]}", line ${frame[3]}, in ${frame[1] ?? '<module>'}\n` : '';
-  return `Traceback (most recent call last):\n${where}${pyClassName(err)}: ${err.message}\n`;
+  return pyTracebackOf(err, pyClassName(err));
 }
 
 /** The comment of a state that threw `err`. */
