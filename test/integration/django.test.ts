@@ -32,7 +32,7 @@ describe.skipIf(!which('django-admin'))('django module', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('migrates, creates a superuser once, loads fixtures, collects static files', async () => {
+  it('migrates, creates a superuser once, loads fixtures, collects static files', { timeout: 300_000 }, async () => {
     const migrated = await call('django.migrate', 'djp.settings', pp);
     expect(migrated.code).toBe(0);
     expect(migrated.local).toMatch(/^Operations to perform:\n {2}Apply all migrations: admin, auth, contenttypes, sessions\n/);
@@ -57,7 +57,7 @@ describe.skipIf(!which('django-admin'))('django module', () => {
     expect(existsSync(join(site, 'static_root', 'site.css'))).toBe(true);
   });
 
-  it('command: extra positionals are --flags, extra keywords --key=value; syncdb is gone from Django 3', async () => {
+  it('command: extra positionals are --flags, extra keywords --key=value; syncdb is gone from Django 3', { timeout: 240_000 }, async () => {
     // positionally: settings_module, command, bin_env, pythonpath, env, runas, then *args
     const deploy = await call('django.command', 'djp.settings', 'check', 'None', site, 'None', 'None', 'deploy');
     expect(deploy.local).toMatch(/^System check identified some issues:\n\nWARNINGS:\n/);

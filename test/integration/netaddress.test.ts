@@ -13,7 +13,7 @@ describe('netaddress module', () => {
   const call = localCaller(root, 'netaddress1');
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('lists, masks and broadcasts IPv4 and IPv6 networks', async () => {
+  it('lists, masks and broadcasts IPv4 and IPv6 networks', { timeout: 240_000 }, async () => {
     expect((await call('netaddress.list_cidr_ips', '10.1.2.3/30')).local).toEqual([
       '10.1.2.0',
       '10.1.2.1',
@@ -34,7 +34,7 @@ describe('netaddress module', () => {
     expect((await call('netaddress.cidr_broadcast', '::/96')).local).toBe('::255.255.255.255');
   });
 
-  it("bad networks: netaddr's AddrFormatError, or invalid arguments for a value that is no string", async () => {
+  it("bad networks: netaddr's AddrFormatError, or invalid arguments for a value that is no string", { timeout: 180_000 }, async () => {
     const bad = await call('netaddress.cidr_netmask', '1.2.3.4/33');
     expect(bad.code).toBe(1);
     expect(bad.output).toContain('AddrFormatError: invalid IPNetwork 1.2.3.4/33');
