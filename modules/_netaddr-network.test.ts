@@ -17,7 +17,18 @@ describe('netaddr 0.8 networks (measured against python-netaddr on this machine)
   });
 
   it('rejects what netaddr rejects, with its words', () => {
-    for (const bad of ['', 'foo', '1.2.3.256/24', '1.2.3.4.5', '1.2.3./8', '1.2.3.4/33', '1.2.3.4/255.0.255.0', '::/129', '1:2:3:4:5:6:7::8/64', 'fe80::1%eth0'])
+    for (const bad of [
+      '',
+      'foo',
+      '1.2.3.256/24',
+      '1.2.3.4.5',
+      '1.2.3./8',
+      '1.2.3.4/33',
+      '1.2.3.4/255.0.255.0',
+      '::/129',
+      '1:2:3:4:5:6:7::8/64',
+      'fe80::1%eth0',
+    ])
       expect(() => parseNetwork(bad), bad).toThrow(`invalid IPNetwork ${bad}`);
     expect(() => parseNetwork(10)).toThrow("unexpected type <class 'int'> for addr arg");
     expect(() => parseNetwork(null)).toThrow("unexpected type <class 'NoneType'> for addr arg");
@@ -31,6 +42,10 @@ describe('netaddr 0.8 networks (measured against python-netaddr on this machine)
     expect(format6(0x1ffff0a000001n)).toBe('::1:ffff:a00:1');
     expect(format6(0xffffn << 96n)).toBe('0:ffff::');
     expect(show('2001:db8::/::ffff')[1]).toBe('ffff:ffff:ffff:ffff:ffff:ffff:ffff:0');
-    expect(show('2001:DB8::1/64')).toEqual(['2001:db8::', 'ffff:ffff:ffff:ffff::', '2001:db8::ffff:ffff:ffff:ffff']);
+    expect(show('2001:DB8::1/64')).toEqual([
+      '2001:db8::',
+      'ffff:ffff:ffff:ffff::',
+      '2001:db8::ffff:ffff:ffff:ffff',
+    ]);
   });
 });

@@ -81,7 +81,11 @@ export async function runComposer(
   const home = o.composer_home === undefined ? '/root' : o.composer_home;
   const env = o.env === null || o.env === undefined ? {} : repackEnv(o.env);
   env.COMPOSER_HOME = home;
-  const result = (await ctx.call('cmd.run_all', [cmd], { runas: o.runas ?? null, env, python_shell: false })) as {
+  const result = (await ctx.call('cmd.run_all', [cmd], {
+    runas: o.runas ?? null,
+    env,
+    python_shell: false,
+  })) as {
     retcode: number;
     stderr: string;
   };

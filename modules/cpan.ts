@@ -64,7 +64,9 @@ export default defineModule({
   name: 'cpan',
   doc: 'Manage Perl modules with CPAN.',
   virtual: () =>
-    which('cpan') ? true : { ok: false, reason: 'Unable to locate cpan. Make sure it is installed and in the PATH.' },
+    which('cpan')
+      ? true
+      : { ok: false, reason: 'Unable to locate cpan. Make sure it is installed and in the PATH.' },
   functions: {
     install: defineFunction({
       args: (z) => z.object({ module: z.unknown().transform(pyStr) }),
@@ -73,7 +75,8 @@ export default defineModule({
         const ret: Record<string, string | null> = { old: null, new: null };
         const before = await show(ctx, a.module);
         const out = await cpanRun(ctx, ['-i', a.module]);
-        if (out.includes("don't know what it is")) return { ...ret, error: 'CPAN cannot identify this package' };
+        if (out.includes("don't know what it is"))
+          return { ...ret, error: 'CPAN cannot identify this package' };
         const after = await show(ctx, a.module);
         ret.old = before['installed version'] ?? null;
         if (!('installed version' in after)) throw pythonError('KeyError', "'installed version'");

@@ -39,7 +39,8 @@ async function manage(
   let cmd = `${djangoAdmin(where.bin_env)} ${pyStr(command)} --settings=${pyStr(where.settings_module)}`;
   if (pyTruthy(where.pythonpath)) cmd += ` --pythonpath=${pyStr(where.pythonpath)}`;
   for (const flag of flags) cmd += ` --${pyStr(flag)}`;
-  for (const [key, value] of Object.entries(options)) if (!key.startsWith('__')) cmd += ` --${key}=${pyStr(value)}`;
+  for (const [key, value] of Object.entries(options))
+    if (!key.startsWith('__')) cmd += ` --${key}=${pyStr(value)}`;
   return ctx.call('cmd.run', [cmd], { env: where.env, runas: where.runas, python_shell: false });
 }
 
@@ -81,7 +82,10 @@ export default defineModule({
         'syncdb <settings_module>',
       )}`,
       run: (ctx, a) => {
-        const flags = [...(pyTruthy(a.migrate) ? ['migrate'] : []), ...(pyTruthy(a.noinput) ? ['noinput'] : [])];
+        const flags = [
+          ...(pyTruthy(a.migrate) ? ['migrate'] : []),
+          ...(pyTruthy(a.noinput) ? ['noinput'] : []),
+        ];
         const options = pyTruthy(a.database) ? { database: a.database } : {};
         return manage(ctx, a, 'syncdb', flags, options);
       },

@@ -56,21 +56,36 @@ async function runAndReport(
   }
   const word = fun === 'install' ? 'install' : 'update';
   if (a.quiet === true) {
-    return { ...ret, result: true, comment: `Composer ${word} completed successfully, output silenced by quiet flag` };
+    return {
+      ...ret,
+      result: true,
+      comment: `Composer ${word} completed successfully, output silenced by quiet flag`,
+    };
   }
   const { stderr, stdout } = out as RunAll;
-  return { ...ret, result: true, comment: `Composer ${word} completed successfully`, changes: { stderr, stdout } };
+  return {
+    ...ret,
+    result: true,
+    comment: `Composer ${word} completed successfully`,
+    changes: { stderr, stdout },
+  };
 }
 
 const installed = defineState({
-  args: (z) => z.object({ ...composerArgs(z), always_check: z.unknown().default(true), env: z.unknown().default(null) }),
+  args: (z) =>
+    z.object({ ...composerArgs(z), always_check: z.unknown().default(true), env: z.unknown().default(null) }),
   doc: `Verify that composer install has been run in the folder (name) holding composer.json.
 
 composer, php, user (run as), prefer_source, prefer_dist, no_scripts, no_plugins, optimize, no_dev, quiet, composer_home, env: as composer.install; always_check (default True): run composer install even when a vendor folder is there.`,
   async run(ctx, a): Promise<StateReturn> {
     const didInstall = (await ctx.call('composer.did_composer_install', [a.name])) === true;
     if (a.always_check === false && didInstall) {
-      return { name: a.name, result: true, comment: 'Composer already installed this directory', changes: {} };
+      return {
+        name: a.name,
+        result: true,
+        comment: 'Composer already installed this directory',
+        changes: {},
+      };
     }
     if (ctx.test) {
       return {

@@ -30,7 +30,11 @@ describe.skipIf(!which('composer') || !which('php'))('composer module and states
     mkdirSync(join(root, 'srv'));
     writeFileSync(
       join(cz, 'pkg', 'composer.json'),
-      JSON.stringify({ name: 'tsalt/greeter', version: '1.2.0', autoload: { 'psr-4': { 'Tsalt\\Greeter\\': 'src/' } } }),
+      JSON.stringify({
+        name: 'tsalt/greeter',
+        version: '1.2.0',
+        autoload: { 'psr-4': { 'Tsalt\\Greeter\\': 'src/' } },
+      }),
     );
     writeFileSync(join(cz, 'pkg', 'src', 'Hi.php'), '<?php namespace Tsalt\\Greeter; class Hi { }\n');
     const offline = { 'packagist.org': false };
@@ -47,7 +51,10 @@ describe.skipIf(!which('composer') || !which('php'))('composer module and states
       JSON.stringify({ name: 'tsalt/broken', require: { 'tsalt/missing': '^9' }, repositories: [offline] }),
     );
     const sls = (name: string, dir: string, fun: string, extra = '') =>
-      writeFileSync(join(root, 'srv', `${name}.sls`), `${dir}:\n  composer.${fun}:\n    - ${home.replace('=', ': ')}\n${extra}`);
+      writeFileSync(
+        join(root, 'srv', `${name}.sls`),
+        `${dir}:\n  composer.${fun}:\n    - ${home.replace('=', ': ')}\n${extra}`,
+      );
     sls('inst', app, 'installed');
     sls('once', app, 'installed', '    - always_check: False\n');
     sls('upd', app, 'update', '    - no_dev: True\n');
@@ -61,7 +68,10 @@ describe.skipIf(!which('composer') || !which('php'))('composer module and states
     expect((await state('inst', 'test=True')).ret).toMatchObject({
       result: null,
       comment: `The state of "${app}" will be changed.`,
-      changes: { old: `composer install has not been run in ${app}`, new: `composer install will be run in ${app}` },
+      changes: {
+        old: `composer install has not been run in ${app}`,
+        new: `composer install will be run in ${app}`,
+      },
     });
     // Salt's words for update say the opposite of what the vendor folder shows
     expect((await state('upd', 'test=True')).ret.changes.old).toBe(`composer install has been run in ${app}`);
@@ -72,8 +82,13 @@ describe.skipIf(!which('composer') || !which('php'))('composer module and states
     expect(installed.stderr).toContain('  - Installing tsalt/greeter (1.2.0): Mirroring from ../pkg');
     expect(existsSync(join(app, 'vendor', 'tsalt', 'greeter', 'src', 'Hi.php'))).toBe(true);
     expect((await call('composer.did_composer_install', app)).local).toBe(true);
-    expect((await state('once')).ret).toMatchObject({ result: true, comment: 'Composer already installed this directory' });
-    expect((await state('upd', 'test=True')).ret.changes.old).toBe(`composer install has not yet been run in ${app}`);
+    expect((await state('once')).ret).toMatchObject({
+      result: true,
+      comment: 'Composer already installed this directory',
+    });
+    expect((await state('upd', 'test=True')).ret.changes.old).toBe(
+      `composer install has not yet been run in ${app}`,
+    );
 
     expect((await call('composer.update', app, home, 'quiet=True')).local).toBe(true);
     const flags = (await call('composer.install', app, home, 'no_dev=True', 'optimize=True')).local as RunAll;
@@ -94,7 +109,9 @@ describe.skipIf(!which('composer') || !which('php'))('composer module and states
     expect(bad.code).toBe(1);
     expect(bad.ret.result).toBe(false);
     expect(bad.ret.comment).toContain(`Error executing composer in '${join(cz, 'broken')}': `);
-    expect(bad.ret.comment).toContain('Root composer.json requires tsalt/missing, it could not be found in any version');
+    expect(bad.ret.comment).toContain(
+      'Root composer.json requires tsalt/missing, it could not be found in any version',
+    );
 
     const nowhere = await call('composer.install', join(cz, 'nowhere'), home);
     expect(nowhere.code).toBe(1);
@@ -105,11 +122,13 @@ describe.skipIf(!which('composer') || !which('php'))('composer module and states
       "Command required for 'composer.install' not found: 'composer.install' is not available. Couldn't find '/nonexistent/composer'.",
     );
     const noDir = await call('composer.update', 'directory=None');
-    expect(noDir.output).toContain("Passed invalid arguments: The 'directory' argument is required for composer.update.");
+    expect(noDir.output).toContain(
+      "Passed invalid arguments: The 'directory' argument is required for composer.update.",
+    );
     // Debian's composer has no self-update command: Salt's error carries Composer's words
     const self = await call('composer.selfupdate', home);
     expect(self.code).toBe(1);
-    expect(self.output).toContain('Error running \'composer.selfupdate\': ');
+    expect(self.output).toContain("Error running 'composer.selfupdate': ");
     expect(self.output).toContain('Command "selfupdate" is not defined.');
   });
 });

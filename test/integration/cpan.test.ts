@@ -51,14 +51,18 @@ describe.skipIf(!which('cpan') || !which('make'))('cpan module', () => {
       name: 'No::Such::Module',
       error: 'This package does not seem to exist',
     });
-    expect((await call('cpan.remove', 'No::Such::Module')).local).toEqual({ error: 'This package does not seem to exist' });
+    expect((await call('cpan.remove', 'No::Such::Module')).local).toEqual({
+      error: 'This package does not seem to exist',
+    });
     // Salt reads the new version of a module cpan never found: its KeyError
     const unknown = await call('cpan.install', 'No::Such::Module');
     expect(unknown.code).toBe(1);
     expect(unknown.output).toContain("KeyError: 'installed version'");
   });
 
-  it('installs from the mirror, lists it, removes its files by the build MANIFEST', { timeout: 300_000 }, async () => {
+  it('installs from the mirror, lists it, removes its files by the build MANIFEST', {
+    timeout: 300_000,
+  }, async () => {
     expect((await call('cpan.install', 'Tsalt::Hello')).local).toEqual({ old: 'not installed', new: '0.01' });
     expect(existsSync(installedFile)).toBe(true);
     const shown = (await call('cpan.show', 'Tsalt::Hello')).local as Record<string, unknown>;

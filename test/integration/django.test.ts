@@ -26,25 +26,30 @@ describe.skipIf(!which('django-admin'))('django module', () => {
       `STATIC_ROOT = '${site}/static_root'\nSTATICFILES_DIRS = ['${site}/assets']\nFIXTURE_DIRS = ['${site}/fixtures']\n`,
     );
     writeFileSync(join(site, 'assets', 'site.css'), 'body{}\n');
-    const group = (pk: number, name: string) => `[{"model": "auth.group", "pk": ${pk}, "fields": {"name": "${name}"}}]`;
+    const group = (pk: number, name: string) =>
+      `[{"model": "auth.group", "pk": ${pk}, "fields": {"name": "${name}"}}]`;
     writeFileSync(join(site, 'fixtures', 'groups.json'), group(1, 'editors'));
     writeFileSync(join(site, 'fixtures', 'more.json'), group(2, 'writers'));
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('migrates, creates a superuser once, loads fixtures, collects static files', { timeout: 300_000 }, async () => {
+  it('migrates, creates a superuser once, loads fixtures, collects static files', {
+    timeout: 300_000,
+  }, async () => {
     const migrated = await call('django.migrate', 'djp.settings', pp);
     expect(migrated.code).toBe(0);
-    expect(migrated.local).toMatch(/^Operations to perform:\n {2}Apply all migrations: admin, auth, contenttypes, sessions\n/);
+    expect(migrated.local).toMatch(
+      /^Operations to perform:\n {2}Apply all migrations: admin, auth, contenttypes, sessions\n/,
+    );
     expect(migrated.local).toContain('Applying auth.0001_initial... OK');
     expect((await call('django.migrate', 'djp.settings', 'auth', pp)).local).toBe(
       'Operations to perform:\n  Apply all migrations: auth\nRunning migrations:\n  No migrations to apply.',
     );
     const noApp = await call('django.migrate', 'djp.settings', 'nosuchapp', pp);
     expect(noApp).toMatchObject({ code: 1, local: "CommandError: No installed app with label 'nosuchapp'." });
-    expect((await call('django.createsuperuser', 'djp.settings', 'admin', 'admin@example.com', pp)).local).toBe(
-      'Superuser created successfully.',
-    );
+    expect(
+      (await call('django.createsuperuser', 'djp.settings', 'admin', 'admin@example.com', pp)).local,
+    ).toBe('Superuser created successfully.');
     const again = await call('django.createsuperuser', 'djp.settings', 'admin', 'admin@example.com', pp);
     expect(again).toMatchObject({ code: 1, local: 'CommandError: Error: That username is already taken.' });
     expect((await call('django.loaddata', 'djp.settings', 'groups,more', pp, 'database=default')).local).toBe(
@@ -57,15 +62,29 @@ describe.skipIf(!which('django-admin'))('django module', () => {
     expect(existsSync(join(site, 'static_root', 'site.css'))).toBe(true);
   });
 
-  it('command: extra positionals are --flags, extra keywords --key=value; syncdb is gone from Django 3', { timeout: 240_000 }, async () => {
+  it('command: extra positionals are --flags, extra keywords --key=value; syncdb is gone from Django 3', {
+    timeout: 240_000,
+  }, async () => {
     // positionally: settings_module, command, bin_env, pythonpath, env, runas, then *args
-    const deploy = await call('django.command', 'djp.settings', 'check', 'None', site, 'None', 'None', 'deploy');
+    const deploy = await call(
+      'django.command',
+      'djp.settings',
+      'check',
+      'None',
+      site,
+      'None',
+      'None',
+      'deploy',
+    );
     expect(deploy.local).toMatch(/^System check identified some issues:\n\nWARNINGS:\n/);
     expect((await call('django.command', 'djp.settings', 'check', pp, 'tag=models')).local).toBe(
       'System check identified no issues (0 silenced).',
     );
     const syncdb = await call('django.syncdb', 'djp.settings', pp, 'migrate=True');
-    expect(syncdb).toMatchObject({ code: 1, local: "Unknown command: 'syncdb'\nType 'django-admin help' for usage." });
+    expect(syncdb).toMatchObject({
+      code: 1,
+      local: "Unknown command: 'syncdb'\nType 'django-admin help' for usage.",
+    });
     const missing = await call('django.command', 'djp.settings', 'check', '/nonexistent/bin/thing', pp);
     expect(missing.code).toBe(1);
     expect(missing.output).toContain(

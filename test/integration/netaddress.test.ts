@@ -24,7 +24,10 @@ describe('netaddress module', () => {
       '::ffff:10.1.2.2',
       '::ffff:10.1.2.3',
     ]);
-    expect((await call('netaddress.list_cidr_ips', '2001:db8::/127')).local).toEqual(['2001:db8::', '2001:db8::1']);
+    expect((await call('netaddress.list_cidr_ips', '2001:db8::/127')).local).toEqual([
+      '2001:db8::',
+      '2001:db8::1',
+    ]);
     expect((await call('netaddress.cidr_netmask', '192.168/255.255.240.0')).local).toBe('255.255.240.0');
     expect((await call('netaddress.cidr_netmask', 'cidr=2001:db8::/::ffff')).local).toBe(
       'ffff:ffff:ffff:ffff:ffff:ffff:ffff:0',
@@ -34,7 +37,9 @@ describe('netaddress module', () => {
     expect((await call('netaddress.cidr_broadcast', '::/96')).local).toBe('::255.255.255.255');
   });
 
-  it("bad networks: netaddr's AddrFormatError, or invalid arguments for a value that is no string", { timeout: 180_000 }, async () => {
+  it("bad networks: netaddr's AddrFormatError, or invalid arguments for a value that is no string", {
+    timeout: 180_000,
+  }, async () => {
     const bad = await call('netaddress.cidr_netmask', '1.2.3.4/33');
     expect(bad.code).toBe(1);
     expect(bad.output).toContain('AddrFormatError: invalid IPNetwork 1.2.3.4/33');

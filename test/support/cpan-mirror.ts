@@ -15,7 +15,13 @@ export function makeCpanHome(home: string): string {
   const mirror = join(home, 'mirror');
   const authorDir = join(mirror, 'authors/id/T/TS/TSALT');
   const dist = join(home, 'dist', 'Tsalt-Hello-0.01');
-  for (const d of [join(home, '.cpan/CPAN'), join(home, '.cpan/build'), join(mirror, 'modules'), join(dist, 'lib/Tsalt'), authorDir])
+  for (const d of [
+    join(home, '.cpan/CPAN'),
+    join(home, '.cpan/build'),
+    join(mirror, 'modules'),
+    join(dist, 'lib/Tsalt'),
+    authorDir,
+  ])
     mkdirSync(d, { recursive: true });
   writeFileSync(join(dist, 'lib/Tsalt/Hello.pm'), 'package Tsalt::Hello;\nour $VERSION = "0.01";\n1;\n');
   writeFileSync(
@@ -31,7 +37,10 @@ export function makeCpanHome(home: string): string {
     join(authorDir, 'CHECKSUMS'),
     `$cksum = {\n  q[Tsalt-Hello-0.01.tar.gz] => { md5 => q[${hex('md5')}], sha256 => q[${hex('sha256')}], size => ${data.length}, cpan_path => q[T/TS/TSALT] },\n};\n`,
   );
-  writeFileSync(join(mirror, 'authors/01mailrc.txt.gz'), gzipSync('alias TSALT "Tsalt Tester <tsalt@example.com>"\n'));
+  writeFileSync(
+    join(mirror, 'authors/01mailrc.txt.gz'),
+    gzipSync('alias TSALT "Tsalt Tester <tsalt@example.com>"\n'),
+  );
   writeFileSync(
     join(mirror, 'modules/02packages.details.txt.gz'),
     gzipSync(
@@ -87,6 +96,9 @@ export function makeCpanHome(home: string): string {
   };
   const lines = Object.entries(conf).map(([k, v]) => `  '${k}' => q[${v}],`);
   lines.push(`  'urllist' => [q[file://${mirror}/]],`);
-  writeFileSync(join(cpanDir, 'CPAN/MyConfig.pm'), `$CPAN::Config = {\n${lines.sort().join('\n')}\n};\n1;\n__END__\n`);
+  writeFileSync(
+    join(cpanDir, 'CPAN/MyConfig.pm'),
+    `$CPAN::Config = {\n${lines.sort().join('\n')}\n};\n1;\n__END__\n`,
+  );
   return join(home, 'perl5/lib/perl5');
 }
