@@ -14,6 +14,7 @@ import {
 } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { SALT_ERR_CMD_NOT_FOUND } from './_command-not-found.js';
+import { composerFlagArgs } from './_composer-args.js';
 import { shlexSplit } from './_shlex.js';
 import { which } from './_which.js';
 
@@ -100,14 +101,7 @@ const projectArgs = (z: typeof import('zod').z) =>
     composer: z.unknown().default(null),
     php: z.unknown().default(null),
     runas: z.unknown().default(null),
-    prefer_source: z.unknown().default(null),
-    prefer_dist: z.unknown().default(null),
-    no_scripts: z.unknown().default(null),
-    no_plugins: z.unknown().default(null),
-    optimize: z.unknown().default(null),
-    no_dev: z.unknown().default(null),
-    quiet: z.unknown().default(false),
-    composer_home: z.unknown().default('/root'),
+    ...composerFlagArgs(z),
     env: z.unknown().default(null),
   });
 

@@ -5,6 +5,7 @@
  * `composer` execution module, reporting Composer's output as the changes.
  */
 import { SaltError } from '../kernel/index.js';
+import { composerFlagArgs } from '../modules/_composer-args.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 
 /** The arguments both states take besides `name` (`user` runs Composer as that user). */
@@ -13,14 +14,7 @@ const composerArgs = (z: typeof import('zod').z) => ({
   composer: z.unknown().default(null),
   php: z.unknown().default(null),
   user: z.unknown().default(null),
-  prefer_source: z.unknown().default(null),
-  prefer_dist: z.unknown().default(null),
-  no_scripts: z.unknown().default(null),
-  no_plugins: z.unknown().default(null),
-  optimize: z.unknown().default(null),
-  no_dev: z.unknown().default(null),
-  quiet: z.unknown().default(false),
-  composer_home: z.unknown().default('/root'),
+  ...composerFlagArgs(z),
 });
 
 type Args = { [K in keyof ReturnType<typeof composerArgs>]: unknown } & { name: string; env: unknown };
