@@ -216,7 +216,9 @@ export const apiVersion = (ctx: ExecContext, kwargs: Kwargs): Promise<unknown> =
 
 /** Compares dotted versions numerically (Salt's `Version`): -1, 0 or 1. */
 export function versionCmp(a: unknown, b: string): number {
-  const pa = String(a).split('.').map((p) => Number.parseInt(p, 10) || 0);
+  const pa = String(a)
+    .split('.')
+    .map((p) => Number.parseInt(p, 10) || 0);
   const pb = b.split('.').map((p) => Number.parseInt(p, 10) || 0);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const d = (pa[i] ?? 0) - (pb[i] ?? 0);

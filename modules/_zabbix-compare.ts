@@ -6,9 +6,9 @@
  */
 import type { ExecContext } from '../kernel/index.js';
 import { pyStr, pyTruthy, pyTypeName } from '../kernel/util.js';
-import { type Kwargs, paramsExtend, saltException, withLogin } from './_zabbix-api.js';
 import { pythonError } from './_py-exception.js';
 import { pyShortTypeName } from './_py-type-name.js';
+import { type Kwargs, paramsExtend, saltException, withLogin } from './_zabbix-api.js';
 
 /** Salt's `ZABBIX_TOP_LEVEL_OBJECTS`: queried without the caller's extra params. */
 const TOP_LEVEL_OBJECTS = new Set([
@@ -78,7 +78,10 @@ export function runQuery(ctx: ExecContext, method: string, params: unknown, kw: 
     const p = params && typeof params === 'object' && !Array.isArray(params) ? params : null;
     if (p) paramsExtend(p as Record<string, unknown>, kw);
     else if (Object.keys(kw).some((k) => !k.startsWith('_')))
-      throw pythonError('AttributeError', `'${pyShortTypeName(params)}' object has no attribute 'setdefault'`);
+      throw pythonError(
+        'AttributeError',
+        `'${pyShortTypeName(params)}' object has no attribute 'setdefault'`,
+      );
     const res = await s.result(method, params);
     return typeof res === 'boolean' ? res : pyTruthy(res) ? res : false;
   });
@@ -195,7 +198,8 @@ export function compareParams(defined: unknown, existing: unknown, returnOld: bo
   }
   const ex = existing as Record<string, unknown>;
   try {
-    if (!Object.keys(defined).every((k) => k in ex)) return returnOld ? { new: defined, old: existing } : defined;
+    if (!Object.keys(defined).every((k) => k in ex))
+      return returnOld ? { new: defined, old: existing } : defined;
     const changed = (comp: Diff) => pyTruthy(comp) || Array.isArray(comp);
     if (returnOld) {
       const diff = { new: {} as Record<string, unknown>, old: {} as Record<string, unknown> };

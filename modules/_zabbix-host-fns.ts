@@ -4,27 +4,24 @@
  */
 import { defineFunction, type ExecContext } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
-import { cli, opt, req } from './_zabbix-args.js';
+import { pythonError } from './_py-exception.js';
+import { pyShortTypeName } from './_py-type-name.js';
 import {
   apiVersion,
   asList,
   field,
   type Kwargs,
-  mapToListOfDicts,
-  paramsExtend,
-  withLogin,
-  orFalse,
-  resultKey,
   listAll,
+  mapToListOfDicts,
+  orFalse,
+  paramsExtend,
+  resultKey,
+  withLogin,
 } from './_zabbix-api.js';
-import { pythonError } from './_py-exception.js';
-import { pyShortTypeName } from './_py-type-name.js';
+import { cli, opt, req } from './_zabbix-args.js';
 
 /** Salt's `INTERFACE_DEFAULT_PORTS`, indexed by the interface type as Salt indexes it. */
 const INTERFACE_DEFAULT_PORTS = [10050, 161, 623, 12345];
-
-
-
 
 export async function hostGet(
   ctx: ExecContext,
@@ -74,7 +71,7 @@ export const hostFunctions = {
   host_create: defineFunction({
     args: (z) => z.object({ host: req(z), groups: req(z), interfaces: req(z) }),
     varkw: true,
-    doc: `Create a host (host.create): host, the technical name; groups, host group ids (one or a list); interfaces, the host's interfaces (a dict or a list of them); visible_name, its visible name. The new host's ids, False on failure.${cli("host_create technicalname 4 interfaces='{type: 1, main: 1, useip: 1, ip: \"192.168.3.1\", dns: \"\", port: 10050}' visible_name='Host Visible Name'")}`,
+    doc: `Create a host (host.create): host, the technical name; groups, host group ids (one or a list); interfaces, the host's interfaces (a dict or a list of them); visible_name, its visible name. The new host's ids, False on failure.${cli('host_create technicalname 4 interfaces=\'{type: 1, main: 1, useip: 1, ip: "192.168.3.1", dns: "", port: 10050}\' visible_name=\'Host Visible Name\'')}`,
     run: (ctx, a, extra) => {
       const params = {
         host: a.host,
@@ -93,7 +90,7 @@ export const hostFunctions = {
   host_exists: defineFunction({
     args: (z) => z.object({ host: opt(z), hostid: opt(z), name: opt(z), node: opt(z), nodeids: opt(z) }),
     varkw: true,
-    doc: `Checks if at least one host that matches the given filter criteria exists: host (technical name), hostid or name (visible name); node and nodeids are for Zabbix before 2.4. True or False.${cli('host_exists \'Zabbix server\'')}`,
+    doc: `Checks if at least one host that matches the given filter criteria exists: host (technical name), hostid or name (visible name); node and nodeids are for Zabbix before 2.4. True or False.${cli("host_exists 'Zabbix server'")}`,
     run: async (ctx, a, extra) => {
       await apiVersion(ctx, extra.kwargs);
       const v = (x: unknown) => (pyTruthy(x) ? x : null);
@@ -109,7 +106,7 @@ export const hostFunctions = {
   host_update: defineFunction({
     args: (z) => z.object({ hostid: req(z) }),
     varkw: true,
-    doc: `Update a host (host.update): hostid, and the properties to set (groups: host group ids; visible_name: the visible name). The updated ids, False on failure.${cli('host_update 10084 name=\'Zabbix server2\'')}`,
+    doc: `Update a host (host.update): hostid, and the properties to set (groups: host group ids; visible_name: the visible name). The updated ids, False on failure.${cli("host_update 10084 name='Zabbix server2'")}`,
     run: (ctx, a, extra) => {
       const kw = { ...extra.kwargs };
       const params: Record<string, unknown> = { hostid: a.hostid };
@@ -169,13 +166,20 @@ export const hostFunctions = {
     varkw: true,
     doc: `Create a host group (hostgroup.create): name. The new group's ids, False on failure.${cli('hostgroup_create MyNewGroup')}`,
     run: (ctx, a, extra) =>
-      resultKey(ctx, extra.kwargs, 'hostgroup.create', paramsExtend({ name: a.name }, extra.kwargs), 'groupids'),
+      resultKey(
+        ctx,
+        extra.kwargs,
+        'hostgroup.create',
+        paramsExtend({ name: a.name }, extra.kwargs),
+        'groupids',
+      ),
   }),
   hostgroup_delete: defineFunction({
     args: (z) => z.object({ hostgroupids: req(z) }),
     varkw: true,
     doc: `Delete host groups (hostgroup.delete): hostgroupids, one id or a list. The deleted ids, False on failure.${cli('hostgroup_delete 23')}`,
-    run: (ctx, a, extra) => resultKey(ctx, extra.kwargs, 'hostgroup.delete', asList(a.hostgroupids), 'groupids'),
+    run: (ctx, a, extra) =>
+      resultKey(ctx, extra.kwargs, 'hostgroup.delete', asList(a.hostgroupids), 'groupids'),
   }),
   hostgroup_exists: defineFunction({
     args: (z) => z.object({ name: opt(z), groupid: opt(z), node: opt(z), nodeids: opt(z) }),
@@ -196,7 +200,7 @@ export const hostFunctions = {
   hostgroup_update: defineFunction({
     args: (z) => z.object({ groupid: req(z), name: opt(z) }),
     varkw: true,
-    doc: `Update a host group (hostgroup.update): groupid, and name, its new name. The updated ids, False on failure.${cli('hostgroup_update 24 name=\'Renamed Name\'')}`,
+    doc: `Update a host group (hostgroup.update): groupid, and name, its new name. The updated ids, False on failure.${cli("hostgroup_update 24 name='Renamed Name'")}`,
     run: (ctx, a, extra) => {
       const params: Record<string, unknown> = { groupid: a.groupid };
       if (pyTruthy(a.name)) params.name = a.name;
@@ -244,7 +248,10 @@ export const hostFunctions = {
           type: a.if_type,
           useip: a.useip,
         };
-        return field(await s.result('hostinterface.create', paramsExtend(params, extra.kwargs)), 'interfaceids');
+        return field(
+          await s.result('hostinterface.create', paramsExtend(params, extra.kwargs)),
+          'interfaceids',
+        );
       }),
   }),
   hostinterface_delete: defineFunction({

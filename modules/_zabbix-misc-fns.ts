@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineFunction, type ExecContext } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
-import { cli, opt, req } from './_zabbix-args.js';
+import { pythonError } from './_py-exception.js';
+import { pyShortTypeName } from './_py-type-name.js';
 import {
   apiVersion,
   asList,
@@ -19,9 +20,14 @@ import {
   versionCmp,
   withLogin,
 } from './_zabbix-api.js';
-import { compareParams, objectIdByParams, runQuery, substituteParams, ZABBIX_ID_MAPPER } from './_zabbix-compare.js';
-import { pythonError } from './_py-exception.js';
-import { pyShortTypeName } from './_py-type-name.js';
+import { cli, opt, req } from './_zabbix-args.js';
+import {
+  compareParams,
+  objectIdByParams,
+  runQuery,
+  substituteParams,
+  ZABBIX_ID_MAPPER,
+} from './_zabbix-compare.js';
 
 /** Salt's macro name: a dict's first key, wrapped in braces unless it starts or ends with one. */
 function macroName(macro: unknown): string {
@@ -86,20 +92,23 @@ export const miscFunctions = {
     run: () => ZABBIX_ID_MAPPER,
   }),
   substitute_params: defineFunction({
-    args: (z) => z.object({ input_object: req(z), extend_params: opt(z), filter_key: z.unknown().default('name') }),
+    args: (z) =>
+      z.object({ input_object: req(z), extend_params: opt(z), filter_key: z.unknown().default('name') }),
     varkw: true,
-    doc: `Go through Zabbix object params specification and if needed get given object ID from Zabbix API and put it back as a value: a dict with query_object and query_name becomes the id of the object named so (filter_key: the field to filter on; extend_params: more params for objects that are not top-level). Other values become strings.${cli("substitute_params '{\"query_object\": \"object_name\", \"query_name\": \"query_name\"}'")}`,
-    run: (ctx, a, extra) => substituteParams(ctx, a.input_object, a.extend_params, a.filter_key, extra.kwargs),
+    doc: `Go through Zabbix object params specification and if needed get given object ID from Zabbix API and put it back as a value: a dict with query_object and query_name becomes the id of the object named so (filter_key: the field to filter on; extend_params: more params for objects that are not top-level). Other values become strings.${cli('substitute_params \'{"query_object": "object_name", "query_name": "query_name"}\'')}`,
+    run: (ctx, a, extra) =>
+      substituteParams(ctx, a.input_object, a.extend_params, a.filter_key, extra.kwargs),
   }),
   compare_params: defineFunction({
-    args: (z) => z.object({ defined: req(z), existing: req(z), return_old_value: z.unknown().default(false) }),
+    args: (z) =>
+      z.object({ defined: req(z), existing: req(z), return_old_value: z.unknown().default(false) }),
     doc: `Compares Zabbix object definition against existing Zabbix object: the params that differ (None when none do); return_old_value: {new, old} pairs.\n\nCLI Example:\n\n    salt '*' zabbix.compare_params new_zabbix_object_dict existing_zabbix_onject_dict`,
     run: (_ctx, a) => compareParams(a.defined, a.existing, pyTruthy(a.return_old_value)),
   }),
   get_object_id_by_params: defineFunction({
     args: (z) => z.object({ obj: req(z), params: opt(z) }),
     varkw: true,
-    doc: `Get ID of single Zabbix object specified by its name: obj, the object type; params, the get call's params. The id as a string.${cli("get_object_id_by_params object_type params=zabbix_api_query_parameters_dict")}`,
+    doc: `Get ID of single Zabbix object specified by its name: obj, the object type; params, the get call's params. The id as a string.${cli('get_object_id_by_params object_type params=zabbix_api_query_parameters_dict')}`,
     run: (ctx, a, extra) => objectIdByParams(ctx, String(a.obj), a.params, extra.kwargs),
   }),
   apiinfo_version: defineFunction({
@@ -177,7 +186,8 @@ export const miscFunctions = {
     args: (z) => z.object({ macroids: req(z) }),
     varkw: true,
     doc: `Delete host user macros (usermacro.delete): macroids, one id or a list. The deleted ids.${cli('usermacro_delete 21')}`,
-    run: (ctx, a, extra) => resultKey(ctx, extra.kwargs, 'usermacro.delete', asList(a.macroids), 'hostmacroids'),
+    run: (ctx, a, extra) =>
+      resultKey(ctx, extra.kwargs, 'usermacro.delete', asList(a.macroids), 'hostmacroids'),
   }),
   usermacro_deleteglobal: defineFunction({
     args: (z) => z.object({ macroids: req(z) }),
@@ -235,7 +245,10 @@ export const miscFunctions = {
         const modern = versionCmp(await apiVersion(ctx, extra.kwargs), '4.4') >= 0;
         const params: Record<string, unknown> = modern ? { name: a.name } : { description: a.name };
         params.type = a.mediatype;
-        return field(await s.result('mediatype.create', paramsExtend(params, extra.kwargs, !modern)), 'mediatypeid');
+        return field(
+          await s.result('mediatype.create', paramsExtend(params, extra.kwargs, !modern)),
+          'mediatypeid',
+        );
       }),
   }),
   mediatype_delete: defineFunction({
@@ -246,14 +259,25 @@ export const miscFunctions = {
       resultKey(ctx, extra.kwargs, 'mediatype.delete', asList(a.mediatypeids), 'mediatypeids'),
   }),
   mediatype_update: defineFunction({
-    args: (z) => z.object({ mediatypeid: req(z), name: z.unknown().default(false), mediatype: z.unknown().default(false) }),
+    args: (z) =>
+      z.object({
+        mediatypeid: req(z),
+        name: z.unknown().default(false),
+        mediatype: z.unknown().default(false),
+      }),
     varkw: true,
-    doc: `Update a media type (mediatype.update): mediatypeid; name (sent as description, as Salt does); mediatype, its type. The updated ids.${cli("mediatype_update 4 mediatype=1")}`,
+    doc: `Update a media type (mediatype.update): mediatypeid; name (sent as description, as Salt does); mediatype, its type. The updated ids.${cli('mediatype_update 4 mediatype=1')}`,
     run: (ctx, a, extra) => {
       const params: Record<string, unknown> = { mediatypeid: a.mediatypeid };
       if (pyTruthy(a.name)) params.description = a.name;
       if (pyTruthy(a.mediatype)) params.type = a.mediatype;
-      return resultKey(ctx, extra.kwargs, 'mediatype.update', paramsExtend(params, extra.kwargs), 'mediatypeids');
+      return resultKey(
+        ctx,
+        extra.kwargs,
+        'mediatype.update',
+        paramsExtend(params, extra.kwargs),
+        'mediatypeids',
+      );
     },
   }),
   template_get: defineFunction({

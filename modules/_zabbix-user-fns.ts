@@ -5,31 +5,35 @@
  */
 import { defineFunction, type ExecContext } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/util.js';
-import { cli, opt, req } from './_zabbix-args.js';
+import { pythonError } from './_py-exception.js';
+import { pyShortTypeName } from './_py-type-name.js';
 import {
   apiVersion,
   asList,
   field,
   iterate,
   type Kwargs,
+  listAll,
   mapToListOfDicts,
+  orFalse,
   paramsExtend,
+  resultKey,
   versionCmp,
   withLogin,
-  orFalse,
-  resultKey,
-  listAll,
 } from './_zabbix-api.js';
-import { pythonError } from './_py-exception.js';
-import { pyShortTypeName } from './_py-type-name.js';
-
+import { cli, opt, req } from './_zabbix-args.js';
 
 /** The user's login field for this API version: `username` after 5.2, else `alias`. */
 async function usernameField(ctx: ExecContext, kw: Kwargs): Promise<string> {
   return versionCmp(await apiVersion(ctx, kw), '5.2') > 0 ? 'username' : 'alias';
 }
 
-export async function userGet(ctx: ExecContext, alias: unknown, userids: unknown, kw: Kwargs): Promise<unknown> {
+export async function userGet(
+  ctx: ExecContext,
+  alias: unknown,
+  userids: unknown,
+  kw: Kwargs,
+): Promise<unknown> {
   return withLogin(ctx, kw, async (s) => {
     const uf = await usernameField(ctx, kw);
     const filter: Record<string, unknown> = {};
@@ -73,17 +77,19 @@ const removedMethod = (method: string) => ({
   comment: `Method '${method}' removed in Zabbix 4.0+ use 'user.update'`,
 });
 
-
-
 export const userFunctions = {
   user_create: defineFunction({
     args: (z) => z.object({ alias: req(z), passwd: req(z), usrgrps: req(z) }),
     varkw: true,
-    doc: `Create a user (user.create): alias, the login name; passwd; usrgrps, user group ids (one or a list); firstname, the user's name. The new user's ids.${cli('user_create james password007 [7,12] firstname=\'James Bond\'')}`,
+    doc: `Create a user (user.create): alias, the login name; passwd; usrgrps, user group ids (one or a list); firstname, the user's name. The new user's ids.${cli("user_create james password007 [7,12] firstname='James Bond'")}`,
     run: (ctx, a, extra) =>
       withLogin(ctx, extra.kwargs, async (s) => {
         const uf = await usernameField(ctx, extra.kwargs);
-        const params = { [uf]: a.alias, passwd: a.passwd, usrgrps: mapToListOfDicts(asList(a.usrgrps), 'usrgrpid') };
+        const params = {
+          [uf]: a.alias,
+          passwd: a.passwd,
+          usrgrps: mapToListOfDicts(asList(a.usrgrps), 'usrgrpid'),
+        };
         return field(await s.result('user.create', paramsExtend(params, extra.kwargs, true)), 'userids');
       }),
   }),
@@ -112,7 +118,7 @@ export const userFunctions = {
   user_update: defineFunction({
     args: (z) => z.object({ userid: req(z) }),
     varkw: true,
-    doc: `Update a user (user.update): userid, and the properties to set (usrgrps: user group ids; medias or user_medias: the user's media; firstname: the user's name). The updated ids.${cli('user_update 16 visible_name=\'James Brown\'')}`,
+    doc: `Update a user (user.update): userid, and the properties to set (usrgrps: user group ids; medias or user_medias: the user's media; firstname: the user's name). The updated ids.${cli("user_update 16 visible_name='James Brown'")}`,
     run: (ctx, a, extra) =>
       withLogin(ctx, extra.kwargs, async (s) => {
         const version = await apiVersion(ctx, extra.kwargs);
@@ -123,7 +129,11 @@ export const userFunctions = {
         delete kw.user_medias;
         if (medias === null) medias = userMedias ?? null;
         else if (Array.isArray(medias)) medias = [...medias, ...iterate(userMedias ?? [])];
-        else throw pythonError('AttributeError', `'${pyShortTypeName(medias)}' object has no attribute 'extend'`);
+        else
+          throw pythonError(
+            'AttributeError',
+            `'${pyShortTypeName(medias)}' object has no attribute 'extend'`,
+          );
         const params: Record<string, unknown> = { userid: a.userid };
         if (versionCmp(version, '3.4') < 0 && medias !== null)
           return { result: false, comment: 'Setting medias available in Zabbix 3.4+' };
@@ -168,14 +178,20 @@ export const userFunctions = {
         severity: req(z),
       }),
     varkw: true,
-    doc: `Add a medium to users (user.addmedia, Zabbix before 4.0; later ones answer that it was removed).${cli('user_addmedia 4 active=0 mediatypeid=1 period=\'1-7,00:00-24:00\' sendto=\'support2@example.com\' severity=63')}`,
+    doc: `Add a medium to users (user.addmedia, Zabbix before 4.0; later ones answer that it was removed).${cli("user_addmedia 4 active=0 mediatypeid=1 period='1-7,00:00-24:00' sendto='support2@example.com' severity=63")}`,
     run: (ctx, a, extra) =>
       withLogin(ctx, extra.kwargs, async (s) => {
         if (versionCmp(await apiVersion(ctx, extra.kwargs), '3.4') > 0) return removedMethod('user.addmedia');
         const params = {
           users: asList(a.userids).map((userid) => ({ userid })),
           medias: [
-            { active: a.active, mediatypeid: a.mediatypeid, period: a.period, sendto: a.sendto, severity: a.severity },
+            {
+              active: a.active,
+              mediatypeid: a.mediatypeid,
+              period: a.period,
+              sendto: a.sendto,
+              severity: a.severity,
+            },
           ],
         };
         return field(await s.result('user.addmedia', params), 'mediaids');
@@ -187,7 +203,8 @@ export const userFunctions = {
     doc: `Delete media (user.deletemedia, Zabbix before 4.0; later ones answer that it was removed).${cli('user_deletemedia 27')}`,
     run: (ctx, a, extra) =>
       withLogin(ctx, extra.kwargs, async (s) => {
-        if (versionCmp(await apiVersion(ctx, extra.kwargs), '3.4') > 0) return removedMethod('user.deletemedia');
+        if (versionCmp(await apiVersion(ctx, extra.kwargs), '3.4') > 0)
+          return removedMethod('user.deletemedia');
         return field(await s.result('user.deletemedia', asList(a.mediaids)), 'mediaids');
       }),
   }),
@@ -201,13 +218,20 @@ export const userFunctions = {
     varkw: true,
     doc: `Create a user group (usergroup.create): name, and its properties (gui_access, users_status, rights, ...). The new group's ids.${cli('usergroup_create GroupName')}`,
     run: (ctx, a, extra) =>
-      resultKey(ctx, extra.kwargs, 'usergroup.create', paramsExtend({ name: a.name }, extra.kwargs), 'usrgrpids'),
+      resultKey(
+        ctx,
+        extra.kwargs,
+        'usergroup.create',
+        paramsExtend({ name: a.name }, extra.kwargs),
+        'usrgrpids',
+      ),
   }),
   usergroup_delete: defineFunction({
     args: (z) => z.object({ usergroupids: req(z) }),
     varkw: true,
     doc: `Delete user groups (usergroup.delete): usergroupids, one id or a list. The deleted ids.${cli('usergroup_delete 28')}`,
-    run: (ctx, a, extra) => resultKey(ctx, extra.kwargs, 'usergroup.delete', asList(a.usergroupids), 'usrgrpids'),
+    run: (ctx, a, extra) =>
+      resultKey(ctx, extra.kwargs, 'usergroup.delete', asList(a.usergroupids), 'usrgrpids'),
   }),
   usergroup_exists: defineFunction({
     args: (z) => z.object({ name: opt(z), node: opt(z), nodeids: opt(z) }),
@@ -229,7 +253,13 @@ export const userFunctions = {
     varkw: true,
     doc: `Update a user group (usergroup.update): usrgrpid, and the properties to set. The updated ids.${cli('usergroup_update 8 name=guestsRenamed')}`,
     run: (ctx, a, extra) =>
-      resultKey(ctx, extra.kwargs, 'usergroup.update', paramsExtend({ usrgrpid: a.usrgrpid }, extra.kwargs), 'usrgrpids'),
+      resultKey(
+        ctx,
+        extra.kwargs,
+        'usergroup.update',
+        paramsExtend({ usrgrpid: a.usrgrpid }, extra.kwargs),
+        'usrgrpids',
+      ),
   }),
   usergroup_list: defineFunction({
     varkw: true,

@@ -32,7 +32,9 @@ export function hasError(answer: unknown): boolean {
 
 /** `answer['error']` as Python's str(), for a comment. */
 export const errorOf = (answer: unknown): string =>
-  answer && typeof answer === 'object' && !Array.isArray(answer) ? String((answer as Record<string, unknown>).error) : '';
+  answer && typeof answer === 'object' && !Array.isArray(answer)
+    ? String((answer as Record<string, unknown>).error)
+    : '';
 
 /** The `zabbix` module is there (Salt's `'zabbix.<fn>' in __salt__`); this state needs nothing else. */
 export const zabbixVirtual = () => true as const;

@@ -16,7 +16,9 @@ const present = defineState({
     const ret: StateReturn = { name, changes: {}, result: false, comment: '' };
     const created = `Host group ${name} created.`;
     const exists = `Host group ${name} already exists.`;
-    const changes = { [name]: { old: `Host group ${name} does not exist.`, new: `Host group ${name} created.` } };
+    const changes = {
+      [name]: { old: `Host group ${name} does not exist.`, new: `Host group ${name} created.` },
+    };
     const there = pyTruthy(await call('hostgroup_exists', [a.name]));
     if (ctx.test) {
       if (there) return { ...ret, result: true, comment: exists };

@@ -4,8 +4,8 @@
  * absent, through the `zabbix` execution module.
  */
 import { pyStr, pyTruthy } from '../kernel/util.js';
-import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 import { pythonError } from '../modules/_py-exception.js';
+import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 import { CONN_DOC, errorOf, hasError, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
 
 /** Python's `int()` of a value (an int, or a string of one). */
@@ -14,7 +14,10 @@ function pyInt(v: unknown): number {
   if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
   const s = String(v).trim();
   if (/^[-+]?\d+$/.test(s)) return Number(s);
-  throw pythonError('ValueError', `invalid literal for int() with base 10: ${pyStr(v) === s ? `'${s}'` : pyStr(v)}`);
+  throw pythonError(
+    'ValueError',
+    `invalid literal for int() with base 10: ${pyStr(v) === s ? `'${s}'` : pyStr(v)}`,
+  );
 }
 
 type Rights = Record<string, unknown>[];
@@ -28,7 +31,10 @@ function rightsDiffer(w: Rights, current: unknown): boolean {
   const c = current as Rights;
   if (w.length > 1 || c.length > 1)
     throw pythonError('TypeError', "'<' not supported between instances of 'dict' and 'dict'");
-  return JSON.stringify(w.map((r) => Object.entries(r).sort())) !== JSON.stringify(c.map((r) => Object.entries(r).sort()));
+  return (
+    JSON.stringify(w.map((r) => Object.entries(r).sort())) !==
+    JSON.stringify(c.map((r) => Object.entries(r).sort()))
+  );
 }
 
 const FIELDS = ['debug_mode', 'gui_access', 'rights', 'users_status'] as const;
@@ -58,7 +64,8 @@ const present = defineState({
           if (rightsDiffer(kw.rights as Rights, group.rights)) update.add('rights');
         }
       }
-      if ('users_status' in kw && pyInt(kw.users_status) !== pyInt(group.users_status)) update.add('users_status');
+      if ('users_status' in kw && pyInt(kw.users_status) !== pyInt(group.users_status))
+        update.add('users_status');
     }
     if (ctx.test) {
       if (!there) return { ...ret, result: null, comment: `User group ${name} created.` };
@@ -72,7 +79,9 @@ const present = defineState({
           ...ret,
           result: true,
           comment: `User group ${name} created.`,
-          changes: { [name]: { old: `User group ${name} does not exist.`, new: `User group ${name} created.` } },
+          changes: {
+            [name]: { old: `User group ${name} does not exist.`, new: `User group ${name} created.` },
+          },
         };
       return { ...ret, comment: `Unable to create user group: ${name}. ${errorOf(created)}` };
     }
@@ -101,7 +110,8 @@ const absent = defineState({
     const notThere = `User group ${name} does not exist.`;
     const deleted = `User group ${name} deleted.`;
     const there = pyTruthy(await call('usergroup_exists', [a.name]));
-    if (ctx.test) return there ? { ...ret, result: null, comment: deleted } : { ...ret, result: true, comment: notThere };
+    if (ctx.test)
+      return there ? { ...ret, result: null, comment: deleted } : { ...ret, result: true, comment: notThere };
     const got = await call('usergroup_get', [a.name]);
     if (!pyTruthy(got)) return { ...ret, result: true, comment: notThere };
     const first = Array.isArray(got) ? (got[0] as Record<string, unknown>) : {};

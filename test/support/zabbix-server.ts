@@ -50,15 +50,19 @@ export function zabbixSkipReason(): string | null {
     return "Debian's zabbix-frontend-php is not installed (.ci/run installs it)";
   if (!existsSync(join(SQL, 'schema.sql.gz')))
     return "Debian's zabbix-server-pgsql (the schema) is not installed (.ci/run installs it)";
-  if (!phpHasPgsql()) return "php with the pgsql extension (php-cli, php-pgsql) is not installed (.ci/run installs them)";
+  if (!phpHasPgsql())
+    return 'php with the pgsql extension (php-cli, php-pgsql) is not installed (.ci/run installs them)';
   return null;
 }
 
-const readSql = (name: string): string => gunzipSync(readFileSync(join(SQL, `${name}.sql.gz`))).toString('utf8');
+const readSql = (name: string): string =>
+  gunzipSync(readFileSync(join(SQL, `${name}.sql.gz`))).toString('utf8');
 
 /** The data file without the skipped tables' rows and without its own transaction. */
 function trimmedData(): string {
-  const text = readSql('data').replace(/^START TRANSACTION;$/m, '').replace(/^COMMIT;$/m, '');
+  const text = readSql('data')
+    .replace(/^START TRANSACTION;$/m, '')
+    .replace(/^COMMIT;$/m, '');
   return text
     .split(/^(?=INSERT INTO )/m)
     .filter((stmt) => {
@@ -171,7 +175,8 @@ export async function startZabbixServer(): Promise<ZabbixTestServer> {
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
     });
     const child = php;
-    for (const s of [child.stdout, child.stderr]) s?.on('data', (c: Buffer) => (output = (output + c).slice(-4000)));
+    for (const s of [child.stdout, child.stderr])
+      s?.on('data', (c: Buffer) => (output = (output + c).slice(-4000)));
     const url = `http://127.0.0.1:${port}/api_jsonrpc.php`;
     const deadline = Date.now() + 90_000;
     while (!(await apiAnswers(url))) {
