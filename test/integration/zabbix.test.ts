@@ -89,7 +89,7 @@ describe.skipIf(skip !== null)('zabbix module and states against a real Zabbix A
   it('creates, renames, finds and deletes a host group', async () => {
     const created = await call('zabbix.hostgroup_create', 'zbx-test-group', ...conn);
     expect(created.local).toEqual([expect.stringMatching(ID)]);
-    const gid = (created.local as string[])[0];
+    const gid = (created.local as string[])[0] as string;
     expect((await call('zabbix.hostgroup_exists', 'zbx-test-group', ...conn)).local).toBe(true);
     expect((await call('zabbix.hostgroup_update', gid, 'name=zbx-test-group2', ...conn)).local).toEqual([
       gid,
