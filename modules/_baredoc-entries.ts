@@ -4,8 +4,7 @@
  * arguments as `{name: default}`, the file (module) a name selects, and the docs.
  */
 import { type FunctionIndex, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
-import { pyTypeName } from '../kernel/util.js';
-import { pythonError } from './_py-exception.js';
+import { pyClassName, pythonError } from './_py-exception.js';
 import { argspecOf, type SignatureSpec } from './_sys-report.js';
 
 /**
@@ -47,7 +46,8 @@ export type BaredocIndex = Pick<FunctionIndex, 'list' | 'modules' | 'get' | 'mod
  */
 export async function selectByFile(index: BaredocIndex, name: unknown, forDocs: boolean): Promise<string[]> {
   if (!name) return index.modules();
-  if (typeof name !== 'string') throw new SALT_ERR_INVOCATION(`argument of type '${pyTypeName(name)}' is not iterable`);
+  if (typeof name !== 'string')
+    throw new SALT_ERR_INVOCATION(`argument of type '${pyClassName(name)}' is not iterable`);
   let stem = name;
   if (name.includes('.')) {
     if (!forDocs) throw new SALT_ERR_EXEC_COMMAND('Function name given');
@@ -98,7 +98,11 @@ export async function listFunctions(
  * Salt's `_parse_module_docs`: the module's doc under its name and each function's under
  * `mod.fn`; for a dotted name only that function's.
  */
-async function moduleDocs(index: BaredocIndex, mod: string, name?: string): Promise<Record<string, string | null>> {
+async function moduleDocs(
+  index: BaredocIndex,
+  mod: string,
+  name?: string,
+): Promise<Record<string, string | null>> {
   const ret: Record<string, string | null> = {};
   const fnOnly = name?.includes('.') ? name.split('.')[1] : undefined;
   if (fnOnly === undefined) ret[mod] = (await index.moduleDoc(mod)) ?? null;
@@ -111,7 +115,10 @@ async function moduleDocs(index: BaredocIndex, mod: string, name?: string): Prom
 }
 
 /** Salt's `module_docs`/`state_docs`: a name that selects no file is Salt's IndexError. */
-export async function docsOf(index: BaredocIndex, names: readonly unknown[]): Promise<Record<string, string | null>> {
+export async function docsOf(
+  index: BaredocIndex,
+  names: readonly unknown[],
+): Promise<Record<string, string | null>> {
   const ret: Record<string, string | null> = {};
   if (names.length === 0) {
     for (const mod of await index.modules()) Object.assign(ret, await moduleDocs(index, mod));

@@ -4,8 +4,9 @@
  * `dbus-launch`), run as the user with `XDG_RUNTIME_DIR` pointing at their runtime directory.
  */
 import { type ExecContext, SALT_ERR_INVOCATION } from '../kernel/index.js';
-import { pyStr, pyTypeName } from '../kernel/util.js';
+import { pyStr } from '../kernel/util.js';
 import { passwdByName } from './_passwd-db.js';
+import { pyClassName } from './_py-exception.js';
 import { which } from './_which.js';
 
 /** What `cmd.run_all` answers (Salt adds `pid` when the command ran). */
@@ -29,7 +30,7 @@ function gsettingsCommand(): string[] {
  */
 async function uidOf(user: unknown): Promise<number | undefined> {
   if (typeof user !== 'string')
-    throw new SALT_ERR_INVOCATION(`getpwnam() argument must be str, not ${pyTypeName(user)}`);
+    throw new SALT_ERR_INVOCATION(`getpwnam() argument must be str, not ${pyClassName(user)}`);
   return (await passwdByName(user))?.uid;
 }
 

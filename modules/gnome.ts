@@ -88,11 +88,22 @@ export default defineModule({
       doc: "Set whether the screensaver starts when the session is idle; a value other than True or False is refused (False).\n\nCLI Example:\n\n    salt '*' gnome.setIdleActivation <True|False> user=<username>",
       run: async (ctx, a, { kwargs }): Promise<GsettingsRun | false> =>
         isBool(a.kvalue)
-          ? gsettingsSet(ctx, kwargs.user, 'org.gnome.desktop.screensaver', 'idle-activation-enabled', a.kvalue)
+          ? gsettingsSet(
+              ctx,
+              kwargs.user,
+              'org.gnome.desktop.screensaver',
+              'idle-activation-enabled',
+              a.kvalue,
+            )
           : false,
     }),
     get: defineFunction({
-      args: (z) => z.object({ schema: z.unknown().default(null), key: z.unknown().default(null), user: z.unknown().default(null) }),
+      args: (z) =>
+        z.object({
+          schema: z.unknown().default(null),
+          key: z.unknown().default(null),
+          user: z.unknown().default(null),
+        }),
       varkw: true,
       doc: "The value of a key of a GNOME schema for a user.\n\nCLI Example:\n\n    salt '*' gnome.get user=<username> schema=org.gnome.desktop.screensaver key=idle-activation-enabled",
       run: (ctx, a) => gsettingsGet(ctx, a.user, a.schema, a.key),

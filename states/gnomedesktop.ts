@@ -5,7 +5,12 @@
  * its value. Like Salt's, the states set keys in test mode too.
  */
 import { pyStr } from '../kernel/util.js';
-import { defineState, defineStateModule, type StateContext, type StateReturn } from '../plugins/states/index.js';
+import {
+  defineState,
+  defineStateModule,
+  type StateContext,
+  type StateReturn,
+} from '../plugins/states/index.js';
 
 interface SetAnswer {
   retcode: number;

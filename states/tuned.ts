@@ -22,7 +22,8 @@ export default defineStateModule({
         const valid = (await ctx.call('tuned.list', [])) as string[];
         if (!valid.includes(profile)) throw new SALT_ERR_INVOCATION('Invalid Profile Name');
         // Salt tests `profile in current_state`: a substring of the active profile's name
-        if (current.includes(profile)) return { ...ret, result: true, comment: 'System already in the correct state' };
+        if (current.includes(profile))
+          return { ...ret, result: true, comment: 'System already in the correct state' };
         if (ctx.test)
           return {
             ...ret,
@@ -45,7 +46,8 @@ export default defineStateModule({
       async run(ctx): Promise<StateReturn> {
         const ret: StateReturn = { name: 'off', changes: {}, result: false, comment: 'off' };
         const current = pyStr(await ctx.call('tuned.active', []));
-        if (current === 'off') return { ...ret, result: true, comment: 'System already in the correct state' };
+        if (current === 'off')
+          return { ...ret, result: true, comment: 'System already in the correct state' };
         if (ctx.test)
           return {
             ...ret,
@@ -53,7 +55,8 @@ export default defineStateModule({
             comment: `The state of "${current}" will be changed.`,
             changes: { old: current, new: 'Profile will be set to off' },
           };
-        if (await ctx.call('tuned.off', [])) return { ...ret, result: true, changes: { old: current, new: 'off' } };
+        if (await ctx.call('tuned.off', []))
+          return { ...ret, result: true, changes: { old: current, new: 'off' } };
         // Salt's function ends without a return when tuned-adm fails: the state system reports
         // the malformed (None) return
         return undefined as unknown as StateReturn;
