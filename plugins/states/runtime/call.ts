@@ -65,7 +65,9 @@ async function invoke(run: Run, low: Low, running: Running, test: boolean): Prom
     running: running as Record<string, StateReturn>,
   });
   // a return that is no dict stays as it is, for callState's content check to report
-  return ret !== null && typeof ret === 'object' && !Array.isArray(ret) ? { ...(ret as Entry) } : (ret as Entry);
+  return ret !== null && typeof ret === 'object' && !Array.isArray(ret)
+    ? { ...(ret as Entry) }
+    : (ret as Entry);
 }
 
 /** Salt's wording for keywords a function cannot take: `'x' is ...` or `'x', 'y' and 'z' are ...`. */
