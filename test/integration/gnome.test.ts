@@ -78,7 +78,7 @@ describe.skipIf(!!skip)(`gnome module and gnomedesktop states${skip ? ` (skipped
     });
     const none = await call('gnome.get');
     expect(none.code).toBe(1);
-    expect(none.output).toContain('Passed invalid arguments: getpwnam() argument must be str, not NoneType.');
+    expect(none.output).toContain('Passed invalid arguments: getpwnam() argument must be str, not None.');
   }, 120_000);
 
   it('gnomedesktop states set what differs and say what is already set', async () => {
