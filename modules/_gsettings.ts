@@ -31,7 +31,9 @@ function gsettingsCommand(): string[] {
 async function uidOf(user: unknown): Promise<number | undefined> {
   if (typeof user !== 'string')
     // CPython names None itself, other values by their class
-    throw new SALT_ERR_INVOCATION(`getpwnam() argument must be str, not ${user === null ? 'None' : pyClassName(user)}`);
+    throw new SALT_ERR_INVOCATION(
+      `getpwnam() argument must be str, not ${user === null ? 'None' : pyClassName(user)}`,
+    );
   return (await passwdByName(user))?.uid;
 }
 
