@@ -13,32 +13,27 @@ function stateIndex(ctx: ExecContext): BaredocIndex {
   return index;
 }
 
+/** `list_states`/`list_modules`: Salt's `(name=False, names_only=False)`. */
+function lister(kind: string, indexOf: (ctx: ExecContext) => BaredocIndex, fn: string) {
+  return defineFunction({
+    args: (z) => z.object({ name: z.unknown().default(false), names_only: z.unknown().default(false) }),
+    doc: `The ${kind} modules and their functions, each with its arguments and their defaults
+({module: [{function: {argument: default}}]}), or only the functions' names with names_only.
+name: the ${kind} module file to list (all when not given).
+
+CLI Example:
+
+    salt myminion baredoc.${fn}`,
+    run: (ctx, a) => listFunctions(indexOf(ctx), a.name, a.names_only),
+  });
+}
+
 export default defineModule({
   name: 'baredoc',
   doc: "The execution and state modules' functions, their arguments and their docs.",
   functions: {
-    list_states: defineFunction({
-      args: (z) => z.object({ name: z.unknown().default(false), names_only: z.unknown().default(false) }),
-      doc: `The state modules and their functions, each with its arguments and their defaults
-({module: [{function: {argument: default}}]}), or only the functions' names with names_only.
-name: the state module file to list (all when not given).
-
-CLI Example:
-
-    salt myminion baredoc.list_states`,
-      run: (ctx, a) => listFunctions(stateIndex(ctx), a.name, a.names_only),
-    }),
-    list_modules: defineFunction({
-      args: (z) => z.object({ name: z.unknown().default(false), names_only: z.unknown().default(false) }),
-      doc: `The execution modules and their functions, each with its arguments and their defaults
-({module: [{function: {argument: default}}]}), or only the functions' names with names_only.
-name: the execution module file to list (all when not given).
-
-CLI Example:
-
-    salt myminion baredoc.list_modules`,
-      run: (ctx, a) => listFunctions(ctx.functions, a.name, a.names_only),
-    }),
+    list_states: lister('state', stateIndex, 'list_states'),
+    list_modules: lister('execution', (ctx) => ctx.functions, 'list_modules'),
     state_docs: defineFunction({
       varargs: true,
       doc: `The docs of every state module and its functions, or of the named state modules or

@@ -17,8 +17,16 @@ function getter(schema: string, key: string, doc: string) {
   });
 }
 
-/** Salt's check before setting a boolean key: only Python's True and False pass. */
-const isBool = (v: unknown): v is boolean => v === true || v === false;
+/** A setter of one fixed boolean key: Salt sets it only for Python's True or False, else answers False. */
+function boolSetter(schema: string, key: string, doc: string) {
+  return defineFunction({
+    args: (z) => z.object({ kvalue: z.unknown() }),
+    varkw: true,
+    doc,
+    run: async (ctx, a, { kwargs }): Promise<GsettingsRun | false> =>
+      a.kvalue === true || a.kvalue === false ? gsettingsSet(ctx, kwargs.user, schema, key, a.kvalue) : false,
+  });
+}
 
 export default defineModule({
   name: 'gnome',
@@ -68,35 +76,21 @@ export default defineModule({
       'clock-show-date',
       "Whether the clock shows the date.\n\nCLI Example:\n\n    salt '*' gnome.getClockShowDate user=<username>",
     ),
-    setClockShowDate: defineFunction({
-      args: (z) => z.object({ kvalue: z.unknown() }),
-      varkw: true,
-      doc: "Set whether the clock shows the date; a value other than True or False is refused (False).\n\nCLI Example:\n\n    salt '*' gnome.setClockShowDate <True|False> user=<username>",
-      run: async (ctx, a, { kwargs }): Promise<GsettingsRun | false> =>
-        isBool(a.kvalue)
-          ? gsettingsSet(ctx, kwargs.user, 'org.gnome.desktop.interface', 'clock-show-date', a.kvalue)
-          : false,
-    }),
+    setClockShowDate: boolSetter(
+      'org.gnome.desktop.interface',
+      'clock-show-date',
+      "Set whether the clock shows the date; a value other than True or False is refused (False).\n\nCLI Example:\n\n    salt '*' gnome.setClockShowDate <True|False> user=<username>",
+    ),
     getIdleActivation: getter(
       'org.gnome.desktop.screensaver',
       'idle-activation-enabled',
       "Whether the screensaver starts when the session is idle.\n\nCLI Example:\n\n    salt '*' gnome.getIdleActivation user=<username>",
     ),
-    setIdleActivation: defineFunction({
-      args: (z) => z.object({ kvalue: z.unknown() }),
-      varkw: true,
-      doc: "Set whether the screensaver starts when the session is idle; a value other than True or False is refused (False).\n\nCLI Example:\n\n    salt '*' gnome.setIdleActivation <True|False> user=<username>",
-      run: async (ctx, a, { kwargs }): Promise<GsettingsRun | false> =>
-        isBool(a.kvalue)
-          ? gsettingsSet(
-              ctx,
-              kwargs.user,
-              'org.gnome.desktop.screensaver',
-              'idle-activation-enabled',
-              a.kvalue,
-            )
-          : false,
-    }),
+    setIdleActivation: boolSetter(
+      'org.gnome.desktop.screensaver',
+      'idle-activation-enabled',
+      "Set whether the screensaver starts when the session is idle; a value other than True or False is refused (False).\n\nCLI Example:\n\n    salt '*' gnome.setIdleActivation <True|False> user=<username>",
+    ),
     get: defineFunction({
       args: (z) =>
         z.object({

@@ -6,6 +6,16 @@ import { SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 
+/** What `test=True` answers: the change from the active profile to `target`. */
+function predicted(ret: StateReturn, current: string, target: string): StateReturn {
+  return {
+    ...ret,
+    result: null,
+    comment: `The state of "${current}" will be changed.`,
+    changes: { old: current, new: `Profile will be set to ${target}` },
+  };
+}
+
 export default defineStateModule({
   name: 'tuned',
   doc: 'TuneD profiles (tuned.profile, tuned.off).',
@@ -24,13 +34,7 @@ export default defineStateModule({
         // Salt tests `profile in current_state`: a substring of the active profile's name
         if (current.includes(profile))
           return { ...ret, result: true, comment: 'System already in the correct state' };
-        if (ctx.test)
-          return {
-            ...ret,
-            result: null,
-            comment: `The state of "${current}" will be changed.`,
-            changes: { old: current, new: `Profile will be set to ${profile}` },
-          };
+        if (ctx.test) return predicted(ret, current, profile);
         const now = await ctx.call('tuned.profile', [a.name]);
         return {
           ...ret,
@@ -48,13 +52,7 @@ export default defineStateModule({
         const current = pyStr(await ctx.call('tuned.active', []));
         if (current === 'off')
           return { ...ret, result: true, comment: 'System already in the correct state' };
-        if (ctx.test)
-          return {
-            ...ret,
-            result: null,
-            comment: `The state of "${current}" will be changed.`,
-            changes: { old: current, new: 'Profile will be set to off' },
-          };
+        if (ctx.test) return predicted(ret, current, 'off');
         if (await ctx.call('tuned.off', []))
           return { ...ret, result: true, changes: { old: current, new: 'off' } };
         // Salt's function ends without a return when tuned-adm fails: the state system reports
