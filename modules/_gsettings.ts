@@ -32,7 +32,7 @@ async function uidOf(user: unknown): Promise<number | undefined> {
   if (typeof user !== 'string')
     // CPython names None itself, other values by their class
     throw new SALT_ERR_INVOCATION(
-      `getpwnam() argument must be str, not ${user === null ? 'None' : pyClassName(user)}`,
+      `getpwnam() argument must be str, not ${user === null || user === undefined ? 'None' : pyClassName(user)}`,
     );
   return (await passwdByName(user))?.uid;
 }
