@@ -1,3 +1,5 @@
+import { pyTypeName } from '../kernel/util.js';
+
 /**
  * An error that salt-call reports as the Python exception Salt raises there (an unhandled
  * `ValueError`, `KeyError`, `AssertionError`, ...): a plain Error named for the class, qualified
@@ -20,4 +22,9 @@ export function pyTracebackOf(err: Error, name = err.name): string {
   const frame = /^\s+at (?:(.+?) \()?(?:file:\/\/)?(.+?):(\d+):\d+\)?$/m.exec(err.stack ?? '');
   const where = frame ? `  File "${frame[2]}", line ${frame[3]}, in ${frame[1] ?? '<module>'}\n` : '';
   return `Traceback (most recent call last):\n${where}${name}: ${err.message}\n`;
+}
+
+/** The bare name of a value's Python class (`NoneType`, `int`), as TypeError texts show it. */
+export function pyValueClass(v: unknown): string {
+  return pyTypeName(v).slice("<class '".length, -"'>".length);
 }

@@ -65,7 +65,10 @@ async function invoke(run: Run, low: Low, running: Running, test: boolean): Prom
     pillar: run.pillar,
     running: running as Record<string, StateReturn>,
   });
-  return { ...(ret as Entry) };
+  // a return that is no dict stays as it is, for callState's content check to report
+  return ret !== null && typeof ret === 'object' && !Array.isArray(ret)
+    ? { ...(ret as Entry) }
+    : (ret as Entry);
 }
 
 /** Salt's wording for keywords a function cannot take: `'x' is ...` or `'x', 'y' and 'z' are ...`. */
@@ -214,6 +217,8 @@ async function call(run: Run, low: Low, running: Running, retries: number): Prom
     low.__prereq__ = false;
     return ret;
   }
+  // Salt's OutputUnifier around State.call replaces a malformed return whole, unstamped
+  if (ret === null || typeof ret !== 'object' || Array.isArray(ret)) return ret;
   ret.__sls__ = low.__sls__ ?? null;
   ret.__run_num__ = run.nextRunNum();
   formatLog(ret, run.rc.exec.log);
