@@ -4,7 +4,7 @@
  * arguments as `{name: default}`, the file (module) a name selects, and the docs.
  */
 import { type FunctionIndex, SALT_ERR_EXEC_COMMAND, SALT_ERR_INVOCATION } from '../kernel/index.js';
-import { pyValueClass, pythonError } from './_py-exception.js';
+import { pythonError, pyValueClass } from './_py-exception.js';
 import { argspecOf, type SignatureSpec } from './_sys-report.js';
 
 /**
