@@ -1,4 +1,4 @@
-import { pyTypeName } from '../kernel/util.js';
+import { pyTypeName } from '../kernel/python/index.js';
 
 /**
  * An error that salt-call reports as the Python exception Salt raises there (an unhandled
