@@ -4,7 +4,9 @@
  *
  * - the publish's RSA signature (`sign_pub_messages`, PKCS#1 v1.5 SHA-1 with a 2048-bit key);
  * - the AES-192-CBC + HMAC-SHA256 envelopes (Salt's Crypticle): a publish decrypted by each minion,
- *   a return encrypted by it and decrypted by the master, the master's encrypted reply;
+ *   a return encrypted by it and decrypted by the master, the master's encrypted reply; each
+ *   with a cipher context per message (`aesUs`) and with kept contexts (`aesKeptUs`, what a
+ *   minion's and the publisher's Crypticles do), the two measured in alternating rounds;
  * - one message over a loopback TCP connection between two Node processes, both ends' CPU (user +
  *   system: the `write`, the wake-up, `epoll_wait`, the `read`, Node's stream callbacks), from
  *   a ping-pong of a few hundred bytes each way.
@@ -19,6 +21,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import { Crypticle } from '../kernel/crypt/crypticle.js';
 import { rsaSign } from '../kernel/crypt/rsa.js';
+import { KeptCrypticle } from '../minion/kept-crypticle.js';
 
 function cpuUs(fn: () => void, n: number): number {
   for (let i = 0; i < Math.min(n, 2000); i++) fn();
@@ -111,18 +114,41 @@ else if (process.argv[1]?.endsWith('job-floor.js')) {
     ts: 1,
     tok: Buffer.alloc(256),
   };
+  const kept = new KeptCrypticle(aes.keyString);
   const enc = aes.dumps(publish);
   const encRet = aes.dumps(ret);
   const sign = cpuUs(() => rsaSign(privateKey, enc), 500);
-  const pubEncrypt = cpuUs(() => aes.dumps(publish), 20_000);
-  const pubDecrypt = cpuUs(() => aes.decrypt(enc), 20_000);
-  const retEncrypt = cpuUs(() => aes.dumps(ret), 20_000);
-  const retDecrypt = cpuUs(() => aes.decrypt(encRet), 20_000);
+  const ops = (c: Crypticle) => ({
+    pubEncrypt: () => c.dumps(publish),
+    pubDecrypt: () => c.decrypt(enc),
+    retEncrypt: () => c.dumps(ret),
+    retDecrypt: () => c.decrypt(encRet),
+  });
+  type Op = keyof ReturnType<typeof ops>;
+  const runs: Record<'fresh' | 'kept', Record<Op, number[]>> = {
+    fresh: { pubEncrypt: [], pubDecrypt: [], retEncrypt: [], retDecrypt: [] },
+    kept: { pubEncrypt: [], pubDecrypt: [], retEncrypt: [], retDecrypt: [] },
+  };
+  for (let round = 0; round < 5; round++)
+    for (const [kind, c] of [
+      ['fresh', aes],
+      ['kept', kept],
+    ] as const)
+      for (const [op, fn] of Object.entries(ops(c)) as [Op, () => unknown][])
+        runs[kind][op].push(cpuUs(fn, 5_000));
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const figures = (kind: 'fresh' | 'kept') =>
+    Object.fromEntries(Object.entries(runs[kind]).map(([op, xs]) => [op, median(xs)])) as Record<Op, number>;
+  const { pubEncrypt, pubDecrypt, retEncrypt, retDecrypt } = figures('fresh');
+  const k = figures('kept');
   const message = await loopbackMessageUs(20_000, 400);
   const messages = messagesPerJob(n);
   // per job: one signature and publish encryption; per minion: its publish decrypted, its return
   // encrypted and decrypted, the reply (about a publish's size) encrypted and decrypted
   const crypto = sign + pubEncrypt + n * (pubDecrypt + retEncrypt + retDecrypt + pubEncrypt + pubDecrypt);
+  // as tsalt runs it: the publisher and each minion keep contexts; the master's per-minion sessions do not
+  const cryptoKept =
+    sign + k.pubEncrypt + n * (k.pubDecrypt + k.retEncrypt + retDecrypt + pubEncrypt + k.pubDecrypt);
   const round = (x: number): number => Math.round(x * 10) / 10;
   const ms = (us: number): number => Math.round(us / 10) / 100;
   process.stdout.write(
@@ -135,9 +161,10 @@ else if (process.argv[1]?.endsWith('job-floor.js')) {
         retEncrypt: round(retEncrypt),
         retDecrypt: round(retDecrypt),
       },
+      aesKeptUs: Object.fromEntries(Object.entries(k).map(([op, us]) => [op, round(us)])),
       loopbackMessageUs: round(message),
       messagesPerJob: messages,
-      floorMsPerJob: { crypto: ms(crypto), messages: ms(messages * message) },
+      floorMsPerJob: { crypto: ms(crypto), cryptoKept: ms(cryptoKept), messages: ms(messages * message) },
     })}\n`,
   );
 }

@@ -5,12 +5,13 @@
  * re-authenticates.
  */
 import type { ReqClient } from '../kernel/bus/req-client.js';
-import { Crypticle } from '../kernel/crypt/crypticle.js';
+import type { Crypticle } from '../kernel/crypt/crypticle.js';
 import { freshNonce } from '../kernel/crypt/random-pool.js';
 import { type EncAlgo, type SigAlgo, x931Sign } from '../kernel/crypt/rsa.js';
 import { REQUEST_TOO_LARGE_REPLY, SALT_ERR_REQUEST_TOO_LARGE, SaltError } from '../kernel/errors.js';
 import { asBytes } from '../kernel/serial/as-bytes.js';
 import { packNetwork, unpackNetwork } from '../kernel/serial/index.js';
+import { KeptCrypticle } from './kept-crypticle.js';
 
 /**
  * Frames an aes request (Salt's `AsyncReqChannel._package_load`): the load, which already holds
@@ -62,11 +63,11 @@ export class AesChannel {
     this.#tok = x931Sign(opts.privatePem, Buffer.from('salt'));
     this.#encAlgo = opts.encAlgo;
     this.#sigAlgo = opts.sigAlgo;
-    this.#session = new Crypticle(opts.session);
+    this.#session = new KeptCrypticle(opts.session);
   }
 
   setSession(session: string): void {
-    this.#session = new Crypticle(session);
+    this.#session = new KeptCrypticle(session);
   }
 
   /** Sends a load; resolves with the undecoded reply and the nonce the load carried. */

@@ -8,12 +8,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { ReqClient } from '../kernel/bus/req-client.js';
 import type { ResolvedMinionConfig } from '../kernel/config/index.js';
-import { Crypticle } from '../kernel/crypt/crypticle.js';
+import type { Crypticle } from '../kernel/crypt/crypticle.js';
 import type { RsaKeyPair as KeyPair } from '../kernel/crypt/rsa.js';
 import { SALT_ERR_AUTH_REJECTED } from '../kernel/errors.js';
 import type { PillarAsk } from '../kernel/loader/define.js';
 import { AesChannel, StaleSessionError } from './aes-channel.js';
 import { type Credentials, minionAuthParams, newAuthToken, signIn } from './auth.js';
+import { KeptCrypticle } from './kept-crypticle.js';
 import { openPrivateReply } from './private-reply.js';
 import { decryptPublish, openEnvelope } from './publish-decoder.js';
 
@@ -102,7 +103,7 @@ export class MasterConnection {
 
   #take(creds: Credentials): void {
     this.#creds = creds;
-    this.#pubCrypticle = new Crypticle(creds.aes);
+    this.#pubCrypticle = new KeptCrypticle(creds.aes);
     this.#channel?.setSession(creds.session);
     this.#slow?.setSession(creds.session);
   }

@@ -14,10 +14,11 @@ import { PresenceTracker } from '../../kernel/bus/presence.js';
 import { unpinned } from '../../kernel/bus/zmtp/frame.js';
 import { ZmtpPuller } from '../../kernel/bus/zmtp/pull-server.js';
 import type { ResolvedMasterConfig } from '../../kernel/config/index.js';
-import { Crypticle } from '../../kernel/crypt/crypticle.js';
+import type { Crypticle } from '../../kernel/crypt/crypticle.js';
 import { runChild } from '../../kernel/daemon/child-runtime.js';
 import { onParentMessage } from '../../kernel/process/child.js';
 import { packIpc, unpackIpc } from '../../kernel/serial/index.js';
+import { KeptCrypticle } from '../../minion/kept-crypticle.js';
 import { readAesKey } from '../aes-key.js';
 import { readMasterKeys } from '../master-keys.js';
 import { wrapPublish } from '../publish-envelope.js';
@@ -36,7 +37,7 @@ await runChild<ResolvedMasterConfig>('publisher', async ({ config, log }) => {
   const loadKey = async (): Promise<Crypticle> => {
     const aes = await readAesKey(config.cachedir);
     await serials.reset(aes.generation);
-    return new Crypticle(aes.key);
+    return new KeptCrypticle(aes.key);
   };
   let crypticle = await loadKey();
   const wrap = (load: Record<string, unknown>): Buffer =>

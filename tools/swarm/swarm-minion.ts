@@ -26,6 +26,7 @@ import { type Credentials, type MinionKeys, signIn } from '../../minion/auth.js'
 import { pubData } from '../../minion/execute-job.js';
 import { JidQueue } from '../../minion/jid-queue.js';
 import type { JobData } from '../../minion/job-protocol.js';
+import { KeptCrypticle } from '../../minion/kept-crypticle.js';
 import { decryptPublish, openEnvelope } from '../../minion/publish-decoder.js';
 import { buildReturnLoad } from '../../minion/return-load.js';
 import { type FunctionResult, type RunEnv, runFunction } from '../../minion/run-function.js';
@@ -130,7 +131,7 @@ export class SwarmMinion {
   #useCreds(creds: Credentials): void {
     if (!this.#creds) this.#sh.stats.authenticated++;
     this.#creds = creds;
-    this.#pub = new Crypticle(creds.aes);
+    this.#pub = new KeptCrypticle(creds.aes);
     this.#serial = 0;
     this.#channel?.setSession(creds.session);
   }
