@@ -6,7 +6,6 @@
  */
 import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
-import { readFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { hostname } from 'node:os';
 import { defineFunction, defineModule, SALT_ERR_EXEC_COMMAND, SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
@@ -174,6 +173,8 @@ async function connectTo(host: string, port: number, proto: string, timeoutS: nu
   const ret = { result: null as boolean | null, comment: '' };
   let address: string;
   try {
+    // an address of the other family does not resolve, as with Python's getaddrinfo
+    if (parseAddr(host) && family && (host.includes(':') ? 6 : 4) !== family) throw new Error(host);
     address = parseAddr(host) ? host : (await lookup(sanitizeHost(host), { family })).address;
   } catch {
     return { result: false, comment: `Unable to resolve host ${host} on ${proto} port ${port}` };
