@@ -55,7 +55,9 @@ export function requestCorePlugin(env: () => HandlerEnv): KernelPlugin {
           handle: (load, ctx) => {
             const error = minionErrorLine(load);
             if (error) ctx.log.error({ id: ctx.id }, error);
-            return handleMinionEvent(load, requestContext(ctx).effects, (m) => ctx.log.warn({ id: ctx.id }, m));
+            return handleMinionEvent(load, requestContext(ctx).effects, (m) =>
+              ctx.log.warn({ id: ctx.id }, m),
+            );
           },
         }),
       );

@@ -132,7 +132,14 @@ export function createInlineRunner(policy: InlinePolicy): InlineRunner {
       const spec = await env.loader.get(fun);
       if (spec?.inline !== true) return undefined;
       // no proc file: the job ends in microseconds, long before a saltutil.find_job could ask for it
-      const result = await runFunction(env, fun, Array.isArray(job.arg) ? job.arg : [], job.jid, undefined, pubData(job));
+      const result = await runFunction(
+        env,
+        fun,
+        Array.isArray(job.arg) ? job.arg : [],
+        job.jid,
+        undefined,
+        pubData(job),
+      );
       await fireSaltErrorFor(env, job, result);
       return result;
     },

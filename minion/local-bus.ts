@@ -71,7 +71,8 @@ export async function startLocalBus(o: {
   }
   const running = bus.run();
   const listener = new EventListener(addrs, [MANAGE_SCHEDULE_TAG, ENVIRON_SETENV_TAG, SALT_ERROR_TAG], {
-    reportLag: false });
+    reportLag: false,
+  });
   const firer = new EventFirer(addrs);
   void (async () => {
     for await (const ev of listener) {
