@@ -5,7 +5,7 @@
  * print Python's repr (`pprint`, `txt`, `raw`) and the `local` returner read it through
  * {@link withPyTuples} and show `('a', 1)`, as Salt's do.
  */
-import { PyTuple } from '../kernel/util.js';
+import { PyTuple } from '../kernel/python/index.js';
 
 const PY_TUPLE = Symbol.for('tsalt.py.tuple');
 
