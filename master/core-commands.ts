@@ -8,7 +8,7 @@ import type { PublishRequest } from '../kernel/jobs/types.js';
 import { definePlugin, type KernelPlugin } from '../kernel/plugin.js';
 import { type AuthLoad, handleAuth } from './handlers/auth.js';
 import type { HandlerEnv } from './handlers/context.js';
-import { handleMinionEvent } from './handlers/minion-event.js';
+import { handleMinionEvent, minionErrorLine } from './handlers/minion-event.js';
 import { handlePublish } from './handlers/publish.js';
 import { handleReturn } from './handlers/return.js';
 import { requestContext } from './request-context.js';
@@ -52,8 +52,13 @@ export function requestCorePlugin(env: () => HandlerEnv): KernelPlugin {
           cmd: '_minion_event',
           enc: 'aes',
           lane: 'light',
-          handle: (load, ctx) =>
-            handleMinionEvent(load, requestContext(ctx).effects, (m) => ctx.log.warn({ id: ctx.id }, m)),
+          handle: (load, ctx) => {
+            const error = minionErrorLine(load);
+            if (error) ctx.log.error({ id: ctx.id }, error);
+            return handleMinionEvent(load, requestContext(ctx).effects, (m) =>
+              ctx.log.warn({ id: ctx.id }, m),
+            );
+          },
         }),
       );
     },

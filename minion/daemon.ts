@@ -590,6 +590,13 @@ export async function startMinion(
       executor.retireProcesses();
       log.info({ keys: Object.keys(ev.environ as object) }, 'environment updated by environ_setenv');
     },
+    // Salt's `handle_event`: a `_salt_error` event goes on to the master as a `_minion_event`
+    forward: (tag, ev) => {
+      log.debug({ tag }, 'Forwarding salt error event');
+      master
+        .send({ id, cmd: '_minion_event', pretag: null, data: ev, tag })
+        .catch((err: Error) => log.info({ tag, err: err.message }, 'fire_master failed'));
+    },
   });
   if (Object.keys(config.beacons).length > 0) await beaconManager();
   // minion-side engines: one child each, restarted with backoff (minion/engines.ts)

@@ -9,6 +9,7 @@ import type { MinionJobOutcome } from '../kernel/jobs/types.js';
 import { packIpc } from '../kernel/serial/index.js';
 import type { JobData } from './job-protocol.js';
 import { type RunEnv, runFunction } from './run-function.js';
+import { fireSaltErrorFor } from './salt-error-event.js';
 
 /** The publish fields Salt passes on as `__pub_*` keywords. */
 export function pubData(job: JobData): Record<string, unknown> {
@@ -74,7 +75,9 @@ export async function executeJob(
       }
       return { return: ret, retcode, success };
     }
-    return await runFunction(env, String(job.fun), job.arg ?? [], job.jid, signal, pubData(job));
+    const result = await runFunction(env, String(job.fun), job.arg ?? [], job.jid, signal, pubData(job));
+    await fireSaltErrorFor(env, job, result);
+    return result;
   } finally {
     try {
       unlinkSync(procFile);

@@ -27,6 +27,7 @@ import type { JobOutcome } from './execute-job.js';
 import { pubData } from './execute-job.js';
 import type { JobData } from './job-protocol.js';
 import { type RunEnv, runFunction } from './run-function.js';
+import { fireSaltErrorFor } from './salt-error-event.js';
 
 /** Whose functions marked `inline` may run in the main process. */
 export interface InlinePolicy {
@@ -131,7 +132,16 @@ export function createInlineRunner(policy: InlinePolicy): InlineRunner {
       const spec = await env.loader.get(fun);
       if (spec?.inline !== true) return undefined;
       // no proc file: the job ends in microseconds, long before a saltutil.find_job could ask for it
-      return runFunction(env, fun, Array.isArray(job.arg) ? job.arg : [], job.jid, undefined, pubData(job));
+      const result = await runFunction(
+        env,
+        fun,
+        Array.isArray(job.arg) ? job.arg : [],
+        job.jid,
+        undefined,
+        pubData(job),
+      );
+      await fireSaltErrorFor(env, job, result);
+      return result;
     },
     modulesSynced() {
       // set now, before the next job's lookup: the recycle comes before the sync job's return

@@ -4,7 +4,9 @@
  * the same host reaches the running minion through it. Today it carries the schedule module's
  * `manage_schedule` calls (Salt's schedule module fires them there and waits for the
  * minion's `..._complete` answer); each call names the tag its answer is fired under. And
- * `environ_setenv` events, which set variables in the minion's own environment.
+ * `environ_setenv` events, which set variables in the minion's own environment. And
+ * `_salt_error` events (minion/salt-error-event.ts), which go on to the master as Salt's
+ * `Minion.handle_event` forwards them.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { ipcAddress, parseEndpoint } from '../kernel/bus/address.js';
 import { type EventBusAddresses, EventFirer, EventListener } from '../kernel/bus/event-bus.js';
 import type { EventPublisher } from '../kernel/bus/event-publisher.js';
 import { ENVIRON_SETENV_TAG } from './environ-setenv.js';
+import { SALT_ERROR_TAG } from './salt-error-event.js';
 import { bindEventBus } from './salt-ipc-pub.js';
 
 /** The tag a `manage_schedule` call is fired under, as Salt's schedule module fires it. */
@@ -48,6 +51,8 @@ export async function startLocalBus(o: {
   manage(call: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>>;
   /** An `environ_setenv` event's data (minion/environ-setenv.ts). */
   setenv(data: Readonly<Record<string, unknown>>): void;
+  /** An event to send on to the master bus (a `_salt_error...` one): its tag and data as fired. */
+  forward(tag: string, data: Readonly<Record<string, unknown>>): void;
 }): Promise<LocalBus | undefined> {
   const addrs = minionEventAddresses(o.sockDir, o.id);
   let bus: EventPublisher | undefined;
@@ -65,10 +70,16 @@ export async function startLocalBus(o: {
     return undefined;
   }
   const running = bus.run();
-  const listener = new EventListener(addrs, [MANAGE_SCHEDULE_TAG, ENVIRON_SETENV_TAG], { reportLag: false });
+  const listener = new EventListener(addrs, [MANAGE_SCHEDULE_TAG, ENVIRON_SETENV_TAG, SALT_ERROR_TAG], {
+    reportLag: false,
+  });
   const firer = new EventFirer(addrs);
   void (async () => {
     for await (const ev of listener) {
+      if (ev.tag.startsWith(SALT_ERROR_TAG)) {
+        o.forward(ev.tag, ev.data);
+        continue;
+      }
       if (ev.tag === ENVIRON_SETENV_TAG) {
         const { _stamp, ...data } = ev.data;
         o.setenv(data);

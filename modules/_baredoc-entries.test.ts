@@ -59,17 +59,30 @@ describe("baredoc's listings", () => {
   const index = loaded({ gnome, tuned, aptpkg: { ...tuned, name: 'pkg' } });
 
   it('selects a module by the file it comes from and keys it by its name', async () => {
-    expect(await listFunctions(index, 'aptpkg', true)).toEqual({ pkg: ['active', 'list', 'off', 'profile'] });
-    expect(await listFunctions(index, 'pkg', true)).toEqual({});
-    const all = await listFunctions(index, false, false);
+    expect(await listFunctions(index, './', 'aptpkg', true)).toEqual({
+      pkg: ['active', 'list', 'off', 'profile'],
+    });
+    expect(await listFunctions(index, './', 'pkg', true)).toEqual({});
+    const all = await listFunctions(index, './', false, false);
     expect(Object.keys(all)).toEqual(['gnome', 'pkg', 'tuned']);
     expect(all.tuned).toContainEqual({ profile: { profile_name: null } });
     expect(all.gnome).toContainEqual({ setIdleDelay: { delaySeconds: null, kwargs: 'kwargs' } });
   });
 
+  it("lists a module's functions in the order its file defines them (Salt's source order)", async () => {
+    // Salt 3006.18: baredoc.list_modules tuned names_only=True -> list, active, off, profile
+    expect(await listFunctions(index, './', 'tuned', true)).toEqual({
+      tuned: ['list', 'active', 'off', 'profile'],
+    });
+    const all = await listFunctions(index, './', 'gnome', true);
+    expect(all.gnome?.slice(0, 3)).toEqual(['ping', 'getIdleDelay', 'setIdleDelay']);
+  });
+
   it("refuses a function name where only modules are listed, with Salt's words", async () => {
-    await expect(listFunctions(index, 'tuned.list', false)).rejects.toThrow('Function name given');
-    await expect(listFunctions(index, 5, false)).rejects.toThrow("argument of type 'int' is not iterable");
+    await expect(listFunctions(index, './', 'tuned.list', false)).rejects.toThrow('Function name given');
+    await expect(listFunctions(index, './', 5, false)).rejects.toThrow(
+      "argument of type 'int' is not iterable",
+    );
   });
 
   it('gives the docs of a module and its functions, or of one function, and an IndexError for an unknown file', async () => {

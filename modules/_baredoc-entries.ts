@@ -57,14 +57,53 @@ export async function selectByFile(index: BaredocIndex, name: unknown, forDocs: 
   return [];
 }
 
+/** Where tsalt's own modules of a kind are, beside this file: execution modules, state modules. */
+export type BaredocKind = './' | '../states/';
+
+/**
+ * The names of the functions a builtin module file defines, in the order it defines them; empty
+ * when `stem` is no builtin module of `kind` (a module from `extension_modules`).
+ */
+async function definitionOrder(kind: BaredocKind, stem: string): Promise<string[]> {
+  if (!/^[A-Za-z0-9_]+$/.test(stem)) return [];
+  try {
+    const file = (await import(new URL(`${kind}${stem}.js`, import.meta.url).href)) as {
+      default?: { functions?: Record<string, unknown> };
+    };
+    return Object.keys(file.default?.functions ?? {});
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Salt lists a module's functions in the order its source defines them, where the loader's
+ * index lists them sorted: the order of the module's own file (tsalt's modules define their
+ * functions in Salt's order), the functions it does not name after them, sorted.
+ */
+async function inSourceOrder(index: BaredocIndex, kind: BaredocKind, mod: string): Promise<string[]> {
+  const sorted = await index.list(mod);
+  const stem = await index.provider(mod);
+  const order = stem ? await definitionOrder(kind, stem) : [];
+  const rank = (fun: string): number => {
+    const i = order.indexOf(fun.slice(mod.length + 1));
+    return i < 0 ? order.length : i;
+  };
+  return sorted
+    .map((fun, i) => ({ fun, i }))
+    .sort((a, b) => rank(a.fun) - rank(b.fun) || a.i - b.i)
+    .map((e) => e.fun);
+}
+
 /** Salt's `_parse_module_functions`: a module's functions as names or as `{fn: args}` entries. */
 export async function moduleFunctions(
   index: BaredocIndex,
+  kind: BaredocKind,
   mod: string,
   namesOnly: boolean,
 ): Promise<Array<string | Record<string, Record<string, unknown>>>> {
   const out: Array<string | Record<string, Record<string, unknown>>> = [];
-  for (const fun of await index.list(mod)) {
+  for (const fun of await inSourceOrder(index, kind, mod)) {
     const fn = fun.slice(mod.length + 1);
     if (namesOnly) out.push(fn);
     else {
@@ -85,12 +124,13 @@ export function sortedByKey<T>(ret: Record<string, T>): Record<string, T> {
 /** Salt's `list_modules`/`list_states`. */
 export async function listFunctions(
   index: BaredocIndex,
+  kind: BaredocKind,
   name: unknown,
   namesOnly: unknown,
 ): Promise<Record<string, unknown[]>> {
   const ret: Record<string, unknown[]> = {};
   for (const mod of await selectByFile(index, name, false))
-    ret[mod] = await moduleFunctions(index, mod, Boolean(namesOnly));
+    ret[mod] = await moduleFunctions(index, kind, mod, Boolean(namesOnly));
   return sortedByKey(ret);
 }
 

@@ -15,6 +15,7 @@ import {
   SALT_COMPAT_VERSION,
   type SaltFloat,
 } from '../kernel/util.js';
+import { asPyTuple } from '../outputters/py-tuples.js';
 import { abortableSleep } from './_abort.js';
 import { pyFlag, pyInt } from './_coerce.js';
 import { pythonError } from './_py-exception.js';
@@ -117,7 +118,7 @@ export default defineModule({
       varargs: true,
       varkw: true,
       doc: 'Print out the data passed into the function *args and **kwargs (publish data included as __pub_* keys).\n\nReturns {"args": [...], "kwargs": {...}}.',
-      run: (_ctx, _a, extra) => ({ args: extra.args, kwargs: extra.kwargs }),
+      run: (_ctx, _a, extra) => ({ args: asPyTuple([...extra.args]), kwargs: extra.kwargs }),
     }),
     arg_clean: defineFunction({
       inline: true,

@@ -6,6 +6,7 @@
 
 import { pyRstrip, pySplitlines, pyStr, pyValue } from '../kernel/python/index.js';
 import { pyPformat } from './py-pformat.js';
+import { withPyTuples } from './py-tuples.js';
 import { defineOutputter, type Outputter } from './types.js';
 
 /** Python's `bytes.splitlines()`: breaks are `\n`, `\r` and `\r\n` only. */
@@ -23,7 +24,8 @@ function bytesSplitlines(b: Uint8Array): Uint8Array[] {
 }
 
 /** The txt text for `data` (no trailing newline). */
-export function renderTxt(data: unknown): string {
+export function renderTxt(shown: unknown): string {
+  const data = withPyTuples(shown);
   const p = pyValue(data);
   let out = '';
   if (p.kind === 'dict') {

@@ -5,12 +5,13 @@
  */
 import { defineReturner } from '../kernel/index.js';
 import { pyRepr } from '../kernel/util.js';
+import { withPyTuples } from '../outputters/py-tuples.js';
 
 export default defineReturner({
   name: 'local',
   doc: 'Prints each return (and each batch of events) on stdout.',
   async returner(ret) {
-    process.stdout.write(`${pyRepr(ret)}\n`);
+    process.stdout.write(`${pyRepr(withPyTuples(ret))}\n`);
   },
   async eventReturn(events) {
     process.stdout.write(`${pyRepr(events)}\n`);

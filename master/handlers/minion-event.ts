@@ -18,6 +18,16 @@ export function validMinionTag(tag: string, id: string): boolean {
 }
 
 /**
+ * Salt's master logs, as an error, each `_salt_error` event a minion sends (an exception its
+ * job's function raised): the line, or undefined for any other event.
+ */
+export function minionErrorLine(load: Readonly<Record<string, unknown>>): string | undefined {
+  if (load.tag !== '_salt_error' || typeof load.id !== 'string') return undefined;
+  const message = isEventMap(load.data) ? load.data.message : undefined;
+  return `Received minion error from [${load.id}]: ${String(message)}`;
+}
+
+/**
  * Fires a minion's event(s). Refused, each with a `tsalt/bus/dropped` trace event and a line
  * told to `warn`: tags the minion may not use (Salt's wording), and data that is not a map
  * (Salt's `fire_event` raises for it). `max_event_size` is the event publisher's.
