@@ -60,10 +60,13 @@ describe("the job process's single-module build", () => {
     );
     expect(bundled).toContain(pathToFileURL(join(REPO, 'dist', 'minion', 'run-function.js')).href);
     for (const urls of jobProcesses) {
-      // the hook saw the modules the bundle imports, and the plugins the jobs ran
+      // the hook saw the modules the bundle imports
       expect(urls).toContain(pathToFileURL(join(REPO, 'dist', 'kernel', 'errors.js')).href);
-      expect(urls).toContain(pathToFileURL(join(REPO, 'dist', 'modules', 'cmd.js')).href);
       expect(urls.filter((u) => bundled.includes(u))).toEqual([]);
     }
+    // and the plugins the jobs ran, in the job process that ran them (on a loaded machine a
+    // second one may have started and run nothing yet)
+    const cmd = pathToFileURL(join(REPO, 'dist', 'modules', 'cmd.js')).href;
+    expect(jobProcesses.some((urls) => urls.includes(cmd))).toBe(true);
   }, 60_000);
 });
