@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventListener, masterEventAddresses } from '../../kernel/bus/event-bus.js';
 import type { SaltEvent } from '../../kernel/jobs/types.js';
 import { Cluster } from '../../tools/local-cluster.js';
+import { collectMasterEvents, type MasterEvents } from '../support/master-events.js';
 
 // Salt 3006.18 (a stock salt-master and salt-minion, `salt py1 test.exception 'Oh noes'`) puts
 // this on the master bus, and its master logs `Received minion error from [py1]: ...`:
@@ -11,17 +10,14 @@ import { Cluster } from '../../tools/local-cluster.js';
 //           "args": ["The minion function caused an exception"], "_stamp": ...}, "_stamp": ...}
 describe('a job whose function raises fires _salt_error to the master (Salt _thread_return)', () => {
   const c = new Cluster();
-  let events: EventListener;
-  const seen: SaltEvent[] = [];
+  let events: MasterEvents;
+  let seen: SaltEvent[] = [];
 
   beforeAll(async () => {
     await c.startMaster();
     await c.startMinion('m1');
-    events = new EventListener(masterEventAddresses(join(c.root, 'var/run/salt/master')), ['_salt_error']);
-    await events.ready();
-    void (async () => {
-      for await (const ev of events) seen.push(ev);
-    })();
+    events = await collectMasterEvents(c, ['_salt_error']);
+    seen = events.seen;
   });
   afterAll(async () => {
     events.close();
