@@ -391,7 +391,7 @@ async function callAndReturn(
     // in Salt's order (`jid`, `return`, `retcode`, `out`, `id`, `fun`, `fun_args`), with Salt's
     // `success: True` whatever the retcode: the `local` returner prints it as it is
     const ret = {
-      jid: genJid(),
+      jid: result.jid,
       return: result.return,
       retcode: result.retcode,
       ...(result.out !== undefined ? { out: result.out } : {}),

@@ -31,6 +31,9 @@ describe('salt-call --return local', () => {
     expect(r.code).toBe(0);
     const [printed = ''] = r.stdout.split('\n');
     expect(printed).toMatch(/^\{'jid': '\d{20}', 'return': \{'args': /);
+    // the jid the function ran under, as Salt's caller hands its returners
+    const jid = /^\{'jid': '(\d{20})'/.exec(printed)?.[1];
+    expect(printed).toContain(`'__pub_jid': '${jid}'`);
     expect(printed).toContain(
       "'retcode': 0, 'id': 'retlocal', 'fun': 'test.arg', 'fun_args': ['a', '1', 'k=v', '{\"x\": 1}'], 'success': True}",
     );
