@@ -36,7 +36,7 @@ export function setItem(params: unknown, key: string, value: unknown): Dict {
 
 /** A SaltException (or subclass), as Python's `except SaltException` catches it. */
 const isSaltException = (e: unknown): boolean =>
-  e instanceof Error && (e.name === 'SaltException' || pyClassName(e).startsWith('salt.exceptions.'));
+  e instanceof Error && pyClassName(e).startsWith('salt.exceptions.');
 
 /** A copy of a JSON-like value, so Salt's in-place edits stay off the caller's data. */
 export const copyParams = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
