@@ -7,7 +7,7 @@
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import { pythonError } from '../modules/_py-exception.js';
 import { pyEquals } from '../modules/_traverse.js';
-import { pyInt } from './_zabbix-state.js';
+import { pyInt } from './_py-int.js';
 
 type Dict = Record<string, unknown>;
 
@@ -39,18 +39,23 @@ function iter(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
   if (isDict(v)) return Object.keys(v);
   if (typeof v === 'string') return [...v];
-  throw pythonError('TypeError', `'${v === null ? 'NoneType' : typeof v === 'number' ? 'int' : 'bool'}' object is not iterable`);
+  throw pythonError(
+    'TypeError',
+    `'${v === null ? 'NoneType' : typeof v === 'number' ? 'int' : 'bool'}' object is not iterable`,
+  );
 }
 
 /** Python's `d.get(key, fallback)`. */
 export const get = (d: Dict, key: string, fallback: unknown): unknown => (key in d ? d[key] : fallback);
 
 /** Python's `str(value).lower() == "true"` (default true), as Salt reads main, useip, active. */
-export const flag = (d: Dict, key: string): string => (pyStr(get(d, key, 'true')).toLowerCase() === 'true' ? '1' : '0');
+export const flag = (d: Dict, key: string): string =>
+  pyStr(get(d, key, 'true')).toLowerCase() === 'true' ? '1' : '0';
 
 /** The SNMP details Salt sends, from the interface's `details` list of one-key dicts. */
 function snmpDetails(value: Dict): Dict {
-  if (!pyTruthy(get(value, 'details', false))) return { version: '2', bulk: '1', community: '{$SNMP_COMMUNITY}' };
+  if (!pyTruthy(get(value, 'details', false)))
+    return { version: '2', bulk: '1', community: '{$SNMP_COMMUNITY}' };
   const given: Dict = {};
   for (const d of iter(value.details)) Object.assign(given, d as Dict);
   const details: Dict = {
@@ -86,7 +91,10 @@ export function namedAttrs(data: unknown, attrs: ReadonlySet<string>): Map<strin
       byName.set(String(name), got);
       for (const item of iter((one as Dict)[String(name)])) {
         if (!isDict(item))
-          throw pythonError('AttributeError', `'${typeof item === 'string' ? 'str' : 'list'}' object has no attribute 'items'`);
+          throw pythonError(
+            'AttributeError',
+            `'${typeof item === 'string' ? 'str' : 'list'}' object has no attribute 'items'`,
+          );
         for (const [k, v] of Object.entries(item)) if (attrs.has(k)) got[k] = v;
       }
     }
@@ -102,7 +110,10 @@ export function formatInterfaces(data: unknown): HostInterface[] {
   for (const [name, value] of byName) {
     if (!('type' in value)) throw pythonError('KeyError', "'type'");
     if (typeof value.type !== 'string')
-      throw pythonError('AttributeError', `'${typeof value.type === 'number' ? 'int' : 'NoneType'}' object has no attribute 'lower'`);
+      throw pythonError(
+        'AttributeError',
+        `'${typeof value.type === 'number' ? 'int' : 'NoneType'}' object has no attribute 'lower'`,
+      );
     const kind = PORTS[value.type.toLowerCase()];
     if (kind === undefined) throw pythonError('KeyError', `'${value.type.toLowerCase()}'`);
     const type = kind[0];
@@ -138,4 +149,5 @@ export function comparableInterfaces(current: Dict[]): Dict[] {
 
 /** Salt's test of two lists of dicts: an item of either not in the other. */
 export const listsDiffer = (wanted: readonly unknown[], current: readonly unknown[]): boolean =>
-  wanted.some((w) => !current.some((c) => pyEquals(w, c))) || current.some((c) => !wanted.some((w) => pyEquals(w, c)));
+  wanted.some((w) => !current.some((c) => pyEquals(w, c))) ||
+  current.some((c) => !wanted.some((w) => pyEquals(w, c)));

@@ -22,6 +22,8 @@ export interface ZabbixObjectKind {
   readonly label: string;
   /** The `select*` keys of the `.get` call, each "extend". */
   readonly selects: readonly string[];
+  /** Salt's own defaults put into `params` (after its `name`), in place. */
+  readonly defaults?: (params: Dict) => void;
 }
 
 /** Python's `params[key] = value` on a value that may not be a dict. */
@@ -30,7 +32,8 @@ export function setItem(params: unknown, key: string, value: unknown): Dict {
     (params as Dict)[key] = value;
     return params as Dict;
   }
-  if (Array.isArray(params)) throw pythonError('TypeError', 'list indices must be integers or slices, not str');
+  if (Array.isArray(params))
+    throw pythonError('TypeError', 'list indices must be integers or slices, not str');
   throw pythonError('TypeError', `'${pyShortTypeName(params)}' object does not support item assignment`);
 }
 
@@ -46,10 +49,12 @@ export async function objectPresent(
   ctx: StateContext,
   kind: ZabbixObjectKind,
   name: unknown,
-  params: Dict,
+  given: unknown,
   extra: ExtraArgs,
 ): Promise<StateReturn> {
   const kw = extra.kwargs;
+  const params = setItem(copyParams(given), 'name', name);
+  kind.defaults?.(params);
   const n = pyStr(name);
   const what = `Zabbix ${kind.label} "${n}"`;
   const ret: StateReturn = { name: n, result: false, comment: '', changes: {} };
@@ -95,7 +100,9 @@ export async function objectPresent(
       ...ret,
       result: true,
       comment: `${what} would be created.`,
-      changes: { [n]: { old: `${what} does not exist.`, new: `${what} would be created according definition.` } },
+      changes: {
+        [n]: { old: `${what} does not exist.`, new: `${what} would be created according definition.` },
+      },
     };
   const created = await ctx.call('zabbix.run_query', [`${kind.object}.create`, input], kw);
   if (!pyTruthy(created)) return ret;

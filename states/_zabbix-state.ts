@@ -4,7 +4,6 @@
  * `'error' in answer` test on an answer.
  */
 import type { ExecContext, ExtraArgs } from '../kernel/index.js';
-import { pyStr } from '../kernel/util.js';
 import { pythonError } from '../modules/_py-exception.js';
 import { pyShortTypeName } from '../modules/_py-type-name.js';
 
@@ -45,16 +44,3 @@ export const CONN_DOC = `
 
 _connection_user, _connection_password, _connection_url: the Zabbix frontend's credentials
 and API URL (else the zabbix.user, zabbix.password and zabbix.url options).`;
-
-/** Python's `int()` of a value (an int, or a string of one). */
-export function pyInt(v: unknown): number {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  const s = String(v).trim();
-  if (/^[-+]?\d+$/.test(s)) return Number(s);
-  throw pythonError(
-    'ValueError',
-    `invalid literal for int() with base 10: ${pyStr(v) === s ? `'${s}'` : pyStr(v)}`,
-  );
-}
-

@@ -9,8 +9,14 @@ import { pythonError } from '../modules/_py-exception.js';
 import { pyEquals } from '../modules/_traverse.js';
 import { field } from '../modules/_zabbix-api.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { comparableInterfaces, formatInterfaces, type HostInterface, listsDiffer } from './_zabbix-host-interfaces.js';
-import { CONN_DOC, errorOf, hasError, pyInt, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
+import { pyInt } from './_py-int.js';
+import {
+  comparableInterfaces,
+  formatInterfaces,
+  type HostInterface,
+  listsDiffer,
+} from './_zabbix-host-interfaces.js';
+import { CONN_DOC, errorOf, hasError, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
 
 type Dict = Record<string, unknown>;
 type Call = ReturnType<typeof zabbixCaller>;
@@ -90,7 +96,10 @@ function inventoryOf(inventory: unknown): Dict {
 /** salt.utils.dictdiffer's `changed()`: a key both have, with different values. */
 function inventoryChanged(current: unknown, wanted: Dict): boolean {
   if (!current || typeof current !== 'object' || Array.isArray(current))
-    throw pythonError('AttributeError', `'${current === false ? 'bool' : 'list'}' object has no attribute 'keys'`);
+    throw pythonError(
+      'AttributeError',
+      `'${current === false ? 'bool' : 'list'}' object has no attribute 'keys'`,
+    );
   const cur = current as Dict;
   return Object.keys(cur).some((k) => k in wanted && !pyEquals(wanted[k], cur[k]));
 }
@@ -136,12 +145,15 @@ const present = defineState({
     if (there) {
       const obj = first(await call('host_get', [], { host: a.host }));
       hostid = field(obj, 'hostid');
-      for (const [p, v] of Object.entries(props)) if (!(p in obj) || !pyEquals(obj[p], v)) updatedProps[p] = v;
+      for (const [p, v] of Object.entries(props))
+        if (!(p in obj) || !pyEquals(obj[p], v)) updatedProps[p] = v;
       todo.host = Object.keys(updatedProps).length > 0;
       const curMode = field(obj, 'inventory_mode');
       inventoryMode = 'inventory_mode' in props ? props.inventory_mode : curMode === '-1' ? '0' : curMode;
       todo.proxy = !pyEquals(proxyHostid, field(obj, 'proxy_hostid'));
-      const curGroups = ((await call('hostgroup_get', [], { hostids: hostid })) as Dict[]).map((x) => pyInt(field(x, 'groupid')));
+      const curGroups = ((await call('hostgroup_get', [], { hostids: hostid })) as Dict[]).map((x) =>
+        pyInt(field(x, 'groupid')),
+      );
       todo.groups = !sameSet(groups, curGroups);
       const got = await call('hostinterface_get', [], { hostids: hostid });
       if (pyTruthy(got)) {
@@ -149,12 +161,17 @@ const present = defineState({
         todo.interfaces = listsDiffer(interfaces, comparableInterfaces(current));
       } else if (pyTruthy(a.interfaces)) todo.interfaces = true;
       if (inventory !== null && inventoryMode !== '-1')
-        todo.inventory = inventoryChanged(await call('host_inventory_get', [], { hostids: hostid }), newInventory);
+        todo.inventory = inventoryChanged(
+          await call('host_inventory_get', [], { hostids: hostid }),
+          newInventory,
+        );
     }
     const anyUpdate = Object.values(todo).some((x) => x);
     if (ctx.test) {
       if (!there) return { ...ret, result: null, comment: `Host ${host} created.`, changes: createdChanges };
-      return anyUpdate ? { ...ret, result: null, comment: updated } : { ...ret, result: true, comment: exists };
+      return anyUpdate
+        ? { ...ret, result: null, comment: updated }
+        : { ...ret, result: true, comment: exists };
     }
     if (!there) {
       const created = await call('host_create', [a.host, groups, interfaces], {
@@ -163,7 +180,8 @@ const present = defineState({
         visible_name: visibleName,
         ...props,
       });
-      if (!hasError(created)) return { ...ret, result: true, comment: `Host ${host} created.`, changes: createdChanges };
+      if (!hasError(created))
+        return { ...ret, result: true, comment: `Host ${host} created.`, changes: createdChanges };
       return { ...ret, comment: `Unable to create host: ${host}. ${errorOf(created)}` };
     }
     if (!anyUpdate) return { ...ret, result: true, comment: exists };
@@ -247,7 +265,8 @@ async function syncInterfaces(
     else others.push(i);
   }
   for (const i of others) check(await one(i));
-  for (const ids of Object.values(byType)) for (const id of ids) await call('hostinterface_delete', [], { interfaceids: id });
+  for (const ids of Object.values(byType))
+    for (const id of ids) await call('hostinterface_delete', [], { interfaceids: id });
 }
 
 const absent = defineState({
@@ -261,13 +280,19 @@ const absent = defineState({
     const notThere = `Host ${name} does not exist.`;
     const deleted = `Host ${name} deleted.`;
     const there = pyTruthy(await call('host_exists', [a.name]));
-    if (ctx.test) return there ? { ...ret, result: null, comment: deleted } : { ...ret, result: true, comment: notThere };
+    if (ctx.test)
+      return there ? { ...ret, result: null, comment: deleted } : { ...ret, result: true, comment: notThere };
     const got = await call('host_get', [a.name]);
     if (!pyTruthy(got)) return { ...ret, result: true, comment: notThere };
     const first = Array.isArray(got) ? (got[0] as Dict) : {};
     const res = 'hostid' in first ? await call('host_delete', [first.hostid]) : false;
     if (pyTruthy(res) && !hasError(res))
-      return { ...ret, result: true, comment: deleted, changes: { [name]: { old: `Host ${name} exists.`, new: deleted } } };
+      return {
+        ...ret,
+        result: true,
+        comment: deleted,
+        changes: { [name]: { old: `Host ${name} exists.`, new: deleted } },
+      };
     return { ...ret, comment: `Unable to delete host: ${name}. ${errorOf(res)}` };
   },
 });
@@ -283,7 +308,11 @@ const assignTemplates = defineState({
     const notUpdated = `Unable to update templates on host: ${host}.`;
     if (!pyTruthy(await call('host_exists', [a.host]))) return { ...ret, comment: notUpdated };
     const hostid = firstField(await call('host_get', [], { host: a.host }), 'hostid');
-    const templates = pyTruthy(a.templates) ? (Array.isArray(a.templates) ? a.templates : [...String(a.templates)]) : [];
+    const templates = pyTruthy(a.templates)
+      ? Array.isArray(a.templates)
+        ? a.templates
+        : [...String(a.templates)]
+      : [];
     const linked = await call('host_get', [], {
       hostids: hostid,
       output: '[{"hostid"}]',
@@ -292,7 +321,9 @@ const assignTemplates = defineState({
     const current = (firstField(linked, 'parentTemplates') as Dict[]).map((t) => field(t, 'templateid'));
     const wanted: unknown[] = [];
     for (const t of templates) {
-      const id = await orTypeError(async () => firstField(await call('template_get', [], { host: t }), 'templateid'));
+      const id = await orTypeError(async () =>
+        firstField(await call('template_get', [], { host: t }), 'templateid'),
+      );
       if (id === undefined) return { ...ret, comment: `Unable to find template: ${pyStr(t)}.` };
       if (!wanted.some((w) => pyEquals(w, id))) wanted.push(id);
     }

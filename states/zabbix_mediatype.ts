@@ -7,11 +7,12 @@
  * As Salt's: under test=True only a status change is reported as an update.
  */
 import { pyStr, pyTruthy } from '../kernel/util.js';
-import { field } from '../modules/_zabbix-api.js';
-import { pyEquals } from '../modules/_traverse.js';
 import { pythonError } from '../modules/_py-exception.js';
+import { pyEquals } from '../modules/_traverse.js';
+import { field } from '../modules/_zabbix-api.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { CONN_DOC, errorOf, hasError, pyInt, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
+import { pyInt } from './_py-int.js';
+import { CONN_DOC, errorOf, hasError, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
 
 type Dict = Record<string, unknown>;
 
@@ -156,7 +157,8 @@ const present = defineState({
       mediatypeid = pyInt(field(obj, 'mediatypeid'));
       const type = pyInt(a.mediatype);
       for (const c of CHECKS)
-        if (type === c.type && c.needs.every((k) => k in kw) && differs(c, a.mediatype, kw, obj)) todo.push(c);
+        if (type === c.type && c.needs.every((k) => k in kw) && differs(c, a.mediatype, kw, obj))
+          todo.push(c);
       if ('status' in kw && differs(STATUS, a.mediatype, kw, obj)) todo.push(STATUS);
     }
     if (ctx.test) {
@@ -171,7 +173,9 @@ const present = defineState({
           ...ret,
           result: true,
           comment: `Mediatype ${name} created.`,
-          changes: { [name]: { old: `Mediatype ${name} does not exist.`, new: `Mediatype ${name} created.` } },
+          changes: {
+            [name]: { old: `Mediatype ${name} does not exist.`, new: `Mediatype ${name} created.` },
+          },
         };
       return { ...ret, comment: `Unable to create mediatype: ${name}. ${errorOf(created)}` };
     }
@@ -211,7 +215,9 @@ const absent = defineState({
     const deleted = `Mediatype ${name} deleted.`;
     const found = await call('mediatype_get', [a.name]);
     if (ctx.test)
-      return pyTruthy(found) ? { ...ret, result: null, comment: deleted } : { ...ret, result: true, comment: notThere };
+      return pyTruthy(found)
+        ? { ...ret, result: null, comment: deleted }
+        : { ...ret, result: true, comment: notThere };
     if (!pyTruthy(found)) return { ...ret, result: true, comment: notThere };
     const first = Array.isArray(found) ? (found[0] as Dict) : {};
     const res = 'mediatypeid' in first ? await call('mediatype_delete', [first.mediatypeid]) : false;

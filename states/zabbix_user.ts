@@ -13,8 +13,9 @@ import { pythonError } from '../modules/_py-exception.js';
 import { pyEquals } from '../modules/_traverse.js';
 import { field, versionCmp } from '../modules/_zabbix-api.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+import { pyInt } from './_py-int.js';
 import { flag, get, listsDiffer, namedAttrs } from './_zabbix-host-interfaces.js';
-import { CONN_DOC, errorOf, hasError, pyInt, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
+import { CONN_DOC, errorOf, hasError, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
 
 type Dict = Record<string, unknown>;
 
@@ -28,7 +29,9 @@ function formatMedias(data: unknown): Dict[] {
   for (const [name, v] of namedAttrs(data, MEDIA_ATTRS)) {
     const severities = get(v, 'severity', 'HD');
     const has = (s: string) =>
-      typeof severities === 'string' ? severities.includes(s) : Array.isArray(severities) && severities.includes(s);
+      typeof severities === 'string'
+        ? severities.includes(s)
+        : Array.isArray(severities) && severities.includes(s);
     out.push({
       active: flag(v, 'active') === '1' ? '0' : '1',
       mediatypeid: pyStr(MEDIA_TYPES[pyStr(get(v, 'mediatype', 'mail')).toLowerCase()] ?? 1),
@@ -143,7 +146,10 @@ const present = defineState({
       if (updGroups) {
         await call('user_update', [userid], { usrgrps });
         groupsNow = await call('usergroup_get', [], { userids: userid });
-        const left = missing(usrgrps, (groupsNow as Dict[]).map((g) => pyInt(field(g, 'usrgrpid'))));
+        const left = missing(
+          usrgrps,
+          (groupsNow as Dict[]).map((g) => pyInt(field(g, 'usrgrpid'))),
+        );
         if (left.length > 0) errors.push(`Unable to update group(s): ${pyStr(left)}`);
         changes.usrgrps = pyStr(groupsNow);
       }
@@ -250,7 +256,10 @@ const adminPasswordPresent = defineState({
     }
     if (!pyTruthy(user)) return ret;
     if (ctx.test) return { ...ret, result: null, comment: `Password for user Admin updated to '${desired}'` };
-    const res = await ctx.call('zabbix.user_update', [field(first(user), 'userid')], { ...conn, passwd: desired });
+    const res = await ctx.call('zabbix.user_update', [field(first(user), 'userid')], {
+      ...conn,
+      passwd: desired,
+    });
     if (!pyTruthy(res)) return ret;
     return { ...ret, result: true, changes: { passwd: `changed to '${desired}'` } };
   },

@@ -6,7 +6,8 @@
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import { pythonError } from '../modules/_py-exception.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { CONN_DOC, errorOf, hasError, pyInt, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
+import { pyInt } from './_py-int.js';
+import { CONN_DOC, errorOf, hasError, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
 
 type Rights = Record<string, unknown>[];
 

@@ -4,7 +4,7 @@
  * described, or absent, through `zabbix.run_query`.
  */
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
-import { copyParams, objectAbsent, objectPresent, setItem, type ZabbixObjectKind } from './_zabbix-object-state.js';
+import { objectAbsent, objectPresent, type ZabbixObjectKind } from './_zabbix-object-state.js';
 import { CONN_DOC, zabbixVirtual } from './_zabbix-state.js';
 
 const KIND: ZabbixObjectKind = { object: 'valuemap', label: 'Value map', selects: ['selectMappings'] };
@@ -13,8 +13,7 @@ const present = defineState({
   args: (z) => z.object({ name: z.unknown(), params: z.unknown() }),
   varkw: true,
   doc: `Creates Zabbix Value map object or if differs update it according defined parameters: params, the value map's definition (mappings: a list of {value, newvalue}); a {query_object, query_name} dict stands for that object's id.${CONN_DOC}`,
-  run: (ctx, a, extra): Promise<StateReturn> =>
-    objectPresent(ctx, KIND, a.name, setItem(copyParams(a.params), 'name', a.name), extra),
+  run: (ctx, a, extra): Promise<StateReturn> => objectPresent(ctx, KIND, a.name, a.params, extra),
 });
 
 const absent = defineState({
