@@ -217,7 +217,7 @@ describe.skipIf(skip !== null)('zabbix_* states against a real Zabbix API', () =
         "[{'type': '1', 'main': '1', 'useip': '1', 'ip': '127.0.0.1', 'dns': 'ag', 'port': '10050', 'details': []}]",
     });
     expect(linked.ht?.comment).toBe('Templates updated.');
-    expect((linked.ht?.changes['zbx-host'] as { old: string }).old).toBe('Host templates: ');
+    expect(linked.ht?.changes['zbx-host']).toMatchObject({ old: 'Host templates: ' });
     expect(await one('hs', 'pillar={"groups": ["Linux servers", "Virtual machines"]}', 'test=True')).toEqual({
       result: null,
       comment: 'Host zbx-host updated.',
