@@ -15,7 +15,8 @@ import { pyShortTypeName } from './_py-type-name.js';
 import { query } from './http.js';
 
 /** Salt's `SaltException`, as salt-call reports it. */
-export const saltException = (message: string): Error => pythonError('SaltException', message);
+export const saltException = (message: string): Error =>
+  pythonError('salt.exceptions.SaltException', message);
 
 /** A resolved connection: where the frontend is and the session token `user.login` gave. */
 export interface ZabbixConn {

@@ -327,7 +327,7 @@ export const miscFunctions = {
           message: 'Zabbix API "configuration.import" method called successfully.',
         };
       } catch (err) {
-        if ((err as Error).name !== 'SaltException') throw err;
+        if ((err as Error).name !== 'salt.exceptions.SaltException') throw err;
         return { name: configFile, result: false, message: (err as Error).message };
       }
     },

@@ -6,19 +6,8 @@
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import { pythonError } from '../modules/_py-exception.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
+import { pyInt } from './_py-int.js';
 import { CONN_DOC, errorOf, hasError, zabbixCaller, zabbixConn, zabbixVirtual } from './_zabbix-state.js';
-
-/** Python's `int()` of a value (an int, or a string of one). */
-function pyInt(v: unknown): number {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  const s = String(v).trim();
-  if (/^[-+]?\d+$/.test(s)) return Number(s);
-  throw pythonError(
-    'ValueError',
-    `invalid literal for int() with base 10: ${pyStr(v) === s ? `'${s}'` : pyStr(v)}`,
-  );
-}
 
 type Rights = Record<string, unknown>[];
 
