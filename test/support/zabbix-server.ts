@@ -139,15 +139,30 @@ async function apiAnswers(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * Stops `php -S` and its workers (PHP_CLI_SERVER_WORKERS forks them): the server runs in a
+ * process group of its own, and the whole group gets the signals, so no worker outlives it.
+ */
 function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // the group is gone already
+    }
+  };
+  if (child.exitCode !== null || child.signalCode !== null) {
+    signalGroup('SIGKILL');
+    return Promise.resolve();
+  }
   return new Promise((resolve) => {
-    const hard = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const hard = setTimeout(() => signalGroup('SIGKILL'), 10_000);
     child.once('exit', () => {
       clearTimeout(hard);
+      signalGroup('SIGKILL');
       resolve();
     });
-    child.kill('SIGTERM');
+    signalGroup('SIGTERM');
   });
 }
 
@@ -171,6 +186,7 @@ export async function startZabbixServer(): Promise<ZabbixTestServer> {
     let output = '';
     php = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', web], {
       cwd: dir,
+      detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
     });
