@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type FunctionSpec, resolveFunctionArgs } from '../kernel/index.js';
 import eventMod from '../modules/event.js';
 import testMod from '../modules/test.js';
+import { asPyTuple } from '../outputters/py-tuples.js';
 import { moduleCtx, runState } from './_test-ctx.js';
 import event from './event.js';
 import mod from './module.js';
@@ -34,7 +35,7 @@ describe('module.run, 3006 syntax', () => {
     });
     expect(await run({ name: 'b', 'test.arg': [1, { k: 'v' }], 'test.true': null })).toEqual({
       name: ['test.arg', 'test.true'],
-      changes: { 'test.arg': { args: [1], kwargs: { k: 'v' } }, 'test.true': true },
+      changes: { 'test.arg': { args: asPyTuple([1]), kwargs: { k: 'v' } }, 'test.true': true },
       comment: 'test.arg: Success, test.true: True',
       result: true,
     });
