@@ -4,6 +4,7 @@
  * `family` and `timeout` go with it). Under `test=True` nothing is tried and the result is true.
  */
 import { pyTruthy } from '../kernel/python/index.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import { defineState, defineStateModule, type StateReturn } from '../plugins/states/index.js';
 
 export default defineStateModule({
@@ -18,7 +19,7 @@ export default defineStateModule({
 name: host name or IP address to connect to. port: the port to try.
 Other keywords: proto (tcp or udp), family (ipv4 or ipv6), timeout (seconds).`,
       async run(ctx, a, extra): Promise<StateReturn> {
-        const kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+        const kw = cleanKwargs(extra.kwargs);
         if (!('test' in kw)) kw.test = ctx.test;
         if (pyTruthy(kw.test ?? null))
           return { name: a.name, result: true, changes: {}, comment: 'The connection will be tested' };
