@@ -19,6 +19,7 @@ import { updateCaBundle } from './_http-ca-bundle.js';
 import { fetchOnce } from './_http-fetch.js';
 import { httpLimits } from './_http-limits.js';
 import { proxyFor } from './_http-proxy.js';
+import { pyJsonLoads } from './_py-json-loads.js';
 
 type Query = Record<string, unknown>;
 
@@ -122,7 +123,7 @@ export async function query(ctx: ExecContext, url: string, kw: Query): Promise<R
       ctx.log.error(String(ret.error));
       return ret;
     }
-    if (type === 'json') ret.dict = JSON.parse(text);
+    if (type === 'json') ret.dict = pyJsonLoads(text);
     else if (type === 'yaml') ret.dict = parseYaml(text);
     else if (type === 'xml')
       throw new SALT_ERR_EXEC_COMMAND('http.query: decode_type xml is not supported by tsalt');
