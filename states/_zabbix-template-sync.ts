@@ -69,7 +69,8 @@ function adjustLists(obj: unknown): void {
 const idKeyOf = (def: TemplatePart): string => (def.qtype === 'application' ? 'applicationid' : '');
 
 const setKey = (obj: unknown, key: string, value: unknown): void => {
-  if (!isMapping(obj)) throw pythonError('AttributeError', `'${pyShortTypeName(obj)}' object has no attribute 'update'`);
+  if (!isMapping(obj))
+    throw pythonError('AttributeError', `'${pyShortTypeName(obj)}' object has no attribute 'update'`);
   obj[key] = value;
 };
 

@@ -12,8 +12,19 @@
 import type { ExtraArgs } from '../kernel/index.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import { saltException } from '../modules/_zabbix-api.js';
-import { defineState, defineStateModule, type StateContext, type StateReturn } from '../plugins/states/index.js';
-import { copyParams, isSaltException, objectAbsent, setItem, type ZabbixObjectKind } from './_zabbix-object-state.js';
+import {
+  defineState,
+  defineStateModule,
+  type StateContext,
+  type StateReturn,
+} from '../plugins/states/index.js';
+import {
+  copyParams,
+  isSaltException,
+  objectAbsent,
+  setItem,
+  type ZabbixObjectKind,
+} from './_zabbix-object-state.js';
 import { CONN_DOC, zabbixVirtual } from './_zabbix-state.js';
 import {
   DISCOVERY_PART_ORDER,
@@ -21,7 +32,14 @@ import {
   TEMPLATE_PARTS,
   TEMPLATE_RELATIONS,
 } from './_zabbix-template-parts.js';
-import { ownMembers, type PartSync, pyIter, subscript, syncPart, type ZabbixCall } from './_zabbix-template-sync.js';
+import {
+  ownMembers,
+  type PartSync,
+  pyIter,
+  subscript,
+  syncPart,
+  type ZabbixCall,
+} from './_zabbix-template-sync.js';
 
 type Dict = Record<string, unknown>;
 
@@ -70,7 +88,8 @@ function mergeHosts(defined: unknown, existing: unknown): Dict[] {
       try {
         return pyStr(subscript(h, 'hostid'));
       } catch (e) {
-        if ((e as Error).name === 'KeyError') throw saltException('List of hosts in template not defined correctly.');
+        if ((e as Error).name === 'KeyError')
+          throw saltException('List of hosts in template not defined correctly.');
         throw e;
       }
     });
@@ -106,7 +125,8 @@ async function syncTemplate(
       filter: { host: name },
     },
   ]);
-  const existing = Array.isArray(got) && got.length === 1 ? await s.call('substitute_params', [got[0]]) : false;
+  const existing =
+    Array.isArray(got) && got.length === 1 ? await s.call('substitute_params', [got[0]]) : false;
   if (!pyTruthy(existing)) {
     s.changes.push({ component: 'template', action: 'create' });
     if (s.test) return { id: undefined, existed: false };
@@ -166,7 +186,8 @@ async function syncParts(s: PartSync, id: unknown, parts: Dict, rules: readonly 
 function report(s: PartSync, n: string): StateReturn {
   const what = `Zabbix Template "${n}"`;
   const ret: StateReturn = { name: n, result: true, comment: '', changes: {} };
-  if (!s.changes.length) return { ...ret, comment: `${what} already exists and corresponds to a definition.` };
+  if (!s.changes.length)
+    return { ...ret, comment: `${what} already exists and corresponds to a definition.` };
   const created = s.changes.some((c) => c.component === 'template' && c.action === 'create');
   const [old, fresh, comment] = created
     ? s.test
@@ -175,7 +196,11 @@ function report(s: PartSync, n: string): StateReturn {
     : s.test
       ? ['differs.', 'would be updated according definition.', 'would be updated.']
       : ['differed.', 'updated according definition.', 'updated.'];
-  return { ...ret, comment: `${what} ${comment}`, changes: { [n]: { old: `${what} ${old}`, new: `${what} ${fresh}` } } };
+  return {
+    ...ret,
+    comment: `${what} ${comment}`,
+    changes: { [n]: { old: `${what} ${old}`, new: `${what} ${fresh}` } },
+  };
 }
 
 async function present(
@@ -198,7 +223,8 @@ async function present(
 }
 
 const presentState = defineState({
-  args: (z) => z.object({ name: z.unknown(), params: z.unknown(), static_host_list: z.unknown().default(true) }),
+  args: (z) =>
+    z.object({ name: z.unknown(), params: z.unknown(), static_host_list: z.unknown().default(true) }),
   varkw: true,
   doc: `Creates Zabbix Template object or if differs update it according defined parameters: params, the template's definition (description, groups, macros, hosts, and its applications, items, graphs with gitems, screens, httpTests, triggers, discoveries with their itemprototypes, triggerprototypes, graphprototypes and hostprototypes); a {query_object, query_name} dict stands for that object's id. Members are identified by name (triggers by description, discoveries by key_). static_host_list: True, the hosts given are all the template's hosts; False, hosts linked elsewhere stay.${CONN_DOC}`,
   run: (ctx, a, extra): Promise<StateReturn> => present(ctx, a.name, a.params, a.static_host_list, extra),
@@ -219,7 +245,11 @@ const isPresent = defineState({
     const n = pyStr(a.name);
     let id: unknown;
     try {
-      id = await ctx.call('zabbix.get_object_id_by_params', ['template', { filter: { name: a.name } }], extra.kwargs);
+      id = await ctx.call(
+        'zabbix.get_object_id_by_params',
+        ['template', { filter: { name: a.name } }],
+        extra.kwargs,
+      );
     } catch (e) {
       if (!isSaltException(e)) throw e;
       id = false;

@@ -133,12 +133,24 @@ describe.skipIf(skip !== null)('zabbix_template state against a real Zabbix API'
     expect(exceptionOf(made.comment)).toBe(
       'salt.exceptions.SaltException: Zabbix API: Invalid params. (Invalid parameter "/1": unexpected parameter "hosts".)',
     );
-    expect((await apply('tpgone')).isp).toEqual({ result: false, comment: `${tpl} does not exist.`, changes: {} });
+    expect((await apply('tpgone')).isp).toEqual({
+      result: false,
+      comment: `${tpl} does not exist.`,
+      changes: {},
+    });
   }, 600_000);
 
   it('present on an existing template: updates it, then stops at the applications Zabbix 6 lacks', async () => {
-    await saltCall('zabbix.run_query', 'template.create', '{"host": "zbx-tpl", "groups": [{"groupid": "1"}]}');
-    expect((await apply('tpgone', 'test=True')).isp).toEqual({ result: true, comment: `${tpl} exists.`, changes: {} });
+    await saltCall(
+      'zabbix.run_query',
+      'template.create',
+      '{"host": "zbx-tpl", "groups": [{"groupid": "1"}]}',
+    );
+    expect((await apply('tpgone', 'test=True')).isp).toEqual({
+      result: true,
+      comment: `${tpl} exists.`,
+      changes: {},
+    });
     for (const extra of [['test=True'], [], ['pillar={"static": false}']]) {
       const r = await one('tp', ...extra);
       expect(r.result).toBe(false);
@@ -146,7 +158,11 @@ describe.skipIf(skip !== null)('zabbix_template state against a real Zabbix API'
         'salt.exceptions.SaltException: Zabbix API: Method not found. (Incorrect API "application".)',
       );
     }
-    const got = await saltCall('zabbix.run_query', 'template.get', '{"filter": {"host": "zbx-tpl"}, "output": ["description"]}');
+    const got = await saltCall(
+      'zabbix.run_query',
+      'template.get',
+      '{"filter": {"host": "zbx-tpl"}, "output": ["description"]}',
+    );
     // the template's own fields were updated before the parts were read
     expect(JSON.parse(got.stdout).local).toEqual([{ templateid: expect.any(String), description: 'first' }]);
     const badHosts = await one('tp', 'pillar={"static": false, "hosts": [{"name": "x"}]}');
@@ -158,7 +174,9 @@ describe.skipIf(skip !== null)('zabbix_template state against a real Zabbix API'
   it('present: bad params fail as Salt fails', async () => {
     const bad = await apply('tpbad');
     expect(exceptionOf(bad.nokey?.comment ?? '')).toBe("KeyError: 'key_'");
-    expect(exceptionOf(bad.str?.comment ?? '')).toBe("TypeError: 'str' object does not support item assignment");
+    expect(exceptionOf(bad.str?.comment ?? '')).toBe(
+      "TypeError: 'str' object does not support item assignment",
+    );
   }, 600_000);
 
   it('absent: would delete under test=True, deletes, then finds nothing', async () => {
@@ -172,6 +190,10 @@ describe.skipIf(skip !== null)('zabbix_template state against a real Zabbix API'
       comment: `${tpl} deleted.`,
       changes: { 'zbx-tpl': { old: `${tpl} existed.`, new: `${tpl} deleted.` } },
     });
-    expect((await apply('tpgone')).gone).toEqual({ result: true, comment: `${tpl} does not exist.`, changes: {} });
+    expect((await apply('tpgone')).gone).toEqual({
+      result: true,
+      comment: `${tpl} does not exist.`,
+      changes: {},
+    });
   }, 600_000);
 });
