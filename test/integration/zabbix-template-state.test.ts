@@ -65,6 +65,16 @@ str:
     - name: zbx-tplb
     - params: text
 `,
+  // a float's text kept through the params' copy and substitute_params (Salt's str(1.0))
+  vmf: `vmf:
+  zabbix_valuemap.present:
+    - name: zbx-vmf
+    - params:
+        hostid: {query_object: template, query_name: 'Linux by Zabbix agent'}
+        mappings:
+          - value: 1.0
+            newvalue: {{ pillar.get('nv', 'one') }}
+`,
   tpgone: `isp:
   zabbix_template.is_present:
     - name: zbx-tpl
@@ -195,5 +205,17 @@ describe.skipIf(skip !== null)('zabbix_template state against a real Zabbix API'
       comment: `${tpl} does not exist.`,
       changes: {},
     });
+  }, 600_000);
+
+  it('zabbix_valuemap: a float in params is sent and compared as Salt writes it (1.0)', async () => {
+    const vm = 'Zabbix Value map "zbx-vmf"';
+    expect((await one('vmf')).comment).toBe(`${vm} created.`);
+    expect((await one('vmf')).comment).toBe(`${vm} already exists and corresponds to a definition.`);
+    const fixed = await one('vmf', 'pillar={"nv": "two"}', 'test=True');
+    expect((fixed.changes['zbx-vmf'] as { old: string }).old).toMatch(
+      new RegExp(
+        `^${vm} differs in following parameters: \\{'mappings': \\[\\{'value': '1\\.0', 'newvalue': 'two'\\}\\], 'valuemapid': '\\d+'\\}$`,
+      ),
+    );
   }, 600_000);
 });
