@@ -44,7 +44,8 @@ export const isSaltException = (e: unknown): boolean =>
 
 /**
  * A copy of the given params' dicts and lists, so Salt's in-place edits stay off the caller's
- * data; other values (a float, a big int) are kept as they are.
+ * data; other values (a float, a big int) are kept as they are. Measured: a JSON round trip
+ * makes `1.0` an int (sent as '1'), structuredClone makes it a plain dict; Salt sends '1.0'.
  */
 export const copyParams = <T>(v: T): T => deepCopy(v);
 
