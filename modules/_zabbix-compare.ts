@@ -8,6 +8,7 @@ import type { ExecContext } from '../kernel/index.js';
 import { pyStr, pyTruthy, pyTypeName } from '../kernel/util.js';
 import { pythonError } from './_py-exception.js';
 import { pyShortTypeName } from './_py-type-name.js';
+import { isMapping } from './_traverse.js';
 import { type Kwargs, paramsExtend, saltException, withLogin } from './_zabbix-api.js';
 
 /** Salt's `ZABBIX_TOP_LEVEL_OBJECTS`: queried without the caller's extra params. */
@@ -121,7 +122,7 @@ export async function substituteParams(
     for (const item of input) out.push(await substituteParams(ctx, item, extend, filterKey, kw));
     return out;
   }
-  if (input && typeof input === 'object' && !(input instanceof Date)) {
+  if (isMapping(input)) {
     const obj = input as Record<string, unknown>;
     if ('query_object' in obj) {
       const queryParams: Record<string, unknown> = {};

@@ -10,6 +10,7 @@ import type { ExtraArgs } from '../kernel/index.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
 import { pythonError } from '../modules/_py-exception.js';
 import { pyShortTypeName } from '../modules/_py-type-name.js';
+import { deepCopy } from '../modules/_traverse.js';
 import { pyClassName, type StateContext, type StateReturn } from '../plugins/states/index.js';
 
 type Dict = Record<string, unknown>;
@@ -38,11 +39,15 @@ export function setItem(params: unknown, key: string, value: unknown): Dict {
 }
 
 /** A SaltException (or subclass), as Python's `except SaltException` catches it. */
-const isSaltException = (e: unknown): boolean =>
+export const isSaltException = (e: unknown): boolean =>
   e instanceof Error && pyClassName(e).startsWith('salt.exceptions.');
 
-/** A copy of a JSON-like value, so Salt's in-place edits stay off the caller's data. */
-export const copyParams = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+/**
+ * A copy of the given params' dicts and lists, so Salt's in-place edits stay off the caller's
+ * data; other values (a float, a big int) are kept as they are. Measured: a JSON round trip
+ * makes `1.0` an int (sent as '1'), structuredClone makes it a plain dict; Salt sends '1.0'.
+ */
+export const copyParams = <T>(v: T): T => deepCopy(v);
 
 /** Salt's `present(name, params, **kwargs)` of a run_query-style zabbix state. */
 export async function objectPresent(
