@@ -18,6 +18,7 @@ import {
 import { asPyTuple } from '../outputters/py-tuples.js';
 import { abortableSleep } from './_abort.js';
 import { pyFlag, pyInt } from './_coerce.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { pythonError } from './_py-exception.js';
 import { testProbeFunctions } from './_test-probes.js';
 import { versionsInformation, versionsReport } from './_versions.js';
@@ -65,10 +66,6 @@ function nodeHashName(hashType: string): string {
     throw new SALT_ERR_INVOCATION(`module 'hashlib' has no attribute '${hashType}'`);
   }
   return mapped;
-}
-
-function cleanKwargs(kwargs: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
 }
 
 const randomHashArgs = (z: typeof Zod) =>
