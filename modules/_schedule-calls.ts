@@ -302,6 +302,7 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     },
   }),
   reload: defineFunction({
+    pyName: 'reload_',
     doc: 'Reload saved scheduled jobs on the minion: schedule.reload',
     run: async (ctx) => {
       const ret: Ret = { comment: [] as string[], result: true };

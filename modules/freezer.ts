@@ -138,6 +138,7 @@ CLI Example:
       run: (ctx, a) => frozen(ctx, a.name),
     }),
     list: defineFunction({
+      pyName: 'list_',
       args: (z) => z.object({}),
       doc: `The names of the frozen states, sorted.
 

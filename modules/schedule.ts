@@ -29,6 +29,7 @@ export default defineModule({
   doc: "Module for managing the minion's scheduler.",
   functions: {
     list: defineFunction({
+      pyName: 'list_',
       args: (z) =>
         z.object({
           show_all: pyFlag(z, false),

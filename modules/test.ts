@@ -225,8 +225,8 @@ export default defineModule({
       doc: `Test the outputter, pass in data to return${cliExample('test.outputter foobar')}`,
       run: (_ctx, { data }) => data,
     }),
-    true: defineFunction({ inline: true, doc: 'Always return True.', run: () => true }),
-    false: defineFunction({ inline: true, doc: 'Always return False.', run: () => false }),
+    true: defineFunction({ pyName: 'true_', inline: true, doc: 'Always return True.', run: () => true }),
+    false: defineFunction({ pyName: 'false_', inline: true, doc: 'Always return False.', run: () => false }),
     random_hash: randomHash,
     rand_str: randomHash,
     get_opts: defineFunction({
@@ -265,6 +265,7 @@ export default defineModule({
       },
     }),
     try: defineFunction({
+      pyName: 'try_',
       args: (z) => z.object({ module: z.string(), return_try_exception: pyFlag(z, false) }),
       varkw: true,
       doc: 'Run a module function with the given keywords; on an exception return None (or its message).',
