@@ -11,7 +11,7 @@ import { defineFunction, type ExecContext } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { manageBeacons, noAnswer, type Ret } from './_beacons-manage.js';
 import { unifiedDiff } from './_file-diff.js';
-import { userKwargs } from './_schedule-build.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { isMapping } from './_traverse.js';
 import { pyYamlDump } from './_yaml-dump.js';
 
@@ -65,7 +65,7 @@ export function manageFunctions(available: (ctx: ExecContext) => Promise<string[
       doc: "Add a beacon on the minion: beacons.add ps \"[{'processes': {'salt-master': 'stopped'}}]\"",
       run: async (ctx, { name: n, beacon_data }, extra) => {
         const name = n ?? '';
-        const kw = userKwargs(extra.kwargs);
+        const kw = cleanKwargs(extra.kwargs);
         if (name in (await currentBeacons(ctx)))
           return { comment: `Beacon ${name} is already configured.`, result: true };
         const module = configMap(beacon_data).beacon_module;
@@ -87,7 +87,7 @@ export function manageFunctions(available: (ctx: ExecContext) => Promise<string[
       doc: "Modify an existing beacon: beacons.modify ps \"[{'salt-master': 'stopped'}]\"",
       run: async (ctx, { name: n, beacon_data }, extra) => {
         const name = n ?? '';
-        const kw = userKwargs(extra.kwargs);
+        const kw = cleanKwargs(extra.kwargs);
         const beacons = await currentBeacons(ctx);
         if (!(name in beacons)) return { comment: `Beacon ${name} is not configured.`, result: true };
         if (isTest(ctx, kw)) return { comment: `Beacon: ${name} would be modified.`, result: true };
@@ -108,7 +108,7 @@ export function manageFunctions(available: (ctx: ExecContext) => Promise<string[
       doc: 'Delete a beacon item: beacons.delete ps',
       run: async (ctx, { name: n }, extra) => {
         const name = n ?? '';
-        const kw = userKwargs(extra.kwargs);
+        const kw = cleanKwargs(extra.kwargs);
         if (isTest(ctx, kw)) return { comment: `Beacon: ${name} would be deleted.`, result: true };
         const answer = await manageBeacons(ctx, { func: 'delete', name });
         if (!answer) return { comment: noAnswer('beacon delete', kw.timeout), result: false };
@@ -127,7 +127,7 @@ export function manageFunctions(available: (ctx: ExecContext) => Promise<string[
       varkw: true,
       doc: 'Reset the beacon configuration on the minion: beacons.reset',
       run: async (ctx, _a, extra) => {
-        const kw = userKwargs(extra.kwargs);
+        const kw = cleanKwargs(extra.kwargs);
         if (isTest(ctx, kw)) return { comment: 'Beacons would be reset.', result: true };
         const answer = await manageBeacons(ctx, { func: 'reset' });
         if (!answer) return { comment: noAnswer('beacon reset', kw.timeout), result: false };
@@ -162,7 +162,7 @@ function all(func: 'enable' | 'disable', done: string) {
     varkw: true,
     doc: `${word} all beacons on the minion: beacons.${func}`,
     run: async (ctx, _a, extra) => {
-      const kw = userKwargs(extra.kwargs);
+      const kw = cleanKwargs(extra.kwargs);
       if (isTest(ctx, kw)) return { comment: `Beacons would be ${done}.`, result: true };
       const answer = await manageBeacons(ctx, { func });
       if (!answer) return { comment: noAnswer(`beacon ${done}`, kw.timeout), result: false };
@@ -181,7 +181,7 @@ function one(func: 'enable_beacon' | 'disable_beacon', done: string, enabled: bo
     varkw: true,
     doc: `${word} a beacon on the minion: beacons.${func} ps`,
     run: async (ctx, { name }, extra) => {
-      const kw = userKwargs(extra.kwargs);
+      const kw = cleanKwargs(extra.kwargs);
       if (!name) return { comment: 'Beacon name is required.', result: false };
       // Salt's disable_beacon test answer names no beacon; enable_beacon's does
       if (isTest(ctx, kw))

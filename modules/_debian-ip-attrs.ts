@@ -4,8 +4,8 @@
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { SaltFloat } from '../kernel/python/index.js';
-import { parsePyInt } from './_coerce.js';
 import { pythonError } from './_py-exception.js';
+import { parsePyInt } from './_py-int.js';
 
 /** A check's answer: whether the value passes, the value as kept, Salt's description of it. */
 export type Checked = [valid: boolean, value: unknown, expected: string | null];

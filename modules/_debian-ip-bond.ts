@@ -2,8 +2,9 @@
  * The bonding options Salt's Debian `ip` module accepts per bonding mode (`_parse_settings_bond`
  * and its seven helpers), with its defaults and its messages for bad values.
  */
-import { parsePyInt } from './_coerce.js';
+
 import { pythonError } from './_py-exception.js';
+import { parsePyInt } from './_py-int.js';
 
 export const CONFIG_TRUE: readonly (string | boolean)[] = ['yes', 'on', 'true', '1', true];
 export const CONFIG_FALSE: readonly (string | boolean)[] = ['no', 'off', 'false', '0', false];

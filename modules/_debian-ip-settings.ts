@@ -2,11 +2,12 @@
  * Turns `ip.build_interface`'s keyword settings into the interface record Salt renders
  * (`_parse_settings_eth`, `_parse_ethtool_opts`, `_parse_bridge_opts`, `_parse_settings_source`).
  */
-import { parsePyInt } from './_coerce.js';
+
 import { checkOption } from './_debian-ip-attrs.js';
 import { bondSettings, CONFIG_FALSE, CONFIG_TRUE, ifaceError, inConfig } from './_debian-ip-bond.js';
 import type { Adapter } from './_debian-ip-render.js';
 import { pythonError } from './_py-exception.js';
+import { parsePyInt } from './_py-int.js';
 
 type Opts = Record<string, unknown>;
 

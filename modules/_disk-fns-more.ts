@@ -298,6 +298,7 @@ CLI Example:
     run: async (ctx, a) => ((await runAll(ctx, `resize2fs ${a.device}`)).retcode === 0 ? true : null),
   }),
   format: defineFunction({
+    pyName: 'format_',
     args: (z) =>
       z.object({
         device: str(z),

@@ -6,7 +6,7 @@
  */
 import { SALT_ERR_EXEC_VALUE } from '../kernel/index.js';
 import { pySplitlines } from '../kernel/util.js';
-import { parsePyInt } from './_coerce.js';
+import { parsePyInt } from './_py-int.js';
 import { pySplit } from './_status-proc.js';
 
 export type Zone = Record<string, unknown>;

@@ -45,6 +45,7 @@ export const commitFunctions = {
     },
   }),
   rm: defineFunction({
+    pyName: 'rm_',
     args: (z) => z.object({ cwd: cwdOf(z), filename: argOf(z), ...withOpts(z), ...common(z) }),
     doc: "Interface to git-rm(1): removes a file (or, with opts='-r', a directory) from the index and the tree.\n\nCLI Example: salt myminion git.rm /path/to/repo foo/bar.py",
     run: async (ctx, a) =>

@@ -6,6 +6,7 @@
  */
 import { SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pythonError } from './_py-exception.js';
+import { parsePyInt } from './_py-int.js';
 import { pyShortTypeName } from './_py-type-name.js';
 
 /** A parsed network: the address as given (not masked), its prefix length and family width. */
@@ -30,14 +31,6 @@ function pton4(text: string): bigint | undefined {
   return value;
 }
 
-/** Python's `int(text)` for the digits netaddr reads: spaces, a sign and `_` between digits allowed. */
-function pyIntToken(text: string): number | undefined {
-  const m = /^\s*([+-]?)(\d+(?:_\d+)*)\s*$/.exec(text);
-  if (!m) return undefined;
-  const n = Number((m[2] ?? '').replace(/_/g, ''));
-  return m[1] === '-' ? -n : n;
-}
-
 /** netaddr's `expand_partial_address`, then `inet_pton`: `10.1` is 10.1.0.0. */
 function partial4(text: string): bigint | undefined {
   if (text.includes(':')) return undefined;
@@ -45,12 +38,12 @@ function partial4(text: string): bigint | undefined {
   if (tokens.length > 4) return undefined;
   const octets: number[] = [];
   for (const t of tokens) {
-    const n = pyIntToken(t);
+    const n = parsePyInt(t);
     if (n === undefined) return undefined;
     octets.push(n);
   }
   while (octets.length < 4) octets.push(0);
-  return pton4(octets.map((o) => (Object.is(o, -0) ? '0' : String(o))).join('.'));
+  return pton4(octets.join('.'));
 }
 
 /** glibc's `inet_pton(AF_INET6)`: hex groups, one `::`, an IPv4 tail allowed. */
@@ -105,7 +98,7 @@ function parseFamily(text: string, width: 32 | 128): IpNetwork | undefined {
   if (value === undefined) return undefined;
   let prefix: number | undefined = width;
   if (rest !== undefined) {
-    prefix = pyIntToken(rest);
+    prefix = parsePyInt(rest);
     if (prefix === undefined) {
       const mask = pton(rest);
       if (mask === undefined) return undefined;

@@ -25,6 +25,7 @@ import {
   parseAddr,
   parseNet,
 } from './_network-ip.js';
+import { parsePyInt } from './_py-int.js';
 import { pySplit, runProgram } from './_status-proc.js';
 
 /** Salt's `sanitize_host`: only the characters a host name or address may hold. */
@@ -134,10 +135,9 @@ async function fqdnOf(ip: string): Promise<string | undefined> {
 function traceLine(line: string): Record<string, unknown> {
   const comps = line.split('  ');
   const int = (s: string) => {
-    const t = s.trim();
-    if (!/^[-+]?\d+$/.test(t))
-      throw new SALT_ERR_EXEC_VALUE(`invalid literal for int() with base 10: '${s}'`);
-    return Number(t);
+    const n = parsePyInt(s);
+    if (n === undefined) throw new SALT_ERR_EXEC_VALUE(`invalid literal for int() with base 10: '${s}'`);
+    return n;
   };
   const num = (s: string | undefined) => {
     const t = (s ?? '').trim().split(/\s+/)[0] ?? '';

@@ -7,6 +7,7 @@ import { opendir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { defineFunction, type ExecContext, RetcodeResult, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyFlag } from './_coerce.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { forgetPkgs, listPkgs, osarch, refreshDb } from './_pkg-apt.js';
 import { callApt } from './_pkg-apt-call.js';
 import { compareDicts } from './_pkg-targets.js';
@@ -94,7 +95,7 @@ export const moreAptFunctions = {
     varkw: true,
     doc: `Runs an apt-cache show on the passed package names, and returns the results in a nested dictionary (package, version, fields). filter: a comma-separated list of the fields to keep; refresh: refresh the package database first.${cli('pkg.show gawk filter=description,version')}`,
     run: async (ctx, _a, extra) => {
-      const kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+      const kw = cleanKwargs(extra.kwargs);
       const { refresh, filter, ...rest } = kw;
       const unknown = Object.keys(rest);
       if (unknown.length > 0)

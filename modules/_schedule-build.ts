@@ -14,11 +14,6 @@ const isMap = (v: unknown): v is Record<string, unknown> =>
 
 const TIME = ['seconds', 'minutes', 'hours', 'days'];
 
-/** The keywords a caller gave (without Salt's `__pub_*` and other dunder keys). */
-export function userKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
-}
-
 /** Salt's time-option conflict: an interval with `when` or `cron`. */
 export function timeConflict(kwargs: Readonly<Record<string, unknown>>): boolean {
   return TIME.some((k) => k in kwargs && ('when' in kwargs || 'cron' in kwargs));

@@ -7,7 +7,8 @@
 import { defineFunction, type ExecContext, type FunctionSpec } from '../kernel/index.js';
 import { DEFAULT_TIME_FMT } from '../plugins/schedule/index.js';
 import { pyFlag } from './_coerce.js';
-import { type Ret, userKwargs, validTime } from './_schedule-build.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
+import { type Ret, validTime } from './_schedule-build.js';
 import { current, manage, saved, whereIs, writeOffline } from './_schedule-client.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> =>
@@ -30,7 +31,7 @@ function toggleJob(enable: boolean): FunctionSpec {
     doc: `${enable ? 'Enable' : 'Disable'} a job in the minion's schedule: schedule.${verb}_job job1`,
     run: async (ctx, { name: raw }, extra) => {
       const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
-      const kwargs = userKwargs(extra.kwargs);
+      const kwargs = cleanKwargs(extra.kwargs);
       const ret: Ret = { comment: [], result: true, changes: {} };
       if (!raw) Object.assign(ret, { comment: 'Job name is required.', result: false });
       if (kwargs.test || ctx.opts.test)
@@ -64,7 +65,7 @@ function toggleSchedule(enable: boolean): FunctionSpec {
     varkw: true,
     doc: `${enable ? 'Enable' : 'Disable'} all scheduled jobs on the minion: schedule.${verb}`,
     run: async (ctx, _a, extra) => {
-      const kwargs = userKwargs(extra.kwargs);
+      const kwargs = cleanKwargs(extra.kwargs);
       const ret: Ret = { comment: [], changes: {}, result: true };
       if (kwargs.test) return { ...ret, comment: `Schedule would be ${verb}d.` };
       const schedule = await scheduleAfter(ctx, { func: verb, persist: kwargs.persist ?? true });
@@ -93,7 +94,7 @@ function retime(postpone: boolean): FunctionSpec {
       ? "Postpone a job in the minion's schedule: schedule.postpone_job job current_time new_time (format %Y-%m-%dT%H:%M:%S, or time_fmt=...)"
       : "Skip a job in the minion's schedule at a time: schedule.skip_job job time (format %Y-%m-%dT%H:%M:%S, or time_fmt=...)",
     run: async (ctx, a, extra) => {
-      const kwargs = userKwargs(extra.kwargs);
+      const kwargs = cleanKwargs(extra.kwargs);
       const fmt = typeof kwargs.time_fmt === 'string' && kwargs.time_fmt ? kwargs.time_fmt : DEFAULT_TIME_FMT;
       const name = a.name ?? 'None';
       const newTime = (a as { new_time?: unknown }).new_time;
@@ -155,7 +156,7 @@ function sendTo(move: boolean): FunctionSpec {
       const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
       const ret: Ret = { comment: [], result: true };
       if (!raw) Object.assign(ret, { comment: 'Job name is required.', result: false });
-      if (userKwargs(extra.kwargs).test)
+      if (cleanKwargs(extra.kwargs).test)
         return { ...ret, comment: `Job: ${name} would be ${move ? 'moved' : 'copied'} from schedule.` };
       const opts = await current(ctx, 'opts');
       const pillar = await current(ctx, 'pillar');
@@ -201,7 +202,7 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     doc: "Delete a job from the minion's schedule: schedule.delete job1",
     run: async (ctx, { name: raw }, extra) => {
       const name = raw ?? 'None'; // Salt's messages show a None name as 'None'
-      const kwargs = userKwargs(extra.kwargs);
+      const kwargs = cleanKwargs(extra.kwargs);
       const ret: Ret = { comment: `Failed to delete job ${name} from schedule.`, result: false, changes: {} };
       if (!raw) ret.comment = 'Job name is required.';
       if (kwargs.test)
@@ -238,7 +239,7 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     varkw: true,
     doc: 'Purge all the jobs currently scheduled on the minion: schedule.purge',
     run: async (ctx, _a, extra) => {
-      const kwargs = userKwargs(extra.kwargs);
+      const kwargs = cleanKwargs(extra.kwargs);
       const offline = Boolean(kwargs.offline);
       const ret: Ret = { comment: [] as string[], changes: {} as Ret, result: true };
       const comments = ret.comment as string[];
@@ -293,7 +294,7 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     doc: 'Save all scheduled jobs on the minion: schedule.save',
     run: async (ctx, _a, extra) => {
       const ret: Ret = { comment: [], result: true };
-      if (userKwargs(extra.kwargs).test) return { ...ret, comment: 'Schedule would be saved.' };
+      if (cleanKwargs(extra.kwargs).test) return { ...ret, comment: 'Schedule would be saved.' };
       const answer = await manage(ctx, { func: 'save_schedule' });
       if (!answer) return { ...ret, comment: 'Event module not available. Schedule save failed.' };
       if (answer.complete) return { ...ret, result: true, comment: 'Schedule (non-pillar items) saved.' };
@@ -301,6 +302,7 @@ export const scheduleCalls: Record<string, FunctionSpec> = {
     },
   }),
   reload: defineFunction({
+    pyName: 'reload_',
     doc: 'Reload saved scheduled jobs on the minion: schedule.reload',
     run: async (ctx) => {
       const ret: Ret = { comment: [] as string[], result: true };

@@ -83,20 +83,23 @@ export const SYSTEMD_ONLY = {
       return true;
     },
   ),
-  unmask: maskFunction(
-    "Unmask the specified service with systemd (runtime=True: the runtime mask).\n\nCLI Example: salt '*' service.unmask foo",
-    async (ctx, unit, runtime) => {
-      await checkUnitChanges(ctx, unit);
-      if (!(await masked(ctx, unit, runtime))) return true;
-      const out = await sd.systemctl(
-        ctx,
-        ...(runtime ? ['unmask', '--runtime'] : ['unmask']),
-        sd.unitName(unit),
-      );
-      if (out.retcode !== 0) throw new SALT_ERR_EXEC_COMMAND(`Failed to unmask service '${unit}'`);
-      return true;
-    },
-  ),
+  unmask: {
+    ...maskFunction(
+      "Unmask the specified service with systemd (runtime=True: the runtime mask).\n\nCLI Example: salt '*' service.unmask foo",
+      async (ctx, unit, runtime) => {
+        await checkUnitChanges(ctx, unit);
+        if (!(await masked(ctx, unit, runtime))) return true;
+        const out = await sd.systemctl(
+          ctx,
+          ...(runtime ? ['unmask', '--runtime'] : ['unmask']),
+          sd.unitName(unit),
+        );
+        if (out.retcode !== 0) throw new SALT_ERR_EXEC_COMMAND(`Failed to unmask service '${unit}'`);
+        return true;
+      },
+    ),
+    pyName: 'unmask_',
+  },
   systemctl_reload: defineFunction({
     doc: "Reloads systemctl, an action needed whenever unit files are updated.\n\nCLI Example: salt '*' service.systemctl_reload",
     run: (ctx) => systemctlReload(ctx),

@@ -11,6 +11,7 @@ import {
   SALT_ERR_INVOCATION,
 } from '../kernel/index.js';
 import { pyInt } from './_coerce.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { pyGlob } from './_py-glob.js';
 import { buildCsr, planCertificate, signCertificate } from './_x509-build.js';
 import { loadAnyPublicKey } from './_x509-keys.js';
@@ -57,10 +58,6 @@ export function mergePolicy(policy: Kwargs, kw: Kwargs): Kwargs {
   }
   return Object.assign(out, pol);
 }
-
-/** Keywords Salt's loader adds that are no certificate field. */
-const clean = (kw: Kwargs): Kwargs =>
-  Object.fromEntries(Object.entries(kw).filter(([k]) => !k.startsWith('__')));
 
 const ENCODINGS = ['der', 'pem', 'pkcs7_der', 'pkcs7_pem', 'pkcs12'];
 
@@ -145,7 +142,7 @@ keyUsage, extendedKeyUsage, subjectKeyIdentifier, authorityKeyIdentifier, subjec
 days_valid (365), not_before/not_after ("%Y-%m-%d %H:%M:%S"), serial_number, digest (sha256).
 encoding: pem (default) or der; path: write it there.${cli('x509.create_certificate signing_private_key=/etc/pki/myca.key csr=/etc/pki/my.csr')}`,
     run: async (c, a, extra) => {
-      let kw = clean(extra.kwargs);
+      let kw = cleanKwargs(extra.kwargs);
       if (!('days_valid' in kw) && !('not_after' in kw)) kw.days_valid = 365;
       const encoding = a.encoding ?? 'pem';
       if (!ENCODINGS.includes(encoding)) {
@@ -223,7 +220,7 @@ encoding: pem (default) or der; path: write it there.${cli('x509.create_certific
     doc: `Create a certificate signing request for private_key, with a subject and extensions as
 create_certificate takes them.${cli('x509.create_csr private_key=/etc/pki/my.key CN=www.example.com')}`,
     run: (_c, a, extra) => {
-      const kw = clean(extra.kwargs);
+      const kw = cleanKwargs(extra.kwargs);
       const digest = String(kw.algorithm ?? a.digest ?? 'sha256');
       const encoding = a.encoding ?? 'pem';
       if (encoding !== 'der' && encoding !== 'pem') {
@@ -389,7 +386,7 @@ create_certificate takes them.${cli('x509.create_csr private_key=/etc/pki/my.key
         if (policy.signing_cert) policy.signing_cert = loadCertChain(String(policy.signing_cert))[0]?.der;
         return { data: policy, errors: [] };
       }
-      const kw = mergePolicy(policy, clean((a.kwargs ?? {}) as Kwargs));
+      const kw = mergePolicy(policy, cleanKwargs((a.kwargs ?? {}) as Kwargs));
       delete kw.ca_server;
       try {
         return { data: signCertificate(planCertificate(kw), String(kw.digest ?? 'sha256')), errors: [] };

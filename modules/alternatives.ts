@@ -138,6 +138,7 @@ export default defineModule({
       run: async (ctx, a) => changed(await run(ctx, ['--auto', a.name]), true),
     }),
     set: defineFunction({
+      pyName: 'set_',
       args: namePath,
       doc: `Point a group at a registered path (manual mode).${cli('set name path')}`,
       run: async (ctx, a) => changed(await run(ctx, ['--set', a.name, a.path]), true),

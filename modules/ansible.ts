@@ -128,6 +128,7 @@ const functions: Record<string, FunctionSpec> = {
     },
   }),
   list: defineFunction({
+    pyName: 'list_',
     args: (z) => z.object({ pattern: opt(z) }),
     doc: "Lists available modules.\n\nCLI Example: salt '*' ansible.list '*win*'",
     run: (_ctx, { pattern }) => {

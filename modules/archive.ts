@@ -137,6 +137,7 @@ export default defineModule({
   doc: 'A module to wrap (non-Windows) archive calls: list, test and unpack tar and zip archives.',
   functions: {
     list: defineFunction({
+      pyName: 'list_',
       args: (z) =>
         z.object({
           name: z.string(),
@@ -200,6 +201,7 @@ export default defineModule({
       run: (ctx, a) => gzipCall(ctx, 'gunzip', a.gzipfile, a),
     }),
     zip: defineFunction({
+      pyName: 'zip_',
       args: (z) =>
         z.object({
           zip_file: z.string(),

@@ -55,6 +55,7 @@ export default defineModule({
   functions: {
     ...manageFunctions((ctx) => availableBeacons(ctx, beaconDirs(ctx.opts))),
     list: defineFunction({
+      pyName: 'list_',
       args: (z) =>
         z.object({
           return_yaml: pyFlag(z, true),

@@ -17,6 +17,7 @@ import { fileClientOf } from './_file-client-of.js';
 import { pushDir, pushFile } from './_file-push.js';
 import { renderText } from './_file-template.js';
 import { fnmatch } from './_fnmatch.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 
 const client = fileClientOf;
 
@@ -46,11 +47,6 @@ function includeExclude(include?: string | null, exclude?: string | null): (rel:
   };
 }
 
-/** Keyword arguments without Salt's private `__pub_*` ones. */
-function publicKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
-}
-
 /** Salt's `_render_filenames`: with `template`, the source and destination names rendered. */
 async function renderFilenames(
   ctx: ExecContext,
@@ -62,7 +58,7 @@ async function renderFilenames(
   kwargs: Readonly<Record<string, unknown>>,
 ): Promise<{ path: string; dest: string }> {
   if (!template) return { path, dest };
-  const extra = publicKwargs(kwargs);
+  const extra = cleanKwargs(kwargs);
   return {
     path: await renderText(ctx, fc, template, path, '<path>', saltenv, extra),
     dest: await renderText(ctx, fc, template, dest, '<dest>', saltenv, extra),
@@ -128,7 +124,7 @@ export default defineModule({
             await readFile(src, 'utf8'),
             path,
             env,
-            publicKwargs(extra.kwargs),
+            cleanKwargs(extra.kwargs),
           );
         } catch (err) {
           ctx.log.error(`Failed to render template with error: ${(err as Error).message}`);

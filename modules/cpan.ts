@@ -107,6 +107,7 @@ export default defineModule({
       },
     }),
     list: defineFunction({
+      pyName: 'list_',
       doc: `List the installed Perl modules and their versions.${cli('list')}`,
       run: async (ctx) => parseCpanList(await cpanRun(ctx, ['-l'])),
     }),

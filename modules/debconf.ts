@@ -90,6 +90,7 @@ export default defineModule({
       run: async (ctx, a) => (await getSelections(ctx))[a.name] ?? null,
     }),
     set: defineFunction({
+      pyName: 'set_',
       args: (z) =>
         z.object({ package: z.unknown(), question: z.unknown(), type: z.unknown(), value: z.unknown() }),
       varargs: true,

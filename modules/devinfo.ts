@@ -85,6 +85,7 @@ export default defineModule({
   doc: 'Module for devinfo: devices by their udev information, and hwinfo reports.',
   functions: {
     filter: defineFunction({
+      pyName: 'filter_',
       args: (z) => z.object({ udev_in: z.unknown().default(null), udev_ex: z.unknown().default(null) }),
       doc: `Returns a list of devices, filtered under udev keys. udev_in: key:values the device's udev information must have; udev_ex: key:values it must not have. A key is a lower case, dot-joined path in the udev information ('e.id_bus' is udev['E']['ID_BUS']); where the entry is a list, one shared item matches.${cli(`salt '*' devinfo.filter udev_in='{"e.id_bus": "ata"}'`)}`,
       run: (ctx, a) => filterDevices(ctx, a.udev_in, a.udev_ex),

@@ -13,8 +13,8 @@ import {
   RetcodeResult,
 } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
-import { parsePyInt } from './_coerce.js';
 import { parseAddr } from './_network-ip.js';
+import { parsePyInt } from './_py-int.js';
 import { which } from './_which.js';
 
 const cli = (example: string) => `\n\nCLI Example:\n\n    salt ns1 ${example}`;

@@ -281,6 +281,7 @@ export default defineModule({
       },
     }),
     makedirs: defineFunction({
+      pyName: 'makedirs_',
       args: (z) => z.object({ path: str(z), user: owner(z), group: owner(z), mode: owner(z) }),
       doc: `Ensure that the directory containing this path is available (end the path with a slash for the path itself).${cli("salt '*' file.makedirs /opt/code/")}`,
       run: async (_ctx, a) => {

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyJson } from '../plugins/renderers/index.js';
 import { pyFlag } from './_coerce.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { pyEquals } from './_traverse.js';
 
 type Dict = Record<string, unknown>;
@@ -31,9 +32,6 @@ function paths(ctx: ExecContext, name: string | null | undefined): [string, stri
 
 const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
 const frozen = (ctx: ExecContext, name: string | null | undefined) => paths(ctx, name).every(isFile);
-
-/** The keywords handed on to pkg.*: Salt's `clean_kwargs` drops the `__pub_*` ones. */
-const cleanKwargs = (kw: Dict) => Object.fromEntries(Object.entries(kw).filter(([k]) => !k.startsWith('__')));
 
 /** Salt's `salt.utils.dictdiffer.deep_diff`: what differs, key by key, into nested mappings. */
 export function deepDiff(oldValue: Dict, newValue: Dict): { old?: Dict; new?: Dict } {
@@ -140,6 +138,7 @@ CLI Example:
       run: (ctx, a) => frozen(ctx, a.name),
     }),
     list: defineFunction({
+      pyName: 'list_',
       args: (z) => z.object({}),
       doc: `The names of the frozen states, sorted.
 

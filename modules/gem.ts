@@ -112,6 +112,7 @@ export default defineModule({
       run: (ctx, a) => gemVersion(ctx, a),
     }),
     list: defineFunction({
+      pyName: 'list_',
       args: (z) => z.object({ prefix: optText(z).transform((v) => v ?? ''), ...target(z) }),
       doc: `List locally installed gems, each with its versions (only those whose name matches prefix when given).${RUBY_DOC}${cli("salt '*' gem.list")}`,
       run: async (ctx, a) => {

@@ -103,6 +103,7 @@ export default defineModule({
       run: (ctx, a) => gsettingsGet(ctx, a.user, a.schema, a.key),
     }),
     set: defineFunction({
+      pyName: 'set_',
       args: (z) =>
         z.object({
           schema: z.unknown().default(null),

@@ -30,6 +30,7 @@ import {
   splitLines,
 } from './_debian-ip-render.js';
 import { ethAdapter, sourceAdapter } from './_debian-ip-settings.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { pythonError } from './_py-exception.js';
 
 const MODPROBE_DIR = '/etc/modprobe.d/';
@@ -50,10 +51,6 @@ const IFACE_TYPES = [
 ];
 
 type Settings = Record<string, unknown>;
-
-/** The caller's keywords without Salt's `__pub_*` ones. */
-const settingsOf = (kwargs: Readonly<Record<string, unknown>>): Settings =>
-  Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
 
 const isTest = (s: Settings): boolean => 'test' in s && pyTruthy(s.test ?? null);
 
@@ -291,20 +288,21 @@ export default defineModule({
       args: (z) => z.object({ iface: z.unknown().transform(pyStr) }),
       varkw: true,
       doc: "Create a bond script in /etc/modprobe.d with the passed settings and load the bonding kernel module.\n\nCLI Example: salt '*' ip.build_bond bond0 mode=balance-alb",
-      run: (ctx, a, extra) => buildBond(ctx, a.iface, settingsOf(extra.kwargs)),
+      run: (ctx, a, extra) => buildBond(ctx, a.iface, cleanKwargs(extra.kwargs)),
     }),
     build_interface: defineFunction({
       args: (z) =>
         z.object({ iface: z.unknown().transform(pyStr), iface_type: z.unknown(), enabled: z.unknown() }),
       varkw: true,
       doc: "Build an interface script for a network interface.\n\nCLI Example: salt '*' ip.build_interface eth0 eth <settings>",
-      run: (ctx, a, extra) => buildInterface(ctx, a.iface, a.iface_type, a.enabled, settingsOf(extra.kwargs)),
+      run: (ctx, a, extra) =>
+        buildInterface(ctx, a.iface, a.iface_type, a.enabled, cleanKwargs(extra.kwargs)),
     }),
     build_routes: defineFunction({
       args: (z) => z.object({ iface: z.unknown().transform(pyStr) }),
       varkw: true,
       doc: "Add route scripts for a network interface using up commands.\n\nCLI Example: salt '*' ip.build_routes eth0 <settings>",
-      run: (_ctx, a, extra) => buildRoutes(a.iface, settingsOf(extra.kwargs)),
+      run: (_ctx, a, extra) => buildRoutes(a.iface, cleanKwargs(extra.kwargs)),
     }),
     down: defineFunction({
       args: (z) => z.object({ iface: z.unknown(), iface_type: z.unknown() }),
@@ -338,12 +336,12 @@ export default defineModule({
     apply_network_settings: defineFunction({
       varkw: true,
       doc: "Apply global network configuration.\n\nCLI Example: salt '*' ip.apply_network_settings",
-      run: (ctx, _a, extra) => applyNetworkSettings(ctx, settingsOf(extra.kwargs)),
+      run: (ctx, _a, extra) => applyNetworkSettings(ctx, cleanKwargs(extra.kwargs)),
     }),
     build_network_settings: defineFunction({
       varkw: true,
       doc: "Build the global network script.\n\nCLI Example: salt '*' ip.build_network_settings <settings>",
-      run: (ctx, _a, extra) => buildNetworkSettings(ctx, settingsOf(extra.kwargs)),
+      run: (ctx, _a, extra) => buildNetworkSettings(ctx, cleanKwargs(extra.kwargs)),
     }),
   },
 });

@@ -11,6 +11,7 @@ import { LdapConnection, SCOPES } from './_ldap-conn.js';
 import { failureStr, LdapFailureError } from './_ldap-errors.js';
 import { pyList } from './_ldap-values.js';
 import { pythonError } from './_py-exception.js';
+import { pyInt } from './_py-int.js';
 
 type Extra = Readonly<Record<string, unknown>>;
 
@@ -76,10 +77,7 @@ CLI Example:
           ctx.log.debug(
             `Running LDAP search with filter:${String(a.filter)}, dn:${String(dn)}, scope:${String(scope)}, attrs:${String(attrs)}`,
           );
-          const n = Number.parseInt(String(scope), 10);
-          const s = SCOPE_BY_NUMBER[n];
-          if (Number.isNaN(n))
-            throw pythonError('ValueError', `invalid literal for int() with base 10: '${String(scope)}'`);
+          const s = SCOPE_BY_NUMBER[pyInt(scope)];
           if (s === undefined)
             throw pythonError(
               'PARAM_ERROR',

@@ -170,6 +170,7 @@ CLI Example:
       },
     }),
     set: defineFunction({
+      pyName: 'set_',
       args: (z) =>
         z.object({
           key: z.string(),

@@ -15,6 +15,7 @@ import {
   SALT_ERR_INVOCATION,
 } from '../kernel/index.js';
 import { contextRetcode, pySplitlines, pyStr } from '../kernel/util.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { compareDicts } from './_pkg-targets.js';
 import { runProcess } from './_spawn.js';
 
@@ -154,9 +155,7 @@ export default defineModule({
       varkw: true,
       doc: `A detailed summary of the named packages (all packages when none is named), by name: dpkg's fields, install_date, description and license. failhard (default True): fail when a name matches no package; with False answer {}.${cli('info')}\n    salt '*' lowpkg.info apache2 bash\n    salt '*' lowpkg.info 'php5*' failhard=false`,
       run: async (ctx, _a, extra) => {
-        const { failhard = true, ...rest } = Object.fromEntries(
-          Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')),
-        );
+        const { failhard = true, ...rest } = cleanKwargs(extra.kwargs);
         const bad = Object.entries(rest);
         if (bad.length > 0)
           throw new SALT_ERR_INVOCATION(

@@ -110,7 +110,7 @@ export default defineModule({
     compound: withId('compound', 'compound', "'L@cheese,foo and *'"),
     glob: withId('glob', 'glob', "'*'"),
     pcre: withId('pcre', 'pcre', "'.*'"),
-    list: withId('list', 'list', "'server1,server2'"),
+    list: { ...withId('list', 'list', "'server1,server2'"), pyName: 'list_' },
     grain: withDelim('grain', 'grain', 'os:Ubuntu'),
     grain_pcre: withDelim('grain_pcre', 'grain_pcre', 'os:Fedo.*'),
     pillar: withDelim('pillar', 'pillar', 'cheese:foo'),

@@ -8,6 +8,7 @@
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { aclEntry, addResult, requestedFunctions, wrapAcl } from '../plugins/mine/index.js';
 import { pyFlag } from './_coerce.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import {
   configuredMineFunctions,
   type MineFunction,
@@ -115,7 +116,7 @@ export default defineModule({
       varkw: true,
       doc: `Send a specific function and its result to the salt mine. \`mine_function\` names the function to run (default: name); \`allow_tgt\`/\`allow_tgt_type\` limit which minions may read it. Remaining arguments go to the function.${CLI("salt '*' mine.send network.ip_addrs interface=eth0\nsalt '*' mine.send eth0_ip_addrs mine_function=network.ip_addrs interface=eth0")}`,
       run: async (ctx, a, extra) => {
-        const clean = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+        const clean = cleanKwargs(extra.kwargs);
         const { mine_function, allow_tgt, allow_tgt_type, ...kwargs } = clean;
         const f: MineFunction = {
           alias: a.name,

@@ -117,6 +117,7 @@ export default defineModule({
   virtual: () => true,
   functions: {
     list: defineFunction({
+      pyName: 'list_',
       args: (z) => z.object({}),
       doc: `The accepted, unaccepted, rejected and denied keys of a master on this machine (its pki_dir is the minion's with "minion" read as "master"), as salt-key -L lists them.${cli('list')}`,
       run: async (ctx) => {

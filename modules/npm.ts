@@ -102,6 +102,7 @@ export default defineModule({
       },
     }),
     list: defineFunction({
+      pyName: 'list_',
       args: (z) =>
         z.object({
           pkg: z.string().nullish(),

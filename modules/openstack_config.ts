@@ -32,6 +32,7 @@ export default defineModule({
   doc: 'Modify, retrieve, or delete values from OpenStack configuration files (needs openstack-config).',
   functions: {
     set: defineFunction({
+      pyName: 'set_',
       args: (z) => z.object({ ...place(z), value: z.unknown() }),
       doc: `Set a value in an OpenStack configuration file.
 

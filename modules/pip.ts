@@ -260,6 +260,7 @@ export default defineModule({
       run: (ctx, a, extra) => freezeParse(ctx, a.prefix, { ...a, cmd_kwargs: cleanKwargs(extra.kwargs) }),
     }),
     list: defineFunction({
+      pyName: 'list_',
       args: (z) => z.object({ prefix: prefixArg(z), ...callArgs(z), ...envVars(z) }),
       varkw: true,
       doc: "Installed packages as {name: version} (pip list --format=json), those whose name starts with prefix when given.\n\nCLI Example: salt '*' pip.list salt",

@@ -55,7 +55,7 @@ export default defineModule({
     start: signal('u', 'Start the service', 'start'),
     stop: signal('d', 'Stop the service', 'stop'),
     term: signal('t', 'Send a TERM to the service', 'term'),
-    reload: signal('h', 'Send a HUP to the service', 'reload'),
+    reload: { ...signal('h', 'Send a HUP to the service', 'reload'), pyName: 'reload_' },
     restart: signal('t', 'Restart the service (a TERM; s6 starts it again)', 'restart'),
     full_restart: defineFunction({
       args: (z) => z.object({ name: z.unknown() }),

@@ -15,6 +15,7 @@ import {
 } from '../kernel/index.js';
 import { pyTypeName } from '../kernel/util.js';
 import { pyFlag } from './_coerce.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { pythonError } from './_py-exception.js';
 import { ASSERTIONS, runAssertion, WITHOUT_EXPECTED } from './_saltcheck-assert.js';
 import { StateTestLoader } from './_saltcheck-loader.js';
@@ -236,7 +237,7 @@ CLI Example:
 
     salt '*' saltcheck.state_apply postfix`,
       run: (ctx, { state_name }, extra) => {
-        const kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+        const kw = cleanKwargs(extra.kwargs);
         return ctx.call('state.apply', [state_name], kw);
       },
     }),

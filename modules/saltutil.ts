@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_EXEC_SYNC } from '../kernel/index.js';
 import { pyStr } from '../kernel/util.js';
 import { fnmatch } from './_fnmatch.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { descendants, procDir, removeProcFile, runningJobs } from './_proc-jobs.js';
 import { cacheFunctions } from './_saltutil-cache.js';
 import { keyFunctions } from './_saltutil-keys.js';
@@ -83,11 +84,6 @@ function signalJob(ctx: ExecContext, jid: string, sig: number): string {
 
 /** The master's runner/wheel/publish code, loaded by the functions that run it (it pulls the client and the runners). */
 const masterFunctions = () => import('./_master-functions.js');
-
-/** The keywords a caller gave, without Salt's `__`-prefixed ones (`__pub_*`, `__env__`, ...). */
-function publicKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
-}
 
 /** `saltutil.cmd` and `cmd_iter`: a publish through the master on this host (salt-ssh is not offered). */
 function cmdFunction(doc: string) {
@@ -175,7 +171,7 @@ export default defineModule({
       varkw: true,
       doc: "Execute a runner function here, with the master's config read from the `master` file beside the minion's: run it on a minion on the master's host.\n\nCLI Example: salt master_minion saltutil.runner test.arg arg=\"['baz']\" kwarg=\"{'foo': 'bar'}\"",
       run: async (ctx, a, extra) => {
-        const kwargs: Record<string, unknown> = { ...(a.kwarg ?? {}), ...publicKwargs(extra.kwargs) };
+        const kwargs: Record<string, unknown> = { ...(a.kwarg ?? {}), ...cleanKwargs(extra.kwargs) };
         const user = typeof extra.kwargs.__pub_user === 'string' ? extra.kwargs.__pub_user : 'UNKNOWN';
         const call = { kind: 'runner' as const, fun: a.name, args: a.arg ?? [], kwargs, user };
         const ret = await (await masterFunctions()).runMasterFunction(ctx, call);
@@ -192,7 +188,7 @@ export default defineModule({
           kind: 'wheel',
           fun: a.name,
           args: extra.args,
-          kwargs: publicKwargs(extra.kwargs),
+          kwargs: cleanKwargs(extra.kwargs),
           user: 'UNKNOWN',
         }),
     }),

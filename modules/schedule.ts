@@ -14,7 +14,8 @@
 import { defineFunction, defineModule } from '../kernel/index.js';
 import { parseDate } from '../plugins/schedule/index.js';
 import { pyFlag } from './_coerce.js';
-import { buildScheduleItem, type Ret, timeConflict, userKwargs } from './_schedule-build.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
+import { buildScheduleItem, type Ret, timeConflict } from './_schedule-build.js';
 import { scheduleCalls } from './_schedule-calls.js';
 import { current, listJobs, manage, missingFunction, whereIs, writeOffline } from './_schedule-client.js';
 
@@ -28,6 +29,7 @@ export default defineModule({
   doc: "Module for managing the minion's scheduler.",
   functions: {
     list: defineFunction({
+      pyName: 'list_',
       args: (z) =>
         z.object({
           show_all: pyFlag(z, false),
@@ -59,7 +61,7 @@ export default defineModule({
       doc: "Add a job to the schedule: schedule.add job1 function='test.ping' seconds=3600",
       run: async (ctx, { name: rawName }, extra) => {
         const name = rawName ?? '';
-        const kwargs = userKwargs(extra.kwargs);
+        const kwargs = cleanKwargs(extra.kwargs);
         const offline = Boolean(kwargs.offline);
         const ret: Ret = { comment: `Failed to add job ${name} to schedule.`, result: false, changes: {} };
         const jobs = await current(ctx, undefined, offline);
@@ -101,7 +103,7 @@ export default defineModule({
       run: (_ctx, { name }, extra) => {
         const built = buildScheduleItem(
           name ?? '',
-          userKwargs(extra.kwargs),
+          cleanKwargs(extra.kwargs),
           (w) => parseDate(w, Date.now()) !== undefined,
         );
         if ('error' in built) return built.error;
@@ -114,7 +116,7 @@ export default defineModule({
       doc: "Modify an existing job in the schedule: schedule.modify job1 function='test.ping' seconds=3600",
       run: async (ctx, { name: rawName }, extra) => {
         const name = rawName ?? '';
-        const kwargs = userKwargs(extra.kwargs);
+        const kwargs = cleanKwargs(extra.kwargs);
         const offline = Boolean(kwargs.offline);
         const ret: Ret = { comment: '', changes: {}, result: true };
         if (timeConflict(kwargs))

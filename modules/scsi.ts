@@ -27,6 +27,7 @@ export default defineModule({
   doc: 'SCSI administration module',
   functions: {
     ls: defineFunction({
+      pyName: 'ls_',
       args: (z) => z.object({ get_size: z.unknown().default(true).transform(pyTruthy) }),
       doc: `List SCSI devices, with details
 

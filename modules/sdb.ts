@@ -26,6 +26,7 @@ CLI Example:
       run: (ctx, a) => sdbGet(a.uri, sdbCtx(ctx), a.strict),
     }),
     set: defineFunction({
+      pyName: 'set_',
       args: (z) => z.object({ uri: z.unknown(), value: z.unknown() }),
       doc: `Store a value at an sdb://<profile>/<key> URI.
 

@@ -102,7 +102,7 @@ const COMMON: Record<string, FunctionSpec> = {
   start: action('start', 'start', 'Start the specified service.'),
   stop: action('stop', 'stop', 'Stop the specified service.'),
   restart: action('restart', 'restart', 'Restart the named service.'),
-  reload: action('reload', 'reload', 'Reload the named service.'),
+  reload: { ...action('reload', 'reload', 'Reload the named service.'), pyName: 'reload_' },
   force_reload: action('force-reload', 'force-reload', 'Force-reload the named service.'),
   enable: defineFunction({
     args: (z) => z.object({ name: z.string() }),

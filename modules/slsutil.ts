@@ -21,6 +21,7 @@ import {
 } from '../plugins/renderers/index.js';
 import { pyFlag } from './_coerce.js';
 import { fileClientOf } from './_file-client-of.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { dictMerge, dictUpdate } from './_slsutil-dictupdate.js';
 import { dirExists, fileExists, findup, pathExists } from './_slsutil-paths.js';
 import { banner, boolstr } from './_slsutil-text.js';
@@ -237,7 +238,7 @@ CLI Example:
 
 /** Salt's json and yaml serializers (`salt/serializers/`), with the options formulas pass. */
 function serialize(serializer: string, obj: unknown, kw: Readonly<Record<string, unknown>>): string {
-  const opts = Object.fromEntries(Object.entries(kw).filter(([k]) => !k.startsWith('__')));
+  const opts = cleanKwargs(kw);
   if (serializer === 'json') {
     const sortKeys = opts.sort_keys === true;
     const ascii = opts.ensure_ascii === true;

@@ -34,6 +34,7 @@ export default defineModule({
   doc: 'Control the state system on the minion: apply SLS files and the highstate, and show what they compile to.',
   functions: {
     apply: defineFunction({
+      pyName: 'apply_',
       args: (z) => z.object({ mods: modsArg(z).nullish() }),
       varkw: true,
       outputter: 'highstate',

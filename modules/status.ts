@@ -423,6 +423,7 @@ CLI Example:
       },
     }),
     time: defineFunction({
+      pyName: 'time_',
       args: (z) => z.object({ format: z.string().default('%A, %d. %B %Y %I:%M%p') }),
       doc: `Return the current time on the minion, formatted based on the format parameter
 (default '%A, %d. %B %Y %I:%M%p').

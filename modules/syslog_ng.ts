@@ -134,6 +134,7 @@ export default defineModule({
       },
     }),
     reload: defineFunction({
+      pyName: 'reload_',
       args: (z) => z.object({ name: z.unknown() }),
       doc: `Reload syslog-ng (syslog-ng-ctl reload). Meant for the syslog_ng state.${cli("salt '*' syslog_ng.reload")}`,
       run: async (ctx, a) => {

@@ -18,6 +18,7 @@ import {
 import { asPyTuple } from '../outputters/py-tuples.js';
 import { abortableSleep } from './_abort.js';
 import { pyFlag, pyInt } from './_coerce.js';
+import { cleanKwargs } from './_invalid-kwargs.js';
 import { pythonError } from './_py-exception.js';
 import { testProbeFunctions } from './_test-probes.js';
 import { versionsInformation, versionsReport } from './_versions.js';
@@ -65,10 +66,6 @@ function nodeHashName(hashType: string): string {
     throw new SALT_ERR_INVOCATION(`module 'hashlib' has no attribute '${hashType}'`);
   }
   return mapped;
-}
-
-function cleanKwargs(kwargs: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
 }
 
 const randomHashArgs = (z: typeof Zod) =>
@@ -228,8 +225,8 @@ export default defineModule({
       doc: `Test the outputter, pass in data to return${cliExample('test.outputter foobar')}`,
       run: (_ctx, { data }) => data,
     }),
-    true: defineFunction({ inline: true, doc: 'Always return True.', run: () => true }),
-    false: defineFunction({ inline: true, doc: 'Always return False.', run: () => false }),
+    true: defineFunction({ pyName: 'true_', inline: true, doc: 'Always return True.', run: () => true }),
+    false: defineFunction({ pyName: 'false_', inline: true, doc: 'Always return False.', run: () => false }),
     random_hash: randomHash,
     rand_str: randomHash,
     get_opts: defineFunction({
@@ -268,6 +265,7 @@ export default defineModule({
       },
     }),
     try: defineFunction({
+      pyName: 'try_',
       args: (z) => z.object({ module: z.string(), return_try_exception: pyFlag(z, false) }),
       varkw: true,
       doc: 'Run a module function with the given keywords; on an exception return None (or its message).',

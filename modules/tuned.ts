@@ -51,6 +51,7 @@ export default defineModule({
         },
   functions: {
     list: defineFunction({
+      pyName: 'list_',
       doc: "List the available profiles.\n\nCLI Example:\n\n    salt '*' tuned.list",
       run: async (ctx) => parseProfiles(String(await ctx.call('cmd.run', ['tuned-adm list']))),
     }),

@@ -5,6 +5,7 @@
  * multivar. Comments and changes are Salt's.
  */
 import { pyStr } from '../kernel/util.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import type { StateContext, StateReturn } from '../plugins/states/index.js';
 import { fail, isExecError, neutralTest, stripExc } from './_git-common.js';
 
@@ -31,7 +32,7 @@ export async function configUnset(
 ): Promise<StateReturn> {
   const name = pyStr(a.name);
   const ret: StateReturn = { name, changes: {}, result: true, comment: 'No matching keys are set' };
-  const kw = Object.fromEntries(Object.entries(given).filter(([k]) => !k.startsWith('__')));
+  const kw = cleanKwargs(given);
   const global = kw.global ?? false;
   const all = kw.all ?? false;
   delete kw.global;

@@ -5,6 +5,7 @@
  * answers result False with its fixed comment; these do the same. Also `pkg.downloaded`'s spec.
  */
 import { pyTruthy } from '../kernel/python/index.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import { defineState, type StateReturn } from '../plugins/states/index.js';
 import { downloaded } from './_pkg-downloaded.js';
 
@@ -63,6 +64,6 @@ export const downloadedState = defineState({
       pkgs: a.pkgs ?? null,
       fromrepo: optStr(a.fromrepo),
       ignore_epoch: a.ignore_epoch === undefined || a.ignore_epoch === null ? null : pyTruthy(a.ignore_epoch),
-      kwargs: Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__'))),
+      kwargs: cleanKwargs(extra.kwargs),
     }),
 });

@@ -5,7 +5,7 @@
  * `minion.d/beacons.conf` as `beacons.save` does.
  */
 import { pyFlag } from '../modules/_coerce.js';
-import { userKwargs } from '../modules/_schedule-build.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import { pyEquals } from '../modules/_traverse.js';
 import {
   defineState,
@@ -45,7 +45,7 @@ function toggle(fun: string, done: (n: string) => string, missing: (n: string) =
     varkw: true,
     doc,
     async run(ctx, { name }, extra): Promise<StateReturn> {
-      const kwargs = userKwargs(extra.kwargs);
+      const kwargs = cleanKwargs(extra.kwargs);
       const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
       if (!(name in (await current(ctx, kwargs)))) return { ...ret, comment: missing(name) };
       if (ctx.test)
@@ -66,7 +66,7 @@ export default defineStateModule({
       varkw: true,
       doc: 'Ensure beacon is configured with the included beacon data (its settings as keyword arguments).',
       async run(ctx, { name, save }, extra): Promise<StateReturn> {
-        const kwargs = userKwargs(extra.kwargs);
+        const kwargs = cleanKwargs(extra.kwargs);
         const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
         const comments: string[] = [];
         const beacons = await current(ctx, kwargs);
@@ -103,7 +103,7 @@ export default defineStateModule({
       varkw: true,
       doc: 'Ensure beacon is absent.',
       async run(ctx, { name, save }, extra): Promise<StateReturn> {
-        const kwargs = userKwargs(extra.kwargs);
+        const kwargs = cleanKwargs(extra.kwargs);
         const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
         const comments: string[] = [];
         if (name in (await current(ctx, kwargs))) {

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pyStr } from '../kernel/util.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import { which } from '../modules/_which.js';
 import {
   defineState,
@@ -43,7 +44,7 @@ read-only: True to set it read-only.
 read-write: True to set it read-write.`,
   async run(ctx, { name }, extra): Promise<StateReturn> {
     const ret: StateReturn = { changes: {}, comment: '', name, result: true };
-    const kwargs = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+    const kwargs = cleanKwargs(extra.kwargs);
     if (!(await ctx.call('file.is_blkdev', [name])))
       return { ...ret, result: false, comment: `Changes to ${name} cannot be applied. Not a block device.` };
     if (ctx.test) return { ...ret, result: null, comment: `Changes to ${name} will be applied ` };
@@ -87,7 +88,7 @@ force: make it even when the device is no partition (ext and xfs only). Dangerou
     if ((await fsTypeOf(ctx, name)) === fsType) return { ...ret, result: true };
     if (!which(`mkfs.${fsType}`)) return { ...ret, comment: `Invalid fs_type: ${fsType}` };
     if (ctx.test) return { ...ret, result: null, comment: `Changes to ${name} will be applied ` };
-    const kwargs = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+    const kwargs = cleanKwargs(extra.kwargs);
     await ctx.call('disk.format', [name, fsType], { ...kwargs, force: a.force });
     // blkid can lag behind mkfs: look again, up to 10 times, 3 s apart while it sees nothing
     for (let i = 0; i < 10; i++) {

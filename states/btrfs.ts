@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SALT_ERR_EXEC_COMMAND } from '../kernel/index.js';
 import { pyRepr, pyStr } from '../kernel/util.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import { pythonError } from '../modules/_py-exception.js';
 import {
   defineState,
@@ -247,9 +248,10 @@ Other keywords: the properties (ro, label, compression).`,
         return ret;
       }
       const wanted = Object.fromEntries(
-        Object.entries(extra.kwargs)
-          .filter(([k]) => !k.startsWith('__'))
-          .map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]),
+        Object.entries(cleanKwargs(extra.kwargs)).map(([k, v]) => [
+          k,
+          typeof v === 'boolean' ? String(v) : v,
+        ]),
       );
       let current: Props;
       try {

@@ -5,6 +5,7 @@
  * execution module. Debian family only.
  */
 import { pyStr } from '../kernel/util.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import { isMapping } from '../modules/_traverse.js';
 import { defineState, defineStateModule, pyOrderedStr, type StateReturn } from '../plugins/states/index.js';
 
@@ -70,7 +71,7 @@ template: render it with this engine (jinja, ...) first, with context and defaul
     const defaults = a.defaults ?? {};
     if (!isMapping(defaults)) return { ...ret, result: false, comment: 'Defaults must be formed as a dict' };
     if (ctx.test) return { ...ret, result: null, comment: 'Debconf selections would have been set.' };
-    const kwargs = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+    const kwargs = cleanKwargs(extra.kwargs);
     const done = a.template
       ? await ctx.call('debconf.set_template', [a.source, a.template, context, defaults], kwargs)
       : await ctx.call('debconf.set_file', [a.source], kwargs);

@@ -6,6 +6,7 @@
  */
 import { pyStr, pyTruthy } from '../kernel/python/index.js';
 import { unifiedDiffPieces } from '../modules/_file-diff.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import { interfaces } from '../modules/_network-ifaces.js';
 import {
   defineState,
@@ -33,10 +34,6 @@ function caught(err: unknown, names: readonly string[]): string | undefined {
 }
 
 type Kw = Record<string, unknown>;
-
-/** The state's keywords without Salt's `__pub_*`/`__*` ones. */
-const kwOf = (kwargs: Readonly<Kw>): Kw =>
-  Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
 
 /** The test-mode comment for a text that would change (`added` when there is none yet); undefined if none would. */
 function pending(old: Lines, built: Lines, added: string, updated: string): string | undefined {
@@ -157,7 +154,7 @@ const managed = defineState({
   async run(ctx, a, extra): Promise<StateReturn> {
     const { name, enabled } = a;
     const ret: StateReturn = { name, changes: {}, result: true, comment: `Interface ${name} is up to date.` };
-    const kw: Kw = kwOf(extra.kwargs);
+    const kw: Kw = cleanKwargs(extra.kwargs);
     if (!('test' in kw)) kw.test = ctx.test;
     const type = 'type' in kw ? pyStr(kw.type) : 'eth';
     delete kw.type;
@@ -218,7 +215,7 @@ const routes = defineState({
       result: true,
       comment: `Interface ${name} routes are up to date.`,
     };
-    const kw: Kw = kwOf(extra.kwargs);
+    const kw: Kw = cleanKwargs(extra.kwargs);
     if (!('test' in kw)) kw.test = ctx.test;
     let apply = false;
     try {
@@ -263,7 +260,7 @@ const system = defineState({
       result: true,
       comment: 'Global network settings are up to date.',
     };
-    const kw: Kw = kwOf(extra.kwargs);
+    const kw: Kw = cleanKwargs(extra.kwargs);
     kw.test = ctx.test;
     try {
       const old = await ctx.call('ip.get_network_settings', []);

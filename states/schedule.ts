@@ -7,7 +7,7 @@
  * works on the saved file alone, as where no minion runs (`salt-call --local`).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { userKwargs } from '../modules/_schedule-build.js';
+import { cleanKwargs } from '../modules/_invalid-kwargs.js';
 import {
   defineState,
   defineStateModule,
@@ -53,7 +53,7 @@ function onListedJob(opts: {
     varkw: true,
     doc: opts.doc,
     async run(ctx, { name }, extra): Promise<StateReturn> {
-      const kwargs = userKwargs(extra.kwargs);
+      const kwargs = cleanKwargs(extra.kwargs);
       const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
       const jobs = await currentJobs(ctx, opts.offlineList ? kwargs.offline : undefined);
       if (!(name in jobs)) return { ...ret, comment: opts.missing(name) };
@@ -82,7 +82,7 @@ export default defineStateModule({
       varkw: true,
       doc: "Ensure a job is present in the schedule, as the keywords build it (schedule.add's: function, seconds, minutes, hours, days, when, cron, job_args, job_kwargs, splay, range, once, enabled, returner, persist, offline, ...).",
       async run(ctx, { name }, extra): Promise<StateReturn> {
-        const kwargs = userKwargs(extra.kwargs);
+        const kwargs = cleanKwargs(extra.kwargs);
         const ret: StateReturn = { name, result: true, changes: {}, comment: '' };
         const jobs = await currentJobs(ctx, kwargs.offline);
         if (name in jobs) {

@@ -8,6 +8,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { isRecord } from '../guards.js';
 import { readSaltYamlFile } from './salt-yaml.js';
 
 /** One include file and the options it set (top-level keys), in the order they apply, for messages. */
@@ -25,10 +26,6 @@ export interface IncludeResult {
 }
 
 const MAGIC = /[*?[]/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Python `fnmatch`-style segment pattern → RegExp (`*`, `?`, `[...]`, `[!...]`). */
 function segmentRegExp(pattern: string): RegExp {

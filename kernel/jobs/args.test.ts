@@ -372,6 +372,12 @@ const g3 = defineFunction({
   run: () => null,
 });
 const ping = defineFunction({ run: () => true });
+// Salt's `time_`, aliased `time` by __func_alias__, with one defaulted argument
+const time = defineFunction({
+  pyName: 'time_',
+  args: z.object({ format: z.string().default('%A') }),
+  run: () => 0,
+});
 const starry = defineFunction({
   args: z.object({ a: z.number().optional() }),
   varargs: true,
@@ -418,6 +424,15 @@ describe('bindArgs', () => {
     [g3, 'm.g', [], {}, "g() missing 3 required positional arguments: 'a', 'b', and 'c'", 'type'],
     [g3, 'm.g', [1], {}, "g() missing 2 required positional arguments: 'b' and 'c'", 'type'],
     [ping, 'test.ping', [1], {}, 'ping() takes 0 positional arguments but 1 was given', 'type'],
+    // measured on Salt 3006.18: salt-call --local status.time 1 2
+    [
+      time,
+      'status.time',
+      [1, 2],
+      {},
+      'time_() takes from 0 to 1 positional arguments but 2 were given',
+      'type',
+    ],
     [echo, 'test.echo', ['a'], { text: 'b' }, "echo() got multiple values for argument 'text'", 'type'],
     [echo, 'test.echo', ['a', 'b'], { text: 'c' }, "echo() got multiple values for argument 'text'", 'type'],
     [

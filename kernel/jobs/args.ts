@@ -195,7 +195,7 @@ export function bindArgs(
   args: readonly unknown[],
   kwargs: Readonly<Record<string, unknown>>,
 ): { bound: Record<string, unknown>; extra: ExtraArgs } {
-  const name = fun.includes('.') ? fun.slice(fun.lastIndexOf('.') + 1) : fun;
+  const name = spec.pyName ?? (fun.includes('.') ? fun.slice(fun.lastIndexOf('.') + 1) : fun);
   const schema = spec.args;
   if (typeof schema === 'function') {
     // a spec straight from a module file: the loader builds its schema (resolveFunctionArgs)
@@ -241,7 +241,7 @@ export function bindArgs(
     throw invocation(
       fun,
       'type',
-      `${name}() takes ${sig} positional argument${keys.length === 1 ? '' : 's'} but ${given} ${given === 1 ? 'was' : 'were'} given`,
+      `${name}() takes ${sig} positional argument${sig === '1' ? '' : 's'} but ${given} ${given === 1 ? 'was' : 'were'} given`,
     );
   }
   const missing = keys.filter((k) => !optional.has(k) && bound[k] === undefined);

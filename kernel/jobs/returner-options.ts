@@ -6,6 +6,7 @@
  * and last the job's `ret_kwargs`.
  */
 import { SALT_ERR_RETURNER_OPTIONS } from '../errors.js';
+import { isRecord } from '../guards.js';
 import type { UnitLogger } from '../loader/define.js';
 import type { ReturnerContext, ReturnerDef } from './returner.js';
 
@@ -13,10 +14,6 @@ import type { ReturnerContext, ReturnerDef } from './returner.js';
 export interface ReturnerCallOptions {
   retConfig?: string;
   retKwargs?: Readonly<Record<string, unknown>>;
-}
-
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function withPrefix(
@@ -36,10 +33,10 @@ export function gatherReturnerOptions(
   call: ReturnerCallOptions = {},
 ): Record<string, unknown> {
   // Unknown config keys land in `extra` of a resolved config; a plain object carries them itself.
-  const source = { ...opts, ...(isMap(opts.extra) ? opts.extra : {}) };
+  const source = { ...opts, ...(isRecord(opts.extra) ? opts.extra : {}) };
   const out: Record<string, unknown> = {};
   const nested = source[name];
-  if (isMap(nested)) Object.assign(out, nested);
+  if (isRecord(nested)) Object.assign(out, nested);
   withPrefix(source, `returner.${name}.`, out);
   withPrefix(source, `${name}.`, out);
   if (call.retConfig) withPrefix(source, `${call.retConfig}.${name}.`, out);

@@ -121,6 +121,8 @@ export interface FunctionSpec<S extends z.ZodObject = z.ZodObject, R = unknown> 
   doc?: string;
   /** Outputter the CLI should use for this function's return. */
   outputter?: string;
+  /** Salt's Python name when `__func_alias__` renames it (`list_` for `list`), as argument errors name it. */
+  pyName?: string;
   /**
    * Pure, non-blocking and done in microseconds (no disk, network, child process or long loop):
    * the minion may run it in its main process instead of a job process, whose round trip costs

@@ -6,6 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { SALT_ERR_LOADER_INVALID_UNIT } from '../errors.js';
+import { isRecord } from '../guards.js';
 import type { Grains, GrainsModuleDef, UnitLogger } from './define.js';
 import { resolvePackageDirs } from './packages.js';
 import { scanDirs, type UnitFile } from './scan.js';
@@ -31,10 +32,6 @@ export interface CustomGrainsOptions {
   /** Bound on one unit (import and `grains()`), in ms. Default {@link GRAINS_UNIT_TIMEOUT_MS}. */
   timeoutMs?: number;
   log: UnitLogger;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The unit's definition, or why it is not one. */

@@ -8,6 +8,7 @@
  * that fails). Each returner's `virtual()` runs once per process.
  */
 import { SALT_ERR_RETURNER_UNAVAILABLE } from '../errors.js';
+import { isRecord } from '../guards.js';
 import type { ReturnerContext, ReturnerDef } from '../jobs/returner.js';
 import { type ReturnerCallOptions, returnerContext } from '../jobs/returner-options.js';
 import type { UnitLogger } from './define.js';
@@ -50,10 +51,6 @@ export interface ReturnerLoader {
   context(def: ReturnerDef, call?: ReturnerCallOptions): ReturnerContext;
   /** Names of the returners that loaded in this process (for `close()` at shutdown). */
   loaded(): LoadedReturner[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The unit's definition, or why it is not a returner. */

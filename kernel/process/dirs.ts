@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SALT_ERR_PROCESS_DIR } from '../errors.js';
+import { errnoCode } from '../guards.js';
 
 /** A directory the daemon needs; `mode` applies when the directory is created. */
 export interface DirEntry {
@@ -27,12 +28,6 @@ const REASONS: Readonly<Record<string, string>> = {
   ELOOP: 'too many symbolic links',
   EIO: 'input/output error',
 };
-
-function errnoCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
-    ? err.code
-    : undefined;
-}
 
 function dirError(path: string, action: string, err: unknown): InstanceType<typeof SALT_ERR_PROCESS_DIR> {
   const errno = errnoCode(err);

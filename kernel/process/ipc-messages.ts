@@ -4,6 +4,7 @@
  */
 
 import { SALT_ERR_PROCESS_CHILD_START } from '../errors.js';
+import { isRecord } from '../guards.js';
 
 /** The child finished starting (sockets bound, workers up). */
 export interface ReadyMessage {
@@ -19,10 +20,6 @@ export interface FatalMessage {
 
 /** The typed union of child → parent control messages. */
 export type ChildControlMessage = ReadyMessage | FatalMessage;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Narrows a raw IPC message to a control message; anything else is an application message. */
 export function parseControlMessage(value: unknown): ChildControlMessage | undefined {

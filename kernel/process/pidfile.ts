@@ -7,12 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SALT_ERR_PROCESS_DIR, SALT_ERR_PROCESS_RUNNING } from '../errors.js';
-
-function errnoCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
-    ? err.code
-    : undefined;
-}
+import { errnoCode } from '../guards.js';
 
 /** Whether a process with this pid exists (EPERM means it exists but belongs to someone else). */
 export function isProcessAlive(pid: number): boolean {

@@ -5,6 +5,7 @@
 
 import { createServer, isIPv6 } from 'node:net';
 import { SALT_ERR_BUS_ADDRESS_IN_USE, SALT_ERR_PROCESS_PORT } from '../errors.js';
+import { errnoCode } from '../guards.js';
 
 const REASONS: Readonly<Record<string, string>> = {
   EACCES: 'permission denied (ports below 1024 need privileges)',
@@ -17,12 +18,6 @@ const REASONS: Readonly<Record<string, string>> = {
 /** `host:port`, with IPv6 hosts in brackets. */
 export function formatAddress(host: string, port: number): string {
   return isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-function errnoCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
-    ? err.code
-    : undefined;
 }
 
 function listenOnce(host: string, port: number): Promise<number> {

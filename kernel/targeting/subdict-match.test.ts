@@ -81,3 +81,10 @@ describe('subdictMatch (Salt subdict_match)', () => {
     expect(subdictMatch(null, 'os:*')).toBe(false);
   });
 });
+
+describe('subdictMatch compares values as Python str() shows them', () => {
+  it('a float grain as Python prints it (measured: salt.utils.data.subdict_match)', () => {
+    expect(subdictMatch({ f: 1e-7 }, 'f:1e-07')).toBe(true);
+    expect(subdictMatch({ f: 1e-7 }, 'f:1e-7')).toBe(false);
+  });
+});

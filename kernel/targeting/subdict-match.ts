@@ -4,9 +4,10 @@
  * `foo == "bar:baz"`)? Values compare case-insensitively, as text (Python `str()`), by glob,
  * by `re.match` or exactly; a list matches when one member does; `*:` searches every key.
  */
+
+import { pyStr } from '../python/index.js';
 import { globMatch } from './glob.js';
 import { pyReMatch } from './py-regex.js';
-import { pyStr } from './py-str.js';
 import { isDict, traverseDictAndList } from './traverse.js';
 
 export interface SubdictMatchOptions {

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SALT_ERR_LOADER_INVALID_UNIT, SALT_ERR_LOADER_NOT_AVAILABLE } from '../errors.js';
+import { isRecord } from '../guards.js';
 import type { UnitLogger } from '../loader/define.js';
 import { createNamedUnitFinder } from '../loader/named-units.js';
 import { isProcessDef, type ProcessDef } from './define.js';
@@ -20,10 +21,6 @@ export type UnitRef =
 export function unitChildName(unit: UnitRef): string {
   if (unit.kind === 'engine') return `engine-${unit.name}`;
   return `process-${'ref' in unit ? unit.ref.replace(/^.*[/\\]/, '').replace(/\.[cm]?[jt]s$/, '') : unit.name}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Salt's `engines:` list: a name, or `{ name: { options, engine_module? } }`. */

@@ -22,14 +22,6 @@ export function pyFloat(v: unknown): number {
   return Number(low);
 }
 
-/** Python's `int(v)`: numbers truncate, strings must be whole numbers. */
-export function pyInt(v: unknown): number {
-  if (typeof v === 'number') return Math.trunc(v);
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(v)) return Number(v.trim().replace(/_/g, ''));
-  throw new Error(`invalid literal for int() with base 10: ${repr(v)}`);
-}
-
 /** A `63%`-style threshold: the `%` signs removed, then `float()`. */
 export function percentThreshold(v: unknown): number {
   return pyFloat(typeof v === 'string' ? v.replace(/%/g, '') : v);

@@ -10,7 +10,7 @@
  */
 import { defineBeacon } from '../../kernel/index.js';
 import { netIoCounters } from '../../modules/_ps-proc.js';
-import { pyInt } from './_pynum.js';
+import { pyInt } from '../../modules/_py-int.js';
 
 const ATTRS = [
   'bytes_sent',

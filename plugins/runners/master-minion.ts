@@ -17,6 +17,7 @@ import {
   type RunnerContext,
   type UnitLogger,
 } from '../../kernel/index.js';
+import { cleanKwargs } from '../../modules/_invalid-kwargs.js';
 import { BUILTIN_DIRS } from '../builtin-dirs.js';
 import { stateFunctions } from '../states/index.js';
 import { masterId } from './runner-events.js';
@@ -94,7 +95,7 @@ function saltutilRunner(rctx: RunnerContext): Call {
 /** Salt's `saltutil.wheel` on the master: `{return, success}`. */
 function saltutilWheel(rctx: RunnerContext): Call {
   return async ([name], kw) => {
-    const kwargs = Object.fromEntries(Object.entries(kw).filter(([k]) => !k.startsWith('__')));
+    const kwargs = cleanKwargs(kw);
     try {
       return { return: await rctx.wheel(String(name), [], kwargs), success: true };
     } catch (err) {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineRunner, defineRunnerFunction } from '../../../kernel/index.js';
+import { cleanKwargs } from '../../../modules/_invalid-kwargs.js';
 import {
   type ReactorSetup,
   reactorDryRun,
@@ -55,7 +56,7 @@ export default defineRunner({
       doc: 'Dry run: match TAG, render the reactions with DATA (a mapping, JSON or key=value) and check them, starting nothing: salt-run reactor.test my/tag \'{"id": "web1"}\'',
       varkw: true,
       run: async (ctx, { tag, data }, extra) => {
-        const kw = Object.fromEntries(Object.entries(extra.kwargs).filter(([k]) => !k.startsWith('__')));
+        const kw = cleanKwargs(extra.kwargs);
         const payload = data === undefined ? kw : parseData(data);
         const out = await reactorDryRun(await reactorConfig(ctx.opts), tag, payload);
         if (!out) return { tag, matched: false, reactions: [], errors: [] };

@@ -5,11 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineRunner, defineRunnerFunction, SALT_ERR_RUNNER } from '../../../kernel/index.js';
-
-/** Keywords whose names start with `__` are Salt's private ones. */
-function publicKwargs(kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(kwargs).filter(([k]) => !k.startsWith('__')));
-}
+import { cleanKwargs } from '../../../modules/_invalid-kwargs.js';
 
 export default defineRunner({
   name: 'test',
@@ -19,7 +15,7 @@ export default defineRunner({
       varargs: true,
       varkw: true,
       doc: "Output the given args and kwargs. Kwargs will be filtered for 'private' keynames.",
-      run: (_ctx, _args, extra) => ({ args: extra.args, kwargs: publicKwargs(extra.kwargs) }),
+      run: (_ctx, _args, extra) => ({ args: extra.args, kwargs: cleanKwargs(extra.kwargs) }),
     }),
     raw_arg: defineRunnerFunction({
       varargs: true,
