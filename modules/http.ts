@@ -40,8 +40,11 @@ function bodyText(body: Buffer, decodeBody: boolean): string {
   return body.toString('utf8');
 }
 
+/** What a query needs of its caller: a function's context, or a returner's. */
+export type QueryContext = Pick<ExecContext, 'opts' | 'log'> & { readonly signal?: AbortSignal };
+
 /** Salt's `salt.utils.http.query` with the tornado backend, for the keywords listed in the doc. */
-export async function query(ctx: ExecContext, url: string, kw: Query): Promise<Record<string, unknown>> {
+export async function query(ctx: QueryContext, url: string, kw: Query): Promise<Record<string, unknown>> {
   const ret: Record<string, unknown> = {};
   const opts = { ...ctx.opts, ...((kw.opts as Query | undefined) ?? {}) };
   let target = url;

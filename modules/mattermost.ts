@@ -7,33 +7,8 @@
  */
 import { defineFunction, defineModule, type ExecContext, SALT_ERR_INVOCATION } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/python/index.js';
-import { pyJson } from '../plugins/renderers/index.js';
-import { pythonError, pyValueClass } from './_py-exception.js';
+import { postToMattermost } from './_mattermost-post.js';
 import { serviceOption } from './_service-option.js';
-import { query } from './http.js';
-
-/** `urljoin(urljoin(api_url, '/hooks/'), hook)`; a base that is no URL leaves the relative path. */
-function hookUrl(apiUrl: string, hook: string): string {
-  try {
-    return new URL(hook, new URL('/hooks/', apiUrl)).href;
-  } catch {
-    return `/hooks/${hook}`;
-  }
-}
-
-/** `salt.utils.mattermost.query`: the POST, then its answer as Salt reads it. */
-async function postHook(ctx: ExecContext, apiUrl: string, hook: string, data: string): Promise<unknown> {
-  const result = await query(ctx, hookUrl(apiUrl, hook), {
-    method: 'POST',
-    data,
-    decode: true,
-    status: true,
-  });
-  if (result.status === 200) return { message: `Message posted ${data} correctly`, res: true };
-  if (result.status === 204) return true;
-  if (result.dict !== undefined) return { message: 'Message not posted', res: true };
-  return { message: 'invalid_auth', res: false };
-}
 
 /** A setting from the call, else from the config; `required` names Salt's error when neither has it. */
 async function setting(ctx: ExecContext, given: unknown, key: string, required?: string): Promise<unknown> {
@@ -72,17 +47,7 @@ CLI Example:
         const username = await setting(ctx, a.username, 'username');
         const channel = await setting(ctx, a.channel, 'channel');
         if (!pyTruthy(a.message)) ctx.log.error('message is a required option.');
-        if (typeof a.message !== 'string')
-          throw pythonError(
-            'TypeError',
-            `can only concatenate str (not "${pyValueClass(a.message)}") to str`,
-          );
-        const parameters: Record<string, unknown> = {};
-        if (pyTruthy(channel)) parameters.channel = channel;
-        if (pyTruthy(username)) parameters.username = username;
-        parameters.text = `\`\`\`${a.message}\`\`\``;
-        const data = `payload=${pyJson(parameters, false, false)}`;
-        return pyTruthy(await postHook(ctx, String(apiUrl), String(hook), data));
+        return pyTruthy(await postToMattermost(ctx, { message: a.message, channel, username, apiUrl, hook }));
       },
     }),
   },

@@ -44,4 +44,5 @@ export const BUILTIN_RETURNERS: Readonly<Record<string, URL>> = Object.freeze({
   job_store: new URL('../returners/job-store/index.js', import.meta.url),
   postgres: new URL('../returners/postgres/index.js', import.meta.url),
   redis: new URL('../returners/redis/index.js', import.meta.url),
+  mattermost: new URL('../returners/mattermost.js', import.meta.url),
 });

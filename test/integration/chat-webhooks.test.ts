@@ -1,6 +1,7 @@
 // mattermost, msteams and google_chat through a real masterless salt-call against a webhook
 // receiver the test starts on 127.0.0.1. The bodies and answers are the ones Salt 3006.18 sends
-// and returns for the same calls (41 of 41 identical, with the stderr of the failures).
+// and returns for the same calls (41 of 41 identical, with the stderr of the failures; the
+// returner 6 of 6).
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +94,18 @@ describe('chat webhooks', () => {
       comment: 'Failed to send message ({"error": "bad hook"}): n1',
     });
     expect(sink.take()).toHaveLength(2);
+  });
+
+  it('the mattermost returner posts the return as Python prints it', async () => {
+    const r = await call('--return', 'mattermost', 'test.arg', 'a', '1');
+    expect(r.code).toBe(0);
+    const [seen, ...more] = sink.take();
+    expect(more).toEqual([]);
+    expect(seen?.url).toBe('/hooks/hid');
+    const text = (JSON.parse((seen?.body ?? '').slice('payload='.length)) as { text: string }).text;
+    expect(text).toMatch(
+      /^```id: hooks1\r\nfunction: test\.arg\r\nfunction args: \['a', '1'\]\r\njid: \d{20}\r\nreturn: \{'args': \('a', 1\), 'kwargs': \{'__pub_fun': 'test\.arg', /,
+    );
   });
 
   it('google_chat.send_message is True on a 200 only', async () => {
