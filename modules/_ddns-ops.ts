@@ -19,8 +19,8 @@ import { type DnsName, nameFromText, nameToText } from './_dns-name.js';
 import { canonicalRdataAt, type Rdata, rdataToWire } from './_dns-rdata.js';
 import { checkAlgorithm, signMessage, type TsigKey, verifyReply } from './_dns-tsig.js';
 import { udpExchange } from './_dns-udp.js';
-import { pyOsError } from './_py-oserror.js';
 import { pythonError, pyValueClass } from './_py-exception.js';
+import { pyOsError } from './_py-oserror.js';
 import { isMapping } from './_traverse.js';
 
 /** Where and how long to ask: Salt's `nameserver`, `port` and `timeout` arguments. */
@@ -53,7 +53,8 @@ export function pyInt(v: unknown): number {
 
 async function exchange(ctx: ExecContext, wire: Buffer, id: number, net: Net): Promise<InMessage> {
   const t = net.timeout;
-  if (typeof t === 'string') throw pythonError('TypeError', "unsupported operand type(s) for +: 'float' and 'str'");
+  if (typeof t === 'string')
+    throw pythonError('TypeError', "unsupported operand type(s) for +: 'float' and 'str'");
   const timeout = t === null || t === undefined ? null : Number(t);
   return udpExchange(wire, id, {
     nameserver: pyStr(net.nameserver),
@@ -150,7 +151,10 @@ function readKeyring(keyfile: unknown): Keyring | null {
 }
 
 /** The TSIG key an update is signed with, or null for none (dnspython's `Update(..., keyring=...)`). */
-export async function tsigKey(ctx: ExecContext, kwargs: Readonly<Record<string, unknown>>): Promise<TsigKey | null> {
+export async function tsigKey(
+  ctx: ExecContext,
+  kwargs: Readonly<Record<string, unknown>>,
+): Promise<TsigKey | null> {
   const keyring = readKeyring(await option(ctx, 'keyfile', kwargs));
   const keyname = await option(ctx, 'keyname', kwargs);
   const algorithm = (await option(ctx, 'keyalgorithm', kwargs)) || DEFAULT_ALGORITHM;
@@ -158,7 +162,9 @@ export async function tsigKey(ctx: ExecContext, kwargs: Readonly<Record<string, 
   const wanted = keyname === null ? keyring[0]?.name : nameFromText(pyStr(keyname));
   if (!wanted) throw pythonError('StopIteration', '');
   const wantedKey = wanted.labels.map((l) => l.toString('latin1').toLowerCase()).join('.');
-  const found = keyring.find((k) => k.name.labels.map((l) => l.toString('latin1').toLowerCase()).join('.') === wantedKey);
+  const found = keyring.find(
+    (k) => k.name.labels.map((l) => l.toString('latin1').toLowerCase()).join('.') === wantedKey,
+  );
   if (!found) throw pythonError('KeyError', `<DNS name ${nameToText(wanted)}>`);
   const key: TsigKey = Buffer.isBuffer(found.entry)
     ? { name: wanted, secret: found.entry, algorithm: nameFromText(pyStr(algorithm)) }
@@ -193,7 +199,14 @@ export async function sendUpdate(
 }
 
 /** A record of the update section: `name` (relative to the zone unless absolute) and its data. */
-export function updateRecord(zone: DnsName, name: DnsName, type: number, cls: number, ttl: number, data?: Rdata) {
+export function updateRecord(
+  zone: DnsName,
+  name: DnsName,
+  type: number,
+  cls: number,
+  ttl: number,
+  data?: Rdata,
+) {
   const owner = name.absolute ? name : { labels: [...name.labels, ...zone.labels], absolute: true };
   return { name: owner, type, cls, ttl, rdata: data ? rdataToWire(data, zone) : Buffer.alloc(0) };
 }

@@ -98,7 +98,16 @@ export function nameToText(name: DnsName): string {
 function labelText(l: Buffer): string {
   let out = '';
   for (const b of l) {
-    if (b === 0x2e || b === 0x5c || b === 0x22 || b === 0x28 || b === 0x29 || b === 0x3b || b === 0x40 || b === 0x24)
+    if (
+      b === 0x2e ||
+      b === 0x5c ||
+      b === 0x22 ||
+      b === 0x28 ||
+      b === 0x29 ||
+      b === 0x3b ||
+      b === 0x40 ||
+      b === 0x24
+    )
       out += `\\${String.fromCharCode(b)}`;
     else if (b > 0x20 && b < 0x7f) out += String.fromCharCode(b);
     else out += `\\${String(b).padStart(3, '0')}`;

@@ -108,7 +108,8 @@ export function rdataFromText(type: number, text: string): Rdata {
       return done([uint16Field(toks[0]), uint16Field(toks[1]), uint16Field(toks[2]), nameTok(toks[3])], 4);
     case 16:
     case 99: {
-      if (toks.length === 0) throw pythonError('dns.exception.UnexpectedEnd', 'Text input ended unexpectedly.');
+      if (toks.length === 0)
+        throw pythonError('dns.exception.UnexpectedEnd', 'Text input ended unexpectedly.');
       return { type, parts: toks.map((t) => characterString(t)) };
     }
     default:

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CLASS_ANY, CLASS_IN, CLASS_NONE, decodeMessage, encodeMessage, OPCODE_UPDATE } from './_dns-message.js';
+import {
+  CLASS_ANY,
+  CLASS_IN,
+  CLASS_NONE,
+  decodeMessage,
+  encodeMessage,
+  OPCODE_UPDATE,
+} from './_dns-message.js';
 import { nameFromText, nameToText } from './_dns-name.js';
 import { canonicalRdataAt, rdataFromText, rdataToWire, rdtypeFromText } from './_dns-rdata.js';
 import { signMessage, type TsigKey, verifyReply } from './_dns-tsig.js';
@@ -29,20 +36,28 @@ const NOW = 1700000000;
 
 describe('TSIG against dnspython', () => {
   it('verifies the MAC dnspython puts on an HMAC-MD5 and an HMAC-SHA256 update', () => {
-    expect(() => verifyReply(decodeMessage(Buffer.from(SIGNED_MD5, 'hex')), key('hmac-md5.sig-alg.reg.int'), null, NOW)).not.toThrow();
-    expect(() => verifyReply(decodeMessage(Buffer.from(SIGNED_SHA256, 'hex')), key('hmac-sha256'), null, NOW)).not.toThrow();
+    expect(() =>
+      verifyReply(decodeMessage(Buffer.from(SIGNED_MD5, 'hex')), key('hmac-md5.sig-alg.reg.int'), null, NOW),
+    ).not.toThrow();
+    expect(() =>
+      verifyReply(decodeMessage(Buffer.from(SIGNED_SHA256, 'hex')), key('hmac-sha256'), null, NOW),
+    ).not.toThrow();
   });
 
   it('rejects a wrong secret, a changed byte, another algorithm and a stale time', () => {
     const wire = Buffer.from(SIGNED_MD5, 'hex');
     const wrong = { ...key('hmac-md5.sig-alg.reg.int'), secret: Buffer.from('other') };
-    expect(() => verifyReply(decodeMessage(wire), wrong, null, NOW)).toThrow('The TSIG signature fails to verify.');
+    expect(() => verifyReply(decodeMessage(wire), wrong, null, NOW)).toThrow(
+      'The TSIG signature fails to verify.',
+    );
     const changed = Buffer.from(wire);
     changed[0x3c] = 11; // the A record's last octet: 192.0.2.11
     expect(() => verifyReply(decodeMessage(changed), key('hmac-md5.sig-alg.reg.int'), null, NOW)).toThrow(
       'fails to verify',
     );
-    expect(() => verifyReply(decodeMessage(wire), key('hmac-sha256'), null, NOW)).toThrow('does not match the key');
+    expect(() => verifyReply(decodeMessage(wire), key('hmac-sha256'), null, NOW)).toThrow(
+      'does not match the key',
+    );
     expect(() => verifyReply(decodeMessage(wire), key('hmac-md5.sig-alg.reg.int'), null, NOW + 301)).toThrow(
       "not within the TSIG's validity time",
     );
@@ -66,13 +81,23 @@ describe('TSIG against dnspython', () => {
       const back = decodeMessage(wire);
       expect(back.additional).toHaveLength(1);
       expect(back.additional[0]?.type).toBe(250);
-      expect(mac.length).toBe({ 'hmac-md5.sig-alg.reg.int': 16, 'hmac-sha1': 20, 'hmac-sha256': 32, 'hmac-sha512': 64 }[alg]);
+      expect(mac.length).toBe(
+        { 'hmac-md5.sig-alg.reg.int': 16, 'hmac-sha1': 20, 'hmac-sha256': 32, 'hmac-sha512': 64 }[alg],
+      );
       expect(() => verifyReply(back, key(alg), null, NOW)).not.toThrow();
     }
   });
 
   it('raises what dnspython raises for an unknown algorithm and for a TSIG error from the server', () => {
-    const m = { id: 1, opcode: OPCODE_UPDATE, rd: false, question: [], answer: [], authority: [], additional: [] };
+    const m = {
+      id: 1,
+      opcode: OPCODE_UPDATE,
+      rd: false,
+      question: [],
+      answer: [],
+      authority: [],
+      additional: [],
+    };
     expect(() => signMessage(m, key('hmac-foo'), NOW)).toThrow('<DNS name hmac-foo.>');
     // a reply whose TSIG carries error 16 (BADSIG), as BIND sends for a wrong secret
     const [wire] = signMessage(m, key('hmac-md5.sig-alg.reg.int'), NOW);
@@ -129,7 +154,9 @@ describe('messages and record data against dnspython', () => {
     expect(rdtypeFromText('TYPE65280')).toBe(65280);
     expect(() => rdtypeFromText('BOGUS')).toThrow('DNS resource record type is unknown.');
     expect(rdataToWire(rdataFromText(1, '192.0.2.10'))).toEqual(Buffer.from([192, 0, 2, 10]));
-    expect(rdataToWire(rdataFromText(28, '2001:db8::1')).toString('hex')).toBe('20010db8000000000000000000000001');
+    expect(rdataToWire(rdataFromText(28, '2001:db8::1')).toString('hex')).toBe(
+      '20010db8000000000000000000000001',
+    );
     for (const bad of ['192.0.2.300', '192.0.2.010', 'notanip', '192.0.2.1 extra'])
       expect(() => rdataFromText(1, bad)).toThrow('Text input is malformed.');
   });

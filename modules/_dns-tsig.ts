@@ -63,7 +63,11 @@ function mac(key: TsigKey, parts: Buffer[]): Buffer {
 }
 
 /** Encodes `m` with a TSIG record signed by `key` appended; answers the wire and the request MAC. */
-export function signMessage(m: OutMessage, key: TsigKey, now = Math.floor(Date.now() / 1000)): [Buffer, Buffer] {
+export function signMessage(
+  m: OutMessage,
+  key: TsigKey,
+  now = Math.floor(Date.now() / 1000),
+): [Buffer, Buffer] {
   const body = encodeMessage(m);
   const requestMac = mac(key, [body, variables(key, now, FUDGE, 0, Buffer.alloc(0))]);
   const head = Buffer.alloc(8);

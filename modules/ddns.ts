@@ -14,8 +14,8 @@ import { answerSets, holds, type Net, pyInt, query, sendUpdate, tsigKey, updateR
 import { CLASS_ANY, CLASS_IN, CLASS_NONE } from './_dns-message.js';
 import { nameFromText } from './_dns-name.js';
 import { rdataFromText, rdtypeFromText } from './_dns-rdata.js';
-import { pythonError, pyValueClass } from './_py-exception.js';
 import { cleanKwargs } from './_invalid-kwargs.js';
+import { pythonError, pyValueClass } from './_py-exception.js';
 
 type Kw = Readonly<Record<string, unknown>>;
 type Z = typeof import('zod').z;
@@ -56,7 +56,10 @@ async function runUpdate(ctx: ExecContext, a: UpdateArgs, kw: Kw): Promise<boole
   let records: ReturnType<typeof updateRecord>[];
   if (pyTruthy(a.replace)) {
     const ttl = pyInt(a.ttl);
-    records = [updateRecord(zone, owner, type, CLASS_ANY, 0), updateRecord(zone, owner, type, CLASS_IN, ttl, rdata)];
+    records = [
+      updateRecord(zone, owner, type, CLASS_ANY, 0),
+      updateRecord(zone, owner, type, CLASS_IN, ttl, rdata),
+    ];
   } else if (!exists) records = [updateRecord(zone, owner, type, CLASS_IN, pyInt(a.ttl), rdata)];
   else return null;
   return (await sendUpdate(ctx, zone, records, key, a)) === 0;
@@ -134,7 +137,8 @@ CLI Example:
         const kw = cleanKwargs(extra.kwargs);
         const res = await runUpdate(ctx, { ...a, rdtype: 'A', data: a.ip }, kw);
         if (res === false) return false;
-        if (typeof a.ip !== 'string') throw pythonError('AttributeError', `'${pyValueClass(a.ip)}' object has no attribute 'split'`);
+        if (typeof a.ip !== 'string')
+          throw pythonError('AttributeError', `'${pyValueClass(a.ip)}' object has no attribute 'split'`);
         const fqdn = `${pyStr(a.name)}.${pyStr(a.zone)}.`;
         for (const [zone, name] of reverseZones(a.ip)) {
           const ptr = await runUpdate(ctx, { ...a, zone, name, rdtype: 'PTR', data: fqdn }, kw);

@@ -31,9 +31,17 @@ ${KW_DOC}`,
     const rdtype = pyStr(a.rdtype);
     const ret: StateReturn = { name, changes: {}, result: false, comment: '' };
     if (ctx.test) return { ...ret, result: null, comment: `${rdtype} record "${name}" will be updated` };
-    const status = await ctx.call('ddns.update', [a.zone, name, a.ttl, a.rdtype, a.data], cleanKwargs(extra.kwargs));
+    const status = await ctx.call(
+      'ddns.update',
+      [a.zone, name, a.ttl, a.rdtype, a.data],
+      cleanKwargs(extra.kwargs),
+    );
     if (status === null || status === undefined)
-      return { ...ret, result: true, comment: `${rdtype} record "${name}" already present with ttl of ${pyStr(a.ttl)}` };
+      return {
+        ...ret,
+        result: true,
+        comment: `${rdtype} record "${name}" already present with ttl of ${pyStr(a.ttl)}`,
+      };
     if (status)
       return {
         ...ret,
@@ -63,12 +71,18 @@ ${KW_DOC}`,
   async run(ctx, a, extra): Promise<StateReturn> {
     const { name } = a;
     const ret: StateReturn = { name, changes: {}, result: false, comment: '' };
-    if (ctx.test) return { ...ret, result: null, comment: `${pyStr(a.rdtype)} record "${name}" will be deleted` };
+    if (ctx.test)
+      return { ...ret, result: null, comment: `${pyStr(a.rdtype)} record "${name}" will be deleted` };
     const status = await ctx.call('ddns.delete', [a.zone, name, a.rdtype, a.data], cleanKwargs(extra.kwargs));
     if (status === null || status === undefined)
       return { ...ret, result: true, comment: 'No matching DNS record(s) present' };
     if (status)
-      return { ...ret, result: true, comment: 'Deleted DNS record(s)', changes: { Deleted: { name, zone: a.zone } } };
+      return {
+        ...ret,
+        result: true,
+        comment: 'Deleted DNS record(s)',
+        changes: { Deleted: { name, zone: a.zone } },
+      };
     return { ...ret, comment: 'Failed to delete DNS record(s)' };
   },
 });

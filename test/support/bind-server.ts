@@ -62,9 +62,13 @@ zone "open.test" { type primary; file "open.test.zone"; allow-update { 127.0.0.1
 }
 
 function dig(port: number, name: string, type: string): { ok: boolean; lines: string[] } {
-  const r = spawnSync('dig', ['@127.0.0.1', '-p', String(port), '+short', '+time=2', '+tries=1', name, type], {
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    'dig',
+    ['@127.0.0.1', '-p', String(port), '+short', '+time=2', '+tries=1', name, type],
+    {
+      encoding: 'utf8',
+    },
+  );
   return { ok: r.status === 0, lines: r.stdout.split('\n').filter((l) => l !== '') };
 }
 
@@ -78,7 +82,11 @@ export async function startBindServer(): Promise<BindTestServer> {
   writeFileSync(join(dir, 'example.test.zone'), zoneFile('example.test'));
   writeFileSync(join(dir, 'open.test.zone'), zoneFile('open.test'));
   writeFileSync(join(dir, 'rev.zone'), zoneFile('rev'));
-  const keyfiles = { md5: join(dir, 'md5.json'), sha256: join(dir, 'sha.json'), wrong: join(dir, 'wrong.json') };
+  const keyfiles = {
+    md5: join(dir, 'md5.json'),
+    sha256: join(dir, 'sha.json'),
+    wrong: join(dir, 'wrong.json'),
+  };
   writeFileSync(keyfiles.md5, JSON.stringify({ 'tsalt-md5.': md5 }));
   writeFileSync(keyfiles.sha256, JSON.stringify({ 'tsalt-sha.': sha }));
   writeFileSync(keyfiles.wrong, JSON.stringify({ 'tsalt-md5.': randomBytes(16).toString('base64') }));
