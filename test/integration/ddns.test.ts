@@ -109,9 +109,12 @@ describe.skipIf(skip !== null)('ddns module and states over a real bind9', () =>
     await call('ddns.update', 'example.test', 'd1', '60', 'A', '192.0.2.40', port(), md5());
     await call('ddns.update', 'example.test', 'd1', '60', 'A', '192.0.2.41', port(), md5());
     await call('ddns.update', 'example.test', 'd1', '60', 'TXT', 'x', port(), md5());
+    // a record the name does not hold: Salt still sends the delete (the name has A records) and
+    // the server takes it, changing nothing
     expect((await call('ddns.delete', 'example.test', 'd1', 'A', '192.0.2.99', port(), md5())).local).toBe(
-      null,
+      true,
     );
+    expect(bind.lookup('d1.example.test', 'A').sort()).toEqual(['192.0.2.40', '192.0.2.41']);
     expect((await call('ddns.delete', 'example.test', 'd1', 'A', '192.0.2.40', port(), md5())).local).toBe(
       true,
     );
@@ -206,8 +209,4 @@ describe.skipIf(skip !== null)('ddns module and states over a real bind9', () =>
     );
     expect(bind.lookup('cfg.example.test', 'A')).toEqual(['192.0.2.60']);
   }, 120_000);
-});
-
-describe.skipIf(skip === null)('ddns over bind9', () => {
-  it.skip(`needs bind9: ${skip}`, () => {});
 });
