@@ -61,6 +61,10 @@ describe('the TSIG key Salt picks from its keyring file', () => {
       name: 'KeyError',
       message: '<DNS name hmac-foo.>',
     });
+    await expect(tsigKey(ctxWith(), { keyfile: file('text.json', '\n  not json') })).rejects.toMatchObject({
+      name: 'json.decoder.JSONDecodeError',
+      message: 'Expecting value: line 2 column 3 (char 3)',
+    });
     await expect(tsigKey(ctxWith(), { keyfile: file('list.json', [1]) })).rejects.toMatchObject({
       name: 'AttributeError',
       message: "'list' object has no attribute 'items'",

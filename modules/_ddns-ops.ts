@@ -118,6 +118,22 @@ async function option(ctx: ExecContext, name: string, kwargs: Readonly<Record<st
 type KeyringEntry = Buffer | { secret: Buffer; algorithm: DnsName };
 type Keyring = { name: DnsName; entry: KeyringEntry }[];
 
+/**
+ * Python's json error for text that does not start a JSON value (`Expecting value: line 1
+ * column 1 (char 0)`); for other bad JSON, a text of tsalt's own.
+ */
+function jsonErrorText(text: string, path: string): string {
+  const at = text.search(/\S/);
+  if (at < 0 || !/^(?:[[{"0-9]|-[0-9]|-?Infinity|null|true|false|NaN)/.test(text.slice(at))) {
+    const pos = at < 0 ? text.length : at;
+    const before = text.slice(0, pos);
+    const line = before.split('\n').length;
+    const column = pos - before.lastIndexOf('\n');
+    return `Expecting value: line ${line} column ${column} (char ${pos})`;
+  }
+  return `the keyring file ${path} is not valid JSON`;
+}
+
 /** Salt's `_get_keyring`: the JSON keyring file read as `dns.tsigkeyring.from_text` reads it. */
 function readKeyring(keyfile: unknown): Keyring | null {
   if (!keyfile) return null;
@@ -134,7 +150,7 @@ function readKeyring(keyfile: unknown): Keyring | null {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw pythonError('json.decoder.JSONDecodeError', `the keyring file ${path} is not JSON`);
+    throw pythonError('json.decoder.JSONDecodeError', jsonErrorText(text, path));
   }
   if (!isMapping(parsed))
     throw pythonError('AttributeError', `'${pyValueClass(parsed)}' object has no attribute 'items'`);
