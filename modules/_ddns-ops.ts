@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ExecContext } from '../kernel/index.js';
+import { pyTruthy } from '../kernel/python/index.js';
 import { pyStr } from '../kernel/util.js';
 import { parsePyInt } from './_coerce.js';
 import {
@@ -112,7 +113,7 @@ export function holds(set: AnswerSet, rdata: Rdata): boolean {
 async function option(ctx: ExecContext, name: string, kwargs: Readonly<Record<string, unknown>>) {
   if (name in kwargs) return kwargs[name];
   const v = await ctx.call('config.option', [`ddns.${name}`]);
-  return v === '' || v === false || v === 0 || v === undefined || v === null ? null : v;
+  return v !== undefined && pyTruthy(v) ? v : null;
 }
 
 type KeyringEntry = Buffer | { secret: Buffer; algorithm: DnsName };

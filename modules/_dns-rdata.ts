@@ -62,6 +62,11 @@ export function rdtypeFromText(text: string): number {
   throw pythonError('dns.rdatatype.UnknownRdatatype', 'DNS resource record type is unknown.');
 }
 
+/** A type's name (`TYPE<n>` for one without), as dnspython names its record data classes. */
+export function rdtypeToText(type: number): string {
+  return Object.keys(TYPES).find((k) => TYPES[k] === type) ?? `TYPE${type}`;
+}
+
 /** Record data read from text: bytes, with domain names kept apart until the origin is known. */
 export type RdataPart = Buffer | DnsName;
 export interface Rdata {

@@ -13,7 +13,7 @@ import { pyStr } from '../kernel/util.js';
 import { answerSets, holds, type Net, pyInt, query, sendUpdate, tsigKey, updateRecord } from './_ddns-ops.js';
 import { CLASS_ANY, CLASS_IN, CLASS_NONE } from './_dns-message.js';
 import { nameFromText } from './_dns-name.js';
-import { rdataFromText, rdtypeFromText } from './_dns-rdata.js';
+import { rdataFromText, rdtypeFromText, rdtypeToText } from './_dns-rdata.js';
 import { cleanKwargs } from './_invalid-kwargs.js';
 import { pythonError, pyValueClass } from './_py-exception.js';
 
@@ -165,7 +165,10 @@ CLI Example:
         const reply = await query(ctx, nameFromText(fqdn), TYPE_A, a);
         const first = answerSets(reply)[0];
         if (first && first.type !== TYPE_A)
-          throw pythonError('AttributeError', "'Rdata' object has no attribute 'address'");
+          throw pythonError(
+            'AttributeError',
+            `'${rdtypeToText(first.type)}' object has no attribute 'address'`,
+          );
         const ips = (first?.datas ?? []).map((d) => [...d].join('.'));
         let res: boolean | null = await runDelete(ctx, { ...a, rdtype: null, data: null }, kw);
         for (const ip of ips) {
