@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import type { ExecContext } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/python/index.js';
 import { pyStr } from '../kernel/util.js';
-import { parsePyInt } from './_coerce.js';
 import {
   CLASS_IN,
   encodeMessage,
@@ -21,6 +20,8 @@ import { canonicalRdataAt, type Rdata, rdataToWire } from './_dns-rdata.js';
 import { checkAlgorithm, signMessage, type TsigKey, verifyReply } from './_dns-tsig.js';
 import { udpExchange } from './_dns-udp.js';
 import { pythonError, pyValueClass } from './_py-exception.js';
+import { pyInt } from './_py-int.js';
+import { pyJsonLoads } from './_py-json-loads.js';
 import { pyOsError } from './_py-oserror.js';
 import { isMapping } from './_traverse.js';
 
@@ -35,21 +36,6 @@ const DEFAULT_ALGORITHM = 'HMAC-MD5.SIG-ALG.REG.INT';
 
 function newId(): number {
   return Math.floor(Math.random() * 0x10000);
-}
-
-/** Python's `int(v)` for a TTL or a port. */
-export function pyInt(v: unknown): number {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  if (typeof v === 'string') {
-    const n = parsePyInt(v);
-    if (n !== undefined) return n;
-    throw pythonError('ValueError', `invalid literal for int() with base 10: '${v}'`);
-  }
-  throw pythonError(
-    'TypeError',
-    `int() argument must be a string, a bytes-like object or a real number, not '${pyValueClass(v)}'`,
-  );
 }
 
 async function exchange(ctx: ExecContext, wire: Buffer, id: number, net: Net): Promise<InMessage> {
@@ -119,22 +105,6 @@ async function option(ctx: ExecContext, name: string, kwargs: Readonly<Record<st
 type KeyringEntry = Buffer | { secret: Buffer; algorithm: DnsName };
 type Keyring = { name: DnsName; entry: KeyringEntry }[];
 
-/**
- * Python's json error for text that does not start a JSON value (`Expecting value: line 1
- * column 1 (char 0)`); for other bad JSON, a text of tsalt's own.
- */
-function jsonErrorText(text: string, path: string): string {
-  const at = text.search(/\S/);
-  if (at < 0 || !/^(?:[[{"0-9]|-[0-9]|-?Infinity|null|true|false|NaN)/.test(text.slice(at))) {
-    const pos = at < 0 ? text.length : at;
-    const before = text.slice(0, pos);
-    const line = before.split('\n').length;
-    const column = pos - before.lastIndexOf('\n');
-    return `Expecting value: line ${line} column ${column} (char ${pos})`;
-  }
-  return `the keyring file ${path} is not valid JSON`;
-}
-
 /** Salt's `_get_keyring`: the JSON keyring file read as `dns.tsigkeyring.from_text` reads it. */
 function readKeyring(keyfile: unknown): Keyring | null {
   if (!keyfile) return null;
@@ -147,12 +117,7 @@ function readKeyring(keyfile: unknown): Keyring | null {
     const cls = code === 'ENOENT' ? 'FileNotFoundError' : code === 'EACCES' ? 'PermissionError' : 'OSError';
     throw pythonError(code === 'EISDIR' ? 'IsADirectoryError' : cls, pyOsError(err, path));
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw pythonError('json.decoder.JSONDecodeError', jsonErrorText(text, path));
-  }
+  const parsed = pyJsonLoads(text);
   if (!isMapping(parsed))
     throw pythonError('AttributeError', `'${pyValueClass(parsed)}' object has no attribute 'items'`);
   return Object.entries(parsed).map(([name, value]) => {

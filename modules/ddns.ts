@@ -10,12 +10,13 @@
 import { defineFunction, defineModule, type ExecContext } from '../kernel/index.js';
 import { pyTruthy } from '../kernel/python/index.js';
 import { pyStr } from '../kernel/util.js';
-import { answerSets, holds, type Net, pyInt, query, sendUpdate, tsigKey, updateRecord } from './_ddns-ops.js';
+import { answerSets, holds, type Net, query, sendUpdate, tsigKey, updateRecord } from './_ddns-ops.js';
 import { CLASS_ANY, CLASS_IN, CLASS_NONE } from './_dns-message.js';
 import { nameFromText } from './_dns-name.js';
 import { rdataFromText, rdtypeFromText, rdtypeToText } from './_dns-rdata.js';
 import { cleanKwargs } from './_invalid-kwargs.js';
 import { pythonError, pyValueClass } from './_py-exception.js';
+import { pyInt } from './_py-int.js';
 
 type Kw = Readonly<Record<string, unknown>>;
 type Z = typeof import('zod').z;
