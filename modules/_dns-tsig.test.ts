@@ -106,6 +106,15 @@ describe('TSIG against dnspython', () => {
     expect(() => verifyReply(decodeMessage(bad), key('hmac-md5.sig-alg.reg.int'), null, NOW)).toThrow(
       "The peer didn't like the signature we sent",
     );
+    // a TSIG whose rdata stops after the algorithm's name: FormError, not a RangeError
+    const t = decodeMessage(wire).additional.at(-1);
+    if (!t) throw new Error('no TSIG record');
+    const cut = Buffer.from(wire.subarray(0, t.rdOffset + 1));
+    cut.writeUInt16BE(1, t.rdOffset - 2);
+    cut[t.rdOffset] = 0;
+    expect(() => verifyReply(decodeMessage(cut), key('hmac-md5.sig-alg.reg.int'), null, NOW)).toThrow(
+      'DNS message is malformed.',
+    );
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CLASS_ANY, encodeMessage, type InMessage, type OutMessage, TYPE_TSIG } from './_dns-message.js';
-import { type DnsName, nameToText, nameToWire, readName, sameName } from './_dns-name.js';
+import { type DnsName, formError, nameToText, nameToWire, readName, sameName } from './_dns-name.js';
 import { pythonError } from './_py-exception.js';
 
 export interface TsigKey {
@@ -108,14 +108,19 @@ export function verifyReply(
   if (!last || last.type !== TYPE_TSIG) return;
   const w = reply.wire;
   const [algorithm, at] = readName(w, last.rdOffset);
+  // every field inside the record's rdata, as dnspython's parser insists (else FormError)
+  const end = last.rdOffset + last.rdLength;
+  if (at + 10 > end) throw formError();
   const time = w.readUIntBE(at, 6);
   const fudge = w.readUInt16BE(at + 6);
   const macLen = w.readUInt16BE(at + 8);
-  const gotMac = w.subarray(at + 10, at + 10 + macLen);
   const rest = at + 10 + macLen;
+  if (rest + 6 > end) throw formError();
+  const gotMac = w.subarray(at + 10, rest);
   const originalId = w.readUInt16BE(rest);
   const error = w.readUInt16BE(rest + 2);
   const otherLen = w.readUInt16BE(rest + 4);
+  if (rest + 6 + otherLen > end) throw formError();
   const other = w.subarray(rest + 6, rest + 6 + otherLen);
   if (error !== 0) {
     const [name, text] = PEER_ERRORS[error] ?? ['dns.tsig.PeerError', `unknown TSIG error code ${error}`];

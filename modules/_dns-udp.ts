@@ -52,12 +52,27 @@ export function udpExchange(wire: Buffer, id: number, t: UdpTarget): Promise<InM
         finish(err as Error);
       }
     });
-    sock.send(wire, t.port, t.nameserver, (err) => {
-      if (err) finish(err);
-    });
+    try {
+      sock.send(wire, t.port, t.nameserver, (err) => {
+        if (err) finish(err);
+      });
+    } catch (err) {
+      // a port outside 0-65535: Python's socket refuses it before sending
+      finish(
+        (err as NodeJS.ErrnoException).code === 'ERR_SOCKET_BAD_PORT'
+          ? pythonError('OverflowError', 'sendto(): port must be 0-65535.')
+          : (err as Error),
+      );
+    }
   });
 }
 
+/** An address in one spelling (`0:0::1` and `::1` alike; IPv4 mapped into IPv6 as IPv4). */
+function canonical(address: string): string {
+  const plain = address.replace(/^::ffff:(?=\d+\.)/i, '');
+  return isIP(plain) === 6 ? new URL(`http://[${plain}]/`).hostname : plain;
+}
+
 function sameAddress(a: string, b: string): boolean {
-  return a.replace(/^::ffff:/, '') === b.replace(/^::ffff:/, '');
+  return canonical(a) === canonical(b);
 }

@@ -39,4 +39,13 @@ describe('pyJsonLoads', () => {
       'json.decoder.JSONDecodeError: Unterminated string starting at: line 1 column 1 (char 0)',
     );
   });
+
+  it('keeps a "__proto__" key as a key, and stops deep nesting with RecursionError', () => {
+    const o = pyJsonLoads('{"__proto__": {"x": 1}, "a": 2}') as Record<string, unknown>;
+    expect(Object.keys(o)).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+    expect(err('['.repeat(20000))).toBe(
+      'RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string',
+    );
+  });
 });

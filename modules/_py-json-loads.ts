@@ -32,8 +32,27 @@ function decodeError(doc: string, msg: string, pos: number): Error {
   return pythonError('json.decoder.JSONDecodeError', `${msg}: line ${line} column ${col} (char ${at})`);
 }
 
+/** Python's default recursion limit, which its C scanner counts nested arrays and objects against. */
+const MAX_DEPTH = 1000;
+
 class Scanner {
+  private depth = 0;
+
   constructor(private readonly s: string) {}
+
+  /** Runs `parse` one level deeper, as the C scanner's `Py_EnterRecursiveCall` does. */
+  private nested<T>(kind: 'array' | 'object', parse: () => T): T {
+    if (++this.depth > MAX_DEPTH)
+      throw pythonError(
+        'RecursionError',
+        `maximum recursion depth exceeded while decoding a JSON ${kind} from a unicode string`,
+      );
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
+  }
 
   ws(i: number): number {
     while (i < this.s.length && WS.has(this.s[i] as string)) i++;
@@ -46,8 +65,8 @@ class Scanner {
     const c = s[i];
     if (c === undefined) throw new Stop(i);
     if (c === '"') return this.string(i + 1);
-    if (c === '{') return this.object(i + 1);
-    if (c === '[') return this.array(i + 1);
+    if (c === '{') return this.nested('object', () => this.object(i + 1));
+    if (c === '[') return this.nested('array', () => this.array(i + 1));
     for (const [word, v] of [
       ['null', null],
       ['true', true],
@@ -116,7 +135,10 @@ class Scanner {
       i = this.ws(afterKey);
       if (s[i] !== ':') throw decodeError(s, "Expecting ':' delimiter", i);
       const [v, afterValue] = this.value(this.ws(i + 1));
-      out[key] = v;
+      // a plain assignment to `__proto__` would set the prototype, not a key
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[key] = v;
       i = this.ws(afterValue);
       if (s[i] === '}') return [out, i + 1];
       if (s[i] !== ',') throw decodeError(s, "Expecting ',' delimiter", i);

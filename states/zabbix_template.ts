@@ -11,6 +11,7 @@
  */
 import type { ExtraArgs } from '../kernel/index.js';
 import { pyStr, pyTruthy } from '../kernel/util.js';
+import { pythonError } from '../modules/_py-exception.js';
 import { saltException } from '../modules/_zabbix-api.js';
 import {
   defineState,
@@ -218,6 +219,12 @@ async function present(
   const { template, parts, rules } = splitParams(params);
   const defined = (await call('substitute_params', [template])) as Dict;
   const { id, existed } = await syncTemplate(s, name, defined, pyTruthy(staticHosts));
+  // a create that answered nothing leaves Salt's template_id unset; never query parts unfiltered
+  if (!existed && !ctx.test && id === undefined)
+    throw pythonError(
+      'UnboundLocalError',
+      "cannot access local variable 'template_id' where it is not associated with a value",
+    );
   if (existed || !ctx.test) await syncParts(s, id, parts, rules);
   return report(s, pyStr(name));
 }
