@@ -28,6 +28,7 @@ describe('sys: renderers, returners and runners', () => {
       'job_store',
       'local',
       'local_cache',
+      'mattermost',
       'postgres',
       'redis',
     ]);
