@@ -53,6 +53,7 @@ describe('the built-in folders of every unit kind', () => {
       'job_store',
       'local',
       'local_cache',
+      'mattermost',
       'postgres',
       'redis',
     ]);
