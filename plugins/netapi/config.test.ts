@@ -9,7 +9,9 @@ describe('netapiOptions', () => {
       max_connections: 768,
       connection_reserve: 128,
       max_connections_per_address: 64,
+      queue_size: 1024,
     });
+    expect(netapiOptions({ rest_cherrypy: { disable_ssl: true, queue_size: '50' } }).queue_size).toBe(50);
   });
   it('refuses a reserve that leaves no room for unauthenticated connections', () => {
     const bad = { rest_cherrypy: { disable_ssl: true, max_connections: 10, connection_reserve: 10 } };

@@ -58,6 +58,12 @@ export const netapiOptionsSchema = z.object({
   request_timeout: z.coerce.number().min(1).default(30),
   /** tsalt: seconds a client has to send a request's headers (at most `request_timeout`). */
   headers_timeout: z.coerce.number().min(1).default(10),
+  /**
+   * Salt's `queue_size` (its docs call it `socket_queue_size`): the listen backlog. Salt's default
+   * is 30; tsalt's is 1,024, so a burst of connections waits instead of overflowing the queue
+   * (the kernel caps it at `net.core.somaxconn`).
+   */
+  queue_size: z.coerce.number().int().min(1).default(1024),
   /** tsalt: most open connections (keep it well under the process's descriptor limit). */
   max_connections: z.coerce.number().int().min(2).default(768),
   /** tsalt: connections kept for requests with a valid token once unauthenticated ones fill the rest. */

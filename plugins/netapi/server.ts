@@ -247,7 +247,7 @@ export async function startNetapi(
   };
   const app = await buildNetapi(ctx, extraRoutes);
   try {
-    await app.listen({ port: opts.port, host: opts.host });
+    await app.listen({ port: opts.port, host: opts.host, backlog: opts.queue_size });
   } catch (err) {
     await link.close();
     // a taken port reads as the master's own sockets do, with the same stable code
